@@ -1,0 +1,1 @@
+"""Agents: the Agent protocol, baselines, search, the arena and the CLI."""

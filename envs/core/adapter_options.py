@@ -1,0 +1,57 @@
+"""Options shared by the AEC and Parallel adapters (reward mode, illegal handling, rendering)."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from .options import Option, validate_options
+
+ADAPTER_OPTIONS = (
+    Option("reward", "win", "win: winners share +1, the rest -1 at the end; score: final points "
+           "centred and scaled; dense: score changes as they happen", choices=("win", "score", "dense")),
+    Option("illegal_action", "raise", "raise: IllegalActionError, state unchanged; penalize: the "
+           "offender gets -1 and the game ends", choices=("raise", "penalize")),
+    Option("render_mode", None, "ansi returns text, human prints it", choices=(None, "ansi", "human")),
+)
+ADAPTER_KEYS = {o.name for o in ADAPTER_OPTIONS}
+
+
+def split_options(game_cls, options: dict):
+    """Separate adapter options from game options and validate both (ConfigError names the key)."""
+    adapter = validate_options(ADAPTER_OPTIONS, {k: v for k, v in options.items() if k in ADAPTER_KEYS},
+                               f"{game_cls.name} env")
+    game = game_cls(**{k: v for k, v in options.items() if k not in ADAPTER_KEYS})
+    return game, adapter
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def make_spaces(game):
+    obs = spaces.Dict({
+        "observation": spaces.Box(low=0.0, high=np.float32(game.observation_high), shape=game.observation_shape,
+                                  dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
+    })
+    return obs, spaces.Discrete(game.num_actions)
+
+
+class RewardTracker:
+    """Turns engine scores into per-step rewards for the chosen mode, for both adapters."""
+
+    def __init__(self, mode: str, state):
+        self.mode = mode
+        self.last_scores = np.asarray(state.scores(), dtype=np.float64).copy() if mode == "dense" else None
+
+    def step_rewards(self, state) -> np.ndarray:
+        game = state.game
+        if self.mode == "dense":
+            now = np.asarray(state.scores(), dtype=np.float64)
+            out = game.score_sign * (now - self.last_scores) / game.score_scale
+            self.last_scores = now.copy()
+            return out
+        if not state.is_terminal():
+            return np.zeros(game.num_players)
+        return state.returns() if self.mode == "win" else state.score_returns()

@@ -1,0 +1,136 @@
+"""The one PettingZoo AEC adapter, shared by every game.
+
+Nothing game-specific lives here: the adapter asks the engine whose turn it is, validates
+nothing itself (``State.apply`` does, atomically), and converts engine scores into rewards with
+``RewardTracker``. Version modules bind it to a game with ``aec_constructors``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .adapter_options import RewardTracker, agent_name, make_spaces, split_options
+from .errors import IllegalActionError
+
+
+class DeckzooAECEnv(AECEnv):
+    """AEC view of a deckzoo engine. ``env.unwrapped.state`` is the engine state."""
+
+    def __init__(self, game_cls, **options):
+        super().__init__()
+        self.game, adapter = split_options(game_cls, options)
+        self.reward_mode = adapter["reward"]
+        self.illegal_action = adapter["illegal_action"]
+        self.render_mode = adapter["render_mode"]
+        self.metadata = {
+            "name": f"{game_cls.name}_v0",
+            "render_modes": ["ansi", "human"],
+            "is_parallelizable": False,
+        }
+        n = self.game.num_players
+        self.possible_agents = [agent_name(i) for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space, act_space = make_spaces(self.game)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._seed_stream = np.random.default_rng()
+        self.state = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        # A seed restarts the stream of game seeds, so reset(seed) then reset() then reset()
+        # is reproducible too.
+        if seed is not None:
+            self._seed_stream = np.random.default_rng(seed)
+        game_seed = int(self._seed_stream.integers(2**63))
+        self.state = self.game.new_state(game_seed)
+        self._rewards = RewardTracker(self.reward_mode, self.state)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(self.state.current_player)
+
+    def observe(self, agent):
+        seat = self._seat[agent]
+        state = self.state
+        if state.current_player == seat and not self.terminations.get(agent, True):
+            mask = state.legal_mask().astype(np.int8)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": state.observe(seat), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            self.state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._end_with({a: (-1.0 if a == agent else 0.0) for a in self.agents}, {"illegal_action": True},
+                           offender=agent)
+            return
+        step = self._rewards.step_rewards(self.state)
+        if self.state.is_terminal():
+            self._end_with({a: float(step[self._seat[a]]) for a in self.agents}, {})
+            return
+        self.rewards = {a: float(step[self._seat[a]]) for a in self.agents}
+        self._accumulate_rewards()
+        self.agent_selection = agent_name(self.state.current_player)
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_with(self, rewards: dict, info: dict, offender=None):
+        self.rewards = rewards
+        self._accumulate_rewards()
+        self.terminations = {a: True for a in self.agents}
+        scores = np.asarray(self.state.scores()).tolist()
+        for a in self.agents:
+            self.infos[a] = {**info, "scores": scores}
+        self.agent_selection = self.agents[0] if offender is None else offender
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.state.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def aec_constructors(game_cls):
+    """``(env, raw_env)`` for a version module: ``raw_env`` is the bare adapter, ``env`` adds
+    PettingZoo's order-enforcing wrapper (illegal actions are handled by the engine itself)."""
+
+    def raw_env(**options) -> DeckzooAECEnv:
+        return DeckzooAECEnv(game_cls, **options)
+
+    def env(**options):
+        return wrappers.OrderEnforcingWrapper(raw_env(**options))
+
+    raw_env.__doc__ = f"The bare AEC env of {game_cls.name} (options: see {game_cls.__module__})."
+    env.__doc__ = f"The AEC env of {game_cls.name}, wrapped for order enforcement."
+    return env, raw_env

@@ -1,0 +1,56 @@
+"""One source for every observation layout: named pieces of one flat float32 buffer.
+
+A game declares its pieces once (``Layout([("hand", 7), ("market", 7), ...])``); the encoder
+fills named views of a single buffer, and docs/playthroughs print the same table, so the
+layout in the docs can never drift from the code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Layout:
+    def __init__(self, pieces: list[tuple[str, int | tuple[int, ...]]]):
+        self.pieces: list[tuple[str, tuple[int, ...], int, int]] = []  # name, shape, start, stop
+        start = 0
+        seen = set()
+        for name, shape in pieces:
+            if name in seen:
+                raise ValueError(f"duplicate observation piece {name!r}")
+            seen.add(name)
+            shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+            size = int(np.prod(shape))
+            self.pieces.append((name, shape, start, start + size))
+            start += size
+        self.size = start
+        self._slices = {name: (shape, a, b) for name, shape, a, b in self.pieces}
+
+    def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """A zeroed buffer and named (reshaped) views into it."""
+        buf = np.zeros(self.size, dtype=np.float32)
+        return buf, self.views(buf)
+
+    def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
+        return {name: buf[a:b].reshape(shape) for name, (shape, a, b) in self._slices.items()}
+
+    def slice(self, name: str) -> slice:
+        _, a, b = self._slices[name]
+        return slice(a, b)
+
+    def split(self, buf: np.ndarray) -> dict[str, np.ndarray]:
+        """Named pieces of an encoded observation (for docs, tests and debugging)."""
+        return self.views(np.asarray(buf))
+
+    def table(self) -> str:
+        """The layout as a markdown table (index ranges are inclusive)."""
+        rows = ["| piece | shape | indices |", "|---|---|---|"]
+        for name, shape, a, b in self.pieces:
+            rows.append(f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |")
+        rows.append(f"| **total** | {self.size} | |")
+        return "\n".join(rows)
+
+
+def counts(values, size: int, offset: int = 0) -> np.ndarray:
+    """Histogram of small ints (card ranks/ids) as float32, vectorised."""
+    return np.bincount(np.asarray(values, dtype=np.int64) - offset, minlength=size)[:size].astype(np.float32)

@@ -1,0 +1,299 @@
+"""The engine protocol every deckzoo game implements (see DESIGN.md, "The engine protocol").
+
+``Game`` is a validated configuration; ``State`` is one mutable position. The base classes do
+the work that must be identical in every game, once: option validation, action validation
+before mutation (so an illegal action never changes anything), win/score returns, JSON round
+trips of the random generator, and the read-only ``InfoState`` proxy that agents receive.
+
+A game subclass fills in:
+
+* ``Game``: ``name``, ``min_players``/``max_players``, ``OPTIONS``, ``score_sign``/``score_scale``,
+  ``_setup()`` (derive sizes from options: must set ``num_actions`` and ``observation_shape``),
+  ``_new_state(rng)``.
+* ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
+  ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``,
+  ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .errors import ConfigError, IllegalActionError
+from .options import Option, validate_options
+
+
+def rng_to_dict(rng: np.random.Generator) -> dict:
+    """The generator's exact state as JSON-able data (PCG64 state is a dict of ints)."""
+    return {"bit_generator": rng.bit_generator.state}
+
+
+def rng_from_dict(d: dict) -> np.random.Generator:
+    state = d["bit_generator"]
+    bit_gen = getattr(np.random, state["bit_generator"])()
+    bit_gen.state = state
+    return np.random.Generator(bit_gen)
+
+
+def as_action(action: Any, num_actions: int, legal_fn) -> int:
+    """Coerce ``action`` to an int in range or raise ``IllegalActionError`` (no mutation).
+
+    Accepts Python and numpy integers (and 0-d integer arrays, which samplers return); rejects
+    bools, floats, None and anything else, because silently truncating 2.7 to 2 hides bugs.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(action, legal_fn(), f"actions are integers, got {type(action).__name__}")
+    a = int(action)
+    if not 0 <= a < num_actions:
+        raise IllegalActionError(action, legal_fn(), f"out of range 0..{num_actions - 1}")
+    return a
+
+
+class Game:
+    """A validated configuration of one game; makes states."""
+
+    name: ClassVar[str] = "game"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    # How raw scores map to "score"/"dense" rewards: +1 when more points are better, -1 when
+    # fewer are (penalty games); scale brings a typical final spread to about [-1, 1].
+    score_sign: ClassVar[int] = 1
+    score_scale: ClassVar[float] = 1.0
+
+    # Upper bound of every observation entry (entries are >= 0); used for the Box space.
+    observation_high: ClassVar[float] = 1.0
+
+    num_actions: int
+    observation_shape: tuple[int, ...]
+
+    def __init__(self, num_players: int | None = None, **options):
+        if num_players is None:
+            num_players = self.default_players
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise ConfigError(f"{self.name}: option 'num_players' must be an int, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise ConfigError(
+                f"{self.name}: option 'num_players' must be in {self.min_players}..{self.max_players}, "
+                f"got {num_players}"
+            )
+        self.num_players = int(num_players)
+        self.options = validate_options(self.OPTIONS, options, self.name)
+        self._setup()
+
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def new_state(self, seed: int | None = None) -> "State":
+        """A fresh game; all chance comes from one generator seeded here."""
+        return self._new_state(np.random.default_rng(seed))
+
+    def _new_state(self, rng: np.random.Generator) -> "State":
+        raise NotImplementedError
+
+    def config(self) -> dict:
+        """Everything needed to rebuild this game: ``type(game)(**game.config())``."""
+        return {"num_players": self.num_players, **self.options}
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.config().items())
+        return f"{type(self).__name__}({opts})"
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and self.config() == other.config()
+
+    def __hash__(self) -> int:
+        return hash((type(self), json.dumps(self.config(), sort_keys=True)))
+
+
+class State:
+    """One position of a game. Mutable, owned by one thread; see the module docstring."""
+
+    game: Game
+    rng: np.random.Generator
+    current_player: int | None
+
+    # ---- the protocol a game fills in -------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal (chance resolved with ``self.rng``)."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def scores(self) -> np.ndarray:
+        """Raw game points per seat (meaningful at any time, final when terminal)."""
+        raise NotImplementedError
+
+    def winners(self) -> list[int]:
+        """Seats that share the win (terminal states only)."""
+        raise NotImplementedError
+
+    def view(self, player: int) -> dict:
+        raise NotImplementedError
+
+    def observe(self, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _determinize(self, player: int, rng: np.random.Generator) -> "State":
+        raise NotImplementedError
+
+    def action_name(self, action: int) -> str:
+        raise NotImplementedError
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+    def _to_dict(self) -> dict:
+        raise NotImplementedError
+
+    @classmethod
+    def _from_dict(cls, game: Game, d: dict) -> "State":
+        raise NotImplementedError
+
+    # ---- shared behaviour -----------------------------------------------------------------
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_mask())
+
+    def apply(self, action) -> None:
+        """Validate, then mutate. Illegal input raises and leaves the state unchanged."""
+        if self.current_player is None:
+            raise IllegalActionError(action, [], "the game is over")
+        a = as_action(action, self.game.num_actions, self.legal_actions)
+        mask = self.legal_mask()
+        if not mask[a]:
+            raise IllegalActionError(
+                action, np.flatnonzero(mask), f"{self.action_name(a)!r} is not legal now", self.action_name
+            )
+        self._apply(a)
+
+    def simultaneous_players(self) -> tuple[int, ...]:
+        """Seats that decide "at once" from here, in the order the engine will ask them.
+
+        Sequential games return just the current player. A game with face-down simultaneous
+        commits returns every seat that still has to commit, so the Parallel adapter can let
+        them all act in one step; no commit may change another listed seat's view or mask.
+        """
+        return () if self.current_player is None else (self.current_player,)
+
+    def legal_mask_for(self, player: int) -> np.ndarray:
+        """The mask ``player`` has now or will have when asked within the current simultaneous
+        step (see ``simultaneous_players``); all False for a seat with nothing to decide."""
+        if player == self.current_player:
+            return self.legal_mask()
+        return np.zeros(self.game.num_actions, dtype=bool)
+
+    def returns(self) -> np.ndarray:
+        """Zero-sum win/loss: winners share +1, the others share -1 (all tied: all 0)."""
+        n = self.game.num_players
+        out = np.zeros(n, dtype=np.float64)
+        if not self.is_terminal():
+            return out
+        win = sorted(set(self.winners()))
+        if 0 < len(win) < n:
+            out[:] = -1.0 / (n - len(win))
+            out[win] = 1.0 / len(win)
+        return out
+
+    def score_returns(self) -> np.ndarray:
+        """Final points centred on the table mean and scaled to about [-1, 1] (``reward="score"``)."""
+        s = self.game.score_sign * np.asarray(self.scores(), dtype=np.float64)
+        return (s - s.mean()) / self.game.score_scale
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+        """A full state equal to this one in everything ``player`` can know; hidden cards resampled.
+
+        The copy's own chance generator is re-seeded from ``rng`` so that a search agent's
+        rollouts cannot learn future chance outcomes from the real game's generator.
+        """
+        return self._determinize(player, rng)
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)
+
+    def for_player(self, player: int) -> "InfoState":
+        return InfoState(self, player)
+
+    def to_dict(self) -> dict:
+        return {
+            "game": type(self.game).name,
+            "config": self.game.config(),
+            "rng": rng_to_dict(self.rng),
+            "state": self._to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, game: Game | None = None) -> "State":
+        if game is None:
+            from .. import game_class  # late import: the registry imports the games
+
+            game = game_class(d["game"])(**d["config"])
+        state = cls._from_dict(game, d["state"])
+        state.rng = rng_from_dict(d["rng"])
+        return state
+
+    def __eq__(self, other) -> bool:
+        """Equal when every field, the chance generator included, is equal."""
+        if type(self) is not type(other):
+            return NotImplemented
+        return json.dumps(self.to_dict(), sort_keys=True) == json.dumps(other.to_dict(), sort_keys=True)
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game!r} player={self.current_player}>"
+
+
+class InfoState:
+    """What an agent may use: one seat's view of a state, read-only.
+
+    Agents get this instead of the state so that they cannot read hidden cards by construction;
+    everything exposed is derived from ``view(player)`` or is the public mask.
+    """
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state: State, player: int):
+        self._state = state
+        self.player = player
+
+    @property
+    def game(self) -> Game:
+        return self._state.game
+
+    @property
+    def current_player(self) -> int | None:
+        return self._state.current_player
+
+    def view(self) -> dict:
+        return self._state.view(self.player)
+
+    def observe(self) -> np.ndarray:
+        return self._state.observe(self.player)
+
+    def legal_mask(self) -> np.ndarray:
+        if self._state.current_player != self.player:
+            return np.zeros(self._state.game.num_actions, dtype=bool)
+        return self._state.legal_mask()
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_mask())
+
+    def determinize(self, rng: np.random.Generator) -> State:
+        return self._state.determinize(self.player, rng)
+
+    def action_name(self, action: int) -> str:
+        return self._state.action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self._state.is_terminal()

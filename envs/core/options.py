@@ -1,0 +1,54 @@
+"""Declarative option validation, shared by every game and adapter.
+
+A game lists its options once as ``Option`` records; ``validate_options`` turns user keyword
+arguments into a complete, checked dict and names the offending key in every error. Keeping
+this declarative is what lets docs and the CLI print the options without repeating them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    doc: str
+    choices: tuple | None = None  # allowed values, if a finite set
+    kind: type | tuple | None = None  # required type(s), if not a finite set
+    check: Callable[[Any], bool] | None = None  # extra predicate on the value
+    check_doc: str = ""  # what the predicate demands, for the error message
+
+
+def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where: str) -> dict:
+    """Return defaults updated by ``given``; raise ``ConfigError`` naming any bad key."""
+    known = {o.name: o for o in spec}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown option(s) {', '.join(map(repr, unknown))}; "
+            f"known options are {', '.join(sorted(known)) or '(none)'}"
+        )
+    out = {}
+    for o in spec:
+        value = given.get(o.name, o.default)
+        if o.choices is not None:
+            if not any(value == c and type(value) is type(c) or value is c for c in o.choices):
+                raise ConfigError(
+                    f"{where}: option {o.name!r} must be one of {list(o.choices)}, got {value!r}"
+                )
+        elif o.kind is not None:
+            kinds = o.kind if isinstance(o.kind, tuple) else (o.kind,)
+            if isinstance(value, bool) and bool not in kinds:
+                raise ConfigError(f"{where}: option {o.name!r} must not be a bool, got {value!r}")
+            if not isinstance(value, kinds):
+                names = "/".join(k.__name__ for k in kinds)
+                raise ConfigError(f"{where}: option {o.name!r} must be {names}, got {value!r}")
+        if o.check is not None and not o.check(value):
+            raise ConfigError(f"{where}: option {o.name!r} {o.check_doc or 'is invalid'}, got {value!r}")
+        out[o.name] = value
+    return out

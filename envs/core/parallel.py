@@ -1,0 +1,135 @@
+"""The one PettingZoo Parallel adapter, for games with simultaneous decisions.
+
+Engines stay sequential (DESIGN.md): a simultaneous step is the run of seats returned by
+``State.simultaneous_players()``, each committing in turn. This adapter lets all of them act in
+one ``step``. Seats with nothing to decide get a mask holding only ``NOOP`` (the extra last
+action id, ``game.num_actions``), so every live agent always has a non-empty mask and all other
+action ids mean the same as in the AEC env.
+
+A step is atomic: the actions are applied to a clone, and only if all are legal does the clone
+replace the state, so an illegal action leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from .adapter_options import RewardTracker, agent_name, make_spaces, split_options
+from .errors import IllegalActionError
+
+
+class DeckzooParallelEnv(ParallelEnv):
+    def __init__(self, game_cls, **options):
+        self.game, adapter = split_options(game_cls, options)
+        self.reward_mode = adapter["reward"]
+        self.illegal_action = adapter["illegal_action"]
+        self.render_mode = adapter["render_mode"]
+        self.metadata = {"name": f"{game_cls.name}_v0", "render_modes": ["ansi", "human"]}
+        n = self.game.num_players
+        self.noop = self.game.num_actions
+        self.possible_agents = [agent_name(i) for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        base_obs, _ = make_spaces(self.game)
+        obs_space = spaces.Dict({
+            "observation": base_obs["observation"],
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.noop + 1,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.noop + 1) for a in self.possible_agents}
+        self._seed_stream = np.random.default_rng()
+        self.state = None
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def _mask(self, seat: int, acting: tuple[int, ...]) -> np.ndarray:
+        mask = np.zeros(self.noop + 1, dtype=np.int8)
+        if seat in acting:
+            mask[: self.noop] = self.state.legal_mask_for(seat)
+        else:
+            mask[self.noop] = 1
+        return mask
+
+    def _observations(self):
+        acting = self.state.simultaneous_players()
+        return {a: {"observation": self.state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
+                for a in self.agents}
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seed_stream = np.random.default_rng(seed)
+        self.state = self.game.new_state(int(self._seed_stream.integers(2**63)))
+        self._rewards = RewardTracker(self.reward_mode, self.state)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions):
+        acting = self.state.simultaneous_players()
+        trial = self.state.clone()
+        try:
+            for agent in self.agents:
+                seat = self._seat[agent]
+                if seat not in acting:
+                    a = actions.get(agent, self.noop)
+                    if a is not None and int(a) != self.noop:
+                        raise IllegalActionError(a, [self.noop], f"{agent} has nothing to decide now (use NOOP)")
+            for seat in acting:
+                agent = agent_name(seat)
+                if agent not in actions:
+                    raise IllegalActionError(None, np.flatnonzero(trial.legal_mask()), f"{agent} must act this step")
+                assert trial.current_player == seat, "simultaneous_players() out of order"
+                trial.apply(actions[agent])
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            offender = agent
+            rewards = {a: (-1.0 if a == offender else 0.0) for a in self.agents}
+            return self._finish(rewards, {"illegal_action": True})
+        self.state = trial
+        step = self._rewards.step_rewards(self.state)
+        rewards = {a: float(step[self._seat[a]]) for a in self.agents}
+        if self.state.is_terminal():
+            return self._finish(rewards, {})
+        if self.render_mode == "human":
+            self.render()
+        obs = self._observations()
+        return (obs, rewards, {a: False for a in self.agents}, {a: False for a in self.agents},
+                {a: {} for a in self.agents})
+
+    def _finish(self, rewards, info):
+        scores = np.asarray(self.state.scores()).tolist()
+        acting = ()
+        obs = {a: {"observation": self.state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
+               for a in self.agents}
+        out = (obs, rewards, {a: True for a in self.agents}, {a: False for a in self.agents},
+               {a: {**info, "scores": scores} for a in self.agents})
+        self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return out
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.state.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def parallel_constructor(game_cls):
+    def parallel_env(**options) -> DeckzooParallelEnv:
+        return DeckzooParallelEnv(game_cls, **options)
+
+    parallel_env.__doc__ = f"The native Parallel env of {game_cls.name} (NOOP = the last action id)."
+    return parallel_env

@@ -1,0 +1,362 @@
+"""Go Big rules engine (pure Python + numpy; no PettingZoo import).
+
+Rules: ../shared/seeds/gobig.txt; rulings: RULINGS.md section 3 and §7.4; the long form with
+every ruling is docs/rules/gobig.md.
+
+Summary. 2-6 players, 91 cards (13 each of 1-7), 6 dealt each, a face-up market of 2. A turn:
+(1) bank your display, if any (automatic); (2) play 1-3 equal cards from hand as your new display
+(mandatory); it beats every other display of the same size at the *nearest* higher value, which
+goes to the box; (3) draw 2 from the deck or take the whole market (refilled at once); skipped
+when both are empty. Score = sum of banked values; ties go to most banked cards, then share.
+
+Options
+    end_rule     "after_draw" (default, ruling G10/§7.4): the game ends when, after the draw step,
+                 the active player holds no cards. "literal": it ends the moment a play empties a
+                 hand (no draw, no further turns).
+    start_player None (default: a seeded chance draw, ruling G3) or a seat 0..N-1.
+
+Actions (23 ids)
+    0-20   play a set: id = (size - 1) * 7 + (value - 1), size 1-3, value 1-7
+    21     draw the top 2 (or 1) cards of the deck
+    22     take the whole market (it is refilled from the deck at once)
+    The draw decision is asked only when both sources have cards; with one source the draw is
+    automatic (ruling X6: a choice of one is no choice), with none it is skipped (G8).
+
+Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
+clockwise. See ``LAYOUT`` / docs/rules/gobig.md for the index table.
+
+Rewards: win (default), score (banked points centred, /50), dense (banked points as they are
+banked, /50).
+
+Version history: v0 - first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.encoding import Layout
+from ..core.game import Game, State
+from ..core.options import Option
+
+VALUES = 7
+COPIES = 13
+HAND_SIZE = 6
+MARKET_SIZE = 2
+TOTAL_CARDS = VALUES * COPIES
+
+PLAY_BASE = 0
+NUM_PLAYS = 3 * VALUES
+DRAW_DECK = NUM_PLAYS  # 21
+TAKE_MARKET = NUM_PLAYS + 1  # 22
+NUM_ACTIONS = NUM_PLAYS + 2
+
+PHASE_PLAY, PHASE_DRAW, PHASE_OVER = 0, 1, 2
+PHASE_NAMES = ("play", "draw", "over")
+
+
+def encode_play(value: int, size: int) -> int:
+    return PLAY_BASE + (size - 1) * VALUES + (value - 1)
+
+
+def decode_play(action: int) -> tuple[int, int]:
+    """(value, size) of a play action."""
+    size, value = divmod(action - PLAY_BASE, VALUES)
+    return value + 1, size + 1
+
+
+def beaten_seats(displays: list, player: int, value: int, size: int) -> list[int]:
+    """Seats whose displays a set of ``size`` x ``value`` played by ``player`` beats (ruling G6).
+
+    Only other players' displays of exactly that size and a higher value count; of those, every
+    display at the lowest such value is beaten, and higher ones stay safe behind it.
+    """
+    higher = [(d[0], s) for s, d in enumerate(displays)
+              if s != player and d is not None and d[1] == size and d[0] > value]
+    if not higher:
+        return []
+    nearest = min(v for v, _ in higher)
+    return [s for v, s in higher if v == nearest]
+
+
+def winners_of(scores, banked_cards) -> list[int]:
+    """Highest score; ties broken by most banked cards; still tied share (rulebook, G12)."""
+    best = max(scores)
+    tied = [s for s, x in enumerate(scores) if x == best]
+    most = max(banked_cards[s] for s in tied)
+    return [s for s in tied if banked_cards[s] == most]
+
+
+class GoBigGame(Game):
+    name = "gobig"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    score_scale = 50.0
+    OPTIONS = (
+        Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
+        Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
+               kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+    )
+
+    def _setup(self):
+        sp = self.options["start_player"]
+        if sp is not None and sp >= self.num_players:
+            from ..core.errors import ConfigError
+
+            raise ConfigError(f"gobig: option 'start_player' must be a seat below {self.num_players}, got {sp}")
+        n = self.num_players
+        self.num_actions = NUM_ACTIONS
+        self.layout = Layout([
+            ("hand", VALUES),  # own hand, count of each value / 13
+            ("hand_sizes", n),  # cards in hand per relative seat / 91
+            ("display_value", (n, VALUES)),  # one-hot value of each relative seat's display
+            ("display_size", (n, 3)),  # one-hot size (1-3) of each display
+            ("market", VALUES),  # market count of each value / 2
+            ("banks", (n, VALUES)),  # banked count of each value per relative seat / 13
+            ("box", VALUES),  # beaten cards of each value / 13
+            ("deck_size", 1),  # / 91
+            ("current_player", n),  # one-hot relative seat to act
+            ("phase", 2),  # one-hot: play, draw
+        ])
+        self.observation_shape = (self.layout.size,)
+
+    def _new_state(self, rng):
+        return GoBigState.deal(self, rng)
+
+
+class GoBigState(State):
+    __slots__ = ("game", "rng", "current_player", "phase", "hands", "deck", "market", "displays",
+                 "banks", "box", "turn", "start_player", "over")
+
+    @classmethod
+    def deal(cls, game: GoBigGame, rng: np.random.Generator) -> "GoBigState":
+        s = cls.__new__(cls)
+        n = game.num_players
+        s.game, s.rng = game, rng
+        deck = np.repeat(np.arange(1, VALUES + 1), COPIES)
+        rng.shuffle(deck)
+        s.deck = deck.tolist()  # top of the deck = end of the list
+        s.hands = np.zeros((n, VALUES), dtype=np.int64)
+        for p in range(n):
+            for _ in range(HAND_SIZE):
+                s.hands[p, s.deck.pop() - 1] += 1
+        s.market = [s.deck.pop() for _ in range(MARKET_SIZE)]
+        s.displays = [None] * n  # (value, size) or None
+        s.banks = np.zeros((n, VALUES), dtype=np.int64)
+        s.box = np.zeros(VALUES, dtype=np.int64)
+        sp = game.options["start_player"]
+        s.start_player = int(rng.integers(n)) if sp is None else sp
+        s.current_player = s.start_player
+        s.phase = PHASE_PLAY
+        s.turn = 0
+        s.over = False
+        return s
+
+    # ---- rules ------------------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        if self.phase == PHASE_PLAY:
+            h = self.hands[self.current_player]
+            mask[0:7] = h >= 1
+            mask[7:14] = h >= 2
+            mask[14:21] = h >= 3
+        elif self.phase == PHASE_DRAW:
+            mask[DRAW_DECK] = mask[TAKE_MARKET] = True
+        return mask
+
+    def _apply(self, action: int) -> None:
+        p = self.current_player
+        if self.phase == PHASE_PLAY:
+            value, size = decode_play(action)
+            self.hands[p, value - 1] -= size
+            self.displays[p] = (value, size)
+            for s in beaten_seats(self.displays, p, value, size):
+                v, k = self.displays[s]
+                self.box[v - 1] += k
+                self.displays[s] = None
+            if self.game.options["end_rule"] == "literal" and not self.hands[p].any():
+                self._end()
+                return
+            if self.deck and self.market:
+                self.phase = PHASE_DRAW
+                return
+            if self.deck:
+                self._draw_deck(p)
+            elif self.market:
+                self._take_market(p)
+            self._end_turn()
+        else:
+            self._draw_deck(p) if action == DRAW_DECK else self._take_market(p)
+            self._end_turn()
+
+    def _draw_deck(self, p: int) -> None:
+        for _ in range(min(2, len(self.deck))):
+            self.hands[p, self.deck.pop() - 1] += 1
+
+    def _take_market(self, p: int) -> None:
+        for v in self.market:
+            self.hands[p, v - 1] += 1
+        self.market = [self.deck.pop() for _ in range(min(MARKET_SIZE, len(self.deck)))]
+
+    def _end_turn(self) -> None:
+        p = self.current_player
+        if not self.hands[p].any():  # after the draw step (ruling G10)
+            self._end()
+            return
+        self.turn += 1
+        nxt = (p + 1) % self.game.num_players
+        self._bank(nxt)
+        self.current_player = nxt
+        self.phase = PHASE_PLAY
+
+    def _bank(self, p: int) -> None:
+        d = self.displays[p]
+        if d is not None:
+            self.banks[p, d[0] - 1] += d[1]
+            self.displays[p] = None
+
+    def _end(self) -> None:
+        """Discard hands, bank every display (ruling G11)."""
+        for p in range(self.game.num_players):
+            self._bank(p)
+        self.current_player = None
+        self.phase = PHASE_OVER
+        self.over = True
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> np.ndarray:
+        return self.banks @ np.arange(1, VALUES + 1)
+
+    def winners(self) -> list[int]:
+        return winners_of(self.scores().tolist(), self.banks.sum(axis=1).tolist())
+
+    # ---- information ------------------------------------------------------------------
+    def view(self, player: int) -> dict:
+        """What ``player`` may know. Hands at game end are discarded unseen, so they stay hidden."""
+        return {
+            "player": player,
+            "num_players": self.game.num_players,
+            "current_player": self.current_player,
+            "phase": PHASE_NAMES[self.phase],
+            "turn": self.turn,
+            "start_player": self.start_player,
+            "hand": self.hands[player].tolist(),
+            "hand_sizes": self.hands.sum(axis=1).tolist(),
+            "displays": [None if d is None else list(d) for d in self.displays],
+            "market": sorted(self.market),
+            "banks": self.banks.tolist(),
+            "box": self.box.tolist(),
+            "deck_size": len(self.deck),
+            "scores": self.scores().tolist(),
+        }
+
+    def observe(self, player: int) -> np.ndarray:
+        n = self.game.num_players
+        buf, v = self.game.layout.new()
+        order = [(player + i) % n for i in range(n)]
+        v["hand"][:] = self.hands[player] / COPIES
+        v["hand_sizes"][:] = self.hands[order].sum(axis=1) / TOTAL_CARDS
+        for r, s in enumerate(order):
+            d = self.displays[s]
+            if d is not None:
+                v["display_value"][r, d[0] - 1] = 1.0
+                v["display_size"][r, d[1] - 1] = 1.0
+        for c in self.market:
+            v["market"][c - 1] += 1.0 / MARKET_SIZE
+        v["banks"][:] = self.banks[order] / COPIES
+        v["box"][:] = self.box / COPIES
+        v["deck_size"][0] = len(self.deck) / TOTAL_CARDS
+        if self.current_player is not None:
+            v["current_player"][(self.current_player - player) % n] = 1.0
+            v["phase"][self.phase] = 1.0
+        return buf
+
+    def _determinize(self, player: int, rng: np.random.Generator) -> "GoBigState":
+        """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes."""
+        s = self.clone()
+        others = [q for q in range(self.game.num_players) if q != player]
+        pool = list(self.deck)
+        for q in others:
+            pool.extend(np.repeat(np.arange(1, VALUES + 1), self.hands[q]).tolist())
+        rng.shuffle(pool)
+        for q in others:
+            k = int(self.hands[q].sum())
+            s.hands[q] = np.bincount(np.asarray(pool[:k], dtype=np.int64) - 1, minlength=VALUES)
+            pool = pool[k:]
+        s.deck = pool
+        s.rng = np.random.default_rng(rng.integers(2**63))
+        return s
+
+    def clone(self) -> "GoBigState":
+        s = GoBigState.__new__(GoBigState)
+        s.game = self.game
+        s.rng = np.random.Generator(type(self.rng.bit_generator)())
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.current_player, s.phase, s.turn = self.current_player, self.phase, self.turn
+        s.start_player, s.over = self.start_player, self.over
+        s.hands, s.banks, s.box = self.hands.copy(), self.banks.copy(), self.box.copy()
+        s.deck, s.market, s.displays = list(self.deck), list(self.market), list(self.displays)
+        return s
+
+    def check_invariants(self) -> None:
+        """Card conservation: every value has 13 copies across all places (for tests)."""
+        total = self.hands.sum(axis=0) + self.banks.sum(axis=0) + self.box
+        for c in self.deck + self.market:
+            total[c - 1] += 1
+        for d in self.displays:
+            if d is not None:
+                total[d[0] - 1] += d[1]
+        if not (total == COPIES).all():
+            raise AssertionError(f"card conservation broken: {total.tolist()}")
+
+    # ---- text and serialisation -------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        if action == DRAW_DECK:
+            return "draw from deck"
+        if action == TAKE_MARKET:
+            return "take market"
+        if 0 <= action < NUM_PLAYS:
+            value, size = decode_play(action)
+            return f"play {size}x{value}"
+        return f"<invalid action {action}>"
+
+    def render(self) -> str:
+        n = self.game.num_players
+        lines = [f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
+                 f"box {self.box.tolist()}"]
+        for p in range(n):
+            d = self.displays[p]
+            hand = " ".join(str(v + 1) * int(c) for v, c in enumerate(self.hands[p]) if c)
+            mark = ">" if p == self.current_player else " "
+            lines.append(f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
+                         f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), hand [{hand}]")
+        if self.over:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
+        return "\n".join(lines)
+
+    def _to_dict(self) -> dict:
+        return {
+            "current_player": self.current_player, "phase": self.phase, "turn": self.turn,
+            "start_player": self.start_player, "over": self.over, "hands": self.hands.tolist(),
+            "deck": list(self.deck), "market": list(self.market),
+            "displays": [None if d is None else list(d) for d in self.displays],
+            "banks": self.banks.tolist(), "box": self.box.tolist(),
+        }
+
+    @classmethod
+    def _from_dict(cls, game: GoBigGame, d: dict) -> "GoBigState":
+        s = cls.__new__(cls)
+        s.game = game
+        s.current_player, s.phase, s.turn = d["current_player"], d["phase"], d["turn"]
+        s.start_player, s.over = d["start_player"], d["over"]
+        s.hands = np.asarray(d["hands"], dtype=np.int64)
+        s.deck, s.market = list(d["deck"]), list(d["market"])
+        s.displays = [None if x is None else tuple(x) for x in d["displays"]]
+        s.banks = np.asarray(d["banks"], dtype=np.int64)
+        s.box = np.asarray(d["box"], dtype=np.int64)
+        return s

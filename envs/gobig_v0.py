@@ -1,0 +1,17 @@
+"""gobig_v0: the PettingZoo AEC env of Go Big (rules and layouts: envs/gobig/rules.py, docs/rules/gobig.md).
+
+| | |
+|---|---|
+| import | `from deckzoo.envs import gobig_v0` / `pettingzoo.make("aec", "deckzoo/gobig-v0")` |
+| agents | `player_0` ... `player_{n-1}`, n = 2-6 (default 4) |
+| actions | Discrete(23) |
+| observation | `{"observation": float32 (see LAYOUT), "action_mask": int8 (23,)}` |
+| options | num_players, end_rule, start_player, reward, illegal_action, render_mode |
+"""
+
+from .core.aec import aec_constructors
+from .gobig.rules import GoBigGame as Game
+
+env, raw_env = aec_constructors(Game)
+
+__all__ = ["env", "raw_env", "Game"]

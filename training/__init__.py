@@ -1,0 +1,1 @@
+"""Training: single-agent Gymnasium wrapper, self-play, MaskablePPO runner."""
