@@ -1,0 +1,1 @@
+"""One heuristic agent per game: module name = the game name, exposing HeuristicAgent."""

@@ -1,0 +1,35 @@
+"""Playing one game between agents on the engine directly (no adapter overhead)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from deckzoo.envs.core.game import Game
+
+from .base import Agent
+
+
+@dataclass
+class MatchResult:
+    seed: int
+    seats: list[str]  # agent label per seat
+    scores: list[float]
+    winners: list[int]
+    returns: list[float]
+    steps: int
+
+
+def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, max_steps: int = 1_000_000) -> MatchResult:
+    """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``."""
+    state = game.new_state(seed)
+    steps = 0
+    while not state.is_terminal():
+        p = state.current_player
+        state.apply(agents[p].act(state.for_player(p)))
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"game with seed {seed} exceeded {max_steps} steps")
+    return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
+                       winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps)

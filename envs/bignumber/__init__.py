@@ -1,0 +1,1 @@
+"""Big Number: the climbing game (an adaptation of Odin). See rules.py."""

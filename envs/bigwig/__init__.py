@@ -1,0 +1,1 @@
+"""BigWig: simultaneous face-down tricks. See rules.py."""

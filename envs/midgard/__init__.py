@@ -1,0 +1,1 @@
+"""Midgard: troops, worlds, challenges, battles. See rules.py."""

@@ -1,0 +1,1 @@
+"""Wizard: trick-taking with predictions. See rules.py."""
