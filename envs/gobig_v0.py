@@ -15,3 +15,11 @@ from .gobig.rules import GoBigGame as Game
 env, raw_env = aec_constructors(Game)
 
 __all__ = ["env", "raw_env", "Game"]
+
+SHORT_OPTIONS: dict = {}
+DEMO_OPTIONS = {"num_players": 4}
+PLAYTHROUGH_CONFIGS = [
+    {"num_players": 2},
+    {"num_players": 4},
+    {"num_players": 3, "end_rule": "literal"},
+]
