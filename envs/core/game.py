@@ -62,6 +62,8 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
+    # The supported player counts when not every count in min..max is playable (Wizard: 3-6, 10, 12).
+    player_counts: ClassVar[tuple[int, ...] | None] = None
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     # How raw scores map to "score"/"dense" rewards: +1 when more points are better, -1 when
     # fewer are (penalty games); scale brings a typical final spread to about [-1, 1].
@@ -79,14 +81,20 @@ class Game:
             num_players = self.default_players
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise ConfigError(f"{self.name}: option 'num_players' must be an int, got {num_players!r}")
-        if not self.min_players <= num_players <= self.max_players:
-            raise ConfigError(
-                f"{self.name}: option 'num_players' must be in {self.min_players}..{self.max_players}, "
-                f"got {num_players}"
-            )
+        if num_players not in self.supported_players():
+            allowed = (f"{self.min_players}..{self.max_players}" if self.player_counts is None
+                       else ", ".join(map(str, self.player_counts)))
+            raise ConfigError(f"{self.name}: option 'num_players' must be in {allowed}, got {num_players}")
         self.num_players = int(num_players)
         self.options = validate_options(self.OPTIONS, options, self.name)
         self._setup()
+
+    @classmethod
+    def supported_players(cls) -> tuple[int, ...]:
+        """Every playable player count (``player_counts`` if set, else ``min_players..max_players``)."""
+        if cls.player_counts is not None:
+            return tuple(cls.player_counts)
+        return tuple(range(cls.min_players, cls.max_players + 1))
 
     def _setup(self) -> None:
         raise NotImplementedError

@@ -11,8 +11,7 @@ import deckzoo.envs as E
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, check_random_play
 
-CASES = [(name, n) for name, mod in E.ENVS.items()
-         for n in range(mod.Game.min_players, mod.Game.max_players + 1)]
+CASES = [(name, n) for name, mod in E.ENVS.items() for n in mod.Game.supported_players()]
 IDS = [f"{name}-{n}p" for name, n in CASES]
 
 
