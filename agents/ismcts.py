@@ -1,0 +1,275 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS), generic over the engine.
+
+After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
+4(2), 2012 (algorithm 3, SO-ISMCTS with the availability-count UCB of section IV-B).
+
+One tree is grown for the deciding seat (the *observer*). Every iteration
+
+1. samples a full state consistent with the observer's view: ``info_state.determinize(rng)``
+   (the engine re-seeds the sample's chance generator, so rollouts cannot learn the real deck
+   order or future chance outcomes);
+2. descends the tree along moves legal in that sample. A node's children are keyed by
+   ``(seat, action)``, so a node reached by different seats in different samples never mixes
+   their statistics. Among children legal in this sample it picks the best by
+
+       mean reward of the child's mover + c * sqrt(ln(availability) / visits)
+
+   where *availability* counts the iterations in which that child was legal (not the parent's
+   visits, which over-explores moves that are rarely available);
+3. expands one untried legal move, then finishes the game with a rollout policy (uniform random
+   by default, or any ``Agent``, e.g. the game's heuristic);
+4. backs the per-seat outcome up the path: each node is credited with the outcome of the seat
+   that moved into it.
+
+The move played is the root child with the most visits. Nothing in here knows any game: it uses
+only ``determinize``, ``current_player``, ``legal_mask``, ``apply``, ``is_terminal``,
+``returns``/``score_returns`` of the engine protocol (DESIGN.md).
+
+Rewards. ``reward="win"`` (default) uses ``state.returns()`` (winners share +1, the others share
+-1); ``reward="score"`` uses ``state.score_returns()`` (points centred on the table mean, scaled
+by the game's ``score_scale``). Both are mapped from [-1, 1] to [0, 1] for the UCB formula, so the
+exploration constant means the same in every game. Rollouts cut short by ``max_rollout_steps``
+are valued by ``score_returns`` clipped to [-1, 1] (the only generic signal before the end).
+
+Budget. ``iterations`` (deterministic given the seed) or ``seconds`` per move (wall clock; not
+reproducible, so arenas that must replay exactly use iterations). A decision with a single legal
+action is answered at once without search.
+
+Registry specs (``make_agent``)::
+
+    ismcts                   200 iterations, random rollouts
+    ismcts:1000              1000 iterations
+    ismcts:0.5s              half a second per move
+    ismcts:300,rollout=heuristic,c=0.5,reward=score,max_rollout_steps=200
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from deckzoo.envs.core.errors import ConfigError
+from deckzoo.envs.core.game import InfoState, State
+
+from .base import Agent
+from .registry import make_agent, register_agent
+
+DEFAULT_ITERATIONS = 200
+
+
+class _Node:
+    """Statistics of the move that leads into this node, made by seat ``player``."""
+
+    __slots__ = ("player", "visits", "total", "avail", "children")
+
+    def __init__(self, player: int):
+        self.player = player
+        self.visits = 0
+        self.total = 0.0  # sum of the mover's rewards in [0, 1]
+        self.avail = 1
+        self.children: dict[tuple[int, int], _Node] = {}
+
+
+def _fast_apply(state: State, action: int) -> None:
+    """Apply an action already known to be legal, skipping the second validation of ``apply``.
+
+    Only when the game keeps the base class's ``apply`` (validate, then ``_apply``); a game that
+    overrides ``apply`` gets its own method.
+    """
+    if type(state).apply is State.apply:
+        state._apply(action)
+    else:
+        state.apply(action)
+
+
+class ISMCTSAgent(Agent):
+    """SO-ISMCTS over ``info_state.determinize``; see the module docstring.
+
+    Args:
+        seed: seeds the agent's generator (determinizations, tie-breaks, random rollouts).
+        iterations: iterations per move (used when ``seconds`` is None).
+        seconds: wall-clock budget per move; overrides ``iterations``.
+        exploration: UCB constant ``c`` for rewards in [0, 1] (0.7 as in Cowling et al.).
+        rollout_agent: an ``Agent`` used for rollouts instead of uniform random moves. It is
+            re-seeded from this agent's generator, so runs stay reproducible.
+        reward: "win" (``returns()``) or "score" (``score_returns()``).
+        max_rollout_steps: cut rollouts after this many moves (None: play to the end).
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
+                 seconds: float | None = None, exploration: float = 0.7,
+                 rollout_agent: Agent | None = None, reward: str = "win",
+                 max_rollout_steps: int | None = None):
+        super().__init__(seed)
+        if seconds is None and (not isinstance(iterations, (int, np.integer)) or iterations < 1):
+            raise ConfigError(f"ismcts: 'iterations' must be a positive int, got {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise ConfigError(f"ismcts: 'seconds' must be positive, got {seconds!r}")
+        if reward not in ("win", "score"):
+            raise ConfigError(f"ismcts: 'reward' must be 'win' or 'score', got {reward!r}")
+        if exploration < 0:
+            raise ConfigError(f"ismcts: 'exploration' must be >= 0, got {exploration!r}")
+        if max_rollout_steps is not None and max_rollout_steps < 0:
+            raise ConfigError(f"ismcts: 'max_rollout_steps' must be >= 0, got {max_rollout_steps!r}")
+        self.iterations = int(iterations)
+        self.seconds = seconds
+        self.exploration = float(exploration)
+        self.rollout_agent = rollout_agent
+        self.reward = reward
+        self.max_rollout_steps = max_rollout_steps
+        # Diagnostics of the last search (iterations run, root visit counts by action).
+        self.last_iterations = 0
+        self.last_visits: dict[int, int] = {}
+
+    def __repr__(self) -> str:
+        budget = f"seconds={self.seconds}" if self.seconds is not None else f"iterations={self.iterations}"
+        rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
+        return f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r})"
+
+    # ---- search -----------------------------------------------------------------------------
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if len(legal) == 0:
+            raise ValueError(f"seat {info_state.player} has nothing to decide now")
+        if len(legal) == 1:
+            self.last_iterations, self.last_visits = 0, {int(legal[0]): 0}
+            return int(legal[0])
+        me = info_state.player
+        root = _Node(-1)
+        if self.rollout_agent is not None:
+            self.rollout_agent.seed(int(self.rng.integers(2**63)))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif done > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, info_state.determinize(self.rng))
+            done += 1
+        self.last_iterations = done
+        self.last_visits = {int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
+                            for a in legal}
+        best = max(self.last_visits.values())
+        top = [a for a, v in self.last_visits.items() if v == best]
+        return int(top[0]) if len(top) == 1 else int(self.rng.choice(top))
+
+    def _iterate(self, root: _Node, state: State) -> None:
+        rng = self.rng
+        c = self.exploration
+        node = root
+        path = []
+        # Selection and expansion.
+        while not state.is_terminal():
+            p = state.current_player
+            legal = np.flatnonzero(state.legal_mask())
+            children = node.children
+            untried = [int(a) for a in legal if (p, int(a)) not in children]
+            if untried:
+                a = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+                child = _Node(p)
+                children[(p, a)] = child
+                _fast_apply(state, a)
+                path.append(child)
+                break
+            best_score, best = -math.inf, None
+            for a in legal:
+                child = children[(p, int(a))]
+                child.avail += 1
+                score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best_score, best, best_a = score, child, int(a)
+            _fast_apply(state, best_a)
+            path.append(best)
+            node = best
+        # Rollout.
+        steps = 0
+        limit = self.max_rollout_steps
+        agent = self.rollout_agent
+        while not state.is_terminal():
+            if limit is not None and steps >= limit:
+                break
+            p = state.current_player
+            if agent is None:
+                legal = np.flatnonzero(state.legal_mask())
+                a = int(legal[int(rng.integers(len(legal)))]) if len(legal) > 1 else int(legal[0])
+                _fast_apply(state, a)
+            else:
+                state.apply(agent.act(state.for_player(p)))
+            steps += 1
+        # Backpropagation: rewards in [0, 1] per seat.
+        value = self._value(state)
+        for child in path:
+            child.visits += 1
+            child.total += value[child.player]
+
+    def _value(self, state: State) -> np.ndarray:
+        if state.is_terminal():
+            r = state.returns() if self.reward == "win" else state.score_returns()
+        else:
+            r = state.score_returns()
+        return (np.clip(np.asarray(r, dtype=np.float64), -1.0, 1.0) + 1.0) / 2.0
+
+
+# ---- registry ---------------------------------------------------------------------------------
+def parse_spec(arg: str | None) -> dict:
+    """``"300"``, ``"0.5s"``, ``"300,rollout=heuristic,c=0.5,reward=score"`` -> keyword options.
+
+    The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
+    Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
+    ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``.
+    """
+    out: dict = {}
+    if not arg:
+        return out
+    for tok in (t.strip() for t in arg.split(",")):
+        if not tok:
+            continue
+        key, eq, val = tok.partition("=")
+        try:
+            if not eq:
+                if tok.endswith("s"):
+                    out["seconds"] = float(tok[:-1])
+                else:
+                    out["iterations"] = int(tok)
+            elif key == "iterations":
+                out["iterations"] = int(val)
+            elif key == "seconds":
+                out["seconds"] = float(val.rstrip("s"))
+            elif key in ("c", "exploration"):
+                out["exploration"] = float(val)
+            elif key == "rollout":
+                out["rollout"] = val
+            elif key == "reward":
+                out["reward"] = val
+            elif key == "max_rollout_steps":
+                out["max_rollout_steps"] = int(val)
+            else:
+                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} "
+                                  "(known: iterations, seconds, c, rollout, reward, max_rollout_steps)")
+        except ValueError as e:
+            if isinstance(e, ConfigError):
+                raise
+            raise ConfigError(f"ismcts: cannot read {tok!r} in spec {arg!r}: {e}") from None
+    return out
+
+
+def make_ismcts(game_name: str, seed: int | None, arg: str | None) -> ISMCTSAgent:
+    opts = parse_spec(arg)
+    rollout = opts.pop("rollout", None)
+    rollout_agent = None
+    if rollout is not None and rollout != "random":
+        if rollout.startswith("ismcts"):
+            raise ConfigError("ismcts: rollouts by another search agent are not supported")
+        rollout_agent = make_agent(rollout, game_name, seed)
+    return ISMCTSAgent(seed, rollout_agent=rollout_agent, **opts)
+
+
+register_agent("ismcts", make_ismcts)
+
+__all__ = ["ISMCTSAgent", "make_ismcts", "parse_spec"]
