@@ -40,7 +40,10 @@ Registry specs (``make_agent``)::
     ismcts                   200 iterations, random rollouts
     ismcts:1000              1000 iterations
     ismcts:0.5s              half a second per move
-    ismcts:300,rollout=heuristic,c=0.5,reward=score,max_rollout_steps=200
+    ismcts:300:rollout=heuristic:c=0.5:reward=score:max_rollout_steps=200
+
+(options are separated by ``:``, so a spec never contains the ``,`` that separates agents in
+``deckzoo arena --agents``; ``,`` is accepted too when the spec is passed on its own).
 """
 
 from __future__ import annotations
@@ -218,7 +221,7 @@ class ISMCTSAgent(Agent):
 
 # ---- registry ---------------------------------------------------------------------------------
 def parse_spec(arg: str | None) -> dict:
-    """``"300"``, ``"0.5s"``, ``"300,rollout=heuristic,c=0.5,reward=score"`` -> keyword options.
+    """``"300"``, ``"0.5s"``, ``"300:rollout=heuristic:c=0.5:reward=score"`` -> keyword options.
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
@@ -227,7 +230,7 @@ def parse_spec(arg: str | None) -> dict:
     out: dict = {}
     if not arg:
         return out
-    for tok in (t.strip() for t in arg.split(",")):
+    for tok in (t.strip() for t in arg.replace(",", ":").split(":")):
         if not tok:
             continue
         key, eq, val = tok.partition("=")

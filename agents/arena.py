@@ -1,0 +1,312 @@
+"""The arena: many seeded games between agents on the engine, with statistics and ratings.
+
+``run_arena(ArenaConfig(...))`` plays ``games`` games of one game configuration. Agents are
+given as registry specs (``random``, ``heuristic``, ``ismcts:300``...), optionally labelled
+``label=spec`` so that two settings of one agent can meet (``fast=ismcts:50,slow=ismcts:500``).
+
+Seating. With as many specs as players, game ``g`` rotates the line-up by ``g`` seats, so every
+agent sits in every seat equally often over ``P`` consecutive games. With fewer specs the last
+one fills the remaining seats (``heuristic,random`` at 4 players = one heuristic, three random).
+With more specs than players, every combination of ``P`` specs is played in every rotation, in
+turn. ``schedule_length`` says how many games make one full cycle; use a multiple for balance.
+
+Seeding. One ``numpy.random.SeedSequence(seed)`` is spawned into one child per game; a game's
+deal seed and its agents' seeds come from its child only, so every game is reproducible on its
+own and results do not depend on the number of worker processes or on their scheduling
+(agents with a wall-clock budget, ``ismcts:0.5s``, are the exception: they search as far as time
+allows).
+
+Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are built inside the
+workers from their specs); workers ignore SIGINT, and Ctrl-C in the parent stops the pool and
+keeps every finished game: the results are summarised and written as usual, marked
+``interrupted``.
+
+Output (``out`` directory): ``games.csv`` and ``games.json`` (one record per game: seed, label
+and spec per seat, scores, winners, returns, steps, seconds), ``summary.json``,
+``summary.md`` (the table and the configuration) and ``win_share.png`` (win share per agent
+with its 95% Wilson interval and the uniform share ``1/P``).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import multiprocessing as mp
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from deckzoo.envs.core.errors import ConfigError
+
+from .match import play_match
+from .registry import make_agent
+from .stats import summarize
+
+
+@dataclass
+class ArenaConfig:
+    """One arena run.
+
+    Attributes:
+        game: env or game name (``gobig``, ``gobig_v0``).
+        agents: agent specs, optionally ``label=spec``.
+        games: number of games.
+        players: seats per game (None: the game's default).
+        options: game options (besides ``num_players``).
+        seed: the one seed every game's deal and agents derive from.
+        workers: processes (1 plays in this process).
+        progress: show a progress bar.
+    """
+
+    game: str
+    agents: list[str]
+    games: int = 100
+    players: int | None = None
+    options: dict = field(default_factory=dict)
+    seed: int = 0
+    workers: int = 1
+    progress: bool = False
+
+
+@dataclass
+class ArenaResult:
+    config: ArenaConfig
+    game_name: str
+    num_players: int
+    records: list[dict]
+    summary: list[dict]
+    interrupted: bool
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"config": asdict(self.config), "game": self.game_name, "num_players": self.num_players,
+                "interrupted": self.interrupted, "seconds": self.seconds, "games_played": len(self.records),
+                "summary": self.summary}
+
+
+def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
+    """``["heuristic", "fast=ismcts:50"]`` -> ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``."""
+    out = []
+    for spec in specs:
+        spec = spec.strip()
+        if not spec:
+            raise ConfigError("empty agent spec")
+        head, eq, rest = spec.partition("=")
+        if eq and ":" not in head and rest:
+            out.append((head, rest))
+        else:
+            out.append((spec, spec))
+    return out
+
+
+def schedule(num_agents: int, players: int) -> list[list[int]]:
+    """Line-ups (agent index per seat) that one cycle of games goes through; see the module doc."""
+    if num_agents < 1:
+        raise ConfigError("the arena needs at least one agent")
+    if num_agents <= players:
+        base = list(range(num_agents)) + [num_agents - 1] * (players - num_agents)
+        tables = [base]
+    else:
+        tables = [list(c) for c in itertools.combinations(range(num_agents), players)]
+    return [t[r:] + t[:r] for t in tables for r in range(players)]
+
+
+def schedule_length(num_agents: int, players: int) -> int:
+    return len(schedule(num_agents, players))
+
+
+def _resolve(cfg: ArenaConfig):
+    import deckzoo.envs as E
+
+    game_cls = E.game_class(cfg.game)
+    game = game_cls(cfg.players, **cfg.options)
+    return game
+
+
+@lru_cache(maxsize=8)
+def _cached_game(game: str, players: int, options_json: str):
+    import deckzoo.envs as E
+
+    return E.game_class(game)(players, **json.loads(options_json))
+
+
+def _game_tasks(cfg: ArenaConfig, num_players: int) -> list[dict]:
+    agents = parse_agents(cfg.agents)
+    lineups = schedule(len(agents), num_players)
+    children = np.random.SeedSequence(cfg.seed).spawn(cfg.games)
+    options_json = json.dumps(cfg.options, sort_keys=True)
+    tasks = []
+    for g, child in enumerate(children):
+        rng = np.random.default_rng(child)
+        game_seed = int(rng.integers(2**63))
+        agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
+        lineup = lineups[g % len(lineups)]
+        tasks.append({
+            "index": g, "seed": game_seed, "game": cfg.game, "players": num_players,
+            "options_json": options_json, "seats": [agents[i][0] for i in lineup],
+            "specs": [agents[i][1] for i in lineup], "agent_seeds": agent_seeds,
+        })
+    return tasks
+
+
+def play_task(task: dict) -> dict:
+    """Play one scheduled game (module-level so that worker processes can run it)."""
+    game = _cached_game(task["game"], task["players"], task["options_json"])
+    agents = [make_agent(spec, game.name, seed) for spec, seed in zip(task["specs"], task["agent_seeds"])]
+    t0 = time.perf_counter()
+    res = play_match(game, agents, task["seats"], seed=task["seed"])
+    return {
+        "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
+        "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
+    """Play the games of ``cfg``; Ctrl-C keeps the finished ones (see the module docstring)."""
+    if cfg.games < 1:
+        raise ConfigError(f"arena: 'games' must be at least 1, got {cfg.games}")
+    if cfg.workers < 1:
+        raise ConfigError(f"arena: 'workers' must be at least 1, got {cfg.workers}")
+    game = _resolve(cfg)
+    n = game.num_players
+    agents = parse_agents(cfg.agents)
+    for _, spec in agents:  # fail fast on unknown specs, before any process starts
+        make_agent(spec, game.name, 0)
+    tasks = _game_tasks(cfg, n)
+    records: list[dict] = []
+    interrupted = False
+    bar = None
+    if cfg.progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(tasks), desc=f"{game.name} {n}p", unit="game", dynamic_ncols=True)
+    t0 = time.perf_counter()
+    pool = None
+    try:
+        if cfg.workers == 1:
+            results = map(play_task, tasks)
+        else:
+            pool = mp.get_context("spawn").Pool(cfg.workers, initializer=_ignore_sigint)
+            results = pool.imap_unordered(play_task, tasks, chunksize=1)
+        for rec in results:
+            records.append(rec)
+            if on_record is not None:
+                on_record(rec)
+            if bar is not None:
+                bar.update(1)
+        if pool is not None:
+            pool.close()
+            pool.join()
+    except KeyboardInterrupt:
+        interrupted = True
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    finally:
+        if bar is not None:
+            bar.close()
+    records.sort(key=lambda r: r["index"])
+    summary = summarize(records, n, type(game).score_sign) if records else []
+    return ArenaResult(cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0)
+
+
+# ---- output ---------------------------------------------------------------------------------
+def summary_markdown(result: ArenaResult) -> str:
+    cfg = result.config
+    lines = [
+        f"# Arena: {result.game_name}, {result.num_players} players",
+        "",
+        f"- agents: {', '.join(cfg.agents)}",
+        f"- games: {len(result.records)} of {cfg.games}{' (interrupted)' if result.interrupted else ''}; "
+        f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}",
+        f"- uniform win share 1/P = {1 / result.num_players:.3f}; intervals are 95% Wilson over seat-games",
+        f"- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
+        f"- wall time {result.seconds:.1f} s",
+        "",
+        "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | ordinal |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|",
+    ]
+    for r in result.summary:
+        verdict = "above" if r["ci_low"] > r["uniform"] else "below" if r["ci_high"] < r["uniform"] else "-"
+        lines.append(f"| {r['agent']} | {r['seat_games']} | {r['win_share']:.3f} | [{r['ci_low']:.3f}, "
+                     f"{r['ci_high']:.3f}] | {verdict} | {r['mean_score']:.2f} | {r['rating_mu']:.2f} | "
+                     f"{r['rating_sigma']:.2f} | {r['rating_ordinal']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def print_summary(result: ArenaResult, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    title = f"{result.game_name}, {result.num_players} players, {len(result.records)} games"
+    if result.interrupted:
+        title += " (interrupted)"
+    table = Table(title=title)
+    for col, just in [("agent", "left"), ("seats", "right"), ("win share", "right"), ("95% CI", "center"),
+                      ("1/P", "right"), ("score", "right"), ("rating", "right")]:
+        table.add_column(col, justify=just)
+    for r in result.summary:
+        table.add_row(r["agent"], str(r["seat_games"]), f"{r['win_share']:.3f}",
+                      f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]", f"{r['uniform']:.3f}", f"{r['mean_score']:.2f}",
+                      f"{r['rating_mu']:.1f}±{r['rating_sigma']:.1f}")
+    console.print(table)
+
+
+def plot_win_share(summary: list[dict], title: str, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [r["agent"] for r in summary]
+    share = np.array([r["win_share"] for r in summary])
+    lo = share - np.array([r["ci_low"] for r in summary])
+    hi = np.array([r["ci_high"] for r in summary]) - share
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.5))
+    ax.bar(range(len(labels)), share, yerr=[lo, hi], capsize=6, color="#4c72b0")
+    if summary:
+        ax.axhline(summary[0]["uniform"], color="#c44e52", linestyle="--", label="uniform 1/P")
+        ax.legend(loc="upper right")
+    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win share (95% CI)")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_results(result: ArenaResult, out: str | Path) -> Path:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    n = result.num_players
+    with open(out / "games.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["index", "seed"] + [f"seat_{s}" for s in range(n)] + [f"score_{s}" for s in range(n)]
+                   + ["winners", "steps", "seconds"])
+        for r in result.records:
+            w.writerow([r["index"], r["seed"], *r["seats"], *r["scores"], ";".join(map(str, r["winners"])),
+                        r["steps"], f"{r['seconds']:.4f}"])
+    (out / "games.json").write_text(json.dumps({"config": asdict(result.config), "records": result.records},
+                                               indent=1))
+    (out / "summary.json").write_text(json.dumps(result.to_dict(), indent=1))
+    (out / "summary.md").write_text(summary_markdown(result))
+    if result.summary:
+        plot_win_share(result.summary, f"{result.game_name}, {n} players, {len(result.records)} games",
+                       out / "win_share.png")
+    return out
+
+
+__all__ = ["ArenaConfig", "ArenaResult", "run_arena", "write_results", "print_summary", "summary_markdown",
+           "schedule", "schedule_length", "parse_agents", "play_task"]

@@ -1,0 +1,120 @@
+"""Statistics for the arena and the strength benchmark: win shares with Wilson intervals, ranks
+from final scores, and openskill (Plackett-Luce) ratings.
+
+Win share. A seat that wins alone scores 1, a seat that shares the win with ``w - 1`` others
+scores ``1/w``, a loser 0. An agent's win share is the mean over the seat-games it played. Its 95%
+interval is Wilson's score interval for that mean (ties make the count of "successes"
+fractional, which the formula accepts). With ``P`` players a seat that is no better than the
+others wins ``1/P`` of the time, so an interval wholly above ``1/P`` means "stronger than the
+table". When one agent fills several seats of the same game, those seat-games are not
+independent; the interval is then a little optimistic (the arena reports it anyway, pooled).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion; ``(0, 1)`` when there are no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    if successes < 0 or successes > trials:
+        raise ValueError(f"successes must be within 0..{trials}, got {successes}")
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def win_credit(winners: Sequence[int], seat: int) -> float:
+    """1 for a sole winner, 1/w for one of w tied winners, else 0."""
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def ranks_from_result(scores: Sequence[float], winners: Sequence[int], score_sign: int = 1) -> list[int]:
+    """Finishing positions (0 = first; equal positions share a rank) for rating updates.
+
+    The winners (the engine's own verdict, tie-breaks included) share rank 0; everyone else is
+    ordered by points (``score_sign`` -1 for penalty games: fewer is better), equal points sharing.
+    """
+    win = set(int(w) for w in winners)
+    others = sorted({score_sign * float(scores[s]) for s in range(len(scores)) if s not in win}, reverse=True)
+    pos = {v: i + (1 if win else 0) for i, v in enumerate(others)}
+    return [0 if s in win else pos[score_sign * float(scores[s])] for s in range(len(scores))]
+
+
+class Ratings:
+    """openskill Plackett-Luce ratings, one per agent label, updated game by game in order.
+
+    Every seat is its own team. When one label fills several seats of a game, each seat is rated
+    from the label's current rating and the label's new rating is the mean of its seats' updates.
+    """
+
+    def __init__(self):
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings: dict[str, object] = {}
+
+    def get(self, label: str):
+        if label not in self.ratings:
+            self.ratings[label] = self.model.rating(name=label)
+        return self.ratings[label]
+
+    def update(self, labels: Sequence[str], ranks: Sequence[int]) -> None:
+        teams = [[self.model.rating(mu=self.get(lb).mu, sigma=self.get(lb).sigma, name=lb)] for lb in labels]
+        new = self.model.rate(teams, ranks=list(ranks))
+        acc: dict[str, list] = {}
+        for lb, team in zip(labels, new):
+            acc.setdefault(lb, []).append(team[0])
+        for lb, rs in acc.items():
+            mu = sum(r.mu for r in rs) / len(rs)
+            sigma = sum(r.sigma for r in rs) / len(rs)
+            self.ratings[lb] = self.model.rating(mu=mu, sigma=sigma, name=lb)
+
+    def table(self) -> dict[str, dict]:
+        """label -> {mu, sigma, ordinal (mu - 3 sigma, a conservative skill estimate)}."""
+        return {lb: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for lb, r in self.ratings.items()}
+
+
+def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) -> list[dict]:
+    """Per-label summary rows (sorted by win share) from arena game records.
+
+    A record needs ``seats`` (label per seat), ``scores`` and ``winners``.
+    """
+    records = sorted(records, key=lambda r: r["index"])
+    rows: dict[str, dict] = {}
+    ratings = Ratings()
+    for rec in records:
+        for seat, label in enumerate(rec["seats"]):
+            row = rows.setdefault(label, {"agent": label, "seat_games": 0, "wins": 0.0, "score_sum": 0.0})
+            row["seat_games"] += 1
+            row["wins"] += win_credit(rec["winners"], seat)
+            row["score_sum"] += float(rec["scores"][seat])
+        ratings.update(rec["seats"], ranks_from_result(rec["scores"], rec["winners"], score_sign))
+    table = ratings.table()
+    out = []
+    for label, row in rows.items():
+        n = row["seat_games"]
+        lo, hi = wilson_interval(row["wins"], n)
+        out.append({
+            "agent": label,
+            "seat_games": n,
+            "wins": row["wins"],
+            "win_share": row["wins"] / n,
+            "ci_low": lo,
+            "ci_high": hi,
+            "uniform": 1.0 / num_players,
+            "mean_score": row["score_sum"] / n,
+            "rating_mu": table[label]["mu"],
+            "rating_sigma": table[label]["sigma"],
+            "rating_ordinal": table[label]["ordinal"],
+        })
+    out.sort(key=lambda r: (-r["win_share"], r["agent"]))
+    return out
