@@ -1,0 +1,135 @@
+"""The Wizard observation: one Layout (the single source for docs and playthroughs) and its encoder.
+
+Seats are relative: row/index 0 is the observer, then clockwise, so one policy fits every seat.
+Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` shows.
+
+    hand            54      own hand: suited cards 0/1, Wizards and Nulls count/4 (zero while hidden)
+    hand_hidden     1       1 while the observer's own card is hidden (Foresight round before play)
+    foresight       (N-1)x54 the other seats' cards, visible only in the Foresight round
+    hand_sizes      N       cards in hand / cards of the round's maximum (num_rounds)
+    flipped         54      one-hot of the flipped trump card (all zero when nothing was flipped)
+    trump           5       one-hot trump suit 0-3, or 4 = no trump (all zero while the dealer chooses)
+    led_suit        5       one-hot suit to follow 0-3, or 4 = free (a Wizard led); zero if not set yet
+    trick           Nx54    the current trick's card of each seat (one-hot)
+    trick_leader    N       one-hot seat that led the current trick (zero before the first card)
+    bids            Nx(B+1) one-hot bid of each seat, B = num_rounds
+    bid_pending     N       1 for each seat that has not bid yet this round
+    tricks_won      N       tricks won this round / num_rounds
+    voids           Nx4     suits each seat has shown it lacks this round (failed to follow)
+    played          54      cards played so far this round, the current trick included (count/copies)
+    scores          N       (score - lowest possible) / (highest possible - lowest possible)
+    round           K       one-hot round number 1..K, K = num_rounds
+    dealer          N       one-hot dealer seat
+    current_player  N       one-hot seat to act
+    phase           3       one-hot: trump choice, bidding, play (all zero at the end)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.encoding import Layout
+from .cards import COUNT_SCALE, LED_NONE, NUM_KINDS, NUM_SUITS, TRUMP_PENDING, score_bounds
+
+
+def make_layout(n: int, num_rounds: int) -> Layout:
+    k = num_rounds
+    return Layout([
+        ("hand", NUM_KINDS),
+        ("hand_hidden", 1),
+        ("foresight", (n - 1, NUM_KINDS)),
+        ("hand_sizes", n),
+        ("flipped", NUM_KINDS),
+        ("trump", NUM_SUITS + 1),
+        ("led_suit", NUM_SUITS + 1),
+        ("trick", (n, NUM_KINDS)),
+        ("trick_leader", n),
+        ("bids", (n, k + 1)),
+        ("bid_pending", n),
+        ("tricks_won", n),
+        ("voids", (n, NUM_SUITS)),
+        ("played", NUM_KINDS),
+        ("scores", n),
+        ("round", k),
+        ("dealer", n),
+        ("current_player", n),
+        ("phase", 3),
+    ])
+
+
+class Encoder:
+    """Precomputed offsets for one game configuration; ``encode`` fills a fresh buffer."""
+
+    def __init__(self, n: int, num_rounds: int):
+        self.n = n
+        self.k = num_rounds
+        self.layout = make_layout(n, num_rounds)
+        self.size = self.layout.size
+        off = {name: a for name, _, a, _ in self.layout.pieces}
+        self.off = off
+        lo, hi = score_bounds(num_rounds)
+        self.score_lo, self.score_span = float(lo), float(hi - lo)
+        # relative order of seats for each observer
+        self.orders = [[(p + r) % n for r in range(n)] for p in range(n)]
+        self.void_bits = [[float((v >> s) & 1) for s in range(NUM_SUITS)] for v in range(16)]
+
+    def encode(self, st, p: int) -> np.ndarray:
+        n, k, off = self.n, self.k, self.off
+        buf = np.zeros(self.size, dtype=np.float32)
+        order = self.orders[p]
+        hidden = st.own_hand_hidden(p)
+        if hidden:
+            buf[off["hand_hidden"]] = 1.0
+        else:
+            a = off["hand"]
+            np.multiply(st.hands[p], COUNT_SCALE, out=buf[a:a + NUM_KINDS])
+        if st.foresight_round():
+            a = off["foresight"]
+            for r in range(1, n):
+                b = a + (r - 1) * NUM_KINDS
+                np.multiply(st.hands[order[r]], COUNT_SCALE, out=buf[b:b + NUM_KINDS])
+        inv_k = 1.0 / k
+        a = off["hand_sizes"]
+        sizes = st.hand_sizes
+        buf[a:a + n] = [sizes[s] * inv_k for s in order]
+        if st.flipped >= 0:
+            buf[off["flipped"] + st.flipped] = 1.0
+        if st.trump != TRUMP_PENDING:
+            buf[off["trump"] + st.trump] = 1.0
+        if st.led != LED_NONE:
+            buf[off["led_suit"] + st.led] = 1.0
+        if st.trick:
+            leader = st.trick_leader
+            rel = (leader - p) % n
+            buf[off["trick_leader"] + rel] = 1.0
+            a = off["trick"]
+            for i, c in enumerate(st.trick):
+                buf[a + ((rel + i) % n) * NUM_KINDS + c] = 1.0
+        a, ap = off["bids"], off["bid_pending"]
+        bids = st.bids
+        for r, s in enumerate(order):
+            b = bids[s]
+            if b < 0:
+                buf[ap + r] = 1.0
+            else:
+                buf[a + r * (k + 1) + b] = 1.0
+        a = off["tricks_won"]
+        won = st.tricks_won
+        buf[a:a + n] = [won[s] * inv_k for s in order]
+        a = off["voids"]
+        voids, bits = st.voids, self.void_bits
+        for r, s in enumerate(order):
+            v = voids[s]
+            if v:
+                buf[a + 4 * r:a + 4 * r + 4] = bits[v]
+        a = off["played"]
+        np.multiply(st.played, COUNT_SCALE, out=buf[a:a + NUM_KINDS])
+        a = off["scores"]
+        lo, span, sc = self.score_lo, self.score_span, st.points
+        buf[a:a + n] = [(sc[s] - lo) / span for s in order]
+        buf[off["round"] + st.round - 1] = 1.0
+        buf[off["dealer"] + (st.dealer - p) % n] = 1.0
+        if st.current_player is not None:
+            buf[off["current_player"] + (st.current_player - p) % n] = 1.0
+            buf[off["phase"] + st.phase] = 1.0
+        return buf

@@ -1,0 +1,514 @@
+"""Wizard rules engine (pure Python + numpy; no PettingZoo import).
+
+Rules: ../shared/seeds/wizard.txt; rulings: RULINGS.md section 6 (W1-W13) and §7.7; the long form
+with every ruling is docs/rules/wizard.md.
+
+Summary. 3, 4, 5, 6, 10 or 12 players; 60 cards: Dwarves, Humans, Elves, Giants 1-13, four Wizards,
+four Nulls. Round r deals r cards each; a full game has 60 / N rounds. The dealer rotates
+clockwise. After the deal the stock's top card is flipped: a suit sets trump, a Null means no
+trump, a Wizard lets the dealer choose a suit (a decision of its own, before any bid); the last
+round of a full game has no stock, so no trump. Round 1 is the Foresight round: a player sees
+every other player's card but not its own while trump is chosen and bids are made; its own card
+is revealed for the play. Starting left of the dealer, each player bids 0..r tricks (public);
+the dealer, bidding last, may not make the bids total r. The player left of the dealer leads;
+follow suit if you can, but a Wizard or a Null may always be played. The first Wizard wins the
+trick, else the highest trump, else the highest card of the led suit; a trick of Nulls goes to
+the first Null. A Null lead sets no suit (the next numbered card does); a Wizard before any
+numbered card frees everyone. The trick winner leads next. An exact bid scores 20 + 10 per trick,
+any other result -10 per trick off. Most points after the last round wins; ties share.
+
+Options
+    num_rounds   None (default: the full game, 60 / N rounds) or k in 1..60/N: play rounds 1..k only
+                 (round k still flips a trump card when k < 60 / N).
+    foresight    True (default): round 1 is the Foresight round; False: round 1 is an ordinary round.
+    first_dealer None (default: a seeded chance draw, ruling W3) or a seat 0..N-1.
+
+Actions (59 + K ids, K = num_rounds)
+    0-51     play a suited card: id = suit * 13 + (rank - 1); suits 0 Dwarves, 1 Humans, 2 Elves, 3 Giants
+    52       play a Wizard   (the four Wizards are identical and share one action)
+    53       play a Null     (likewise)
+    54-57    the dealer names the trump suit after a Wizard was flipped (54 + suit)
+    58-58+K  bid b tricks: id = 58 + b
+    A decision point has exactly one kind of legal action: trump (dealer only), bid, or play.
+
+Observation (float32, every entry in [0, 1]); seats are relative: index 0 is the observer, then
+clockwise. Pieces: hand, hand_hidden, foresight, hand_sizes, flipped, trump, led_suit, trick,
+trick_leader, bids, bid_pending, tricks_won, voids, played, scores, round, dealer,
+current_player, phase. The index table: ``game.layout.table()`` / docs/rules/wizard.md.
+
+Rewards: win (default: winners share +1, the rest -1), score (final points centred on the table
+mean, / (20 * K)), dense (each round's score change / (20 * K), given when the round is scored).
+
+Version history: v0 - first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from ..core.game import Game, State
+from ..core.options import Option
+from .cards import (
+    DECK_COUNTS, DECK_KINDS, DECK_SIZE, LED_FREE, LED_NONE, NO_TRUMP, NULL, NUM_KINDS, NUM_SUITED, NUM_SUITS,
+    RANKS, SUITS, TRUMP_PENDING, WIZARD, card_name, forbidden_dealer_bid, next_led, num_rounds_for, playable,
+    round_score, trick_winner, trump_after_flip, trump_name, winners_of,
+)
+from .encoding import Encoder
+
+PLAY_BASE = 0
+NUM_PLAYS = NUM_KINDS  # 54
+TRUMP_BASE = PLAY_BASE + NUM_PLAYS  # 54
+BID_BASE = TRUMP_BASE + NUM_SUITS  # 58
+
+PHASE_TRUMP, PHASE_BID, PHASE_PLAY, PHASE_OVER = 0, 1, 2, 3
+PHASE_NAMES = ("trump", "bid", "play", "over")
+
+PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
+
+
+def encode_play(card: int) -> int:
+    return PLAY_BASE + card
+
+
+def encode_trump(suit: int) -> int:
+    return TRUMP_BASE + suit
+
+
+def encode_bid(bid: int) -> int:
+    return BID_BASE + bid
+
+
+def decode_action(action: int) -> tuple[str, int]:
+    """("play", card) | ("trump", suit) | ("bid", tricks)."""
+    if action < TRUMP_BASE:
+        return "play", action - PLAY_BASE
+    if action < BID_BASE:
+        return "trump", action - TRUMP_BASE
+    return "bid", action - BID_BASE
+
+
+def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator) -> list:
+    """Deal the cards counted in ``pool`` (54 counts) to holders of the given sizes, at random.
+
+    ``voids[h]`` is a 4-bit mask of suits holder h is known to lack; such a holder never receives
+    those suits. Without voids the deal is uniform. With voids, cards are placed one by one (in
+    random order) on a holder chosen with probability proportional to its free room among those
+    that keep the rest of the deal feasible (Gale's condition over subsets of suits); that is
+    always possible when the true deal was consistent, and close to uniform. Returns one count
+    vector (int8, 54) per holder.
+    """
+    cards = np.repeat(np.arange(NUM_KINDS), pool.astype(np.int64))
+    rng.shuffle(cards)
+    out = [np.zeros(NUM_KINDS, dtype=np.int8) for _ in capacities]
+    if sum(capacities) != len(cards):
+        raise AssertionError(f"{len(cards)} hidden cards for holders of sizes {capacities}")
+    if not any(voids):
+        a = 0
+        for h, k in enumerate(capacities):
+            np.add.at(out[h], cards[a:a + k], 1)
+            a += k
+        return out
+    caps = list(capacities)
+    remaining = [int(pool[s * RANKS:(s + 1) * RANKS].sum()) for s in range(NUM_SUITS)]
+    holders = range(len(caps))
+
+    def feasible() -> bool:
+        for subset in range(1, 16):
+            demand = sum(remaining[s] for s in range(NUM_SUITS) if subset >> s & 1)
+            if demand and demand > sum(caps[h] for h in holders if voids[h] & subset != subset):
+                return False
+        return True
+
+    for c in cards.tolist():
+        suit = c // RANKS if c < NUM_SUITED else -1
+        if suit >= 0:
+            remaining[suit] -= 1
+        candidates = [h for h in holders if caps[h] > 0 and (suit < 0 or not voids[h] >> suit & 1)]
+        while True:
+            if not candidates:
+                raise AssertionError("no consistent deal of the hidden cards exists")
+            weights = [caps[h] for h in candidates]
+            x = rng.random() * sum(weights)
+            i = 0
+            while x >= weights[i] and i < len(weights) - 1:
+                x -= weights[i]
+                i += 1
+            h = candidates[i]
+            caps[h] -= 1
+            if feasible():
+                out[h][c] += 1
+                break
+            caps[h] += 1
+            candidates.pop(i)
+    return out
+
+
+class WizardGame(Game):
+    name = "wizard"
+    min_players = 3
+    max_players = 12
+    default_players = 4
+    player_counts = PLAYER_COUNTS
+    OPTIONS = (
+        Option("num_rounds", None, "play rounds 1..k only; None = the full game (60 / num_players rounds)",
+               kind=(int, type(None)), check=lambda v: v is None or v >= 1, check_doc="must be None or >= 1"),
+        Option("foresight", True, "round 1 is the Foresight round (own card hidden, others' shown)",
+               choices=(True, False)),
+        Option("first_dealer", None, "first dealer seat; None = seeded chance draw (ruling W3)",
+               kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+    )
+
+    def _setup(self):
+        n = self.num_players
+        full = num_rounds_for(n)
+        k = self.options["num_rounds"]
+        if k is None:
+            k = full
+        elif k > full:
+            raise ConfigError(f"wizard: option 'num_rounds' must be at most {full} for {n} players, got {k}")
+        fd = self.options["first_dealer"]
+        if fd is not None and fd >= n:
+            raise ConfigError(f"wizard: option 'first_dealer' must be a seat below {n}, got {fd}")
+        self.full_rounds = full
+        self.rounds = k
+        self.foresight = self.options["foresight"]
+        self.num_actions = BID_BASE + k + 1
+        self.encoder = Encoder(n, k)
+        self.layout = self.encoder.layout
+        self.observation_shape = (self.layout.size,)
+        self.score_scale = 20.0 * k
+
+    def _new_state(self, rng):
+        return WizardState.start(self, rng)
+
+
+class WizardState(State):
+    __slots__ = ("game", "rng", "current_player", "phase", "round", "dealer", "first_dealer", "hands",
+                 "hand_sizes", "stock", "flipped", "trump", "bids", "tricks_won", "trick", "trick_leader", "led",
+                 "played", "voids", "tricks", "points", "history")
+
+    # ---- set-up -----------------------------------------------------------------------
+    @classmethod
+    def start(cls, game: WizardGame, rng: np.random.Generator) -> "WizardState":
+        s = cls.__new__(cls)
+        n = game.num_players
+        s.game, s.rng = game, rng
+        fd = game.options["first_dealer"]
+        s.first_dealer = int(rng.integers(n)) if fd is None else fd
+        s.points = [0] * n
+        s.history = []
+        s.hands = np.zeros((n, NUM_KINDS), dtype=np.int8)
+        s._deal(1, s.first_dealer)
+        return s
+
+    def _deal(self, rnd: int, dealer: int) -> None:
+        """Shuffle, deal ``rnd`` cards each from the dealer's left, flip the stock's top card (W4)."""
+        n = self.game.num_players
+        self.round, self.dealer = rnd, dealer
+        deck = DECK_KINDS[self.rng.permutation(DECK_SIZE)]
+        hands = np.zeros((n, NUM_KINDS), dtype=np.int8)
+        dealt = n * rnd
+        seats = (dealer + 1 + np.arange(dealt) % n) % n  # one card at a time, clockwise
+        np.add.at(hands, (seats, deck[:dealt]), 1)
+        self.hands = hands
+        self.hand_sizes = [rnd] * n
+        if dealt < DECK_SIZE:
+            self.flipped = int(deck[dealt])
+            rest = deck[dealt + 1:]
+        else:
+            self.flipped = -1
+            rest = deck[:0]
+        self.stock = np.bincount(rest, minlength=NUM_KINDS).astype(np.int8)
+        self.trump = trump_after_flip(self.flipped)
+        self.bids = [-1] * n
+        self.tricks_won = [0] * n
+        self.trick = []
+        self.trick_leader = (dealer + 1) % n
+        self.led = LED_NONE
+        self.played = np.zeros(NUM_KINDS, dtype=np.int8)
+        self.voids = [0] * n
+        self.tricks = []
+        if self.trump == TRUMP_PENDING:
+            self.phase, self.current_player = PHASE_TRUMP, dealer
+        else:
+            self.phase, self.current_player = PHASE_BID, (dealer + 1) % n
+
+    # ---- rules ------------------------------------------------------------------------
+    def foresight_round(self) -> bool:
+        return self.round == 1 and self.game.foresight
+
+    def own_hand_hidden(self, player: int) -> bool:
+        """Foresight round before play: the player cannot see its own card (W5)."""
+        return self.round == 1 and self.game.foresight and self.phase < PHASE_PLAY
+
+    def forbidden_bid(self) -> int | None:
+        """The dealer's forbidden bid now (W6), or None (not the dealer's turn to bid, or none)."""
+        if self.phase != PHASE_BID or self.current_player != self.dealer:
+            return None
+        return forbidden_dealer_bid(self.round, sum(b for b in self.bids if b > 0))
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            h = self.hands[self.current_player]
+            led = self.led
+            if 0 <= led < NUM_SUITS:
+                a = led * RANKS
+                seg = h[a:a + RANKS]
+                if seg.any():
+                    mask[a:a + RANKS] = seg
+                    mask[WIZARD:NUM_KINDS] = h[WIZARD:]
+                    return mask
+            mask[:NUM_KINDS] = h
+        elif phase == PHASE_BID:
+            r = self.round
+            mask[BID_BASE:BID_BASE + r + 1] = True
+            if self.current_player == self.dealer:
+                f = forbidden_dealer_bid(r, sum(b for b in self.bids if b > 0))
+                if f is not None:
+                    mask[BID_BASE + f] = False
+        elif phase == PHASE_TRUMP:
+            mask[TRUMP_BASE:TRUMP_BASE + NUM_SUITS] = True
+        return mask
+
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            self._play(action - PLAY_BASE)
+        elif phase == PHASE_BID:
+            self._bid(action - BID_BASE)
+        else:
+            self.trump = action - TRUMP_BASE
+            self.phase = PHASE_BID
+            self.current_player = (self.dealer + 1) % self.game.num_players
+
+    def _bid(self, bid: int) -> None:
+        p = self.current_player
+        self.bids[p] = bid
+        if p == self.dealer:  # the dealer bids last
+            self.phase = PHASE_PLAY
+            self.current_player = self.trick_leader
+        else:
+            self.current_player = (p + 1) % self.game.num_players
+
+    def _play(self, card: int) -> None:
+        p = self.current_player
+        n = self.game.num_players
+        self.hands[p, card] -= 1
+        self.hand_sizes[p] -= 1
+        self.played[card] += 1
+        led = self.led
+        if led == LED_NONE:
+            self.led = next_led(led, card)
+        elif led != LED_FREE and card < NUM_SUITED and card // RANKS != led:
+            self.voids[p] |= 1 << led  # did not follow: shown void in the led suit
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < n:
+            self.current_player = (p + 1) % n
+            return
+        winner = (self.trick_leader + trick_winner(trick, self.trump)) % n
+        self.tricks.append([self.trick_leader, trick, winner])
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.trick_leader = winner
+        self.led = LED_NONE
+        if len(self.tricks) < self.round:
+            self.current_player = winner
+        else:
+            self._score_round()
+
+    def _score_round(self) -> None:
+        deltas = [round_score(b, t) for b, t in zip(self.bids, self.tricks_won)]
+        self.points = [s + d for s, d in zip(self.points, deltas)]
+        self.history.append({
+            "dealer": self.dealer, "flipped": None if self.flipped < 0 else self.flipped, "trump": self.trump,
+            "bids": list(self.bids), "tricks_won": list(self.tricks_won), "deltas": deltas,
+        })
+        if self.round >= self.game.rounds:
+            self.phase = PHASE_OVER
+            self.current_player = None
+        else:
+            self._deal(self.round + 1, (self.dealer + 1) % self.game.num_players)
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def scores(self) -> np.ndarray:
+        return np.array(self.points, dtype=np.int64)
+
+    def winners(self) -> list[int]:
+        return winners_of(self.points)
+
+    # ---- information ------------------------------------------------------------------
+    def view(self, player: int) -> dict:
+        """What ``player`` may know: own hand (None while hidden in the Foresight round), the other
+        seats' cards in the Foresight round, and everything public."""
+        n = self.game.num_players
+        hidden = self.own_hand_hidden(player)
+        if self.foresight_round():
+            seen = [None if q == player else _card_list(self.hands[q]) for q in range(n)]
+        else:
+            seen = None
+        return {
+            "player": player,
+            "num_players": n,
+            "num_rounds": self.game.rounds,
+            "round": self.round,
+            "dealer": self.dealer,
+            "first_dealer": self.first_dealer,
+            "current_player": self.current_player,
+            "phase": PHASE_NAMES[self.phase],
+            "hand": None if hidden else _card_list(self.hands[player]),
+            "foresight_hands": seen,
+            "hand_sizes": list(self.hand_sizes),
+            "flipped": None if self.flipped < 0 else self.flipped,
+            "trump": None if self.trump == TRUMP_PENDING else self.trump,
+            "led_suit": None if self.led == LED_NONE else self.led,
+            "trick_leader": self.trick_leader,
+            "trick": list(self.trick),
+            "tricks": [[a, list(c), w] for a, c, w in self.tricks],
+            "bids": [None if b < 0 else b for b in self.bids],
+            "tricks_won": list(self.tricks_won),
+            "voids": [[s for s in range(NUM_SUITS) if v >> s & 1] for v in self.voids],
+            "played": _card_list(self.played),
+            "scores": list(self.points),
+            "history": [dict(h) for h in self.history],
+        }
+
+    def observe(self, player: int) -> np.ndarray:
+        return self.game.encoder.encode(self, player)
+
+    def _determinize(self, player: int, rng: np.random.Generator) -> "WizardState":
+        """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
+        every seat's shown voids kept); in the Foresight round before play, only its own card
+        (drawn from its card and the stock; it sees everyone else's)."""
+        s = self.clone()
+        s.rng = np.random.default_rng(rng.integers(2**63))
+        if self.phase == PHASE_OVER:
+            return s
+        n = self.game.num_players
+        if self.own_hand_hidden(player):
+            holders = [player]
+        elif self.foresight_round():
+            return s  # own card revealed, the others' seen: the stock is known by elimination
+        else:
+            holders = [q for q in range(n) if q != player]
+        pool = self.stock.astype(np.int64)
+        for q in holders:
+            pool = pool + self.hands[q]
+        caps = [self.hand_sizes[q] for q in holders] + [int(self.stock.sum())]
+        parts = sample_hidden(pool, caps, [self.voids[q] for q in holders] + [0], rng)
+        for q, part in zip(holders, parts):
+            s.hands[q] = part
+        s.stock = parts[-1]
+        return s
+
+    def clone(self) -> "WizardState":
+        s = WizardState.__new__(WizardState)
+        s.game = self.game
+        s.rng = np.random.Generator(type(self.rng.bit_generator)())
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.current_player, s.phase, s.round, s.dealer = self.current_player, self.phase, self.round, self.dealer
+        s.first_dealer, s.flipped, s.trump = self.first_dealer, self.flipped, self.trump
+        s.trick_leader, s.led = self.trick_leader, self.led
+        s.hands, s.stock, s.played = self.hands.copy(), self.stock.copy(), self.played.copy()
+        s.hand_sizes, s.bids, s.tricks_won = list(self.hand_sizes), list(self.bids), list(self.tricks_won)
+        s.trick, s.voids, s.points = list(self.trick), list(self.voids), list(self.points)
+        s.tricks = [[a, list(c), w] for a, c, w in self.tricks]
+        s.history = [dict(h) for h in self.history]  # entries are never mutated after scoring
+        return s
+
+    def check_invariants(self) -> None:
+        """Card conservation (hands + played + stock + flipped card = the deck) and round bookkeeping."""
+        total = self.hands.sum(axis=0, dtype=np.int64) + self.played + self.stock
+        if self.flipped >= 0:
+            total[self.flipped] += 1
+        if not np.array_equal(total, DECK_COUNTS):
+            raise AssertionError(f"card conservation broken: {total.tolist()}")
+        if (self.hands < 0).any():
+            raise AssertionError("negative card count in a hand")
+        if self.hands.sum(axis=1).tolist() != self.hand_sizes:
+            raise AssertionError("hand sizes out of sync")
+        in_tricks = [c for _, cards, _ in self.tricks for c in cards] + self.trick
+        if not np.array_equal(np.bincount(in_tricks, minlength=NUM_KINDS), self.played):
+            raise AssertionError("played cards differ from the tricks")
+        if sum(self.tricks_won) != len(self.tricks):
+            raise AssertionError("tricks won do not add up")
+        n = self.game.num_players
+        if self.phase != PHASE_OVER:
+            if self.stock.sum() != max(0, DECK_SIZE - n * self.round - 1):
+                raise AssertionError("stock size is wrong")
+            for q in range(n):
+                expect = self.round - len(self.tricks) - (1 if (q - self.trick_leader) % n < len(self.trick) else 0)
+                if self.hand_sizes[q] != expect:
+                    raise AssertionError(f"player {q} holds {self.hand_sizes[q]} cards, expected {expect}")
+
+    # ---- text and serialisation -------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        if not 0 <= action < self.game.num_actions:
+            return f"<invalid action {action}>"
+        kind, x = decode_action(action)
+        if kind == "play":
+            return f"play {card_name(x)}"
+        if kind == "trump":
+            return f"trump {SUITS[x]}"
+        return f"bid {x}"
+
+    def render(self) -> str:
+        n = self.game.num_players
+        flipped = "none" if self.flipped < 0 else card_name(self.flipped)
+        lines = [f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
+                 f"flipped {flipped}, trump {trump_name(self.trump)}"]
+        for p in range(n):
+            mark = ">" if p == self.current_player else " "
+            bid = "-" if self.bids[p] < 0 else str(self.bids[p])
+            hand = ", ".join(card_name(c) for c in _card_list(self.hands[p]))
+            lines.append(f"{mark} player_{p}: score {self.points[p]}, bid {bid}, won {self.tricks_won[p]}, "
+                         f"hand [{hand}]")
+        if self.trick:
+            played = ", ".join(f"player_{(self.trick_leader + i) % n} {card_name(c)}" for i, c in enumerate(self.trick))
+            led = {LED_NONE: "not set", LED_FREE: "free (Wizard)"}.get(self.led, SUITS[self.led] if self.led >= 0 else "")
+            lines.append(f"trick: {played}; led suit {led}")
+        if self.phase == PHASE_OVER:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            hidden = " (own card hidden: Foresight)" if self.own_hand_hidden(self.current_player) else ""
+            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}{hidden}")
+        return "\n".join(lines)
+
+    def _to_dict(self) -> dict:
+        return {
+            "current_player": self.current_player, "phase": self.phase, "round": self.round, "dealer": self.dealer,
+            "first_dealer": self.first_dealer, "hands": self.hands.tolist(), "stock": self.stock.tolist(),
+            "flipped": self.flipped, "trump": self.trump, "bids": list(self.bids), "tricks_won": list(self.tricks_won),
+            "trick": list(self.trick), "trick_leader": self.trick_leader, "led": self.led,
+            "played": self.played.tolist(), "voids": list(self.voids),
+            "tricks": [[a, list(c), w] for a, c, w in self.tricks], "scores": list(self.points),
+            "history": [dict(h) for h in self.history],
+        }
+
+    @classmethod
+    def _from_dict(cls, game: WizardGame, d: dict) -> "WizardState":
+        s = cls.__new__(cls)
+        s.game = game
+        s.current_player, s.phase, s.round, s.dealer = d["current_player"], d["phase"], d["round"], d["dealer"]
+        s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
+        s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)
+        s.hand_sizes = [int(x) for x in s.hands.sum(axis=1)]
+        s.stock = np.asarray(d["stock"], dtype=np.int8)
+        s.played = np.asarray(d["played"], dtype=np.int8)
+        s.bids, s.tricks_won = list(d["bids"]), list(d["tricks_won"])
+        s.trick, s.trick_leader, s.led = list(d["trick"]), d["trick_leader"], d["led"]
+        s.voids = list(d["voids"])
+        s.tricks = [[a, list(c), w] for a, c, w in d["tricks"]]
+        s.points = list(d["scores"])
+        s.history = [dict(h) for h in d["history"]]
+        return s
+
+
+def _card_list(counts: np.ndarray) -> list[int]:
+    """Kinds with multiplicity, sorted: [3, 17, 52, 52]."""
+    return np.repeat(np.arange(NUM_KINDS), counts.astype(np.int64)).tolist()
