@@ -1,0 +1,318 @@
+"""A single-agent Gymnasium env over any deckzoo game: one learner seat, the rest played by agents.
+
+::
+
+    import gymnasium, deckzoo.training          # importing registers the ids below
+    env = gymnasium.make("deckzoo/GoBig-v0", num_players=4, opponents="heuristic")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+
+Ids: ``deckzoo/GoBig-v0``, ``deckzoo/BigNumber-v0``, ``deckzoo/Wizard-v0``, ``deckzoo/BigWig-v0``,
+``deckzoo/Midgard-v0`` (games whose engine is not available are skipped). Without importing
+``deckzoo.training`` first, ``gymnasium.make("deckzoo.training:deckzoo/GoBig-v0")`` works too.
+
+Episode. At each reset a new game is dealt (its seed drawn from the env's ``np_random``), the
+learner's seat is drawn uniformly (or fixed with ``learner_seat``), and each other seat gets an
+opponent drawn from ``opponents``. Opponents act on the engine directly
+(``agent.act(state.for_player(seat))``), so ``step`` applies the learner's action and then every
+opponent move up to the learner's next decision or the end of the game. A game that would end
+before the learner ever decides (possible only in degenerate deals) is discarded and redealt.
+
+Observation: ``state.observe(learner_seat)``, the game's float32 vector (``Box(0, observation_high)``).
+Actions: ``Discrete(game.num_actions)``; ``action_masks()`` returns the exact legal mask as a
+bool array, the way sb3-contrib's ``MaskablePPO`` expects.
+
+Reward (``reward=``): ``"win"`` (default) the learner's share of ``state.returns()`` at the end
+(+1 win, ties split, losers share -1); ``"score"`` its ``state.score_returns()`` at the end;
+``"dense"`` its own score changes, ``score_sign * delta / score_scale``, paid on the learner's
+step in which they happen (opponents' moves included).
+
+Illegal actions (``illegal_action=``): ``"penalize"`` (default here, unlike the PettingZoo
+adapters) ends the episode with reward -1 and ``info["illegal_action"] = True`` and leaves the
+game unchanged. The default differs because a Gymnasium env is driven by generic code that does
+not read masks (both env checkers step with ``action_space.sample()``); ``"raise"`` raises
+``IllegalActionError`` as the engine does.
+
+Opponents (``opponents=``):
+
+* a spec string for every opponent seat: ``"random"``, ``"heuristic"``, ``"ppo:PATH"``, or
+  anything ``deckzoo.agents.registry.make_agent`` understands;
+* a list with one spec or ``Agent`` per opponent, in seat order after the learner (clockwise);
+* a dict ``{spec: weight}``: each opponent seat draws its spec independently every episode. Two
+  special keys draw from the self-play pool set with ``set_pool``: ``"pool"`` (a uniformly chosen
+  snapshot) and ``"latest"`` (the newest one). With an empty pool they fall back to ``"random"``.
+
+``episode_stats=True`` adds ``info["episode"] = {"r": return, "l": learner steps}`` and
+``info["is_success"]`` (the learner is among the winners) at the end of each episode, the keys
+stable-baselines3 logs as ``rollout/ep_rew_mean`` and ``rollout/success_rate``.
+
+Resuming: ``get_env_state()`` returns the env's complete mutable state (game, seats, opponent
+agents, random generators) as bytes, and ``set_env_state(b)`` restores it, so a training run can
+stop between two steps and continue bit-for-bit. The pool is not part of it (see ``set_pool``).
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import deckzoo.envs as E
+from deckzoo.agents.base import Agent
+from deckzoo.agents.registry import make_agent
+from deckzoo.envs.core.errors import ConfigError, IllegalActionError
+
+POOL = "pool"
+LATEST = "latest"
+REWARD_MODES = ("win", "score", "dense")
+ILLEGAL_MODES = ("penalize", "raise")
+# Gymnasium ids; a game not in this table gets its capitalised name.
+GYM_NAMES = {"gobig": "GoBig", "bignumber": "BigNumber", "wizard": "Wizard", "bigwig": "BigWig",
+             "midgard": "Midgard"}
+
+
+def gym_id(env_name: str) -> str:
+    """``"gobig_v0"`` -> ``"deckzoo/GoBig-v0"``."""
+    game, _, version = env_name.rpartition("_v")
+    return f"deckzoo/{GYM_NAMES.get(game, game.capitalize())}-v{version}"
+
+
+def register_envs() -> list[str]:
+    """Register every available game with Gymnasium's registry; returns the ids registered."""
+    ids = []
+    for env_name in E.ENVS:
+        env_id = gym_id(env_name)
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point=f"{__name__}:SingleAgentEnv", kwargs={"game": env_name})
+        ids.append(env_id)
+    return ids
+
+
+class SingleAgentEnv(gym.Env):
+    """One learner seat against agents; see the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, game: str, num_players: int | None = None, opponents: Any = "random",
+                 reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",
+                 render_mode: str | None = None, episode_stats: bool = False, **game_options):
+        if reward not in REWARD_MODES:
+            raise ConfigError(f"option 'reward' must be one of {list(REWARD_MODES)}, got {reward!r}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise ConfigError(f"option 'illegal_action' must be one of {list(ILLEGAL_MODES)}, got {illegal_action!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ConfigError(f"option 'render_mode' must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.game = E.game_class(game)(num_players, **game_options)
+        self.game_name = type(self.game).name
+        n = self.game.num_players
+        if learner_seat is not None and not (isinstance(learner_seat, (int, np.integer))
+                                             and not isinstance(learner_seat, bool) and 0 <= learner_seat < n):
+            raise ConfigError(f"option 'learner_seat' must be None or a seat 0..{n - 1}, got {learner_seat!r}")
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.fixed_seat = None if learner_seat is None else int(learner_seat)
+        self.episode_stats = bool(episode_stats)
+        self._ep_return, self._ep_len = 0.0, 0
+        self.observation_space = spaces.Box(0.0, np.float32(self.game.observation_high),
+                                            shape=self.game.observation_shape, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._fixed, self._mix = self._parse_opponents(opponents)
+        self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
+        self._pool: list[Agent] = []
+        self._pool_rng = np.random.default_rng(0)  # shared by pool agents; reseeded in reset(seed)
+        self.state = None
+        self.seat = 0
+        self.seat_agents: list[Agent | None] = []
+        self.seat_labels: list[str] = []
+        self._last_score = 0.0
+
+    # ---- opponents ------------------------------------------------------------------------
+    def _parse_opponents(self, opponents):
+        """``(fixed list or None, (keys, probabilities) or None)``; errors name the bad entry."""
+        m = self.game.num_players - 1
+        if isinstance(opponents, (str, Agent)):
+            opponents = [opponents] * m
+        if isinstance(opponents, dict):
+            if not opponents:
+                raise ConfigError("option 'opponents': the mix is empty")
+            keys = list(opponents)
+            for k in keys:
+                if not isinstance(k, str):
+                    raise ConfigError(f"option 'opponents': mix keys are agent specs, got {k!r}")
+                w = opponents[k]
+                if isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0:
+                    raise ConfigError(f"option 'opponents': weight of {k!r} must be a number >= 0, got {w!r}")
+                if k not in (POOL, LATEST):
+                    self._check_spec(k)
+            w = np.array([float(opponents[k]) for k in keys])
+            if w.sum() <= 0:
+                raise ConfigError("option 'opponents': the weights sum to 0")
+            return None, (keys, w / w.sum())
+        if isinstance(opponents, (list, tuple)):
+            if len(opponents) != m:
+                raise ConfigError(f"option 'opponents': {m} opponents needed for {m + 1} players, got {len(opponents)}")
+            for o in opponents:
+                if isinstance(o, str):
+                    self._check_spec(o)
+                elif not isinstance(o, Agent):
+                    raise ConfigError(f"option 'opponents': entries are agent specs or Agents, got {o!r}")
+            return list(opponents), None
+        raise ConfigError(f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, got {opponents!r}")
+
+    def _check_spec(self, spec: str) -> None:
+        make_agent(spec, self.game_name, 0)  # raises ConfigError for unknown specs / missing heuristics
+
+    def _agent(self, spec: str, index: int) -> Agent:
+        key = (spec, index)
+        if key not in self._agents:
+            self._agents[key] = make_agent(spec, self.game_name, int(self.np_random.integers(2**63)))
+        return self._agents[key]
+
+    def set_pool(self, agents: Sequence[Agent]) -> None:
+        """Replace the self-play pool (oldest first). Pool agents share one generator owned by
+        this env, so their sampling is part of the env's resumable state."""
+        self._pool = [copy.copy(a) for a in agents]  # shallow: weights shared, generator not
+        for a in self._pool:
+            a.rng = self._pool_rng
+
+    @property
+    def pool_size(self) -> int:
+        return len(self._pool)
+
+    def _draw_opponent(self, index: int) -> tuple[Agent, str]:
+        if self._fixed is not None:
+            o = self._fixed[index]
+            return (o, getattr(o, "name", type(o).__name__)) if isinstance(o, Agent) else (self._agent(o, index), o)
+        keys, p = self._mix
+        k = keys[int(self.np_random.choice(len(keys), p=p))] if len(keys) > 1 else keys[0]
+        if k in (POOL, LATEST):
+            if not self._pool:
+                return self._agent("random", index), "random"
+            i = len(self._pool) - 1 if k == LATEST else int(self.np_random.integers(len(self._pool)))
+            return self._pool[i], f"pool[{i}]"
+        return self._agent(k, index), k
+
+    # ---- the Gymnasium API ------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._pool_rng.bit_generator.state = np.random.default_rng(self.np_random.integers(2**63)).bit_generator.state
+            for a in self._agents.values():
+                a.seed(int(self.np_random.integers(2**63)))
+        n = self.game.num_players
+        while True:
+            self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
+            self.seat_agents = [None] * n
+            self.seat_labels = ["learner"] * n
+            for i in range(n - 1):
+                s = (self.seat + 1 + i) % n
+                self.seat_agents[s], self.seat_labels[s] = self._draw_opponent(i)
+            self.state = self.game.new_state(int(self.np_random.integers(2**63)))
+            self._last_score = self._own_score()
+            self._ep_return, self._ep_len = 0.0, 0
+            self._play_opponents()
+            if not self.state.is_terminal():
+                break
+        if self.render_mode == "human":
+            self.render()
+        return self.state.observe(self.seat), {"learner_seat": self.seat, "opponents": list(self.seat_labels)}
+
+    def step(self, action):
+        state = self.state
+        if state is None or state.is_terminal():
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        try:
+            state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            return state.observe(self.seat), -1.0, True, False, {"illegal_action": True}
+        self._play_opponents()
+        reward = 0.0
+        if self.reward_mode == "dense":
+            now = self._own_score()
+            reward = self.game.score_sign * (now - self._last_score) / self.game.score_scale
+            self._last_score = now
+        terminated = state.is_terminal()
+        info = {}
+        if terminated:
+            if self.reward_mode == "win":
+                reward = float(state.returns()[self.seat])
+            elif self.reward_mode == "score":
+                reward = float(state.score_returns()[self.seat])
+            winners = sorted(int(w) for w in state.winners())
+            info = {"scores": np.asarray(state.scores()).tolist(), "winners": winners,
+                    "learner_seat": self.seat, "opponents": list(self.seat_labels)}
+        self._ep_return += reward
+        self._ep_len += 1
+        if terminated and self.episode_stats:
+            info["episode"] = {"r": self._ep_return, "l": self._ep_len}
+            info["is_success"] = self.seat in winners
+        if self.render_mode == "human":
+            self.render()
+        return state.observe(self.seat), float(reward), terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's exact legal mask (bool); all True once the game is over, so that a
+        sampler given a finished episode never sees an empty mask."""
+        if self.state is None or self.state.current_player != self.seat:
+            return np.ones(self.game.num_actions, dtype=bool)
+        return self.state.legal_mask().astype(bool, copy=False)
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = f"learner: seat {self.seat}\n" + self.state.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ---- internals ------------------------------------------------------------------------
+    def _own_score(self) -> float:
+        return float(self.state.scores()[self.seat]) if self.reward_mode == "dense" else 0.0
+
+    def _play_opponents(self) -> None:
+        state, seat, agents = self.state, self.seat, self.seat_agents
+        while True:
+            p = state.current_player
+            if p is None or p == seat:
+                return
+            state.apply(agents[p].act(state.for_player(p)))
+
+    # ---- exact resume ---------------------------------------------------------------------
+    def get_env_state(self) -> bytes:
+        """Everything that changes while the env runs, pickled; the pool is referenced by index."""
+        pool_ids = {id(a): i for i, a in enumerate(self._pool)}
+        seats = [("pool", pool_ids[id(a)]) if id(a) in pool_ids else ("agent", a) for a in self.seat_agents]
+        return pickle.dumps({
+            "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
+            "agents": self._agents, "fixed": self._fixed, "state": self.state, "seat": self.seat,
+            "seats": seats, "labels": self.seat_labels, "last_score": self._last_score,
+            "episode": (self._ep_return, self._ep_len),
+        })
+
+    def set_env_state(self, blob: bytes) -> None:
+        """Restore ``get_env_state()``; call ``set_pool`` with the same pool first."""
+        d = pickle.loads(blob)
+        bit_gen = getattr(np.random, d["np_random"]["bit_generator"])()
+        bit_gen.state = d["np_random"]
+        self.np_random = np.random.Generator(bit_gen)
+        self._pool_rng.bit_generator.state = d["pool_rng"]
+        self._agents, self._fixed = d["agents"], d["fixed"]
+        self.state, self.seat, self.seat_labels, self._last_score = d["state"], d["seat"], d["labels"], d["last_score"]
+        self._ep_return, self._ep_len = d["episode"]
+        self.seat_agents = []
+        for kind, x in d["seats"]:
+            if kind == "pool":
+                if x >= len(self._pool):
+                    raise ConfigError(f"env state refers to pool[{x}] but the pool has {len(self._pool)} entries")
+                self.seat_agents.append(self._pool[x])
+            else:
+                self.seat_agents.append(x)
