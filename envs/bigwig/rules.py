@@ -1,0 +1,659 @@
+"""BigWig rules engine (pure Python + numpy; no PettingZoo import).
+
+Rules: ../shared/seeds/bigwig.txt; rulings: RULINGS.md section 1, section 2 (B1-B38) and §7.1-7.3;
+the long form with every ruling, the resolution order and the layouts is docs/rules/bigwig.md.
+
+Summary. 2-6 players. Each holds one well card plus 7 of the 52 large cards (36 standard cards,
+red/yellow/blue/green 1-9, and 16 white specials that are always trump). Every round reveals the
+top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
+
+* a point card: every player plays one card face down at once; after the reveal the highest trump
+  wins (all trump colours rank equal; white is always trump, the point card shows the others), or
+  the highest card if nobody played a trump; a tie means no winner and the card goes under the
+  altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
+* a holmgang: the player with the fewest VP (ties: youngest, §7.2) challenges another player who
+  holds a point card, choosing the target and the card at stake; every other player may then spend
+  a Til Valhallar to join; the duellists and joiners play a trick with the stake's colours; the
+  winner takes the stake and every card under the altar. The game ends after the 4th holmgang round.
+
+Playing the well card never wins, but afterwards (youngest first, then clockwise) the player takes
+it back, sacrifices another card and draws 1/2/3 cards for a sacrificed value 0-3/4-6/7-10, never
+beyond 9 cards in hand; with nothing else in hand they draw 2 without a sacrifice. The empty draw
+pile is refilled by shuffling the discard pile. Most VP wins; ties: most cards in hand; then shared.
+
+Options
+    num_players  2-6 (default 4).
+    age_order    None (default: seat 0 youngest, then seat 1, ...) or a permutation of the seats,
+                 youngest first (ruling X2). The youngest starts the well draws, then clockwise
+                 (rulebook special case 1); ties for the fewest VP go to the youngest (§7.2).
+
+Actions (109 + num_players ids; n = num_players)
+    0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
+    46          play the well card
+    47-92       sacrifice a card of kind k - 47 (after playing the well)
+    93          join the holmgang with a Til Valhallar ticket;  94  do not join
+    95..93+n    challenge the player (a - 94) seats to your left
+    94+n..108+n put the challenged player's point card of kind (a - 94 - n) at stake
+    Every decision is a single step with an exact mask; forced choices are still asked.
+
+Simultaneous play. A trick's commits are asked one seat at a time (youngest first, then clockwise
+among the players of the trick); ``simultaneous_players()`` lists the seats that still have to
+commit, and nothing in any view (hand sizes included) shows another seat's commit before the reveal.
+
+Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
+clockwise. See ``game.layout`` / docs/rules/bigwig.md for the index table.
+
+Rewards: win (default), score (VP centred, /20), dense (VP as they are won or lost, /20).
+
+Version history: v0 - first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.encoding import Layout
+from ..core.errors import ConfigError
+from ..core.game import Game, State
+from ..core.options import Option
+from .cards import (
+    DECK_SIZE, HOLMGANG, KIND_COPIES, NUM_HOLMGANGS, NUM_KINDS, NUM_POINT_KINDS, NUM_SMALL_KINDS, POINT_TRUMP,
+    POINT_VP, SMALL_COPIES, TIL_VALHALLAR, TOTAL_VP, WELL, card_name, draw_entitlement, small_name,
+)
+from .trick import resolve_trick
+
+DEAL = 7
+HAND_LIMIT = 9
+
+PLAY_BASE = 0
+PLAY_WELL = NUM_KINDS  # 46
+SACRIFICE_BASE = PLAY_WELL + 1  # 47
+JOIN = SACRIFICE_BASE + NUM_KINDS  # 93
+PASS = JOIN + 1  # 94
+TARGET_BASE = PASS + 1  # 95: offset 1 .. n-1
+
+
+def stake_base(n: int) -> int:
+    return TARGET_BASE + n - 1
+
+
+def num_actions(n: int) -> int:
+    return stake_base(n) + NUM_POINT_KINDS
+
+
+PHASE_TARGET, PHASE_STAKE, PHASE_TICKET, PHASE_COMMIT, PHASE_SACRIFICE, PHASE_OVER = range(6)
+PHASE_NAMES = ("target", "stake", "ticket", "commit", "sacrifice", "over")
+NONE = -1  # "no card / no seat" in integer fields
+
+
+def winners_of(vp, hand_sizes) -> list[int]:
+    """Most VP; ties: most cards in hand (well included); still tied: shared (B33)."""
+    best = max(vp)
+    tied = [s for s, x in enumerate(vp) if x == best]
+    most = max(hand_sizes[s] for s in tied)
+    return [s for s in tied if hand_sizes[s] == most]
+
+
+def challenger_of(vp, age_rank) -> int:
+    """The seat with the fewest VP; ties go to the youngest (B24, §7.2)."""
+    return min(range(len(vp)), key=lambda s: (vp[s], age_rank[s]))
+
+
+def draws_allowed(entitlement: int, hand_size: int) -> int:
+    """Cards drawn: the entitlement, capped by the hand limit of 9 (B21)."""
+    return max(0, min(entitlement, HAND_LIMIT - hand_size))
+
+
+class BigWigGame(Game):
+    name = "bigwig"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    score_scale = 20.0
+    OPTIONS = (
+        Option("age_order", None, "seats from youngest to oldest; None = seat 0 youngest, then 1, ... (X2)",
+               kind=(list, tuple, type(None))),
+    )
+
+    def _setup(self):
+        n = self.num_players
+        age = self.options["age_order"]
+        if age is not None:
+            if sorted(age) != list(range(n)) or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
+                                                        for s in age):
+                raise ConfigError(f"bigwig: option 'age_order' must be a permutation of the seats 0..{n - 1}, "
+                                  f"got {age!r}")
+            self.options["age_order"] = [int(s) for s in age]
+        self.age_order = list(range(n)) if age is None else [int(s) for s in age]
+        self.age_rank = [0] * n
+        for r, s in enumerate(self.age_order):
+            self.age_rank[s] = r
+        youngest = self.age_order[0]
+        # Rulebook special case 1: "The youngest player always starts, then the others follow clockwise."
+        self.turn_order = [(youngest + i) % n for i in range(n)]
+        self.num_actions = num_actions(n)
+        self.stake_base = stake_base(n)
+        self.layout = Layout([
+            ("hand", NUM_KINDS),  # own cards per kind / 2
+            ("well_in_hand", 1),  # own well card in hand (0 while it lies in the trick)
+            ("my_commit", NUM_KINDS + 1),  # one-hot: own face-down card in the current trick (46 = well)
+            ("to_act", 1),  # the observer has a decision to make now (in a trick: has not committed yet)
+            ("phase", 5),  # one-hot: target, stake, ticket, commit, sacrifice
+            ("current_player", n),  # one-hot relative seat deciding now (empty while a trick is committed)
+            ("round_card", NUM_SMALL_KINDS),  # one-hot: the revealed altar card (point kinds, holmgang)
+            ("trump", 4),  # red, yellow, blue, green shown on the card at stake (white is always trump)
+            ("participants", n),  # relative seats playing the current trick
+            ("challenger", n),  # one-hot
+            ("target", n),  # one-hot
+            ("stake", NUM_POINT_KINDS),  # one-hot point kind at stake in the holmgang
+            ("joiners", n),  # relative seats that joined with Til Valhallar
+            ("collected", (n, NUM_POINT_KINDS)),  # face-up point cards per relative seat / 2
+            ("vp", n),  # victory points per relative seat / 60
+            ("altar", NUM_POINT_KINDS),  # point cards under the altar / 2 (public, B36)
+            ("discard", NUM_KINDS),  # face-up discard pile per kind / 2
+            ("hand_sizes", n),  # cards in hand (well included; a committed card still counts) / 9
+            ("draw_pile", 1),  # large cards left to draw / 52
+            ("altar_pile", 1),  # unrevealed small cards / 24
+            ("holmgangs", NUM_HOLMGANGS),  # thermometer: holmgang cards revealed
+            ("last_trick", (n, NUM_KINDS + 1)),  # one-hot card of each relative seat in the last trick
+            ("last_winner", n),  # one-hot winner of the last trick
+            ("age_rank", n),  # rank from youngest (0) to oldest (1)
+            ("to_sacrifice", n),  # relative seats still to take their well draw this round
+        ])
+        self.observation_shape = (self.layout.size,)
+
+    def _new_state(self, rng):
+        return BigWigState.deal(self, rng)
+
+
+class BigWigState(State):
+    __slots__ = ("game", "rng", "current_player", "phase", "hands", "well", "draw", "discard", "small",
+                 "collected", "altar", "holmgangs", "round", "round_card", "point_on_table", "trump",
+                 "participants", "commits", "challenger", "target", "stake", "joiners", "queue",
+                 "last_trick", "last_winner")
+
+    @classmethod
+    def deal(cls, game: BigWigGame, rng: np.random.Generator) -> "BigWigState":
+        s = cls.__new__(cls)
+        n = game.num_players
+        s.game, s.rng = game, rng
+        deck = np.repeat(np.arange(NUM_KINDS), KIND_COPIES)
+        rng.shuffle(deck)
+        s.draw = deck.tolist()  # top = end of the list
+        s.hands = np.zeros((n, NUM_KINDS), dtype=np.int64)
+        for p in range(n):
+            for _ in range(DEAL):
+                s.hands[p, s.draw.pop()] += 1
+        small = np.repeat(np.arange(NUM_SMALL_KINDS), SMALL_COPIES)
+        rng.shuffle(small)
+        s.small = small.tolist()
+        s.well = [True] * n
+        s.discard = np.zeros(NUM_KINDS, dtype=np.int64)
+        s.collected = np.zeros((n, NUM_POINT_KINDS), dtype=np.int64)
+        s.altar = np.zeros(NUM_POINT_KINDS, dtype=np.int64)
+        s.holmgangs = 0
+        s.round = 0
+        s.last_trick = [NONE] * n
+        s.last_winner = NONE
+        s._clear_round()
+        s._start_round()
+        return s
+
+    # ---- round flow -------------------------------------------------------------------
+    def _clear_round(self) -> None:
+        n = self.game.num_players
+        self.round_card = NONE
+        self.point_on_table = False
+        self.trump = [False] * 4
+        self.participants = []
+        self.commits = [NONE] * n
+        self.challenger = self.target = self.stake = NONE
+        self.joiners = []
+        self.queue = []
+
+    def _start_round(self) -> None:
+        self._clear_round()
+        card = self.small.pop()
+        self.round += 1
+        self.round_card = card
+        if card != HOLMGANG:
+            self.point_on_table = True
+            self.trump = POINT_TRUMP[card].tolist()
+            self._start_commits(list(self.game.turn_order))
+            return
+        self.holmgangs += 1
+        vp = self.vp().tolist()
+        c = challenger_of(vp, self.game.age_rank)
+        self.challenger = c
+        if not any(self.collected[q].any() for q in range(self.game.num_players) if q != c):
+            self._finish_round()  # B25: nobody can be challenged, no duel
+            return
+        self.phase = PHASE_TARGET
+        self.current_player = c
+
+    def _start_commits(self, seats: list[int]) -> None:
+        self.participants = [s for s in self.game.turn_order if s in seats]
+        self.phase = PHASE_COMMIT
+        self.current_player = self.participants[0]
+
+    def _finish_round(self) -> None:
+        if self.round_card == HOLMGANG and self.holmgangs == NUM_HOLMGANGS:  # B32
+            self.phase = PHASE_OVER
+            self.current_player = None
+            return
+        self._start_round()
+
+    def _resolve(self) -> None:
+        """Reveal and resolve the trick (ruling B11 steps 1-9), then start the well draws (step 10)."""
+        plays = [(s, self.commits[s]) for s in self.participants]
+        res = resolve_trick(plays, self.trump)
+        w = res.winner
+        if self.round_card != HOLMGANG:  # step 7
+            if w is None:
+                self.altar[self.round_card] += 1
+            else:
+                self.collected[w, self.round_card] += 1
+            self.point_on_table = False
+        elif w is not None:  # B29, §7.2: no winner leaves stake and altar as they are
+            self.collected[self.target, self.stake] -= 1
+            self.collected[w, self.stake] += 1
+            self.collected[w] += self.altar
+            self.altar[:] = 0
+        if res.loki is not None and self.altar.any():  # step 8 (B15)
+            if res.loki_takes_all:
+                self.collected[res.loki] += self.altar
+                self.altar[:] = 0
+            else:  # a blind pick: uniform over the cards (X4)
+                k = int(np.searchsorted(np.cumsum(self.altar), self.rng.integers(self.altar.sum()), side="right"))
+                self.altar[k] -= 1
+                self.collected[res.loki, k] += 1
+        for s, k in plays:  # step 9
+            if k == WELL:
+                self.well[s] = True
+            else:
+                self.discard[k] += 1
+        self.last_trick = list(self.commits)
+        self.last_winner = NONE if w is None else w
+        self.queue = [s for s, k in plays if k == WELL]  # already youngest first, then clockwise
+        self.commits = [NONE] * self.game.num_players
+        self._next_sacrifice()
+
+    def _next_sacrifice(self) -> None:
+        """Step 10: well draws in order; a player holding only the well draws 2 at once (B22)."""
+        while self.queue:
+            p = self.queue[0]
+            if self.hands[p].any():
+                self.phase = PHASE_SACRIFICE
+                self.current_player = p
+                return
+            self._draw(p, 2)
+            self.queue.pop(0)
+        self._finish_round()
+
+    def _draw(self, p: int, entitlement: int) -> None:
+        for _ in range(draws_allowed(entitlement, self.hand_size(p))):
+            if not self.draw:  # B23: reshuffle when a draw is needed
+                if not self.discard.any():
+                    return
+                pile = np.repeat(np.arange(NUM_KINDS), self.discard)
+                self.rng.shuffle(pile)
+                self.draw = pile.tolist()
+                self.discard[:] = 0
+            self.hands[p, self.draw.pop()] += 1
+
+    # ---- the protocol -------------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        if self.current_player is None:
+            return np.zeros(self.game.num_actions, dtype=bool)
+        return self.legal_mask_for(self.current_player)
+
+    def legal_mask_for(self, player: int) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        ph = self.phase
+        if ph == PHASE_COMMIT:
+            if player in self.participants and self.commits[player] == NONE:
+                mask[PLAY_BASE:PLAY_BASE + NUM_KINDS] = self.hands[player] > 0
+                mask[PLAY_WELL] = self.well[player]
+            return mask
+        if player != self.current_player:
+            return mask
+        if ph == PHASE_SACRIFICE:
+            mask[SACRIFICE_BASE:SACRIFICE_BASE + NUM_KINDS] = self.hands[player] > 0
+        elif ph == PHASE_TICKET:
+            mask[PASS] = True
+            mask[JOIN] = self.hands[player, TIL_VALHALLAR] > 0
+        elif ph == PHASE_TARGET:
+            n = self.game.num_players
+            for off in range(1, n):
+                mask[TARGET_BASE + off - 1] = self.collected[(player + off) % n].any()
+        elif ph == PHASE_STAKE:
+            b = self.game.stake_base
+            mask[b:b + NUM_POINT_KINDS] = self.collected[self.target] > 0
+        return mask
+
+    def simultaneous_players(self) -> tuple[int, ...]:
+        if self.phase == PHASE_COMMIT:
+            return tuple(s for s in self.participants if self.commits[s] == NONE)
+        return super().simultaneous_players()
+
+    def _apply(self, action: int) -> None:
+        p = self.current_player
+        ph = self.phase
+        if ph == PHASE_COMMIT:
+            if action == PLAY_WELL:
+                self.well[p] = False
+                self.commits[p] = WELL
+            else:
+                self.hands[p, action] -= 1
+                self.commits[p] = action
+            rest = self.simultaneous_players()
+            if rest:
+                self.current_player = rest[0]
+            else:
+                self._resolve()
+        elif ph == PHASE_SACRIFICE:
+            k = action - SACRIFICE_BASE
+            self.hands[p, k] -= 1
+            self.discard[k] += 1
+            self._draw(p, draw_entitlement(k))
+            self.queue.pop(0)
+            self._next_sacrifice()
+        elif ph == PHASE_TICKET:
+            if action == JOIN:  # B27: the ticket is discarded, not played
+                self.hands[p, TIL_VALHALLAR] -= 1
+                self.discard[TIL_VALHALLAR] += 1
+                self.joiners.append(p)
+            self.queue.pop(0)
+            self._next_ticket()
+        elif ph == PHASE_TARGET:
+            self.target = (p + action - TARGET_BASE + 1) % self.game.num_players
+            self.phase = PHASE_STAKE
+        elif ph == PHASE_STAKE:
+            self.stake = action - self.game.stake_base
+            self.trump = POINT_TRUMP[self.stake].tolist()  # B12
+            duel = (self.challenger, self.target)
+            self.queue = [s for s in self.game.turn_order if s not in duel]
+            self._next_ticket()
+
+    def _next_ticket(self) -> None:
+        """B27: every onlooker in turn may join (only with a Til Valhallar); then the duel's trick."""
+        if self.queue:
+            self.phase = PHASE_TICKET
+            self.current_player = self.queue[0]
+            return
+        self._start_commits([self.challenger, self.target, *self.joiners])
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def vp(self) -> np.ndarray:
+        return self.collected @ POINT_VP
+
+    def scores(self) -> np.ndarray:
+        return self.vp()
+
+    def hand_size(self, p: int) -> int:
+        """Cards in hand, the well included (a committed card does not count)."""
+        return int(self.hands[p].sum()) + int(self.well[p])
+
+    def public_hand_sizes(self) -> list[int]:
+        """Hand sizes as the table sees them: face-down committed cards still count until the reveal."""
+        return [self.hand_size(p) + (self.commits[p] != NONE) for p in range(self.game.num_players)]
+
+    def winners(self) -> list[int]:
+        return winners_of(self.vp().tolist(), [self.hand_size(p) for p in range(self.game.num_players)])
+
+    # ---- information ------------------------------------------------------------------
+    def to_act(self, player: int) -> bool:
+        if self.phase == PHASE_COMMIT:
+            return player in self.participants and self.commits[player] == NONE
+        return player == self.current_player
+
+    def view(self, player: int) -> dict:
+        """What ``player`` may know (B36): own hand and commit; everything public; never another
+        seat's commit or whether it has committed yet."""
+        commit = self.commits[player]
+        return {
+            "player": player,
+            "num_players": self.game.num_players,
+            "age_order": list(self.game.age_order),
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round,
+            "current_player": None if self.phase in (PHASE_COMMIT, PHASE_OVER) else self.current_player,
+            "to_act": self.to_act(player),
+            "hand": self.hands[player].tolist(),
+            "well_in_hand": self.well[player],
+            "my_commit": None if commit == NONE else commit,
+            "round_card": None if self.round_card == NONE else self.round_card,
+            "point_on_table": self.point_on_table,
+            "trump": list(self.trump),
+            "participants": list(self.participants),
+            "challenger": None if self.challenger == NONE else self.challenger,
+            "target": None if self.target == NONE else self.target,
+            "stake": None if self.stake == NONE else self.stake,
+            "joiners": list(self.joiners),
+            "to_sacrifice": list(self.queue) if self.phase == PHASE_SACRIFICE else [],
+            "collected": self.collected.tolist(),
+            "vp": self.vp().tolist(),
+            "altar": self.altar.tolist(),
+            "discard": self.discard.tolist(),
+            "hand_sizes": self.public_hand_sizes(),
+            "draw_pile": len(self.draw),
+            "altar_pile": len(self.small),
+            "holmgangs": self.holmgangs,
+            "last_trick": [None if k == NONE else k for k in self.last_trick],
+            "last_winner": None if self.last_winner == NONE else self.last_winner,
+        }
+
+    def observe(self, player: int) -> np.ndarray:
+        game = self.game
+        n = game.num_players
+        buf, v = game.layout.new()
+        order = [(player + i) % n for i in range(n)]
+        rel = {s: i for i, s in enumerate(order)}
+        v["hand"][:] = self.hands[player] / 2.0
+        v["well_in_hand"][0] = self.well[player]
+        if self.commits[player] != NONE:
+            v["my_commit"][self.commits[player]] = 1.0
+        v["to_act"][0] = self.to_act(player)
+        if self.phase != PHASE_OVER:
+            v["phase"][self.phase] = 1.0
+            if self.phase != PHASE_COMMIT:
+                v["current_player"][rel[self.current_player]] = 1.0
+        if self.round_card != NONE:
+            v["round_card"][self.round_card] = 1.0
+        v["trump"][:] = self.trump
+        for s in self.participants:
+            v["participants"][rel[s]] = 1.0
+        if self.challenger != NONE:
+            v["challenger"][rel[self.challenger]] = 1.0
+        if self.target != NONE:
+            v["target"][rel[self.target]] = 1.0
+        if self.stake != NONE:
+            v["stake"][self.stake] = 1.0
+        for s in self.joiners:
+            v["joiners"][rel[s]] = 1.0
+        v["collected"][:] = self.collected[order] / 2.0
+        v["vp"][:] = self.vp()[order] / TOTAL_VP
+        v["altar"][:] = self.altar / 2.0
+        v["discard"][:] = self.discard / 2.0
+        sizes = self.public_hand_sizes()
+        v["hand_sizes"][:] = [sizes[s] / HAND_LIMIT for s in order]
+        v["draw_pile"][0] = len(self.draw) / DECK_SIZE
+        v["altar_pile"][0] = len(self.small) / int(SMALL_COPIES.sum())
+        v["holmgangs"][:self.holmgangs] = 1.0
+        for s in range(n):
+            if self.last_trick[s] != NONE:
+                v["last_trick"][rel[s], self.last_trick[s]] = 1.0
+        if self.last_winner != NONE:
+            v["last_winner"][rel[self.last_winner]] = 1.0
+        v["age_rank"][:] = [game.age_rank[s] / (n - 1) for s in order]
+        if self.phase == PHASE_SACRIFICE:
+            for s in self.queue:
+                v["to_sacrifice"][rel[s]] = 1.0
+        return buf
+
+    def _determinize(self, player: int, rng: np.random.Generator) -> "BigWigState":
+        """Resample what ``player`` cannot see: other hands, their face-down commits (the well
+        included), the draw pile's contents and order, and the order of the altar pile."""
+        s = self.clone()
+        n = self.game.num_players
+        unseen = KIND_COPIES - self.discard - self.hands[player]
+        if self.commits[player] not in (NONE, WELL):
+            unseen[self.commits[player]] -= 1
+        pool = np.repeat(np.arange(NUM_KINDS), unseen)
+        rng.shuffle(pool)
+        pool = pool.tolist()
+        sizes = self.public_hand_sizes()
+        for q in range(n):
+            if q == player:
+                continue
+            k = sizes[q] - 1  # cards besides the well, a face-down commit included
+            cards, pool = pool[:k], pool[k:]
+            s.hands[q] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=NUM_KINDS)
+            s.well[q] = True
+            if self.commits[q] != NONE:  # any of the q's cards could be the face-down one
+                pick = int(rng.integers(k + 1))
+                if pick == k:
+                    s.well[q] = False
+                    s.commits[q] = WELL
+                else:
+                    s.hands[q, cards[pick]] -= 1
+                    s.commits[q] = cards[pick]
+        s.draw = pool
+        small = list(self.small)
+        rng.shuffle(small)
+        s.small = small
+        s.rng = np.random.default_rng(rng.integers(2**63))
+        return s
+
+    def clone(self) -> "BigWigState":
+        s = BigWigState.__new__(BigWigState)
+        s.game = self.game
+        s.rng = np.random.Generator(type(self.rng.bit_generator)())
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.current_player, s.phase = self.current_player, self.phase
+        s.hands, s.discard = self.hands.copy(), self.discard.copy()
+        s.collected, s.altar = self.collected.copy(), self.altar.copy()
+        s.well, s.draw, s.small = list(self.well), list(self.draw), list(self.small)
+        s.holmgangs, s.round, s.round_card = self.holmgangs, self.round, self.round_card
+        s.point_on_table, s.trump = self.point_on_table, list(self.trump)
+        s.participants, s.commits = list(self.participants), list(self.commits)
+        s.challenger, s.target, s.stake = self.challenger, self.target, self.stake
+        s.joiners, s.queue = list(self.joiners), list(self.queue)
+        s.last_trick, s.last_winner = list(self.last_trick), self.last_winner
+        return s
+
+    def check_invariants(self) -> None:
+        """Card conservation (52 large cards, one well each, 20 point cards, 4 holmgangs) and the hand limit."""
+        n = self.game.num_players
+        large = self.hands.sum(axis=0) + self.discard
+        for k in self.draw:
+            large[k] += 1
+        wells = list(self.well)
+        for s in range(n):
+            k = self.commits[s]
+            if k == WELL:
+                if wells[s]:
+                    raise AssertionError(f"seat {s}'s well is both in hand and in the trick")
+                wells[s] = True
+            elif k != NONE:
+                large[k] += 1
+        if not (large == KIND_COPIES).all() or not all(wells):
+            raise AssertionError(f"large-card conservation broken: {large.tolist()} wells {self.well}")
+        small = np.zeros(NUM_SMALL_KINDS, dtype=np.int64)
+        small[:NUM_POINT_KINDS] = self.collected.sum(axis=0) + self.altar
+        for k in self.small:
+            small[k] += 1
+        if self.point_on_table:
+            small[self.round_card] += 1
+        small[HOLMGANG] += self.holmgangs
+        if not (small == SMALL_COPIES).all():
+            raise AssertionError(f"small-card conservation broken: {small.tolist()}")
+        if (self.collected < 0).any() or (self.hands < 0).any():
+            raise AssertionError("negative card count")
+        for p in range(n):
+            if self.public_hand_sizes()[p] > HAND_LIMIT:
+                raise AssertionError(f"seat {p} holds more than {HAND_LIMIT} cards")
+
+    # ---- text and serialisation -------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        n = self.game.num_players
+        b = self.game.stake_base
+        if PLAY_BASE <= action < PLAY_BASE + NUM_KINDS:
+            return f"play {card_name(action - PLAY_BASE)}"
+        if action == PLAY_WELL:
+            return "play well"
+        if SACRIFICE_BASE <= action < SACRIFICE_BASE + NUM_KINDS:
+            return f"sacrifice {card_name(action - SACRIFICE_BASE)}"
+        if action == JOIN:
+            return "join with Til Valhallar"
+        if action == PASS:
+            return "do not join"
+        if TARGET_BASE <= action < b:
+            return f"challenge the player {action - TARGET_BASE + 1} to the left"
+        if b <= action < b + NUM_POINT_KINDS:
+            return f"stake {small_name(action - b)}"
+        return f"<invalid action {action}>"
+
+    def render(self) -> str:
+        n = self.game.num_players
+        rc = "-" if self.round_card == NONE else small_name(self.round_card)
+        lines = [f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
+                 f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}"]
+        if self.round_card == HOLMGANG and self.target != NONE:
+            stake = "?" if self.stake == NONE else small_name(self.stake)
+            lines.append(f"  holmgang: player_{self.challenger} challenges player_{self.target} for {stake}"
+                         + (f"; joined: {', '.join(f'player_{j}' for j in self.joiners)}" if self.joiners else ""))
+        if any(k != NONE for k in self.last_trick):
+            played = ", ".join(f"player_{s}: {card_name(k)}" for s, k in enumerate(self.last_trick) if k != NONE)
+            won = "no winner" if self.last_winner == NONE else f"player_{self.last_winner} won"
+            lines.append(f"  last trick: {played} -> {won}")
+        vp = self.vp()
+        for p in range(n):
+            mark = ">" if p == self.current_player else " "
+            hand = ", ".join(card_name(int(k)) for k in np.repeat(np.arange(NUM_KINDS), self.hands[p]))
+            commit = "" if self.commits[p] == NONE else f", face down: {card_name(self.commits[p])}"
+            lines.append(f"{mark} player_{p}: {int(vp[p])} VP {self._point_list(self.collected[p])}, "
+                         f"hand [{hand}{', well' if self.well[p] else ''}]{commit}")
+        if self.phase == PHASE_OVER:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _point_list(counts) -> str:
+        return "[" + ", ".join(small_name(int(k)) for k in np.repeat(np.arange(NUM_POINT_KINDS), counts)) + "]"
+
+    def _to_dict(self) -> dict:
+        return {
+            "current_player": self.current_player, "phase": self.phase, "hands": self.hands.tolist(),
+            "well": list(self.well), "draw": list(self.draw), "discard": self.discard.tolist(),
+            "small": list(self.small), "collected": self.collected.tolist(), "altar": self.altar.tolist(),
+            "holmgangs": self.holmgangs, "round": self.round, "round_card": self.round_card,
+            "point_on_table": self.point_on_table, "trump": list(self.trump),
+            "participants": list(self.participants), "commits": list(self.commits),
+            "challenger": self.challenger, "target": self.target, "stake": self.stake,
+            "joiners": list(self.joiners), "queue": list(self.queue),
+            "last_trick": list(self.last_trick), "last_winner": self.last_winner,
+        }
+
+    @classmethod
+    def _from_dict(cls, game: BigWigGame, d: dict) -> "BigWigState":
+        s = cls.__new__(cls)
+        s.game = game
+        s.current_player, s.phase = d["current_player"], d["phase"]
+        s.hands = np.asarray(d["hands"], dtype=np.int64).reshape(game.num_players, NUM_KINDS)
+        s.well, s.draw = [bool(x) for x in d["well"]], list(d["draw"])
+        s.discard = np.asarray(d["discard"], dtype=np.int64)
+        s.small = list(d["small"])
+        s.collected = np.asarray(d["collected"], dtype=np.int64).reshape(game.num_players, NUM_POINT_KINDS)
+        s.altar = np.asarray(d["altar"], dtype=np.int64)
+        s.holmgangs, s.round, s.round_card = d["holmgangs"], d["round"], d["round_card"]
+        s.point_on_table, s.trump = bool(d["point_on_table"]), [bool(x) for x in d["trump"]]
+        s.participants, s.commits = list(d["participants"]), list(d["commits"])
+        s.challenger, s.target, s.stake = d["challenger"], d["target"], d["stake"]
+        s.joiners, s.queue = list(d["joiners"]), list(d["queue"])
+        s.last_trick, s.last_winner = list(d["last_trick"]), d["last_winner"]
+        return s
