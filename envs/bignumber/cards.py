@@ -1,0 +1,153 @@
+"""Big Number cards, sets and the pure rule functions (no state, no randomness).
+
+A card type is an int ``c = 4 * (rank - 1) + suit`` with rank 1-9 (Ace = 1) and suit 0-3
+(clubs, diamonds, hearts, spades), so the 36 types sort by rank first: a play written as a
+tuple of card types in *descending* order reads its digits biggest first (ruling N7). With
+two decks every type exists twice; the two copies are interchangeable (ruling N2), so hands
+and piles are count vectors over the 36 types and a play is a descending tuple in which a
+type may repeat.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+RANKS = 9
+SUITS = 4
+NUM_TYPES = RANKS * SUITS  # 36
+HAND_SIZE = 9
+SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"  # clubs, diamonds, hearts, spades
+SUIT_LETTERS = "cdhs"
+RANK_SYMBOLS = "A23456789"
+
+
+def card(rank: int, suit: int) -> int:
+    return 4 * (rank - 1) + suit
+
+
+def rank_of(c: int) -> int:
+    return c // 4 + 1
+
+
+def suit_of(c: int) -> int:
+    return c % 4
+
+
+def card_name(c: int) -> str:
+    """``"7\u2660"``, ``"A\u2665"``."""
+    return RANK_SYMBOLS[c // 4] + SUIT_SYMBOLS[c % 4]
+
+
+def parse_card(text: str) -> int:
+    """Inverse of ``card_name``; also accepts ASCII suit letters (``"7s"``, ``"Ah"``, ``"1h"``)."""
+    r, s = text[0], text[1:]
+    rank = 1 if r in "A1" else int(r)
+    suit = SUIT_SYMBOLS.index(s) if s in SUIT_SYMBOLS else SUIT_LETTERS.index(s.lower())
+    if not 1 <= rank <= RANKS:
+        raise ValueError(f"no such card {text!r}")
+    return card(rank, suit)
+
+
+def parse_cards(text: str) -> tuple[int, ...]:
+    """``"8d 6d 2d"`` -> the play as a descending tuple of card types."""
+    return tuple(sorted((parse_card(t) for t in text.split()), reverse=True))
+
+
+def cards_name(cards) -> str:
+    return " ".join(card_name(c) for c in sorted(cards, reverse=True))
+
+
+def is_set(cards) -> bool:
+    """One card, or several cards all of one suit or all of one rank (rulebook "What you may play")."""
+    if len(cards) <= 1:
+        return len(cards) == 1
+    return len({c % 4 for c in cards}) == 1 or len({c // 4 for c in cards}) == 1
+
+
+def play_value(cards) -> int:
+    """The number the cards make, digits biggest first (ruling N7): (8d, 6d, 2d) -> 862."""
+    v = 0
+    for r in sorted((c // 4 + 1 for c in cards), reverse=True):
+        v = 10 * v + r
+    return v
+
+
+def beats(play, middle) -> bool:
+    """Whether ``play`` may answer ``middle`` (ruling N6): a set of the same size and a higher
+    value, or of one card more (always higher: there is no 0 digit)."""
+    if not is_set(play):
+        return False
+    if len(play) == len(middle) + 1:
+        return True
+    return len(play) == len(middle) and play_value(play) > play_value(middle)
+
+
+def expand(counts) -> list[int]:
+    """Count vector -> descending list of card types, duplicates repeated."""
+    out = []
+    for c in range(NUM_TYPES - 1, -1, -1):
+        out.extend([c] * counts[c])
+    return out
+
+
+def is_uniform(counts) -> bool:
+    """Whether the whole hand is one suit or one rank (the "everything at once" condition, N12)."""
+    held = [c for c in range(NUM_TYPES) if counts[c]]
+    if not held:
+        return False
+    return len({c % 4 for c in held}) == 1 or len({c // 4 for c in held}) == 1
+
+
+def legal_plays(hand, middle) -> list[tuple[int, ...]]:
+    """Every distinct play (descending tuple) the holder of ``hand`` (counts) may make now.
+
+    ``middle`` is the set to beat, or empty/None when leading. A lead is one card (N5), or the
+    whole hand when it is one suit or one rank (N12). An answer is a set of ``m`` cards with a
+    higher value or of ``m + 1`` cards (N6). Sorted, so the order never depends on hashing.
+    """
+    cards = expand(hand)
+    if not middle:
+        plays = {(c,) for c in cards}
+        if len(cards) > 1 and is_uniform(hand):
+            plays.add(tuple(cards))
+        return sorted(plays)
+    m = len(middle)
+    target = play_value(middle)
+    plays = set()
+    groups = [[c for c in cards if c % 4 == s] for s in range(SUITS)]
+    groups += [[c for c in cards if c // 4 == r] for r in range(RANKS)]
+    for k in (m, m + 1):
+        if k > len(cards):
+            break
+        for g in groups if k > 1 else groups[:SUITS]:  # singles: each card once via its suit
+            if len(g) < k:
+                continue
+            for t in combinations(g, k):  # g descending, so each t is descending
+                if k > m or play_value(t) > target:
+                    plays.add(t)
+    return sorted(plays)
+
+
+def penalties(hand_sizes, finisher: int) -> list[int]:
+    """Deal scoring: everybody but the player who went out scores a point a card in hand."""
+    return [0 if p == finisher else int(k) for p, k in enumerate(hand_sizes)]
+
+
+def _all_sets() -> list[tuple[int, ...]]:
+    """Every set that one deck can form: 36 singles, then same-suit sets of 2-9 cards, then
+    same-rank sets of 2-4 cards (2143 in all); each a descending tuple. The one-deck action table."""
+    out = [(c,) for c in range(NUM_TYPES)]
+    for s in range(SUITS):
+        suit = [card(r, s) for r in range(RANKS, 0, -1)]
+        for k in range(2, RANKS + 1):
+            out.extend(combinations(suit, k))
+    for r in range(1, RANKS + 1):
+        rank = [card(r, s) for s in range(SUITS - 1, -1, -1)]
+        for k in range(2, SUITS + 1):
+            out.extend(combinations(rank, k))
+    return out
+
+
+SETS: tuple[tuple[int, ...], ...] = tuple(_all_sets())
+SET_INDEX: dict[tuple[int, ...], int] = {t: i for i, t in enumerate(SETS)}
+assert len(SETS) == len(SET_INDEX) == 2143

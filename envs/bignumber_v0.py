@@ -1,0 +1,28 @@
+"""bignumber_v0: the PettingZoo AEC env of Big Number (rules and layouts: envs/bignumber/rules.py,
+docs/rules/bignumber.md).
+
+| | |
+|---|---|
+| import | `from deckzoo.envs import bignumber_v0` / `pettingzoo.make("aec", "deckzoo/bignumber-v0")` |
+| agents | `player_0` ... `player_{n-1}`, n = 2-6 (default 4) |
+| actions | Discrete(2180) with one deck (one action a play); Discrete(74) with two decks (card by card) |
+| observation | `{"observation": float32 (see game.layout), "action_mask": int8 (num_actions,)}` |
+| options | num_players, two_decks, target, single_deal, start_player, reward, illegal_action, render_mode |
+"""
+
+from .bignumber.rules import BigNumberGame as Game
+from .core.aec import aec_constructors
+
+env, raw_env = aec_constructors(Game)
+
+# One deal keeps the generic suite in tests/core fast; the full game is tested in tests/bignumber.
+SHORT_OPTIONS = {"single_deal": True}
+DEMO_OPTIONS = {"num_players": 4}
+PLAYTHROUGH_CONFIGS = [
+    {"num_players": 2, "single_deal": True},
+    {"num_players": 4, "target": 10},
+    {"num_players": 3, "two_decks": True, "single_deal": True},
+    {"num_players": 5, "single_deal": True},
+]
+
+__all__ = ["env", "raw_env", "Game", "SHORT_OPTIONS", "DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS"]
