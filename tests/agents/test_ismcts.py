@@ -1,0 +1,111 @@
+"""ISMCTS: spec parsing, budgets, determinism, search quality on explicit Go Big positions."""
+
+import numpy as np
+import pytest
+
+from deckzoo.agents.base import RandomAgent
+from deckzoo.agents.heuristics.gobig import HeuristicAgent
+from deckzoo.agents.ismcts import ISMCTSAgent, parse_spec
+from deckzoo.agents.match import play_match
+from deckzoo.agents.registry import make_agent
+from deckzoo.envs import ConfigError
+from deckzoo.envs.gobig.rules import GoBigGame, encode_play
+from tests.gobig.helpers import position
+
+
+@pytest.mark.parametrize("arg,expected", [
+    (None, {}),
+    ("500", {"iterations": 500}),
+    ("0.5s", {"seconds": 0.5}),
+    ("300:rollout=heuristic:c=0.5:reward=score", {"iterations": 300, "rollout": "heuristic", "exploration": 0.5,
+                                                   "reward": "score"}),
+    ("300,max_rollout_steps=40", {"iterations": 300, "max_rollout_steps": 40}),
+    ("seconds=2", {"seconds": 2.0}),
+])
+def test_parse_spec(arg, expected):
+    assert parse_spec(arg) == expected
+
+
+@pytest.mark.parametrize("spec,match", [
+    ("ismcts:lots", "lots"), ("ismcts:100:depth=3", "depth"), ("ismcts:0", "iterations"),
+    ("ismcts:-1s", "seconds"), ("ismcts:10:reward=points", "reward"), ("ismcts:10:rollout=ismcts", "search"),
+    ("ismcts:10:rollout=nobody", "nobody"),
+])
+def test_bad_specs_raise_config_errors(spec, match):
+    with pytest.raises(ConfigError, match=match):
+        make_agent(spec, "gobig", 0)
+
+
+def test_registry_builds_ismcts_with_rollout_agent():
+    agent = make_agent("ismcts:7:rollout=heuristic:reward=score", "gobig", 3)
+    assert isinstance(agent, ISMCTSAgent) and agent.iterations == 7 and agent.reward == "score"
+    assert isinstance(agent.rollout_agent, HeuristicAgent)
+    assert isinstance(make_agent("ismcts", "gobig").rollout_agent, type(None))
+
+
+def winning_endgame():
+    """Seat 0 to play, nothing left to draw. 2x6 empties the hand and ends the game 42 to 35 (a win);
+    1x6 lets seat 1 play its 7s (up to 21 points) before the game can end."""
+    return position(hands=[[6, 6], [7, 7, 7]], banks=[[5] * 6, [7] * 5], current=0)
+
+
+def test_finds_the_winning_endgame_move():
+    state = winning_endgame()
+    assert state.scores().tolist() == [30, 35]
+    agent = ISMCTSAgent(seed=1, iterations=150)
+    assert agent.act(state.for_player(0)) == encode_play(6, 2)
+    assert agent.last_iterations == 150
+    assert sum(agent.last_visits.values()) == 150
+    assert max(agent.last_visits, key=agent.last_visits.get) == encode_play(6, 2)
+
+
+def test_same_seed_same_search_and_no_mutation():
+    state = GoBigGame(3).new_state(5)
+    before = state.to_dict()
+    a = ISMCTSAgent(seed=9, iterations=40)
+    b = ISMCTSAgent(seed=9, iterations=40)
+    assert a.act(state.for_player(state.current_player)) == b.act(state.for_player(state.current_player))
+    assert a.last_visits == b.last_visits
+    assert state.to_dict() == before  # searching never touches the real state
+
+
+def test_single_legal_action_answers_without_search():
+    # Seat 0 holds a single 4: its only legal move is "play 1x4".
+    state = position(hands=[[4], [1, 2]], deck=[3, 3, 3], market=[5, 5], current=0)
+    agent = ISMCTSAgent(seed=0, iterations=10_000)
+    assert agent.act(state.for_player(0)) == encode_play(4, 1)
+    assert agent.last_iterations == 0
+
+
+def test_seconds_budget_stops_in_time():
+    import time
+
+    state = GoBigGame(4).new_state(2)
+    agent = ISMCTSAgent(seed=0, seconds=0.05)
+    t0 = time.perf_counter()
+    agent.act(state.for_player(state.current_player))
+    assert agent.last_iterations >= 1
+    assert time.perf_counter() - t0 < 2.0  # one iteration past the deadline at most (generous for CI)
+
+
+def test_truncated_rollouts_and_score_reward_play_legal_games():
+    game = GoBigGame(3)
+    agents = [ISMCTSAgent(seed=1, iterations=6, max_rollout_steps=5, reward="score"),
+              ISMCTSAgent(seed=2, iterations=6, rollout_agent=HeuristicAgent()), RandomAgent(3)]
+    res = play_match(game, agents, ["a", "b", "c"], seed=4)
+    assert res.steps > 0 and res.winners
+
+
+def test_beats_random_at_gobig():
+    """A small budget is already far above the random agent (uniform share 1/2 in two-player games)."""
+    game = GoBigGame(2)
+    wins = 0.0
+    games = 10
+    for g in range(games):
+        agents = [ISMCTSAgent(seed=g, iterations=20), RandomAgent(100 + g)]
+        seat = g % 2
+        if seat:
+            agents.reverse()
+        res = play_match(game, agents, ["x", "y"], seed=g)
+        wins += (seat in res.winners) / len(res.winners)
+    assert wins / games >= 0.8

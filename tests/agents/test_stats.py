@@ -1,0 +1,66 @@
+"""Win shares, Wilson intervals, ranks and ratings (agents/stats.py)."""
+
+import pytest
+
+from deckzoo.agents.stats import Ratings, ranks_from_result, summarize, wilson_interval, win_credit
+
+
+@pytest.mark.parametrize("successes,trials,low,high", [
+    # Reference values: scipy.stats.binomtest(k, n).proportion_ci(method="wilson"), rounded;
+    # the same as R prop.test(correct=FALSE).
+    (0, 10, 0.0, 0.2775),
+    (5, 10, 0.2366, 0.7634),
+    (10, 10, 0.7225, 1.0),
+    (81, 263, 0.2553, 0.3662),
+    (50, 100, 0.4038, 0.5962),
+])
+def test_wilson_interval_reference_values(successes, trials, low, high):
+    lo, hi = wilson_interval(successes, trials)
+    assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_wilson_interval_edges():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(2.5, 10)  # fractional successes from shared wins
+    assert 0 < lo < 0.25 < hi < 1
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+@pytest.mark.parametrize("winners,seat,credit", [([0], 0, 1.0), ([0], 1, 0.0), ([1, 2], 2, 0.5), ([0, 1, 2], 0, 1 / 3)])
+def test_win_credit(winners, seat, credit):
+    assert win_credit(winners, seat) == pytest.approx(credit)
+
+
+@pytest.mark.parametrize("scores,winners,sign,ranks", [
+    ([10, 30, 20], [1], 1, [2, 0, 1]),
+    ([10, 30, 30], [2], 1, [2, 1, 0]),  # the engine's tie-break decided: winner first, not by points
+    ([10, 30, 30], [1, 2], 1, [1, 0, 0]),
+    ([5, 20, 20, 1], [3], -1, [1, 2, 2, 0]),  # penalty game: fewer points rank higher
+    ([0, 0], [], 1, [0, 0]),
+])
+def test_ranks_from_result(scores, winners, sign, ranks):
+    assert ranks_from_result(scores, winners, sign) == ranks
+
+
+def test_ratings_move_towards_the_winner():
+    r = Ratings()
+    for _ in range(20):
+        r.update(["strong", "weak", "weak"], [0, 1, 2])
+    t = r.table()
+    assert t["strong"]["mu"] > 25 > t["weak"]["mu"]
+    assert t["strong"]["sigma"] < 25 / 3
+
+
+def test_summarize_counts_seat_games_and_ties():
+    records = [
+        {"index": 0, "seats": ["a", "b"], "scores": [10, 5], "winners": [0]},
+        {"index": 1, "seats": ["b", "a"], "scores": [7, 7], "winners": [0, 1]},
+        {"index": 2, "seats": ["a", "b"], "scores": [1, 9], "winners": [1]},
+    ]
+    rows = {r["agent"]: r for r in summarize(records, 2)}
+    assert rows["a"]["seat_games"] == 3 and rows["a"]["wins"] == pytest.approx(1.5)
+    assert rows["a"]["win_share"] == pytest.approx(0.5) and rows["b"]["win_share"] == pytest.approx(0.5)
+    assert rows["a"]["mean_score"] == pytest.approx(6.0)
+    assert rows["a"]["uniform"] == 0.5
+    assert rows["a"]["ci_low"] < 0.5 < rows["a"]["ci_high"]
