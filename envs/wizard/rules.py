@@ -65,6 +65,7 @@ PHASE_TRUMP, PHASE_BID, PHASE_PLAY, PHASE_OVER = 0, 1, 2, 3
 PHASE_NAMES = ("trump", "bid", "play", "over")
 
 PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
+_SEED_SEQ = np.random.SeedSequence(0)  # only to construct bit generators whose state is then set
 
 
 def encode_play(card: int) -> int:
@@ -184,9 +185,35 @@ class WizardGame(Game):
 
 
 class WizardState(State):
-    __slots__ = ("game", "rng", "current_player", "phase", "round", "dealer", "first_dealer", "hands",
+    __slots__ = ("game", "_rng", "_rng_src", "current_player", "phase", "round", "dealer", "first_dealer", "hands",
                  "hand_sizes", "stock", "flipped", "trump", "bids", "tricks_won", "trick", "trick_leader", "led",
                  "played", "voids", "tricks", "points", "history")
+
+    # ---- the chance generator, copied lazily ----------------------------------------------
+    # Building a numpy Generator costs ~20 us, more than the rest of a clone, and most clones
+    # (search rollouts, determinizations) never reach the next deal. So a clone keeps only the
+    # generator's state (or a seed) and builds the Generator the first time it is needed.
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            kind, value = self._rng_src
+            if kind == "seed":
+                self._rng = np.random.default_rng(value)
+            else:
+                bg = np.random.PCG64(_SEED_SEQ)
+                bg.state = value
+                self._rng = np.random.Generator(bg)
+            self._rng_src = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._rng_src = value, None
+
+    def _rng_snapshot(self) -> tuple:
+        if self._rng is None:
+            return self._rng_src
+        return ("state", self._rng.bit_generator.state)
 
     # ---- set-up -----------------------------------------------------------------------
     @classmethod
@@ -199,14 +226,21 @@ class WizardState(State):
         s.points = [0] * n
         s.history = []
         s.hands = np.zeros((n, NUM_KINDS), dtype=np.int8)
-        s._deal(1, s.first_dealer)
+        s.deal(1, s.first_dealer)
         return s
 
-    def _deal(self, rnd: int, dealer: int) -> None:
-        """Shuffle, deal ``rnd`` cards each from the dealer's left, flip the stock's top card (W4)."""
+    def deal(self, rnd: int, dealer: int, deck=None) -> None:
+        """Start round ``rnd``: shuffle (or take ``deck``, 60 kinds, top first: a stacked deck for
+        tests), deal ``rnd`` cards each one at a time clockwise from the dealer's left, and flip
+        the stock's top card (W4). Scores and history are kept."""
         n = self.game.num_players
         self.round, self.dealer = rnd, dealer
-        deck = DECK_KINDS[self.rng.permutation(DECK_SIZE)]
+        if deck is None:
+            deck = DECK_KINDS[self.rng.permutation(DECK_SIZE)]
+        else:
+            deck = np.asarray(deck, dtype=np.int64)
+            if not np.array_equal(np.bincount(deck, minlength=NUM_KINDS), DECK_COUNTS):
+                raise ValueError("a stacked deck must hold exactly the 60 Wizard cards")
         hands = np.zeros((n, NUM_KINDS), dtype=np.int8)
         dealt = n * rnd
         seats = (dealer + 1 + np.arange(dealt) % n) % n  # one card at a time, clockwise
@@ -247,6 +281,23 @@ class WizardState(State):
         if self.phase != PHASE_BID or self.current_player != self.dealer:
             return None
         return forbidden_dealer_bid(self.round, sum(b for b in self.bids if b > 0))
+
+    def is_legal(self, action: int) -> bool:
+        """``legal_mask()[action]`` by scalar checks, without building the mask (``apply`` asks it)."""
+        p = self.current_player
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            if action >= NUM_KINDS or self.hands[p, action] == 0:
+                return False
+            led = self.led
+            return bool(action >= NUM_SUITED or not 0 <= led < NUM_SUITS or action // RANKS == led
+                        or not self.hands[p, led * RANKS:(led + 1) * RANKS].any())
+        if phase == PHASE_BID:
+            b = action - BID_BASE
+            return 0 <= b <= self.round and not (p == self.dealer and b == self.forbidden_bid())
+        if phase == PHASE_TRUMP:
+            return TRUMP_BASE <= action < BID_BASE
+        return False
 
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.num_actions, dtype=bool)
@@ -331,7 +382,7 @@ class WizardState(State):
             self.phase = PHASE_OVER
             self.current_player = None
         else:
-            self._deal(self.round + 1, (self.dealer + 1) % self.game.num_players)
+            self.deal(self.round + 1, (self.dealer + 1) % self.game.num_players)
 
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER
@@ -386,7 +437,7 @@ class WizardState(State):
         every seat's shown voids kept); in the Foresight round before play, only its own card
         (drawn from its card and the stock; it sees everyone else's)."""
         s = self.clone()
-        s.rng = np.random.default_rng(rng.integers(2**63))
+        s._rng, s._rng_src = None, ("seed", int(rng.integers(2**63)))
         if self.phase == PHASE_OVER:
             return s
         n = self.game.num_players
@@ -409,8 +460,7 @@ class WizardState(State):
     def clone(self) -> "WizardState":
         s = WizardState.__new__(WizardState)
         s.game = self.game
-        s.rng = np.random.Generator(type(self.rng.bit_generator)())
-        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s._rng, s._rng_src = None, self._rng_snapshot()
         s.current_player, s.phase, s.round, s.dealer = self.current_player, self.phase, self.round, self.dealer
         s.first_dealer, s.flipped, s.trump = self.first_dealer, self.flipped, self.trump
         s.trick_leader, s.led = self.trick_leader, self.led
@@ -494,6 +544,7 @@ class WizardState(State):
     def _from_dict(cls, game: WizardGame, d: dict) -> "WizardState":
         s = cls.__new__(cls)
         s.game = game
+        s._rng, s._rng_src = None, ("seed", 0)  # replaced by from_dict
         s.current_player, s.phase, s.round, s.dealer = d["current_player"], d["phase"], d["round"], d["dealer"]
         s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
         s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)
