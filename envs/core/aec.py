@@ -22,6 +22,8 @@ class DeckzooAECEnv(AECEnv):
         super().__init__()
         self.game, adapter = split_options(game_cls, options)
         self.reward_mode = adapter["reward"]
+        # win/score rewards are all zero until the end, so a mid-game step skips the bookkeeping
+        self._sparse = self.reward_mode != "dense"
         self.illegal_action = adapter["illegal_action"]
         self.render_mode = adapter["render_mode"]
         self.metadata = {
@@ -59,13 +61,13 @@ class DeckzooAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(self.state.current_player)
+        self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent):
         seat = self._seat[agent]
         state = self.state
         if state.current_player == seat and not self.terminations.get(agent, True):
-            mask = state.legal_mask().astype(np.int8)
+            mask = state.legal_mask().astype(np.int8)  # a copy: never aliases engine memory
         else:
             mask = self._zero_mask.copy()
         return {"observation": state.observe(seat), "action_mask": mask}
@@ -76,21 +78,25 @@ class DeckzooAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
+        state = self.state
         try:
-            self.state.apply(action)
+            state.apply(action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
             self._end_with({a: (-1.0 if a == agent else 0.0) for a in self.agents}, {"illegal_action": True},
                            offender=agent)
             return
-        step = self._rewards.step_rewards(self.state)
-        if self.state.is_terminal():
+        if state.current_player is None:  # terminal
+            step = self._rewards.step_rewards(state)
             self._end_with({a: float(step[self._seat[a]]) for a in self.agents}, {})
             return
-        self.rewards = {a: float(step[self._seat[a]]) for a in self.agents}
-        self._accumulate_rewards()
-        self.agent_selection = agent_name(self.state.current_player)
+        if not self._sparse:
+            step = self._rewards.step_rewards(state)
+            self.rewards = {a: float(step[self._seat[a]]) for a in self.agents}
+            self._accumulate_rewards()
+        # else: self.rewards is still all zeros from reset (sparse rewards come only at the end)
+        self.agent_selection = self.possible_agents[state.current_player]
         if self.render_mode == "human":
             self.render()
 
@@ -121,15 +127,53 @@ class DeckzooAECEnv(AECEnv):
         pass
 
 
+def _forwarded(name: str) -> property:
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def set(self, value):
+        setattr(self.env, name, value)
+
+    return property(get, set, doc=f"The wrapped env's ``{name}`` (an AttributeError before reset).")
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks on a shorter path.
+
+    The stock wrapper reaches every attribute an RL loop reads each step (``agent_selection``,
+    ``agents``, ``terminations``...) through two ``__getattr__`` fallbacks, and ``last()`` through
+    both wrapper layers; here they are direct properties and ``last()`` is forwarded after the
+    same before-reset check. It is still an ``OrderEnforcingWrapper`` (``isinstance`` holds, and
+    ``agent_iter`` enforces step/last ordering as before).
+    """
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    rewards = _forwarded("rewards")
+    infos = _forwarded("infos")
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def aec_constructors(game_cls):
     """``(env, raw_env)`` for a version module: ``raw_env`` is the bare adapter, ``env`` adds
-    PettingZoo's order-enforcing wrapper (illegal actions are handled by the engine itself)."""
+    the order-enforcing wrapper (illegal actions are handled by the engine itself)."""
 
     def raw_env(**options) -> DeckzooAECEnv:
         return DeckzooAECEnv(game_cls, **options)
 
     def env(**options):
-        return wrappers.OrderEnforcingWrapper(raw_env(**options))
+        return OrderEnforcingWrapper(raw_env(**options))
 
     raw_env.__doc__ = f"The bare AEC env of {game_cls.name} (options: see {game_cls.__module__})."
     env.__doc__ = f"The AEC env of {game_cls.name}, wrapped for order enforcement."
