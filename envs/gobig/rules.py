@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
-from ..core.game import Game, State
+from ..core.game import Game, State, copy_rng, fork_rng
 from ..core.options import Option
 
 VALUES = 7
@@ -53,6 +53,7 @@ NUM_ACTIONS = NUM_PLAYS + 2
 
 PHASE_PLAY, PHASE_DRAW, PHASE_OVER = 0, 1, 2
 PHASE_NAMES = ("play", "draw", "over")
+_CARD_VALUES = np.arange(1, VALUES + 1)
 
 
 def encode_play(value: int, size: int) -> int:
@@ -120,6 +121,15 @@ class GoBigGame(Game):
             ("phase", 2),  # one-hot: play, draw
         ])
         self.observation_shape = (self.layout.size,)
+        # observe() writes raw counts at these offsets, then divides by one per-entry vector
+        self.obs_at = {name: a for name, _, a, _ in self.layout.pieces}
+        div = np.ones(self.layout.size, dtype=np.float32)
+        for name, scale in (("hand", COPIES), ("hand_sizes", TOTAL_CARDS), ("market", MARKET_SIZE),
+                            ("banks", COPIES), ("box", COPIES), ("deck_size", TOTAL_CARDS)):
+            div[self.layout.slice(name)] = scale
+        self.obs_div = div
+        # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
+        self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
 
     def _new_state(self, rng):
         return GoBigState.deal(self, rng)
@@ -164,6 +174,14 @@ class GoBigState(State):
         elif self.phase == PHASE_DRAW:
             mask[DRAW_DECK] = mask[TAKE_MARKET] = True
         return mask
+
+    def is_legal(self, action: int) -> bool:
+        if self.phase == PHASE_PLAY:
+            if action >= NUM_PLAYS:
+                return False
+            value, size = decode_play(action)
+            return self.hands[self.current_player, value - 1] >= size
+        return self.phase == PHASE_DRAW and action >= NUM_PLAYS
 
     def _apply(self, action: int) -> None:
         p = self.current_player
@@ -254,51 +272,56 @@ class GoBigState(State):
         }
 
     def observe(self, player: int) -> np.ndarray:
-        n = self.game.num_players
-        buf, v = self.game.layout.new()
-        order = [(player + i) % n for i in range(n)]
-        v["hand"][:] = self.hands[player] / COPIES
-        v["hand_sizes"][:] = self.hands[order].sum(axis=1) / TOTAL_CARDS
-        for r, s in enumerate(order):
-            d = self.displays[s]
+        game = self.game
+        n = game.num_players
+        at = game.obs_at
+        order = game.seat_order[player]
+        buf = np.zeros(game.layout.size, dtype=np.float32)  # raw counts first, scaled at the end
+        buf[at["hand"]:at["hand"] + VALUES] = self.hands[player]
+        buf[at["hand_sizes"]:at["hand_sizes"] + n] = self.hands.sum(axis=1)[order]
+        buf[at["banks"]:at["banks"] + n * VALUES] = self.banks[order].ravel()
+        buf[at["box"]:at["box"] + VALUES] = self.box
+        buf[at["deck_size"]] = len(self.deck)
+        hot = []  # one-hot entries
+        for s, d in enumerate(self.displays):
             if d is not None:
-                v["display_value"][r, d[0] - 1] = 1.0
-                v["display_size"][r, d[1] - 1] = 1.0
-        for c in self.market:
-            v["market"][c - 1] += 1.0 / MARKET_SIZE
-        v["banks"][:] = self.banks[order] / COPIES
-        v["box"][:] = self.box / COPIES
-        v["deck_size"][0] = len(self.deck) / TOTAL_CARDS
+                r = (s - player) % n
+                hot.append(at["display_value"] + r * VALUES + d[0] - 1)
+                hot.append(at["display_size"] + r * 3 + d[1] - 1)
         if self.current_player is not None:
-            v["current_player"][(self.current_player - player) % n] = 1.0
-            v["phase"][self.phase] = 1.0
+            hot.append(at["current_player"] + (self.current_player - player) % n)
+            hot.append(at["phase"] + self.phase)
+        buf[hot] = 1.0
+        for c in self.market:
+            buf[at["market"] + c - 1] += 1.0
+        buf /= game.obs_div
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> "GoBigState":
         """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes."""
-        s = self.clone()
+        s = self._copy(fork_rng(rng))
         others = [q for q in range(self.game.num_players) if q != player]
-        pool = list(self.deck)
-        for q in others:
-            pool.extend(np.repeat(np.arange(1, VALUES + 1), self.hands[q]).tolist())
+        pool = np.concatenate([np.asarray(self.deck, dtype=np.int64)]
+                              + [np.repeat(_CARD_VALUES, self.hands[q]) for q in others])
         rng.shuffle(pool)
+        k = len(self.deck)
+        s.deck = pool[:k].tolist()
         for q in others:
-            k = int(self.hands[q].sum())
-            s.hands[q] = np.bincount(np.asarray(pool[:k], dtype=np.int64) - 1, minlength=VALUES)
-            pool = pool[k:]
-        s.deck = pool
-        s.rng = np.random.default_rng(rng.integers(2**63))
+            size = int(self.hands[q].sum())
+            s.hands[q] = np.bincount(pool[k:k + size] - 1, minlength=VALUES)
+            k += size
         return s
 
     def clone(self) -> "GoBigState":
+        return self._copy(copy_rng(self.rng))
+
+    def _copy(self, rng: np.random.Generator) -> "GoBigState":
         s = GoBigState.__new__(GoBigState)
-        s.game = self.game
-        s.rng = np.random.Generator(type(self.rng.bit_generator)())
-        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.game, s.rng = self.game, rng
         s.current_player, s.phase, s.turn = self.current_player, self.phase, self.turn
         s.start_player, s.over = self.start_player, self.over
         s.hands, s.banks, s.box = self.hands.copy(), self.banks.copy(), self.box.copy()
-        s.deck, s.market, s.displays = list(self.deck), list(self.market), list(self.displays)
+        s.deck, s.market, s.displays = self.deck[:], self.market[:], self.displays[:]
         return s
 
     def check_invariants(self) -> None:
