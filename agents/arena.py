@@ -271,8 +271,8 @@ def plot_win_share(summary: list[dict], title: str, path: Path) -> None:
 
     labels = [r["agent"] for r in summary]
     share = np.array([r["win_share"] for r in summary])
-    lo = share - np.array([r["ci_low"] for r in summary])
-    hi = np.array([r["ci_high"] for r in summary]) - share
+    lo = np.maximum(share - np.array([r["ci_low"] for r in summary]), 0.0)
+    hi = np.maximum(np.array([r["ci_high"] for r in summary]) - share, 0.0)
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.5))
     ax.bar(range(len(labels)), share, yerr=[lo, hi], capsize=6, color="#4c72b0")
     if summary:

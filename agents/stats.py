@@ -29,7 +29,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     denom = 1.0 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends despite rounding
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return lo, hi
 
 
 def win_credit(winners: Sequence[int], seat: int) -> float:

@@ -21,6 +21,7 @@ def test_wilson_interval_reference_values(successes, trials, low, high):
 
 def test_wilson_interval_edges():
     assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(0, 6)[0] == 0.0 and wilson_interval(6, 6)[1] == 1.0
     lo, hi = wilson_interval(2.5, 10)  # fractional successes from shared wins
     assert 0 < lo < 0.25 < hi < 1
     with pytest.raises(ValueError):
