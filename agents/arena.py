@@ -163,7 +163,7 @@ def play_task(task: dict) -> dict:
     return {
         "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
         "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
-        "seconds": time.perf_counter() - t0,
+        "decisions": res.decisions, "think_seconds": res.think_seconds, "seconds": time.perf_counter() - t0,
     }
 
 
@@ -233,14 +233,14 @@ def summary_markdown(result: ArenaResult) -> str:
         f"- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
         f"- wall time {result.seconds:.1f} s",
         "",
-        "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | ordinal |",
-        "|---|---:|---:|---|---|---:|---:|---:|---:|",
+        "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | ordinal | s/move |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in result.summary:
         verdict = "above" if r["ci_low"] > r["uniform"] else "below" if r["ci_high"] < r["uniform"] else "-"
         lines.append(f"| {r['agent']} | {r['seat_games']} | {r['win_share']:.3f} | [{r['ci_low']:.3f}, "
                      f"{r['ci_high']:.3f}] | {verdict} | {r['mean_score']:.2f} | {r['rating_mu']:.2f} | "
-                     f"{r['rating_sigma']:.2f} | {r['rating_ordinal']:.2f} |")
+                     f"{r['rating_sigma']:.2f} | {r['rating_ordinal']:.2f} | {r['sec_per_move']:.4f} |")
     return "\n".join(lines) + "\n"
 
 

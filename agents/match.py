@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -19,17 +20,28 @@ class MatchResult:
     winners: list[int]
     returns: list[float]
     steps: int
+    # Per seat: decisions taken and seconds spent inside ``act`` (for search budgets).
+    decisions: list[int] = field(default_factory=list)
+    think_seconds: list[float] = field(default_factory=list)
 
 
 def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, max_steps: int = 1_000_000) -> MatchResult:
     """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``."""
     state = game.new_state(seed)
     steps = 0
+    n = game.num_players
+    decisions, think = [0] * n, [0.0] * n
+    clock = time.perf_counter
     while not state.is_terminal():
         p = state.current_player
-        state.apply(agents[p].act(state.for_player(p)))
+        t0 = clock()
+        action = agents[p].act(state.for_player(p))
+        think[p] += clock() - t0
+        decisions[p] += 1
+        state.apply(action)
         steps += 1
         if steps > max_steps:
             raise RuntimeError(f"game with seed {seed} exceeded {max_steps} steps")
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
-                       winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps)
+                       winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
+                       decisions=decisions, think_seconds=think)

@@ -88,15 +88,20 @@ class Ratings:
 def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) -> list[dict]:
     """Per-label summary rows (sorted by win share) from arena game records.
 
-    A record needs ``seats`` (label per seat), ``scores`` and ``winners``.
+    A record needs ``seats`` (label per seat), ``scores`` and ``winners``; with ``decisions`` and
+    ``think_seconds`` (per seat) the rows also report seconds per move.
     """
     records = sorted(records, key=lambda r: r["index"])
     rows: dict[str, dict] = {}
     ratings = Ratings()
     for rec in records:
         for seat, label in enumerate(rec["seats"]):
-            row = rows.setdefault(label, {"agent": label, "seat_games": 0, "wins": 0.0, "score_sum": 0.0})
+            row = rows.setdefault(label, {"agent": label, "seat_games": 0, "wins": 0.0, "score_sum": 0.0,
+                                          "decisions": 0, "think": 0.0})
             row["seat_games"] += 1
+            if "decisions" in rec:
+                row["decisions"] += rec["decisions"][seat]
+                row["think"] += rec["think_seconds"][seat]
             row["wins"] += win_credit(rec["winners"], seat)
             row["score_sum"] += float(rec["scores"][seat])
         ratings.update(rec["seats"], ranks_from_result(rec["scores"], rec["winners"], score_sign))
@@ -117,6 +122,9 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
             "rating_mu": table[label]["mu"],
             "rating_sigma": table[label]["sigma"],
             "rating_ordinal": table[label]["ordinal"],
+            "decisions": row["decisions"],
+            # Wall-clock seconds inside ``act`` per decision (not reproducible: machine load).
+            "sec_per_move": row["think"] / row["decisions"] if row["decisions"] else 0.0,
         })
     out.sort(key=lambda r: (-r["win_share"], r["agent"]))
     return out
