@@ -1,0 +1,131 @@
+"""bigwig_v0 through PettingZoo: the AEC env never shows a committed card before the reveal (X5),
+and the native Parallel env lets every seat of a trick commit in one step."""
+
+import numpy as np
+import pytest
+
+from deckzoo.envs import IllegalActionError, bigwig_v0
+from deckzoo.envs.bigwig.rules import PHASE_COMMIT
+
+from .helpers import table
+from deckzoo.envs.bigwig.cards import point_kind, standard
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
+    env = bigwig_v0.env(num_players=n)
+    env.reset(seed=n)
+    rng = np.random.default_rng(n)
+    state = env.unwrapped.state
+    checked = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        state = env.unwrapped.state
+        in_trick = state.phase == PHASE_COMMIT and len(state.simultaneous_players()) > 1
+        others = [a for a in env.agents if a != agent]
+        before = {a: env.observe(a) for a in others}
+        views = {a: state.view(int(a.split("_")[1])) for a in others}
+        masks = {a: state.legal_mask_for(int(a.split("_")[1])) for a in others}
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if in_trick:  # the trick is not complete yet: nobody else may notice anything
+            for a in others:
+                after = env.observe(a)
+                assert np.array_equal(after["observation"], before[a]["observation"]), f"{a} saw {agent}'s commit"
+                # (the AEC mask itself moves with the turn; the seat's own pending mask does not change)
+                seat = int(a.split("_")[1])
+                assert np.array_equal(env.unwrapped.state.legal_mask_for(seat), masks[a])
+                assert env.unwrapped.state.view(seat) == views[a]
+            checked += 1
+    assert checked > 20
+
+
+def test_aec_pending_seat_knows_it_must_still_commit_but_not_what_others_did():
+    env = bigwig_v0.raw_env(num_players=3)
+    env.reset(seed=0)
+    env.state = table([[standard("red", 9)], [standard("blue", 9)], [standard("green", 1)]], point_kind(["red"]))
+    layout = env.game.layout
+    env.agent_selection = "player_0"
+    env.step(standard("red", 9))
+    obs1 = layout.split(env.observe("player_1")["observation"])
+    assert obs1["to_act"][0] == 1 and obs1["my_commit"].sum() == 0
+    assert obs1["last_trick"].sum() == 0 and np.allclose(obs1["hand_sizes"], 2 / 9)
+    obs0 = layout.split(env.observe("player_0")["observation"])
+    assert obs0["to_act"][0] == 0 and obs0["my_commit"][standard("red", 9)] == 1
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_parallel_all_trick_players_commit_in_one_step(n):
+    env = bigwig_v0.parallel_env(num_players=n)
+    obs, _ = env.reset(seed=10 + n)
+    noop = env.noop
+    assert noop == env.game.num_actions and env.action_space("player_0").n == noop + 1
+    rng = np.random.default_rng(n)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    simultaneous = 0
+    steps = 0
+    while env.agents:
+        state = env.state
+        acting = state.simultaneous_players()
+        for a in env.agents:
+            seat = int(a.split("_")[1])
+            mask = obs[a]["action_mask"]
+            assert mask.any()
+            if seat in acting:
+                assert not mask[noop] and np.array_equal(mask[:noop].astype(bool), state.legal_mask_for(seat))
+            else:
+                assert mask.tolist() == [0] * noop + [1]
+        if len(acting) > 1:
+            simultaneous += 1
+            assert state.phase == PHASE_COMMIT and set(acting) == set(state.participants)
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+        obs, rew, term, trunc, info = env.step(actions)
+        steps += 1
+        for a, r in rew.items():
+            totals[a] += r
+    assert simultaneous > 10
+    returns = env.state.returns()
+    assert np.allclose([totals[a] for a in env.possible_agents], returns)
+    assert steps < env.state.round * (n + 2) + 1  # far fewer steps than the AEC env needs
+
+
+def test_parallel_same_seed_and_actions_same_game():
+    def run():
+        env = bigwig_v0.parallel_env(num_players=4)
+        obs, _ = env.reset(seed=5)
+        rng = np.random.default_rng(1)
+        trace = []
+        while env.agents:
+            actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+            obs, rew, *_ = env.step(actions)
+            trace.append((sorted(actions.items()), sorted(rew.items())))
+        return trace, env.state.to_dict()
+
+    assert run() == run()
+
+
+def test_parallel_illegal_action_raises_and_keeps_the_state():
+    env = bigwig_v0.parallel_env(num_players=3)
+    obs, _ = env.reset(seed=2)
+    while len(env.state.simultaneous_players()) < 3:
+        obs, *_ = env.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents})
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents}
+    bad = dict(actions, player_2=int(np.flatnonzero(obs["player_2"]["action_mask"] == 0)[0]))
+    before = env.state.to_dict()
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+    assert env.state.to_dict() == before
+    env.step(actions)  # the legal joint action still works
+
+
+def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():
+    env = bigwig_v0.parallel_env(num_players=3)
+    env.reset(seed=0)
+    env.state = table([[standard("red", 1)], [standard("red", 2)], [standard("blue", 1)]], 15,
+                      collected=[[], [point_kind(["red"])], []])
+    obs = env._observations()
+    assert obs["player_0"]["action_mask"][:env.noop].any()  # the challenger picks a target
+    assert obs["player_1"]["action_mask"].tolist() == [0] * env.noop + [1]
+    assert obs["player_2"]["action_mask"].tolist() == [0] * env.noop + [1]
