@@ -1,0 +1,174 @@
+"""What each seat may know: view, observation layout, determinize (W5, W13) and the env's rewards."""
+
+import json
+
+import numpy as np
+import pytest
+
+from deckzoo.envs import wizard_v0
+from deckzoo.envs.core.conformance import check_bad_inputs
+from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, score_bounds
+from deckzoo.envs.wizard.rules import WizardGame, WizardState, sample_hidden
+
+from .helpers import bid_all, card, cards, encode_bid, play, stacked
+
+D, H, E, G = range(4)
+
+
+def mid_trick_state():
+    """Round 3, 4 players, dealer 3; bids made; trick 1 over (player 0 won), trick 2 half played."""
+    s = stacked(["E5 G2 W", "E9 E1 D3", "D1 D2 H4", "N H1 H2"], flipped="H13", dealer=3, scores=[20, -10, 0, 30])
+    bid_all(s, [1, 0, 2, 1])
+    play(s, "E5", "E1", "D1", "N")  # player 0 leads Elves; player 2 shows out of Elves
+    play(s, "G2", "D3")  # player 0 leads again; player 1 shows out of Giants
+    return s
+
+
+def test_observation_pieces_match_the_view_from_each_seat():
+    s = mid_trick_state()
+    game = s.game
+    for p in range(4):
+        o = game.layout.split(s.observe(p))
+        v = s.view(p)
+        rel = [(p + r) % 4 for r in range(4)]
+        assert np.allclose(o["hand"], s.hands[p] * COUNT_SCALE)
+        assert o["hand_hidden"][0] == 0 and o["foresight"].sum() == 0
+        assert o["hand_sizes"].tolist() == pytest.approx([v["hand_sizes"][q] / 15 for q in rel])
+        assert o["flipped"].argmax() == card("H13") and o["flipped"].sum() == 1
+        assert o["trump"].tolist() == [0, 1, 0, 0, 0]
+        assert o["led_suit"].tolist() == [0, 0, 0, 1, 0]  # Giants led
+        assert o["trick_leader"].argmax() == (0 - p) % 4
+        assert o["trick"][(0 - p) % 4].argmax() == card("G2") and o["trick"][(1 - p) % 4].argmax() == card("D3")
+        assert o["trick"].sum() == 2
+        for r, q in enumerate(rel):
+            assert o["bids"][r].argmax() == v["bids"][q] and o["bids"][r].sum() == 1
+        assert o["bid_pending"].sum() == 0
+        assert o["tricks_won"].tolist() == pytest.approx([v["tricks_won"][q] / 15 for q in rel])
+        assert o["voids"][(2 - p) % 4].tolist() == [0, 0, 1, 0] and o["voids"][(1 - p) % 4].tolist() == [0, 0, 0, 1]
+        assert o["voids"].sum() == 2
+        assert np.allclose(o["played"][[card("E5"), card("E1"), card("D1"), card("G2"), card("D3")]], 1)
+        assert o["played"][53] == 0.25 and o["played"].sum() == pytest.approx(5.25)
+        lo, hi = score_bounds(15)
+        assert o["scores"].tolist() == pytest.approx([(v["scores"][q] - lo) / (hi - lo) for q in rel])
+        assert o["round"].argmax() == 2 and o["dealer"].argmax() == (3 - p) % 4
+        assert o["current_player"].argmax() == (2 - p) % 4 and o["phase"].tolist() == [0, 0, 1]
+    v = s.view(2)
+    assert v["voids"] == [[], [G], [E], []]
+    assert v["tricks"] == [[0, cards("E5 E1 D1 N"), 0]] and v["trick"] == cards("G2 D3") and v["led_suit"] == G
+    assert v["played"] == sorted(cards("E5 E1 D1 N G2 D3"))
+    json.dumps(v)
+
+
+def test_layout_table_and_shape():
+    game = WizardGame(num_players=4)
+    assert game.observation_shape == (game.layout.size,)
+    table = game.layout.table()
+    for piece in ("hand", "foresight", "trick", "bids", "voids", "played", "phase"):
+        assert f"`{piece}`" in table
+
+
+def test_determinize_keeps_the_view_and_respects_shown_voids():
+    s = mid_trick_state()
+    rng = np.random.default_rng(3)
+    moved = 0
+    for _ in range(300):
+        d = s.determinize(2, rng)
+        assert d.view(2) == s.view(2)
+        d.check_invariants()
+        assert not d.hands[1, 3 * 13:4 * 13].any()  # player 1 showed out of Giants
+        assert np.array_equal(d.hands[2], s.hands[2])
+        moved += not np.array_equal(d.hands[0], s.hands[0])
+    assert moved > 250
+
+
+def test_sample_hidden_tight_constraints_always_consistent():
+    """Last-round style: no stock; holder 0 lacks Dwarves and Humans, holder 1 lacks Elves, so
+    holder 0 must get every Elves card and holder 1 every Dwarves and Humans card."""
+    pool = np.zeros(NUM_KINDS, dtype=np.int64)
+    for c in cards("D1 D2 H3 E4 E5 W"):
+        pool[c] += 1
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(200):
+        a, b = sample_hidden(pool, [3, 3], [0b0011, 0b0100], rng)
+        assert a[[card("E4"), card("E5")]].tolist() == [1, 1] and not a[:26].any()
+        assert b[[card("D1"), card("D2"), card("H3")]].tolist() == [1, 1, 1]
+        seen.add(int(a[WIZARD]))
+    assert seen == {1}
+
+
+def test_sample_hidden_without_voids_is_uniform_enough():
+    pool = np.zeros(NUM_KINDS, dtype=np.int64)
+    pool[:6] = 1
+    rng = np.random.default_rng(1)
+    hits = np.zeros(NUM_KINDS)
+    for _ in range(3000):
+        a, _ = sample_hidden(pool, [2, 4], [0, 0], rng)
+        hits += a
+    assert np.allclose(hits[:6] / 3000, 2 / 6, atol=0.04)
+
+
+def test_determinize_does_not_share_the_real_chance_generator():
+    s = stacked(["E1", "E2", "E3"], flipped="N", dealer=0, num_rounds=2)
+    d = s.determinize(0, np.random.default_rng(0))
+    assert d.rng.bit_generator.state != s.rng.bit_generator.state
+
+
+def test_clone_and_json_round_trip_are_exact_and_independent():
+    s = mid_trick_state()
+    c = s.clone()
+    assert c == s
+    c.apply(int(c.legal_actions()[0]))
+    assert c != s and s.trick == cards("G2 D3")
+    back = WizardState.from_dict(json.loads(json.dumps(s.to_dict())), s.game)
+    assert back == s and back.hand_sizes == s.hand_sizes
+
+
+def test_fast_legality_check_agrees_with_the_mask_for_ints_and_numpy_ints():
+    game = WizardGame(num_players=3, num_rounds=6)
+    rng = np.random.default_rng(4)
+    for seed in range(6):
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            mask = s.legal_mask()
+            for a in range(game.num_actions):
+                assert s.is_legal(a) == mask[a]
+            check_bad_inputs(s) if rng.random() < 0.05 else None
+            s.apply(np.int64(rng.choice(np.flatnonzero(mask))) if rng.random() < 0.5
+                    else int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_illegal_card_names_the_legal_ones_and_changes_nothing():
+    s = mid_trick_state()  # player 2 holds D2 H4, Giants led: void, anything goes; make player 3 follow
+    play(s, "D2")
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=r"legal actions are \[.*play Humans 1"):
+        s.apply(card("E9"))  # not in hand
+    assert s.to_dict() == before
+
+
+def test_w13_dense_reward_is_each_rounds_score_change_when_the_round_is_scored():
+    env = wizard_v0.env(num_players=3, num_rounds=3, reward="dense")
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    state = env.unwrapped.state
+    scale = state.game.score_scale
+    assert scale == 60.0
+    totals = np.zeros(3)
+    rounds_seen = 0
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, info = env.last()
+        totals[int(agent[-1])] += rew
+        if term:
+            env.step(None)
+            continue
+        before_round = len(state.history)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if len(state.history) > before_round:
+            rounds_seen += 1
+            step_rewards = np.array([env.rewards[a] for a in env.possible_agents])
+            assert np.allclose(step_rewards, np.array(state.history[-1]["deltas"]) / scale)
+        else:
+            assert all(r == 0 for r in env.rewards.values())
+    assert rounds_seen == 3
+    assert np.allclose(totals, state.scores() / scale)
