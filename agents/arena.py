@@ -61,6 +61,8 @@ class ArenaConfig:
         seed: the one seed every game's deal and agents derive from.
         workers: processes (1 plays in this process).
         progress: show a progress bar.
+        first_game: index of the first game; runs of games ``0..k-1`` then ``k..m-1`` play exactly
+            the games of one run of ``0..m-1`` (for sequential benchmarks that add batches).
     """
 
     game: str
@@ -71,6 +73,7 @@ class ArenaConfig:
     seed: int = 0
     workers: int = 1
     progress: bool = False
+    first_game: int = 0
 
 
 @dataclass
@@ -138,10 +141,10 @@ def _cached_game(game: str, players: int, options_json: str):
 def _game_tasks(cfg: ArenaConfig, num_players: int) -> list[dict]:
     agents = parse_agents(cfg.agents)
     lineups = schedule(len(agents), num_players)
-    children = np.random.SeedSequence(cfg.seed).spawn(cfg.games)
+    children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game:]
     options_json = json.dumps(cfg.options, sort_keys=True)
     tasks = []
-    for g, child in enumerate(children):
+    for g, child in enumerate(children, start=cfg.first_game):
         rng = np.random.default_rng(child)
         game_seed = int(rng.integers(2**63))
         agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
@@ -175,6 +178,8 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     """Play the games of ``cfg``; Ctrl-C keeps the finished ones (see the module docstring)."""
     if cfg.games < 1:
         raise ConfigError(f"arena: 'games' must be at least 1, got {cfg.games}")
+    if cfg.first_game < 0:
+        raise ConfigError(f"arena: 'first_game' must be >= 0, got {cfg.first_game}")
     if cfg.workers < 1:
         raise ConfigError(f"arena: 'workers' must be at least 1, got {cfg.workers}")
     game = _resolve(cfg)

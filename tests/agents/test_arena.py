@@ -44,6 +44,9 @@ def test_reproducible_from_a_seed_and_independent_of_workers():
     assert all(r["decisions"] > 0 and r["sec_per_move"] > 0 for r in a.summary)
     c = run_arena(ArenaConfig(**{**cfg.__dict__, "workers": 2}))
     assert strip_times(c.records) == strip_times(a.records)
+    first = run_arena(ArenaConfig(**{**cfg.__dict__, "games": 2}))
+    rest = run_arena(ArenaConfig(**{**cfg.__dict__, "games": 4, "first_game": 2}))
+    assert strip_times(first.records + rest.records) == strip_times(a.records)  # batches = one run
     d = run_arena(ArenaConfig(**{**cfg.__dict__, "seed": 12}))
     assert [r["seed"] for r in d.records] != [r["seed"] for r in a.records]
     # Each game is replayable on its own from its record.
