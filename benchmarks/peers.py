@@ -1,0 +1,527 @@
+"""deckzoo against its peers: random legal play, measured side by side in one interleaved run.
+
+Every measurement ("case") plays random legal moves and counts decisions (chance events are
+not steps; their cost is included in the time). Cases run round-robin in short slices
+(``--slice`` seconds each, ``--seconds`` in total per case), so a change of machine load
+during the run hits every case alike and the ratios stay meaningful on a busy machine.
+
+deckzoo, every registered env (demo options, 4 players):
+
+* ``aec``: the PettingZoo AEC loop, ``env.last()`` every step (observation + mask), a random
+  legal action from the mask: what an RL loop pays;
+* ``engine``: ``legal_mask()`` + ``apply`` only (what a search agent pays);
+* ``engine+obs``: the same plus ``observe(current_player)`` every step;
+* ``clone+det``: ``clone()`` + ``determinize(current_player, rng)`` on states sampled from random
+  play, in microseconds and in engine steps of the same game (the ISMCTS cost per iteration).
+
+Peers (each optional; a missing package skips its cases with a note):
+
+* PettingZoo ``texas_holdem_v4``, ``leduc_holdem_v4`` (rlcard) and ``connect_four_v3``: the same
+  AEC loop;
+* OpenSpiel ``oh_hell`` (4 players; the nearest peer of wizard_v0) and ``hearts`` (4 players):
+  ``apply_action`` + ``legal_actions`` only, with ``information_state_tensor()`` every step (the
+  Python list users get), and with the tensor written into a numpy buffer by
+  ``open_spiel.python.observation.make_observation(game, IIGObservationType(perfect_recall=True))
+  .set_from(state, player)``.
+
+Random choices come from one pre-drawn stream of uniform floats shared by every case, so
+choosing costs the same everywhere. OpenSpiel's chance nodes (dealing, trump, trick count) are
+uniform in both games (checked at setup) and are sampled uniformly.
+
+Writes ``benchmarks/results/peers.json``, ``peers.md`` (steps/s, ratios deckzoo/peer, the
+issue's targets) and ``peers.png``; prints the table and the peak memory (max RSS).
+
+    python benchmarks/peers.py [--seconds 5] [--slice 0.25] [--envs gobig_v0,wizard_v0] [--no-peers]
+
+Peers install with ``pip install -e .[bench]`` (rlcard, open_spiel, pygame-ce for PettingZoo's
+classic envs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+import deckzoo.envs as E
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+PLAYERS = 4
+TEXAS = "pettingzoo/texas_holdem_v4"
+OH_HELL = "open_spiel/oh_hell"
+
+
+# ---- random choices ---------------------------------------------------------------------------
+class Picker:
+    """Uniform random indices from a pre-drawn stream of floats: the same cheap cost for every case."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self._refill()
+
+    def _refill(self) -> None:
+        self.buf = self.rng.random(1 << 16).tolist()
+        self.i = 0
+
+    def index(self, n: int) -> int:
+        if self.i == len(self.buf):
+            self._refill()
+        u = self.buf[self.i]
+        self.i += 1
+        return int(u * n)
+
+
+# ---- cases ----------------------------------------------------------------------------------------
+@dataclass
+class Case:
+    """One measurement, run a slice at a time; keeps its game going between slices."""
+
+    library: str  # "deckzoo", "pettingzoo", "open_spiel"
+    env: str
+    loop: str
+    players: int
+    obs_size: int | None = None
+    steps: int = 0
+    games: int = 0
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.library}/{self.env} {self.loop}"
+
+    def run(self, seconds: float, pick: Picker) -> None:
+        t0 = time.perf_counter()
+        steps, games = self._run(t0 + seconds, pick)
+        self.seconds += time.perf_counter() - t0
+        self.steps += steps
+        self.games += games
+
+    def _run(self, end: float, pick: Picker) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def row(self) -> dict:
+        rate = self.steps / self.seconds if self.seconds else 0.0
+        return {"library": self.library, "env": self.env, "loop": self.loop, "players": self.players,
+                "obs_size": self.obs_size, "steps": self.steps, "games": self.games,
+                "seconds": round(self.seconds, 3), "steps_per_s": round(rate, 1), **self.extra}
+
+
+class AecCase(Case):
+    """``for agent in env.agent_iter(): obs, ... = env.last(); env.step(random legal)``."""
+
+    def __init__(self, library: str, name: str, make_env, seed: int):
+        env = make_env()
+        env.reset(seed=seed)
+        agent = env.agents[0]
+        super().__init__(library, name, "aec", len(env.possible_agents),
+                         obs_size=int(np.prod(env.observation_space(agent)["observation"].shape)))
+        self.env_obj = env
+        self.it = iter(env.agent_iter())
+
+    def _run(self, end, pick):
+        env, it = self.env_obj, self.it
+        steps = games = 0
+        while time.perf_counter() < end:
+            agent = next(it, None)
+            if agent is None:  # game over: every agent has been stepped out
+                env.reset()
+                self.it = it = iter(env.agent_iter())
+                games += 1
+                continue
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[pick.index(len(legal))]))
+            steps += 1
+        return steps, games
+
+
+class EngineCase(Case):
+    """deckzoo engine: ``legal_mask`` + ``apply`` (and ``observe(current_player)`` if asked)."""
+
+    def __init__(self, name: str, game, observe: bool, seed: int):
+        super().__init__("deckzoo", name, "engine+obs" if observe else "engine", game.num_players,
+                         obs_size=int(np.prod(game.observation_shape)))
+        self.game, self.observe = game, observe
+        self.seeds = np.random.default_rng(seed)
+        self.state = game.new_state(int(self.seeds.integers(2**63)))
+
+    def _run(self, end, pick):
+        state, observe = self.state, self.observe
+        steps = games = 0
+        while time.perf_counter() < end:
+            p = state.current_player
+            if p is None:
+                state = self.state = self.game.new_state(int(self.seeds.integers(2**63)))
+                games += 1
+                continue
+            if observe:
+                state.observe(p)
+            legal = np.flatnonzero(state.legal_mask())
+            state.apply(int(legal[pick.index(len(legal))]))
+            steps += 1
+        return steps, games
+
+
+class CloneDeterminizeCase(Case):
+    """``clone()`` + ``determinize(current_player, rng)`` on states sampled from random play.
+
+    ``steps`` counts clone+determinize pairs, so ``steps_per_s`` is pairs per second.
+    """
+
+    def __init__(self, name: str, game, seed: int, pool_size: int = 32, per_game: int = 4,
+                 setup_s: float = 3.0):
+        super().__init__("deckzoo", name, "clone+det", game.num_players)
+        rng = np.random.default_rng(seed)
+        self.rng = rng
+        self.pool = []
+        deadline = time.perf_counter() + setup_s  # slow games get a smaller pool, not a long setup
+        while len(self.pool) < pool_size and (len(self.pool) < per_game or time.perf_counter() < deadline):
+            # reservoir-sample ``per_game`` decision points of one random game, uniformly
+            state = game.new_state(int(rng.integers(2**63)))
+            chosen: list = []
+            seen = 0
+            while state.current_player is not None:
+                seen += 1
+                if len(chosen) < per_game:
+                    chosen.append(state.clone())
+                else:
+                    j = int(rng.integers(seen))
+                    if j < per_game:
+                        chosen[j] = state.clone()
+                state.apply(int(rng.choice(state.legal_actions())))
+            self.pool.extend(chosen)
+        self.k = 0
+
+    def _run(self, end, pick):
+        pool, rng = self.pool, self.rng
+        pairs = 0
+        while time.perf_counter() < end:
+            state = pool[self.k]
+            self.k = (self.k + 1) % len(pool)
+            state.clone()
+            state.determinize(state.current_player, rng)
+            pairs += 1
+        return pairs, 0
+
+
+class SpielCase(Case):
+    """OpenSpiel: ``legal_actions`` + ``apply_action``; obs = None | "tensor" | "set_from"."""
+
+    LOOPS = {None: "engine", "tensor": "engine+info_state_tensor", "set_from": "engine+set_from(numpy)"}
+
+    def __init__(self, pyspiel, name: str, params: dict, obs: str | None, seed: int):
+        self.pyspiel = pyspiel
+        game = pyspiel.load_game(name, params)
+        super().__init__("open_spiel", name, self.LOOPS[obs], game.num_players(),
+                         obs_size=int(np.prod(game.information_state_tensor_shape())))
+        self.game, self.obs = game, obs
+        self.observation = None
+        if obs == "set_from":
+            from open_spiel.python.observation import make_observation
+
+            self.observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+            if self.observation is None or self.observation.tensor is None:
+                raise RuntimeError(f"{name} has no information-state observer")
+        self.state = game.new_initial_state()
+        _check_uniform_chance(game, np.random.default_rng(seed))
+
+    def _run(self, end, pick):
+        state, obs, observation = self.state, self.obs, self.observation
+        steps = games = 0
+        while time.perf_counter() < end:
+            if state.is_terminal():
+                state = self.state = self.game.new_initial_state()
+                games += 1
+                continue
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()  # uniform in these games (checked at setup)
+                state.apply_action(outcomes[pick.index(len(outcomes))][0])
+                continue
+            if obs == "tensor":
+                state.information_state_tensor(state.current_player())
+            elif obs == "set_from":
+                observation.set_from(state, state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.index(len(legal))])
+            steps += 1
+        return steps, games
+
+
+def _check_uniform_chance(game, rng, games: int = 3) -> None:
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                probs = [p for _, p in state.chance_outcomes()]
+                if max(probs) - min(probs) > 1e-12:
+                    raise RuntimeError(f"{game} has non-uniform chance nodes; uniform sampling would be wrong")
+                state.apply_action(state.chance_outcomes()[int(rng.integers(len(probs)))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+
+
+# ---- building the case list ----------------------------------------------------------------------
+def deckzoo_cases(names: list[str], seed: int = 0, clone_det: bool = True) -> list[Case]:
+    cases: list[Case] = []
+    for name in names:
+        mod = E.ENVS[name]
+        opts = {**getattr(mod, "DEMO_OPTIONS", {}), "num_players": PLAYERS}
+        cases.append(AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
+        game = mod.Game(**opts)
+        cases.append(EngineCase(name, game, observe=False, seed=seed))
+        cases.append(EngineCase(name, game, observe=True, seed=seed))
+        if clone_det:
+            cases.append(CloneDeterminizeCase(name, game, seed=seed))
+    return cases
+
+
+def peer_cases(seed: int = 0) -> tuple[list[Case], list[str]]:
+    """Every peer that imports; notes say which were skipped and why."""
+    cases: list[Case] = []
+    notes: list[str] = []
+    for name in ("texas_holdem_v4", "leduc_holdem_v4", "connect_four_v3"):
+        try:
+            import importlib
+
+            mod = importlib.import_module(f"pettingzoo.classic.{name}")
+            cases.append(AecCase("pettingzoo", name, mod.env, seed))
+        except Exception as e:  # missing rlcard/pygame, or an API change: skip, say so
+            notes.append(f"skipped pettingzoo/{name}: {type(e).__name__}: {e}")
+    try:
+        import pyspiel
+    except ImportError as e:
+        notes.append(f"skipped open_spiel (oh_hell, hearts): {e}; pip install open_spiel")
+        return cases, notes
+    for name, params, loops in (("oh_hell", {"players": PLAYERS}, (None, "tensor", "set_from")),
+                                ("hearts", {}, (None, "tensor", "set_from"))):
+        for obs in loops:
+            try:
+                cases.append(SpielCase(pyspiel, name, params, obs, seed))
+            except Exception as e:
+                notes.append(f"skipped open_spiel/{name} {SpielCase.LOOPS[obs]}: {type(e).__name__}: {e}")
+    return cases, notes
+
+
+# ---- running and reporting ------------------------------------------------------------------------
+def run_interleaved(cases: list[Case], seconds: float, slice_s: float, seed: int = 0, progress: bool = True) -> None:
+    """Round-robin slices until every case has had about ``seconds``; the order rotates each round."""
+    pick = Picker(seed)
+    rounds = max(1, round(seconds / slice_s))
+    bar = None
+    if progress:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=rounds, desc=f"{len(cases)} cases", unit="round")
+        except ImportError:
+            pass
+    for r in range(rounds):
+        shift = r % len(cases)
+        for case in cases[shift:] + cases[:shift]:
+            case.run(slice_s, pick)
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+
+
+def _rate(rows: list[dict], library: str, env: str, loop: str) -> float | None:
+    for r in rows:
+        if r["library"] == library and r["env"] == env and r["loop"] == loop and r["steps"]:
+            return r["steps"] / r["seconds"]
+    return None
+
+
+def summarise(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Per-game clone+determinize cost in engine steps, and the issue's targets with their ratios."""
+    clone_det = []
+    for r in rows:
+        if r["loop"] != "clone+det":
+            continue
+        step = _rate(rows, "deckzoo", r["env"], "engine")
+        us = 1e6 * r["seconds"] / r["steps"] if r["steps"] else None
+        in_steps = us * step / 1e6 if (us is not None and step) else None
+        clone_det.append({"env": r["env"], "clone_det_us": None if us is None else round(us, 1),
+                          "engine_step_us": None if not step else round(1e6 / step, 2),
+                          "in_engine_steps": None if in_steps is None else round(in_steps, 2)})
+    targets = []
+
+    def target(what: str, ours: float | None, peer: float | None, goal: float, peer_label: str) -> None:
+        if ours is None or peer is None:
+            return
+        ratio = ours / peer
+        targets.append({"target": what, "peer": peer_label, "ratio": round(ratio, 3), "goal": goal,
+                        "met": bool(ratio >= goal)})
+
+    texas = _rate(rows, "pettingzoo", "texas_holdem_v4", "aec")
+    for r in rows:
+        if r["library"] == "deckzoo" and r["loop"] == "aec":
+            goal = 1.0 if r["env"].startswith("midgard") else 3.0
+            target(f"{r['env']} AEC vs texas_holdem_v4 AEC", r["steps"] / r["seconds"], texas, goal, TEXAS)
+    wiz, wiz_obs = _rate(rows, "deckzoo", "wizard_v0", "engine"), _rate(rows, "deckzoo", "wizard_v0", "engine+obs")
+    target("wizard_v0 engine vs oh_hell engine", wiz, _rate(rows, "open_spiel", "oh_hell", "engine"), 0.5, OH_HELL)
+    target("wizard_v0 engine+observe vs oh_hell + information_state_tensor (list)", wiz_obs,
+           _rate(rows, "open_spiel", "oh_hell", "engine+info_state_tensor"), 1.0, OH_HELL)
+    target("wizard_v0 engine+observe vs oh_hell + set_from (numpy)", wiz_obs,
+           _rate(rows, "open_spiel", "oh_hell", "engine+set_from(numpy)"), 0.5, OH_HELL)
+    for c in clone_det:
+        if c["in_engine_steps"] is not None:
+            targets.append({"target": f"{c['env']} clone+determinize in engine steps", "peer": None,
+                            "ratio": c["in_engine_steps"], "goal": "< 20", "met": c["in_engine_steps"] < 20})
+    return clone_det, targets
+
+
+def markdown(result: dict) -> str:
+    rows, meta = result["results"], result["meta"]
+    texas = _rate(rows, "pettingzoo", "texas_holdem_v4", "aec")
+    oh = {loop: _rate(rows, "open_spiel", "oh_hell", loop)
+          for loop in ("engine", "engine+info_state_tensor", "engine+set_from(numpy)")}
+    out = [f"# deckzoo vs peers ({meta['date']})", "",
+           f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
+           f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
+           f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}; "
+           f"peak RSS {meta['peak_rss_mb']:.0f} MB.", "",
+           "Steps are decisions (chance events excluded, their cost included). Ratios are deckzoo/peer.", "",
+           "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC | vs oh_hell same loop |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    same = {"engine": oh["engine"], "engine+obs": oh["engine+set_from(numpy)"]}
+    for r in rows:
+        if r["loop"] == "clone+det":
+            continue
+        rate = r["steps"] / r["seconds"] if r["seconds"] else 0.0
+        gps = r["games"] / r["seconds"] if r["seconds"] else 0.0
+        vs_t = f"{rate / texas:.2f}x" if texas and r["library"] != "open_spiel" else ""
+        peer = same.get(r["loop"]) if r["library"] == "deckzoo" else None
+        vs_o = f"{rate / peer:.2f}x" if peer else ""
+        out.append(f"| {r['library']} | {r['env']} | {r['loop']} | {r['players']} | {r['obs_size'] or ''} | "
+                   f"{rate:,.0f} | {gps:,.1f} | {vs_t} | {vs_o} |")
+    out += ["", "\"vs oh_hell same loop\": engine vs oh_hell engine; engine+obs vs oh_hell + set_from (numpy).", ""]
+    if result["clone_det"]:
+        out += ["## clone + determinize (ISMCTS cost per iteration)", "",
+                "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) |",
+                "|---|---:|---:|---:|"]
+        for c in result["clone_det"]:
+            out.append(f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} |")
+        out.append("")
+    if result["targets"]:
+        out += ["## Targets (issue 10)", "", "| target | ratio | goal | met |", "|---|---:|---:|---|"]
+        for t in result["targets"]:
+            goal = t["goal"] if isinstance(t["goal"], str) else f">= {t['goal']}"
+            out.append(f"| {t['target']} | {t['ratio']:.2f} | {goal} | {'yes' if t['met'] else '**no**'} |")
+        out.append("")
+    if result["notes"]:
+        out += ["## Notes", ""] + [f"- {n}" for n in result["notes"]] + [""]
+    return "\n".join(out)
+
+
+def chart(result: dict, path: Path) -> bool:
+    """Horizontal bars of steps/s (log scale), one colour per library. False if matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = [r for r in result["results"] if r["loop"] != "clone+det" and r["steps"]]
+    colours = {"deckzoo": "tab:blue", "pettingzoo": "tab:orange", "open_spiel": "tab:green"}
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.2))
+    labels = [f"{r['library']}/{r['env']} {r['loop']}" for r in rows]
+    rates = [r["steps"] / r["seconds"] for r in rows]
+    ax.barh(range(len(rows)), rates, color=[colours.get(r["library"], "grey") for r in rows])
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("steps/s (random legal play, log scale)")
+    ax.set_title(f"deckzoo vs peers, one interleaved run ({result['meta']['date']})", fontsize=10)
+    for i, v in enumerate(rates):
+        ax.text(v, i, f" {v:,.0f}", va="center", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def peak_rss_mb() -> float:
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / 1024 if sys.platform != "darwin" else kb / 2**20  # macOS reports bytes
+
+
+def _versions() -> dict:
+    out = {"python": platform.python_version(), "numpy": np.__version__}
+    for dist in ("pettingzoo", "rlcard", "open_spiel"):
+        try:
+            from importlib.metadata import version
+
+            out[dist] = version(dist)
+        except Exception:
+            out[dist] = None
+    return out
+
+
+def run(names: list[str], seconds: float, slice_s: float, peers: bool = True, seed: int = 0,
+        clone_det: bool = True, progress: bool = True) -> dict:
+    """Build every case, run them interleaved, and return the result dict (not written)."""
+    load_start = os.getloadavg()
+    cases = deckzoo_cases(names, seed, clone_det)
+    notes: list[str] = []
+    if peers:
+        more, notes = peer_cases(seed)
+        cases += more
+    else:
+        notes.append("peers not run (--no-peers)")
+    t0 = time.perf_counter()
+    run_interleaved(cases, seconds, slice_s, seed, progress)
+    rows = [c.row() for c in cases]
+    clone_det_rows, targets = summarise(rows)
+    meta = {**_versions(), "machine": platform.machine(), "cpus": os.cpu_count(),
+            "loadavg_start": list(load_start), "loadavg_end": list(os.getloadavg()),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "seconds_per_case": seconds, "slice_s": slice_s,
+            "wall_s": round(time.perf_counter() - t0, 1), "players": PLAYERS, "peak_rss_mb": peak_rss_mb()}
+    return {"meta": meta, "results": rows, "clone_det": clone_det_rows, "targets": targets, "notes": notes}
+
+
+def write(result: dict, out_dir: Path) -> dict[str, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out_dir / "peers.json", "md": out_dir / "peers.md", "png": out_dir / "peers.png"}
+    if not chart(result, paths["png"]):
+        result["notes"].append("no chart: matplotlib is not installed")
+        del paths["png"]
+    paths["json"].write_text(json.dumps(result, indent=2) + "\n")
+    paths["md"].write_text(markdown(result))
+    return paths
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=5.0, help="total time per case")
+    ap.add_argument("--slice", type=float, default=0.25, help="seconds per case per round")
+    ap.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated deckzoo env names")
+    ap.add_argument("--no-peers", action="store_true", help="deckzoo only")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out-dir", default=str(RESULTS_DIR))
+    args = ap.parse_args(argv)
+    names = [E._canonical(n) for n in args.envs.split(",") if n]
+    result = run(names, args.seconds, args.slice, peers=not args.no_peers, seed=args.seed)
+    paths = write(result, Path(args.out_dir))
+    print(markdown(result))
+    print(f"peak memory (max RSS): {result['meta']['peak_rss_mb']:.0f} MB; written: "
+          + ", ".join(str(p) for p in paths.values()))
+    return result
+
+
+if __name__ == "__main__":
+    main()

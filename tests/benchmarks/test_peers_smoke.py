@@ -1,0 +1,83 @@
+"""benchmarks/peers.py runs end to end on a tiny budget (deckzoo only). No timing assertions."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import deckzoo.envs as E
+
+PEERS = Path(__file__).resolve().parents[2] / "benchmarks" / "peers.py"
+
+
+@pytest.fixture(scope="module")
+def peers():
+    spec = importlib.util.spec_from_file_location("deckzoo_bench_peers", PEERS)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(mod)
+    yield mod
+    sys.modules.pop(spec.name, None)
+
+
+def test_picker_is_uniform_and_in_range(peers):
+    pick = peers.Picker(0)
+    draws = np.array([pick.index(5) for _ in range(70_000)])  # crosses a refill of the buffer
+    assert draws.min() == 0 and draws.max() == 4
+    assert np.allclose(np.bincount(draws) / len(draws), 0.2, atol=0.01)
+
+
+def test_run_writes_json_markdown_and_chart(peers, tmp_path):
+    names = list(E.ENVS)[:2]
+    result = peers.run(names, seconds=0.04, slice_s=0.02, peers=False, progress=False)
+    loops = {(r["env"], r["loop"]) for r in result["results"]}
+    for name in names:
+        assert {(name, "aec"), (name, "engine"), (name, "engine+obs"), (name, "clone+det")} <= loops
+    for r in result["results"]:
+        assert r["library"] == "deckzoo" and r["players"] == peers.PLAYERS
+        assert r["steps"] > 0 and r["seconds"] > 0
+    assert [c["env"] for c in result["clone_det"]] == names
+    assert all(c["in_engine_steps"] > 0 for c in result["clone_det"])
+    assert result["meta"]["peak_rss_mb"] > 0
+    assert "peers not run (--no-peers)" in result["notes"]
+    paths = peers.write(result, tmp_path)
+    back = json.loads(paths["json"].read_text())
+    assert back["results"] == result["results"]
+    text = paths["md"].read_text()
+    assert "| deckzoo | " + names[0] + " | aec |" in text and "clone + determinize" in text
+    if "png" in paths:
+        assert paths["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cases_play_legal_games_to_the_end(peers):
+    """The engine loop really finishes games and starts new ones (a loop that stalls would not)."""
+    name = next(iter(E.ENVS))
+    game = E.ENVS[name].Game(num_players=peers.PLAYERS, **getattr(E.ENVS[name], "SHORT_OPTIONS", {}))
+    case = peers.EngineCase(name, game, observe=True, seed=1)
+    pick = peers.Picker(1)
+    while case.games < 2:
+        case.run(0.05, pick)
+    assert case.steps > case.games
+
+
+def test_summary_targets_use_the_issue_goals(peers):
+    rows = [
+        {"library": "deckzoo", "env": "gobig_v0", "loop": "aec", "steps": 300, "seconds": 1.0},
+        {"library": "deckzoo", "env": "midgard_v0", "loop": "aec", "steps": 150, "seconds": 1.0},
+        {"library": "deckzoo", "env": "gobig_v0", "loop": "engine", "steps": 1000, "seconds": 1.0},
+        {"library": "deckzoo", "env": "gobig_v0", "loop": "clone+det", "steps": 100, "seconds": 1.0},
+        {"library": "pettingzoo", "env": "texas_holdem_v4", "loop": "aec", "steps": 100, "seconds": 1.0},
+    ]
+    clone_det, targets = peers.summarise(rows)
+    assert clone_det == [{"env": "gobig_v0", "clone_det_us": 10000.0, "engine_step_us": 1000.0,
+                          "in_engine_steps": 10.0}]
+    by = {t["target"]: t for t in targets}
+    assert by["gobig_v0 AEC vs texas_holdem_v4 AEC"]["ratio"] == 3.0 and by["gobig_v0 AEC vs texas_holdem_v4 AEC"]["met"]
+    assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["goal"] == 1.0
+    assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["met"]
+    assert by["gobig_v0 clone+determinize in engine steps"]["met"]
