@@ -27,6 +27,7 @@ helps a group (1, 1.35 or 1.7 for 0, 1 or 2 copies already in hand).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,14 +43,20 @@ GROUP_BONUS = (1.0, 1.35, 1.7, 1.7)
 
 def unseen_counts(view: dict) -> np.ndarray:
     """Copies of each value (index 0 = value 1) in the deck and in other players' hands."""
-    seen = np.asarray(view["hand"], dtype=np.int64) + np.asarray(view["box"], dtype=np.int64)
-    seen = seen + np.asarray(view["banks"], dtype=np.int64).sum(axis=0)
+    return np.asarray(_unseen(view), dtype=np.int64)
+
+
+def _unseen(view: dict) -> list[int]:
+    seen = [h + b for h, b in zip(view["hand"], view["box"])]
+    for bank in view["banks"]:
+        for i, c in enumerate(bank):
+            seen[i] += c
     for c in view["market"]:
         seen[c - 1] += 1
     for d in view["displays"]:
         if d is not None:
             seen[d[0] - 1] += d[1]
-    return np.maximum(COPIES - seen, 0)
+    return [max(COPIES - x, 0) for x in seen]
 
 
 def prob_at_least(k: int, n: int, p: float) -> float:
@@ -64,11 +71,18 @@ def prob_at_least(k: int, n: int, p: float) -> float:
     return max(0.0, 1.0 - below)
 
 
-def survival(view: dict, value: int, size: int, displays: list) -> float:
+@lru_cache(maxsize=1 << 16)
+def _holds(k: int, n: int, copies: int, total: int) -> float:
+    """P(a hand of ``n`` unseen cards holds >= ``k`` of a value with ``copies`` of ``total`` unseen)."""
+    return prob_at_least(k, n, copies / total)
+
+
+def survival(view: dict, value: int, size: int, displays: list, unseen: list | None = None) -> float:
     """Chance that our display ``size`` x ``value`` is still there at our next turn."""
     me, n = view["player"], view["num_players"]
-    unseen = unseen_counts(view)
-    total = int(unseen.sum())
+    if unseen is None:
+        unseen = _unseen(view)
+    total = sum(unseen)
     if value == 1 or total == 0:
         return 1.0
     surv = 1.0
@@ -76,14 +90,14 @@ def survival(view: dict, value: int, size: int, displays: list) -> float:
         q = (me + i) % n
         shield = 1  # lowest value q could beat us with
         for s, d in enumerate(displays):
-            if s in (me, q) or d is None:
-                continue
-            if d[1] == size and d[0] < value:
-                shield = max(shield, d[0])
-        h = int(view["hand_sizes"][q])
+            if s != me and s != q and d is not None and d[1] == size and d[0] < value and d[0] > shield:
+                shield = d[0]
+        h = view["hand_sizes"][q]
+        if h < size:
+            continue
         can = 1.0
         for v in range(shield, value):
-            can *= 1.0 - prob_at_least(size, h, unseen[v - 1] / total)
+            can *= 1.0 - _holds(size, h, unseen[v - 1], total)
         surv *= 1.0 - AGGRESSION * (1.0 - can)
     return surv
 
@@ -108,12 +122,13 @@ class HeuristicAgent(Agent):
         if view["phase"] == "draw":
             return self._draw(view)
         options = info_state.game.options
-        scored = [(self._score_play(view, options, int(a)), int(a)) for a in legal]
+        unseen = _unseen(view)
+        scored = [(self._score_play(view, options, int(a), unseen), int(a)) for a in legal]
         best = max(s for s, _ in scored)
         top = [a for s, a in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else int(self.rng.choice(top))
 
-    def _score_play(self, view: dict, options: dict, action: int) -> float:
+    def _score_play(self, view: dict, options: dict, action: int, unseen: list) -> float:
         value, size = decode_play(action)
         me, n = view["player"], view["num_players"]
         displays = [None if d is None else tuple(d) for d in view["displays"]]
@@ -136,12 +151,12 @@ class HeuristicAgent(Agent):
         held = view["hand"][value - 1]
         stranded = held - size
         cost = BREAK_COST * value * stranded if 0 < stranded < 3 else 0.0
-        return value * size * survival(view, value, size, displays) + deny - cost
+        return value * size * survival(view, value, size, displays, unseen) + deny - cost
 
     def _draw(self, view: dict) -> int:
         hand = view["hand"]
-        unseen = unseen_counts(view)
-        total = int(unseen.sum())
+        unseen = _unseen(view)
+        total = sum(unseen)
 
         def worth(v: int) -> float:
             return v * GROUP_BONUS[min(hand[v - 1], 3)]
