@@ -10,6 +10,7 @@ type may repeat.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 RANKS = 9
@@ -72,6 +73,15 @@ def play_value(cards) -> int:
     return v
 
 
+@lru_cache(maxsize=1 << 16)
+def _value(play: tuple[int, ...]) -> int:
+    """``play_value`` of a descending tuple, memoised (the hot path of ``legal_plays``)."""
+    v = 0
+    for c in play:
+        v = 10 * v + c // 4 + 1
+    return v
+
+
 def beats(play, middle) -> bool:
     """Whether ``play`` may answer ``middle`` (ruling N6): a set of the same size and a higher
     value, or of one card more (always higher: there is no 0 digit)."""
@@ -82,11 +92,16 @@ def beats(play, middle) -> bool:
     return len(play) == len(middle) and play_value(play) > play_value(middle)
 
 
+_DESCENDING = tuple(range(NUM_TYPES - 1, -1, -1))
+
+
 def expand(counts) -> list[int]:
     """Count vector -> descending list of card types, duplicates repeated."""
     out = []
-    for c in range(NUM_TYPES - 1, -1, -1):
-        out.extend([c] * counts[c])
+    for c in _DESCENDING:
+        k = counts[c]
+        if k:
+            out += [c] * k
     return out
 
 
@@ -112,19 +127,23 @@ def legal_plays(hand, middle) -> list[tuple[int, ...]]:
             plays.add(tuple(cards))
         return sorted(plays)
     m = len(middle)
-    target = play_value(middle)
+    target = _value(tuple(middle))
+    suits = [[], [], [], []]
+    ranks = [[] for _ in range(RANKS)]
+    for c in cards:  # descending, so every group and every combination is descending too
+        suits[c % 4].append(c)
+        ranks[c // 4].append(c)
     plays = set()
-    groups = [[c for c in cards if c % 4 == s] for s in range(SUITS)]
-    groups += [[c for c in cards if c // 4 == r] for r in range(RANKS)]
-    for k in (m, m + 1):
-        if k > len(cards):
-            break
-        for g in groups if k > 1 else groups[:SUITS]:  # singles: each card once via its suit
-            if len(g) < k:
-                continue
-            for t in combinations(g, k):  # g descending, so each t is descending
-                if k > m or play_value(t) > target:
-                    plays.add(t)
+    if m == 1:  # singles above the middle card
+        plays.update((c,) for c in cards if c // 4 + 1 > target)
+    else:
+        for g in suits + ranks:
+            if len(g) >= m:
+                plays.update(t for t in combinations(g, m) if _value(t) > target)
+    if len(cards) > m:  # one card more: always higher (no 0 digit)
+        for g in suits + ranks:
+            if len(g) > m:
+                plays.update(combinations(g, m + 1))
     return sorted(plays)
 
 

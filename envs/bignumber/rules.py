@@ -112,16 +112,18 @@ class BigNumberGame(Game):
         self.max_score = HAND_SIZE if self.single_deal else self.target - 1 + HAND_SIZE
         self.score_scale = float(HAND_SIZE if self.single_deal else self.target)
         self.num_actions = NUM_ACTIONS_TWO_DECKS if self.two_decks else NUM_ACTIONS_ONE_DECK
+        # The count pieces (hand .. known) come first and are contiguous: observe fills them
+        # with one assignment and scales them by 1 / copies at once.
         pieces = [("hand", NUM_TYPES)]  # own cards, count / copies
         if self.two_decks:
             pieces.append(("selection", NUM_TYPES))  # the play being built, own seat only
         pieces += [
             ("played", NUM_TYPES),  # the set just played, awaiting its pick-up
             ("middle", NUM_TYPES),  # the set in the middle (the beaten one during the pick-up)
-            ("middle_size", HAND_SIZE),  # one-hot size 1-9 of the middle set
-            ("middle_owner", n),  # one-hot relative seat that played the middle set
             ("out_of_play", NUM_TYPES),  # cards out of play this deal, count / copies
             ("known", (n, NUM_TYPES)),  # cards each relative seat is known to hold (X7)
+            ("middle_size", HAND_SIZE),  # one-hot size 1-9 of the middle set
+            ("middle_owner", n),  # one-hot relative seat that played the middle set
             ("hand_sizes", n),  # / 9
             ("scores", n),  # penalty points / (target + 8), or / 9 with single_deal
             ("passed", n),  # seats that passed since the middle set was played
@@ -132,6 +134,8 @@ class BigNumberGame(Game):
         ]
         self.layout = Layout(pieces)
         self.observation_shape = (self.layout.size,)
+        self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
+        self.count_size = self.offsets["middle_size"]
 
     def _new_state(self, rng):
         return BigNumberState.new(self, rng)
@@ -141,7 +145,7 @@ class BigNumberState(State):
     """One position. Hands, known cards, piles are count vectors over the 36 card types."""
 
     __slots__ = ("game", "rng", "current_player", "phase", "hands", "known", "aside", "out", "middle",
-                 "owner", "passes", "pending", "deal", "deal_start", "scores_", "history", "over", "_plays")
+                 "owner", "passes", "pending", "deal", "deal_start", "scores_", "history", "over", "_plays", "_mask")
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
@@ -187,7 +191,7 @@ class BigNumberState(State):
         s.scores_ = list(scores) if scores is not None else [0] * n
         s.history = []
         s.over = False
-        s._plays = None
+        s._plays = s._mask = None
         s.check_invariants()
         return s
 
@@ -202,7 +206,7 @@ class BigNumberState(State):
         self.middle, self.owner, self.passes, self.pending = (), None, 0, ()
         self.phase = LEAD
         self.current_player = self.deal_start
-        self._plays = None
+        self._plays = self._mask = None
 
     # ---- rules ----------------------------------------------------------------------------
     def plays(self) -> list[tuple[int, ...]]:
@@ -212,6 +216,12 @@ class BigNumberState(State):
         return self._plays
 
     def legal_mask(self) -> np.ndarray:
+        """Exact; computed once a position (cached until the next action) and returned as a copy."""
+        if self._mask is None:
+            self._mask = self._legal_mask()
+        return self._mask.copy()
+
+    def _legal_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.num_actions, dtype=bool)
         if self.phase == PICK:
             for c in set(self.middle):
@@ -237,6 +247,7 @@ class BigNumberState(State):
         return mask
 
     def _apply(self, action: int) -> None:
+        self._mask = None
         if self.game.two_decks and ADD_BASE <= action < FINISH:
             self.pending = self.pending + (action - ADD_BASE,)  # the cached plays stay valid
             return
@@ -358,29 +369,36 @@ class BigNumberState(State):
     def observe(self, player: int) -> np.ndarray:
         g = self.game
         n = g.num_players
-        buf, v = g.layout.new()
+        o = g.offsets
+        buf = np.zeros(g.layout.size, dtype=np.float32)
         order = [(player + i) % n for i in range(n)]
-        inv = 1.0 / g.copies
-        v["hand"][:] = np.asarray(self.hands[player], dtype=np.float32) * inv
-        if self.phase in (LEAD, ANSWER) and player == self.current_player and self.pending:
-            np.add.at(v["selection"], list(self.pending), inv)
-        if self.phase == PICK:
-            np.add.at(v["played"], list(self.pending), inv)
+        empty = [0] * NUM_TYPES
+        counts = list(self.hands[player])
+        if g.two_decks:
+            building = self.phase in (LEAD, ANSWER) and player == self.current_player
+            counts += _counts(self.pending) if building and self.pending else empty
+        counts += _counts(self.pending) if self.phase == PICK else empty
+        counts += _counts(self.middle) if self.middle else empty
+        counts += self.out
+        for q in order:
+            counts += self.known[q]
+        buf[:g.count_size] = counts
+        if g.copies > 1:
+            buf[:g.count_size] *= 1.0 / g.copies
         if self.middle:
-            np.add.at(v["middle"], list(self.middle), inv)
-            v["middle_size"][len(self.middle) - 1] = 1.0
-            v["middle_owner"][(self.owner - player) % n] = 1.0
-        v["out_of_play"][:] = np.asarray(self.out, dtype=np.float32) * inv
-        v["known"][:] = np.asarray([self.known[q] for q in order], dtype=np.float32) * inv
-        v["hand_sizes"][:] = [sum(self.hands[q]) / HAND_SIZE for q in order]
-        v["scores"][:] = [min(self.scores_[q] / g.max_score, 1.0) for q in order]
+            buf[o["middle_size"] + len(self.middle) - 1] = 1.0
+            buf[o["middle_owner"] + (self.owner - player) % n] = 1.0
+        a = o["hand_sizes"]
+        buf[a:a + n] = [sum(self.hands[q]) / HAND_SIZE for q in order]
+        a = o["scores"]
+        buf[a:a + n] = [min(self.scores_[q] / g.max_score, 1.0) for q in order]
         for q in self.passed:
-            v["passed"][(q - player) % n] = 1.0
+            buf[o["passed"] + (q - player) % n] = 1.0
         if self.current_player is not None:
-            v["current_player"][(self.current_player - player) % n] = 1.0
-            v["phase"][self.phase] = 1.0
-        v["deal_start"][(self.deal_start - player) % n] = 1.0
-        v["deal"][0] = min(self.deal / max(g.max_deals - 1, 1), 1.0)
+            buf[o["current_player"] + (self.current_player - player) % n] = 1.0
+            buf[o["phase"] + self.phase] = 1.0
+        buf[o["deal_start"] + (self.deal_start - player) % n] = 1.0
+        buf[o["deal"]] = min(self.deal / max(g.max_deals - 1, 1), 1.0)
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> "BigNumberState":
@@ -410,7 +428,7 @@ class BigNumberState(State):
         s.aside = _counts(cards[pos:].tolist())
         if self.phase in (LEAD, ANSWER) and self.current_player != player:
             s.pending = ()
-        s._plays = None
+        s._plays = s._mask = None
         s.rng = np.random.default_rng(rng.integers(2**63))
         return s
 
@@ -428,6 +446,7 @@ class BigNumberState(State):
         s.scores_ = self.scores_[:]
         s.history = [x[:] for x in self.history]
         s._plays = self._plays  # immutable tuples in a list that is never mutated
+        s._mask = self._mask  # never mutated: legal_mask() hands out copies
         return s
 
     def check_invariants(self) -> None:
@@ -517,7 +536,7 @@ class BigNumberState(State):
         s.deal, s.deal_start = d["deal"], d["deal_start"]
         s.scores_ = list(d["scores"])
         s.history = [list(x) for x in d["history"]]
-        s._plays = None
+        s._plays = s._mask = None
         return s
 
 
