@@ -54,7 +54,7 @@ import numpy as np
 
 from ..core.encoding import Layout
 from ..core.errors import ConfigError
-from ..core.game import Game, State
+from ..core.game import Game, State, copy_rng, fork_rng
 from ..core.options import Option
 from .cards import (
     DECK_SIZE, HOLMGANG, KIND_COPIES, NUM_HOLMGANGS, NUM_KINDS, NUM_POINT_KINDS, NUM_SMALL_KINDS, POINT_TRUMP,
@@ -64,6 +64,7 @@ from .trick import resolve_trick
 
 DEAL = 7
 HAND_LIMIT = 9
+SMALL_TOTAL = int(SMALL_COPIES.sum())  # 24
 
 PLAY_BASE = 0
 PLAY_WELL = NUM_KINDS  # 46
@@ -161,6 +162,10 @@ class BigWigGame(Game):
             ("to_sacrifice", n),  # relative seats still to take their well draw this round
         ])
         self.observation_shape = (self.layout.size,)
+        self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
+        self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
+        self.relative = [[(s - p) % n for s in range(n)] for p in range(n)]
+        self.age_rank_scaled = np.array(self.age_rank, dtype=np.float32) / (n - 1)
 
     def _new_state(self, rng):
         return BigWigState.deal(self, rng)
@@ -331,6 +336,15 @@ class BigWigState(State):
             mask[b:b + NUM_POINT_KINDS] = self.collected[self.target] > 0
         return mask
 
+    def is_legal(self, action: int) -> bool:
+        """``legal_mask()[action]`` without building the mask (``apply`` asks this every step)."""
+        p, ph = self.current_player, self.phase
+        if ph == PHASE_COMMIT:
+            return bool(self.well[p]) if action == PLAY_WELL else action < NUM_KINDS and self.hands[p, action] > 0
+        if ph == PHASE_SACRIFICE:
+            return SACRIFICE_BASE <= action < JOIN and self.hands[p, action - SACRIFICE_BASE] > 0
+        return bool(self.legal_mask()[action])
+
     def simultaneous_players(self) -> tuple[int, ...]:
         if self.phase == PHASE_COMMIT:
             return tuple(s for s in self.participants if self.commits[s] == NONE)
@@ -396,9 +410,12 @@ class BigWigState(State):
         """Cards in hand, the well included (a committed card does not count)."""
         return int(self.hands[p].sum()) + int(self.well[p])
 
+    def _public_sizes(self) -> np.ndarray:
+        return self.hands.sum(axis=1) + np.asarray(self.well) + (np.asarray(self.commits) != NONE)
+
     def public_hand_sizes(self) -> list[int]:
         """Hand sizes as the table sees them: face-down committed cards still count until the reveal."""
-        return [self.hand_size(p) + (self.commits[p] != NONE) for p in range(self.game.num_players)]
+        return self._public_sizes().tolist()
 
     def winners(self) -> list[int]:
         return winners_of(self.vp().tolist(), [self.hand_size(p) for p in range(self.game.num_players)])
@@ -446,51 +463,53 @@ class BigWigState(State):
         }
 
     def observe(self, player: int) -> np.ndarray:
+        """Encode ``view(player)`` into the layout (written at precomputed offsets: it runs every step)."""
         game = self.game
         n = game.num_players
-        buf, v = game.layout.new()
-        order = [(player + i) % n for i in range(n)]
-        rel = {s: i for i, s in enumerate(order)}
-        v["hand"][:] = self.hands[player] / 2.0
-        v["well_in_hand"][0] = self.well[player]
+        o = game.offsets
+        buf = np.zeros(game.layout.size, dtype=np.float32)
+        order = game.seat_order[player]  # relative seat i -> absolute seat
+        rel = game.relative[player]  # absolute seat -> relative seat
+        buf[o["hand"]:o["hand"] + NUM_KINDS] = self.hands[player] * 0.5
+        buf[o["well_in_hand"]] = self.well[player]
         if self.commits[player] != NONE:
-            v["my_commit"][self.commits[player]] = 1.0
-        v["to_act"][0] = self.to_act(player)
+            buf[o["my_commit"] + self.commits[player]] = 1.0
+        buf[o["to_act"]] = self.to_act(player)
         if self.phase != PHASE_OVER:
-            v["phase"][self.phase] = 1.0
+            buf[o["phase"] + self.phase] = 1.0
             if self.phase != PHASE_COMMIT:
-                v["current_player"][rel[self.current_player]] = 1.0
+                buf[o["current_player"] + rel[self.current_player]] = 1.0
         if self.round_card != NONE:
-            v["round_card"][self.round_card] = 1.0
-        v["trump"][:] = self.trump
+            buf[o["round_card"] + self.round_card] = 1.0
+        buf[o["trump"]:o["trump"] + 4] = self.trump
         for s in self.participants:
-            v["participants"][rel[s]] = 1.0
+            buf[o["participants"] + rel[s]] = 1.0
         if self.challenger != NONE:
-            v["challenger"][rel[self.challenger]] = 1.0
+            buf[o["challenger"] + rel[self.challenger]] = 1.0
         if self.target != NONE:
-            v["target"][rel[self.target]] = 1.0
+            buf[o["target"] + rel[self.target]] = 1.0
         if self.stake != NONE:
-            v["stake"][self.stake] = 1.0
+            buf[o["stake"] + self.stake] = 1.0
         for s in self.joiners:
-            v["joiners"][rel[s]] = 1.0
-        v["collected"][:] = self.collected[order] / 2.0
-        v["vp"][:] = self.vp()[order] / TOTAL_VP
-        v["altar"][:] = self.altar / 2.0
-        v["discard"][:] = self.discard / 2.0
-        sizes = self.public_hand_sizes()
-        v["hand_sizes"][:] = [sizes[s] / HAND_LIMIT for s in order]
-        v["draw_pile"][0] = len(self.draw) / DECK_SIZE
-        v["altar_pile"][0] = len(self.small) / int(SMALL_COPIES.sum())
-        v["holmgangs"][:self.holmgangs] = 1.0
-        for s in range(n):
-            if self.last_trick[s] != NONE:
-                v["last_trick"][rel[s], self.last_trick[s]] = 1.0
+            buf[o["joiners"] + rel[s]] = 1.0
+        buf[o["collected"]:o["collected"] + n * NUM_POINT_KINDS] = (self.collected[order] * 0.5).ravel()
+        buf[o["vp"]:o["vp"] + n] = (self.collected[order] @ POINT_VP) / TOTAL_VP
+        buf[o["altar"]:o["altar"] + NUM_POINT_KINDS] = self.altar * 0.5
+        buf[o["discard"]:o["discard"] + NUM_KINDS] = self.discard * 0.5
+        buf[o["hand_sizes"]:o["hand_sizes"] + n] = self._public_sizes()[order] / HAND_LIMIT
+        buf[o["draw_pile"]] = len(self.draw) / DECK_SIZE
+        buf[o["altar_pile"]] = len(self.small) / SMALL_TOTAL
+        buf[o["holmgangs"]:o["holmgangs"] + self.holmgangs] = 1.0
+        base = o["last_trick"]
+        for s, k in enumerate(self.last_trick):
+            if k != NONE:
+                buf[base + rel[s] * (NUM_KINDS + 1) + k] = 1.0
         if self.last_winner != NONE:
-            v["last_winner"][rel[self.last_winner]] = 1.0
-        v["age_rank"][:] = [game.age_rank[s] / (n - 1) for s in order]
+            buf[o["last_winner"] + rel[self.last_winner]] = 1.0
+        buf[o["age_rank"]:o["age_rank"] + n] = game.age_rank_scaled[order]
         if self.phase == PHASE_SACRIFICE:
             for s in self.queue:
-                v["to_sacrifice"][rel[s]] = 1.0
+                buf[o["to_sacrifice"] + rel[s]] = 1.0
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> "BigWigState":
@@ -524,14 +543,13 @@ class BigWigState(State):
         small = list(self.small)
         rng.shuffle(small)
         s.small = small
-        s.rng = np.random.default_rng(rng.integers(2**63))
+        s.rng = fork_rng(rng)
         return s
 
     def clone(self) -> "BigWigState":
         s = BigWigState.__new__(BigWigState)
         s.game = self.game
-        s.rng = np.random.Generator(type(self.rng.bit_generator)())
-        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.rng = copy_rng(self.rng)
         s.current_player, s.phase = self.current_player, self.phase
         s.hands, s.discard = self.hands.copy(), self.discard.copy()
         s.collected, s.altar = self.collected.copy(), self.altar.copy()
@@ -572,9 +590,8 @@ class BigWigState(State):
             raise AssertionError(f"small-card conservation broken: {small.tolist()}")
         if (self.collected < 0).any() or (self.hands < 0).any():
             raise AssertionError("negative card count")
-        for p in range(n):
-            if self.public_hand_sizes()[p] > HAND_LIMIT:
-                raise AssertionError(f"seat {p} holds more than {HAND_LIMIT} cards")
+        if (self._public_sizes() > HAND_LIMIT).any():
+            raise AssertionError(f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}")
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
