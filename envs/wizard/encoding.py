@@ -57,8 +57,24 @@ def make_layout(n: int, num_rounds: int) -> Layout:
     ])
 
 
+# Pieces with one row (or one entry) per seat: reordered to relative seats for each observer.
+SEAT_PIECES = ("hand_sizes", "trick", "trick_leader", "bids", "bid_pending", "tricks_won", "voids", "scores",
+               "dealer", "current_player")
+# Pieces only the observer may see; everything else is public.
+PRIVATE_PIECES = ("hand", "hand_hidden", "foresight")
+
+SCALE = COUNT_SCALE.tolist()
+
+
 class Encoder:
-    """Precomputed offsets for one game configuration; ``encode`` fills a fresh buffer."""
+    """Encodes observations for one game configuration.
+
+    Incremental: every state keeps ``pub``, the public pieces encoded once in *absolute* seat
+    order and updated in place by the few entries each action changes (the rules call the
+    ``on_*`` hooks below; a new deal rebuilds it). ``observe(p)`` is then one gather that turns
+    absolute rows into relative ones (``perm[p]``) plus the private pieces. ``encode_reference``
+    builds the same observation from scratch; tests check that both agree at every step.
+    """
 
     def __init__(self, n: int, num_rounds: int):
         self.n = n
@@ -67,28 +83,63 @@ class Encoder:
         self.size = self.layout.size
         off = {name: a for name, _, a, _ in self.layout.pieces}
         self.off = off
+        for name, a in off.items():
+            setattr(self, "o_" + name, a)
         lo, hi = score_bounds(num_rounds)
         self.score_lo, self.score_span = float(lo), float(hi - lo)
+        self.inv_k = 1.0 / num_rounds
         # relative order of seats for each observer
         self.orders = [[(p + r) % n for r in range(n)] for p in range(n)]
         self.void_bits = [[float((v >> s) & 1) for s in range(NUM_SUITS)] for v in range(16)]
+        self.perm = [self._perm(p) for p in range(n)]
 
-    def encode(self, st, p: int) -> np.ndarray:
-        n, k, off = self.n, self.k, self.off
+    def _perm(self, p: int) -> np.ndarray:
+        perm = np.arange(self.size)
+        n = self.n
+        for name, shape, a, b in self.layout.pieces:
+            if name in SEAT_PIECES:
+                m = (b - a) // n
+                for r in range(n):
+                    q = (p + r) % n
+                    perm[a + r * m:a + (r + 1) * m] = np.arange(a + q * m, a + (q + 1) * m)
+        return perm
+
+    # ---- from scratch -----------------------------------------------------------------
+    def encode_reference(self, st, p: int) -> np.ndarray:
         buf = np.zeros(self.size, dtype=np.float32)
-        order = self.orders[p]
-        hidden = st.own_hand_hidden(p)
-        if hidden:
+        self._fill_public(buf, st, p)
+        self._fill_private(buf, st, p)
+        return buf
+
+    def public(self, st) -> np.ndarray:
+        """The public pieces in absolute seat order (observer 0's rotation is the identity)."""
+        buf = np.zeros(self.size, dtype=np.float32)
+        self._fill_public(buf, st, 0)
+        return buf
+
+    def observe(self, st, p: int) -> np.ndarray:
+        buf = st.pub[self.perm[p]]
+        self._fill_private(buf, st, p)
+        return buf
+
+    def _fill_private(self, buf: np.ndarray, st, p: int) -> None:
+        n, off = self.n, self.off
+        if st.own_hand_hidden(p):
             buf[off["hand_hidden"]] = 1.0
         else:
             a = off["hand"]
             np.multiply(st.hands[p], COUNT_SCALE, out=buf[a:a + NUM_KINDS])
         if st.foresight_round():
             a = off["foresight"]
+            order = self.orders[p]
             for r in range(1, n):
                 b = a + (r - 1) * NUM_KINDS
                 np.multiply(st.hands[order[r]], COUNT_SCALE, out=buf[b:b + NUM_KINDS])
-        inv_k = 1.0 / k
+
+    def _fill_public(self, buf: np.ndarray, st, p: int) -> None:
+        n, k, off = self.n, self.k, self.off
+        order = self.orders[p]
+        inv_k = self.inv_k
         a = off["hand_sizes"]
         sizes = st.hand_sizes
         buf[a:a + n] = [sizes[s] * inv_k for s in order]
@@ -132,4 +183,3 @@ class Encoder:
         if st.current_player is not None:
             buf[off["current_player"] + (st.current_player - p) % n] = 1.0
             buf[off["phase"] + st.phase] = 1.0
-        return buf

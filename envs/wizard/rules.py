@@ -54,7 +54,7 @@ from .cards import (
     RANKS, SUITS, TRUMP_PENDING, WIZARD, card_name, forbidden_dealer_bid, next_led, num_rounds_for, playable,
     round_score, trick_winner, trump_after_flip, trump_name, winners_of,
 )
-from .encoding import Encoder
+from .encoding import SCALE, Encoder
 
 PLAY_BASE = 0
 NUM_PLAYS = NUM_KINDS  # 54
@@ -187,7 +187,7 @@ class WizardGame(Game):
 class WizardState(State):
     __slots__ = ("game", "_rng", "_rng_src", "current_player", "phase", "round", "dealer", "first_dealer", "hands",
                  "hand_sizes", "stock", "flipped", "trump", "bids", "tricks_won", "trick", "trick_leader", "led",
-                 "played", "voids", "tricks", "points", "history")
+                 "played", "voids", "tricks", "points", "history", "pub")
 
     # ---- the chance generator, copied lazily ----------------------------------------------
     # Building a numpy Generator costs ~20 us, more than the rest of a clone, and most clones
@@ -267,6 +267,12 @@ class WizardState(State):
             self.phase, self.current_player = PHASE_TRUMP, dealer
         else:
             self.phase, self.current_player = PHASE_BID, (dealer + 1) % n
+        self.refresh_observation()
+
+    def refresh_observation(self) -> None:
+        """Rebuild the incrementally kept public encoding (after a deal, or after editing fields
+        directly, which tests and tools may do)."""
+        self.pub = self.game.encoder.public(self)
 
     # ---- rules ------------------------------------------------------------------------
     def foresight_round(self) -> bool:
@@ -331,43 +337,76 @@ class WizardState(State):
         elif phase == PHASE_BID:
             self._bid(action - BID_BASE)
         else:
-            self.trump = action - TRUMP_BASE
+            suit = action - TRUMP_BASE
+            self.trump = suit
             self.phase = PHASE_BID
-            self.current_player = (self.dealer + 1) % self.game.num_players
+            nxt = (self.dealer + 1) % self.game.num_players
+            enc, pub = self.game.encoder, self.pub
+            pub[enc.o_trump + suit] = 1.0
+            pub[enc.o_phase + PHASE_TRUMP] = 0.0
+            pub[enc.o_phase + PHASE_BID] = 1.0
+            pub[enc.o_current_player + self.dealer] = 0.0
+            pub[enc.o_current_player + nxt] = 1.0
+            self.current_player = nxt
 
     def _bid(self, bid: int) -> None:
         p = self.current_player
         self.bids[p] = bid
+        enc, pub = self.game.encoder, self.pub
+        pub[enc.o_bids + p * (enc.k + 1) + bid] = 1.0
+        pub[enc.o_bid_pending + p] = 0.0
+        pub[enc.o_current_player + p] = 0.0
         if p == self.dealer:  # the dealer bids last
             self.phase = PHASE_PLAY
+            pub[enc.o_phase + PHASE_BID] = 0.0
+            pub[enc.o_phase + PHASE_PLAY] = 1.0
             self.current_player = self.trick_leader
         else:
             self.current_player = (p + 1) % self.game.num_players
+        pub[enc.o_current_player + self.current_player] = 1.0
 
     def _play(self, card: int) -> None:
         p = self.current_player
         n = self.game.num_players
+        enc, pub = self.game.encoder, self.pub
         self.hands[p, card] -= 1
         self.hand_sizes[p] -= 1
         self.played[card] += 1
+        pub[enc.o_hand_sizes + p] = self.hand_sizes[p] * enc.inv_k
+        pub[enc.o_played + card] = self.played[card] * SCALE[card]
+        pub[enc.o_trick + p * NUM_KINDS + card] = 1.0
+        pub[enc.o_current_player + p] = 0.0
         led = self.led
         if led == LED_NONE:
-            self.led = next_led(led, card)
+            led = self.led = next_led(led, card)
+            if led != LED_NONE:
+                pub[enc.o_led_suit + led] = 1.0
         elif led != LED_FREE and card < NUM_SUITED and card // RANKS != led:
             self.voids[p] |= 1 << led  # did not follow: shown void in the led suit
+            pub[enc.o_voids + 4 * p + led] = 1.0
         trick = self.trick
         trick.append(card)
+        if len(trick) == 1:
+            pub[enc.o_trick_leader + p] = 1.0
         if len(trick) < n:
-            self.current_player = (p + 1) % n
+            self.current_player = nxt = (p + 1) % n
+            pub[enc.o_current_player + nxt] = 1.0
             return
-        winner = (self.trick_leader + trick_winner(trick, self.trump)) % n
-        self.tricks.append([self.trick_leader, trick, winner])
+        leader = self.trick_leader
+        winner = (leader + trick_winner(trick, self.trump)) % n
+        self.tricks.append([leader, trick, winner])
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_leader = winner
         self.led = LED_NONE
+        pub[enc.o_trick:enc.o_trick + n * NUM_KINDS] = 0.0
+        pub[enc.o_trick_leader + leader] = 0.0
+        if led != LED_NONE:
+            pub[enc.o_led_suit + led] = 0.0
+        pub[enc.o_tricks_won + winner] = self.tricks_won[winner] * enc.inv_k
         if len(self.tricks) < self.round:
             self.current_player = winner
+            pub[enc.o_current_player + winner] = 1.0
         else:
             self._score_round()
 
@@ -381,6 +420,7 @@ class WizardState(State):
         if self.round >= self.game.rounds:
             self.phase = PHASE_OVER
             self.current_player = None
+            self.refresh_observation()
         else:
             self.deal(self.round + 1, (self.dealer + 1) % self.game.num_players)
 
@@ -430,7 +470,7 @@ class WizardState(State):
         }
 
     def observe(self, player: int) -> np.ndarray:
-        return self.game.encoder.encode(self, player)
+        return self.game.encoder.observe(self, player)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> "WizardState":
         """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
@@ -469,6 +509,7 @@ class WizardState(State):
         s.trick, s.voids, s.points = list(self.trick), list(self.voids), list(self.points)
         s.tricks = [[a, list(c), w] for a, c, w in self.tricks]
         s.history = [dict(h) for h in self.history]  # entries are never mutated after scoring
+        s.pub = self.pub.copy()
         return s
 
     def check_invariants(self) -> None:
@@ -557,6 +598,7 @@ class WizardState(State):
         s.tricks = [[a, list(c), w] for a, c, w in d["tricks"]]
         s.points = list(d["scores"])
         s.history = [dict(h) for h in d["history"]]
+        s.refresh_observation()
         return s
 
 

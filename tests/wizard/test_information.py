@@ -59,6 +59,23 @@ def test_observation_pieces_match_the_view_from_each_seat():
     json.dumps(v)
 
 
+@pytest.mark.parametrize("n,rounds", [(3, 5), (4, 4), (5, 3), (6, 3), (10, 2), (12, 2)])
+def test_incremental_observation_equals_the_reference_encoding_at_every_step(n, rounds):
+    game = WizardGame(num_players=n, num_rounds=rounds)
+    rng = np.random.default_rng(n)
+    enc = game.encoder
+    for g in range(3):
+        s = game.new_state(g)
+        while True:
+            for p in range(n):
+                assert np.array_equal(s.observe(p), enc.encode_reference(s, p)), (g, p, s.round, s.phase)
+            if s.is_terminal():
+                break
+            s.apply(int(rng.choice(s.legal_actions())))
+            if rng.random() < 0.05:  # clones and determinizations carry the encoding along
+                s = s.clone() if rng.random() < 0.5 else s.determinize(int(rng.integers(n)), rng)
+
+
 def test_layout_table_and_shape():
     game = WizardGame(num_players=4)
     assert game.observation_shape == (game.layout.size,)

@@ -320,8 +320,7 @@ def test_w9_highest_trump_beats_higher_led_suit():
 
 # ---- W10, W11: scoring and the end ------------------------------------------------------------
 def test_w10_round_scoring_examples_in_a_played_round():
-    s = stacked(["W W W", "E1 E2 E3", "D1 D2 D3"], flipped="N", dealer=2, num_rounds=3, rnd=3)
-    s.points = [100, 0, -30]
+    s = stacked(["W W W", "E1 E2 E3", "D1 D2 D3"], flipped="N", dealer=2, num_rounds=3, rnd=3, scores=[100, 0, -30])
     bid_all(s, [3, 0, 2])
     play(s, "W", "E1", "D1", "W", "E2", "D2", "W", "E3", "D3")
     assert s.is_terminal()
