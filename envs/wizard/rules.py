@@ -561,7 +561,7 @@ class WizardState(State):
                          f"hand [{hand}]")
         if self.trick:
             played = ", ".join(f"player_{(self.trick_leader + i) % n} {card_name(c)}" for i, c in enumerate(self.trick))
-            led = {LED_NONE: "not set", LED_FREE: "free (Wizard)"}.get(self.led, SUITS[self.led] if self.led >= 0 else "")
+            led = "not set" if self.led == LED_NONE else "free (Wizard)" if self.led == LED_FREE else SUITS[self.led]
             lines.append(f"trick: {played}; led suit {led}")
         if self.phase == PHASE_OVER:
             lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")

@@ -189,3 +189,23 @@ def test_w13_dense_reward_is_each_rounds_score_change_when_the_round_is_scored()
             assert all(r == 0 for r in env.rewards.values())
     assert rounds_seen == 3
     assert np.allclose(totals, state.scores() / scale)
+
+
+def test_render_names_every_phase_and_special_lead():
+    s = stacked(["W E5", "N E9", "G2 E4"], flipped="W", dealer=2)
+    assert "player_2 to trump" in s.render() and "(dealer choosing)" in s.render()
+    s.apply(54 + E)
+    assert "trump Elves" in s.render() and "player_0 to bid" in s.render()
+    bid_all(s, [1, 0, 0])
+    play(s, "W")
+    text = s.render()
+    assert "trick: player_0 Wizard; led suit free (Wizard)" in text and "player_1 to play" in text
+    play(s, "N")
+    s2 = stacked(["N E5", "E9 N", "G2 E4"], flipped="H1", dealer=2)
+    bid_all(s2, [0, 1, 0])
+    play(s2, "N")
+    assert "led suit not set" in s2.render()
+    play(s2, "E9")
+    assert "led suit Elves" in s2.render()
+    s3 = stacked(["E1", "E2", "E3"], flipped="H1", dealer=2)
+    assert "own card hidden" in s3.render()
