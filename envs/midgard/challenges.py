@@ -1,0 +1,105 @@
+"""Midgard challenges: requirements, difficulty and might as pure functions (rulings M27-M34, M46).
+
+Requirements are met by the union of the engaged troops (M28): every class icon needs that many
+*natural* cards (M20), a Tyr/Thor icon needs that wildcard present, coin icons are paid and
+discard icons discarded at declaration. The first troop is free, each extra troop costs 1 coin.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from .cards import Challenge
+
+SUMMER, WINTER = 0, 1
+CALENDAR_STEPS = 8
+
+
+def season_of(position: int) -> int:
+    """Calendar positions 0-7; the sword (0) is summer and seasons alternate (M46)."""
+    return position % 2
+
+
+def unmet_icons(ch: Challenge, troops) -> int:
+    """How many requirement icons (a subscript counts as part of one icon) the troops leave unmet."""
+    nat = np.zeros(len(ch.classes), dtype=np.int64)
+    tyr = thor = 0
+    for t in troops:
+        nat += t.naturals()
+        a, b = t.wild_counts()
+        tyr += a
+        thor += b
+    missing = int(np.count_nonzero(nat < np.asarray(ch.classes)))
+    return missing + (tyr < ch.tyr) + (thor < ch.thor)
+
+
+def meets(ch: Challenge, troops) -> bool:
+    return unmet_icons(ch, troops) == 0
+
+
+def cost(ch: Challenge, num_troops: int) -> int:
+    """Coins due at declaration: 1 per troop beyond the first plus the coin icons (M28)."""
+    return max(0, num_troops - 1) + ch.coins
+
+
+def feasible(ch: Challenge, troops, coins: int, hand_size: int, ignore: int = 0) -> bool:
+    """May these troops face ``ch`` now? (requirements, coins and a card for each discard icon)."""
+    return (len(troops) >= 1 and unmet_icons(ch, troops) <= ignore and cost(ch, len(troops)) <= coins
+            and hand_size >= ch.discard)
+
+
+def feasible_sets(ch: Challenge, troop_list, candidates, coins: int, hand_size: int, ignore: int = 0):
+    """Every subset (as a sorted tuple of indices into ``troop_list``) of ``candidates`` that may face
+    ``ch``. At most 5 troops, so at most 31 subsets."""
+    out = []
+    for k in range(1, len(candidates) + 1):
+        if cost(ch, k) > coins:
+            break
+        for combo in combinations(candidates, k):
+            if feasible(ch, [troop_list[i] for i in combo], coins, hand_size, ignore):
+                out.append(combo)
+    return out
+
+
+def difficulty(ch: Challenge, position: int, lasting_bonus: int = 0, bonus: int = 0) -> int:
+    """Printed difficulty + this season's bonus + lasting effects of other challenges + a bonus card (M31)."""
+    return ch.difficulty + ch.season_bonus[season_of(position)] + lasting_bonus + bonus
+
+
+def lasting_bonus_for(ch: Challenge, active) -> int:
+    """Sum of "+n to all other active challenges" effects among ``active`` (open or reserved)."""
+    total = 0
+    for other in active:
+        if other.id == ch.id:
+            continue
+        for e in other.lasting:
+            if e.kind == "difficulty_others":
+                total += e.n
+    return total
+
+
+def might(ch: Challenge, troops, might_table, bonus: int = 0) -> int:
+    """Sum of card might, plus per-troop modifiers of the challenge (Draugr: -1 each), plus a bonus."""
+    per_troop = sum(e.n for e in ch.lasting if e.kind == "might_per_troop")
+    return sum(t.might(might_table) for t in troops) + per_troop * len(troops) + bonus
+
+
+def travel_assignable(sizes, need) -> bool:
+    """Can troops of these card counts (exactly one per icon) meet the world's minimum sizes? (M23)"""
+    if len(sizes) != len(need):
+        return False
+    return all(a >= b for a, b in zip(sorted(sizes, reverse=True), sorted(need, reverse=True)))
+
+
+def travel_completable(sizes_by_troop: dict, chosen, need) -> bool:
+    """Is there a set of exactly ``len(need)`` troops containing ``chosen`` that meets ``need``?"""
+    rest = [i for i in sizes_by_troop if i not in chosen]
+    k = len(need) - len(chosen)
+    if k < 0:
+        return False
+    for extra in combinations(rest, k):
+        if travel_assignable([sizes_by_troop[i] for i in (*chosen, *extra)], need):
+            return True
+    return False

@@ -1,0 +1,1071 @@
+"""Midgard: The Card Game, rules engine part 1 (pure Python + numpy; no PettingZoo import).
+
+Rules: ../shared/seeds/midgard.txt; rulings: RULINGS.md section 5, §7.5-7.6 and section 1; the
+long form with every rule, ruling, the action table and the observation table is
+docs/rules/midgard.md. Card data (88 troops, 9 wildcards, 17 events, 8 reactions, 40 challenges,
+30 rewards, 9 worlds) is ``data/midgard.json``: invented values are marked synthetic there.
+
+Summary. 3-6 Järls, 9 cards and 6 coins each, 6 open challenges (instant effects and "open
+another" cascades applied), everyone in Midgard, the calendar at its start. A turn: (1) Hiring:
+draw 1 from the Thing. (2) Preparation: own troops regroup; lay down troops (3+ cards in sequence,
+with Snedig on a flank, or in series; Tyr replaces 1 card, Thor 2 and counts as 1; at most half
+the cards wildcards; at most 5 troops), complete own troops (relocating displaced wildcards),
+Claim for Gods on opponents' troops. (3) Onslaught, any number of times with regrouped troops:
+travel (the world's troop sizes, its benefit on arrival), face a challenge in your world (first
+troop free, +1 coin per extra troop; class icons met by natural cards across the troops; coin
+and discard icons paid; might >= difficulty incl. season and lasting effects wins the renown, the
+troops go to Valhalla, the list refills to 6, calendar challenges turn the calendar), battle a
+Järl in your world (1 coin, one troop; the defender may defend with one; ties to the attacker;
+the winner draws a reward; undefended: draw 2 keep 1). (4) Spoils: discard 1 (troops/wildcards
+to Krog, events/reactions to Valhalla); after a trip or a won challenge draw up to 9. Between
+turns the Krog top is offered clockwise from the next player (1 coin: the Krog top + a Thing
+card). The game ends when the calendar returns to the sword (M47), when no calendar challenge
+is left (M48) or after ``max_turns`` turns (truncation). Most renown wins; ties: challenge
+renown, then coins (coin rewards included), then a shared win.
+
+Events and reactions are in the deck and count for hand sizes and discards; playing them (for
+their effects or as +3/+5/+7 bonuses) is Midgard part 2.
+
+Options
+    start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).
+    max_turns       turns (all seats together) before the game is cut off and scored; default
+                    400, range 1..100000.
+    start_player    None (default: seeded chance, M7) or a seat 0..N-1.
+
+Actions (one fixed Discrete space, ``actions.NUM_ACTIONS`` ids; ranges in ``actions.RANGES``)
+    0 hire, 1 pass (Krog); 2 end phase; 3 new troop; 4 finish/confirm; 5 cancel; 6 refuse to
+    defend; then place_class (troop 0-5 x class), place_snedig (troop x side), place_tyr (troop x
+    slot), place_thor (troop x first class), relocate (4), claim_target (opponent x troop),
+    claim (slot x form), travel (9 worlds), face (40 challenges), select_troop (5), attack
+    (opponent x troop), defend (5), take_card (card kinds), discard (card kinds), reserve (40),
+    keep_reward (6), reveal_reward (6). Troop 5 is the troop being laid down.
+
+Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.layout(n)``, printed
+in docs/rules/midgard.md.
+
+Rewards: win (default), score (renown centred, /20), dense (renown as it is gained, /20).
+
+Version history: v0 - first release (part 1: no event/reaction play, no bonuses).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from ..core.game import Game, State
+from ..core.options import Option
+from . import actions as A
+from . import challenges as C
+from .cards import DATA, SNEDIG, THOR, TYR, WORLD_NAMES
+from .encoding import encode_observation, make_layout
+from .troops import (
+    EMPTY, REL_NAMES, Troop, can_form_troop, claim, claim_check, place, place_check, relocate,
+    relocation_options,
+)
+
+HAND_SIZE = 9
+START_COINS = 6
+TOTAL_COINS = 50
+MIN_OPEN = 6
+
+# Decision modes (the top frame of the decision stack says who decides what).
+KROG, PREP, BUILD, RELOCATE, CLAIM, ONSLAUGHT, TRAVEL, CHALLENGE, DISCARD_REQ, TAKE, RESERVE, KEEP, DEFEND, \
+    SPOILS = range(14)
+MODE_NAMES = ("krog", "preparation", "build", "relocate", "claim", "onslaught", "travel", "challenge",
+              "discard_requirement", "take_card", "reserve", "keep_reward", "defend", "spoils")
+NUM_MODES = len(MODE_NAMES)
+
+MIGHT = DATA.might
+REWARD_COIN_KINDS = [i for i, (k, _) in enumerate(DATA.rewards) if k == "coins"]
+
+
+class MidgardGame(Game):
+    name = "midgard"
+    min_players = 3
+    max_players = 6
+    default_players = 4
+    score_scale = 20.0
+    OPTIONS = (
+        Option("start_position", 0, "calendar start position (M46): 0 = the sword, 8 steps to the end",
+               choices=(0, 2, 4, 6)),
+        Option("max_turns", 400, "turns (all seats) before the game is cut off and scored (M48)", kind=int,
+               check=lambda v: 1 <= v <= 100_000, check_doc="must be in 1..100000"),
+        Option("start_player", None, "first seat; None = seeded chance draw (M7)", kind=(int, type(None)),
+               check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+    )
+
+    def _setup(self):
+        sp = self.options["start_player"]
+        if sp is not None and sp >= self.num_players:
+            raise ConfigError(f"midgard: option 'start_player' must be a seat below {self.num_players}, got {sp}")
+        self.data = DATA
+        self.num_actions = A.NUM_ACTIONS
+        self.layout = make_layout(self.num_players)
+        self.observation_shape = (self.layout.size,)
+
+    def _new_state(self, rng):
+        return MidgardState.setup(self, rng)
+
+
+class MidgardState(State):
+    # The chance generator is materialised lazily: clones and JSON dumps copy its state dict
+    # (a few microseconds) instead of building a new generator each time.
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            bit_gen = getattr(np.random, self._rng_state["bit_generator"])()
+            bit_gen.state = self._rng_state
+            self._rng = np.random.Generator(bit_gen)
+            self._rng_state = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value) -> None:
+        self._rng, self._rng_state = value, None
+
+    def _rng_dict(self) -> dict:
+        return self._rng.bit_generator.state if self._rng is not None else self._rng_state
+
+    def to_dict(self) -> dict:
+        return {"game": type(self.game).name, "config": self.game.config(),
+                "rng": {"bit_generator": self._rng_dict()}, "state": self._to_dict()}
+
+    # ---- set-up (M8) --------------------------------------------------------------------
+    @classmethod
+    def setup(cls, game: MidgardGame, rng: np.random.Generator) -> "MidgardState":
+        s = cls.blank(game, rng)
+        n = game.num_players
+        deck = np.repeat(np.arange(DATA.num_kinds), DATA.kind_counts)
+        rng.shuffle(deck)
+        s.thing = deck.tolist()
+        for p in range(n):
+            for _ in range(HAND_SIZE):
+                s.hands[p, s.thing.pop()] += 1
+        s.coins[:] = START_COINS
+        s.skat = TOTAL_COINS - START_COINS * n
+        rdeck = np.repeat(np.arange(len(DATA.rewards)), DATA.reward_counts)
+        rng.shuffle(rdeck)
+        s.reward_deck = rdeck.tolist()
+        cdeck = np.arange(len(DATA.challenges))
+        rng.shuffle(cdeck)
+        s.ch_deck = cdeck.tolist()
+        s._refill()
+        sp = game.options["start_player"]
+        s.start_player = int(rng.integers(n)) if sp is None else sp
+        s._start_turn(s.start_player)
+        return s
+
+    @classmethod
+    def blank(cls, game: MidgardGame, rng) -> "MidgardState":
+        """An empty table (no cards dealt): for set-up and for tests that build positions."""
+        s = cls.__new__(cls)
+        n = game.num_players
+        s.game, s.rng = game, rng
+        s.hands = np.zeros((n, DATA.num_kinds), dtype=np.int64)
+        s.thing, s.krog = [], []
+        s.valhalla = np.zeros(DATA.num_kinds, dtype=np.int64)
+        s.troops = [[] for _ in range(n)]
+        s.pending = None
+        s.coins = np.zeros(n, dtype=np.int64)
+        s.skat = TOTAL_COINS
+        s.world = np.zeros(n, dtype=np.int64)
+        s.reward_deck = []
+        s.rewards = np.zeros((n, len(DATA.rewards)), dtype=np.int64)  # hidden, held
+        s.revealed = np.zeros((n, len(DATA.rewards)), dtype=np.int64)  # revealed coin rewards
+        s.reward_top_known = -1
+        s.ch_deck, s.open = [], []
+        s.reserved = [-1] * n
+        s.won = [[] for _ in range(n)]
+        s.ch_out = []
+        s.calendar = game.options["start_position"]
+        s.turn = 0
+        s.start_player = 0
+        s.active = 0
+        s.made_trip = s.won_challenge = s.had_troops = False
+        s.stack = []
+        s.over = s.truncated = False
+        s.end_reason = ""
+        s._mask = None
+        return s
+
+    # ---- small helpers ------------------------------------------------------------------
+    @property
+    def current_player(self):
+        return self.stack[-1]["p"] if self.stack else None
+
+    @property
+    def mode(self) -> int | None:
+        return self.stack[-1]["m"] if self.stack else None
+
+    def season(self) -> int:
+        return C.season_of(self.calendar)
+
+    def _draw(self, p: int, k: int = 1) -> None:
+        """Draw from the Thing, reshuffling Valhalla and Krog (but the Krog top) when empty (M40)."""
+        for _ in range(k):
+            if not self.thing:
+                self._reshuffle()
+                if not self.thing:
+                    return
+            self.hands[p, self.thing.pop()] += 1
+
+    def _reshuffle(self) -> None:
+        pool = np.repeat(np.arange(DATA.num_kinds), self.valhalla).tolist() + self.krog[:-1]
+        self.krog = self.krog[-1:]
+        self.valhalla[:] = 0
+        self.rng.shuffle(pool)
+        self.thing = pool
+
+    def _dispose(self, kind: int) -> None:
+        """Rules for Disposal (M41): troops and wildcards to Krog, events and reactions to Valhalla."""
+        if DATA.is_troop_card(kind):
+            self.krog.append(kind)
+        else:
+            self.valhalla[kind] += 1
+
+    def _gain_coins(self, p: int, k: int) -> None:
+        got = min(k, self.skat)  # finite supply (M45)
+        self.skat -= got
+        self.coins[p] += got
+
+    def _pay(self, p: int, k: int) -> None:
+        self.coins[p] -= k
+        self.skat += k
+
+    def _draw_reward(self, p: int) -> None:
+        if self.reward_deck:
+            self.rewards[p, self.reward_deck.pop()] += 1
+            self.reward_top_known = -1
+
+    def _active_challenges(self):
+        act = [DATA.challenges[c] for c in self.open]
+        act += [DATA.challenges[c] for c in self.reserved if c >= 0]
+        return act
+
+    def challenge_difficulty(self, cid: int, bonus: int = 0) -> int:
+        ch = DATA.challenges[cid]
+        return C.difficulty(ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus)
+
+    # ---- challenges list (M33, M34) -----------------------------------------------------
+    def _open_one(self) -> None:
+        cid = self.ch_deck.pop()
+        self.open.append(cid)
+        for e in DATA.challenges[cid].instant:
+            if e.kind == "all_to_midgard":
+                self.world[:] = 0  # a move by a card effect is not a trip (M23)
+            elif e.kind == "open_another" and self.ch_deck:
+                self._open_one()
+
+    def _refill(self) -> None:
+        while len(self.open) < MIN_OPEN and self.ch_deck:
+            self._open_one()
+
+    def _calendar_left(self) -> bool:
+        """Is any calendar challenge still in the deck, the open list or a reservation? (M48)"""
+        pool = self.ch_deck + self.open + [c for c in self.reserved if c >= 0]
+        return any(DATA.challenges[c].calendar for c in pool)
+
+    # ---- turn structure -----------------------------------------------------------------
+    def _end_game(self, reason: str, truncated: bool = False) -> None:
+        self.over = True
+        self.truncated = truncated
+        self.end_reason = reason
+        self.stack = []
+        if self.pending is not None:  # cannot happen from play; keeps conservation if forced
+            for k in self.pending.cards():
+                self.hands[self.active, k] += 1
+            self.pending = None
+
+    def _start_turn(self, p: int) -> None:
+        if self.turn >= self.game.options["max_turns"]:
+            self._end_game("max_turns", truncated=True)
+            return
+        self.turn += 1
+        self.active = p
+        self._draw(p)  # Hiring (M9)
+        for t in self.troops[p]:
+            t.engaged = False  # regroup (M10, M12)
+        self.had_troops = bool(self.troops[p])
+        self.made_trip = self.won_challenge = False
+        self.stack = [{"m": PREP, "p": p}]
+
+    def _end_onslaught(self) -> None:
+        p = self.active
+        if self.hands[p].sum() > 0:
+            self.stack = [{"m": SPOILS, "p": p}]
+        else:
+            self._finish_spoils()
+
+    def _finish_spoils(self) -> None:
+        p = self.active
+        if self.made_trip or self.won_challenge:  # Reset Hand (M38)
+            self._draw(p, max(0, HAND_SIZE - int(self.hands[p].sum())))
+        self._krog_offer(p, p)
+
+    def _krog_offer(self, ender: int, after: int) -> None:
+        """Offer the Krog top to the next seat after ``after`` that can pay, up to the ender (M39)."""
+        n = self.game.num_players
+        if self.krog:
+            q = (after + 1) % n
+            while q != ender:
+                if self.coins[q] >= 1:
+                    self.stack = [{"m": KROG, "p": q, "ender": ender}]
+                    return
+                q = (q + 1) % n
+        self._start_turn((ender + 1) % n)
+
+    # ---- masks --------------------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        """The exact mask; cached until the next ``apply`` (``clone`` shares it, ``determinize``
+        and direct edits of a state must call ``invalidate``)."""
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask.copy()
+
+    def invalidate(self) -> None:
+        """Forget the cached mask (after editing a state by hand, as tests do)."""
+        self._mask = None
+
+    def _compute_mask(self) -> np.ndarray:
+        mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
+        if not self.stack:
+            return mask
+        f = self.stack[-1]
+        m, p = f["m"], f["p"]
+        hand = self.hands[p]
+        if m == KROG:
+            mask[A.HIRE] = mask[A.PASS] = True
+        elif m == PREP:
+            mask[A.END_PHASE] = True
+            if len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand):
+                mask[A.NEW_TROOP] = True
+            for ti, t in enumerate(self.troops[p]):
+                self._mask_place(mask, t, ti, hand, table=True)
+            if self.had_troops:
+                self._mask_claim_targets(mask, p, hand)
+            self._mask_reveal(mask, p)
+        elif m == BUILD:
+            self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
+            mask[A.FINISH] = self.pending.is_valid()
+            mask[A.CANCEL] = True
+        elif m == RELOCATE:
+            for r in f["options"]:
+                mask[A.BASE["relocate"] + r] = True
+        elif m == CLAIM:
+            t = self.troops[f["target"]][f["troop"]]
+            for slot in range(12):
+                for form in range(4):
+                    if claim_check(t, slot, form, hand):
+                        mask[A.encode("claim", slot, form)] = True
+            mask[A.CANCEL] = True
+        elif m == ONSLAUGHT:
+            mask[A.END_PHASE] = True
+            self._mask_onslaught(mask, p)
+            self._mask_reveal(mask, p)
+        elif m == TRAVEL:
+            need = DATA.worlds[f["world"]].troops
+            sizes = self._regrouped_sizes(p)
+            for ti in sizes:
+                if ti not in f["chosen"] and C.travel_completable(sizes, f["chosen"] + [ti], need):
+                    mask[A.BASE["select_troop"] + ti] = True
+            mask[A.CANCEL] = True
+        elif m == CHALLENGE:
+            ch = DATA.challenges[f["ch"]]
+            sets = self._feasible_sets(p, ch)
+            chosen = set(f["chosen"])
+            for combo in sets:
+                if chosen.issubset(combo):
+                    for ti in combo:
+                        if ti not in chosen:
+                            mask[A.BASE["select_troop"] + ti] = True
+                    if len(combo) == len(chosen):
+                        mask[A.FINISH] = True
+            mask[A.CANCEL] = True
+        elif m in (DISCARD_REQ, SPOILS):
+            mask[A.BASE["discard"]:A.BASE["discard"] + A.NUM_KINDS] = hand > 0
+        elif m == TAKE:
+            base = A.BASE["take_card"]
+            if f["src"] == "valhalla":
+                mask[base:base + A.NUM_KINDS] = self.valhalla > 0
+            else:
+                for k in self.krog:
+                    mask[base + k] = True
+        elif m == RESERVE:
+            for cid in self.open:
+                mask[A.BASE["reserve"] + cid] = True
+        elif m == KEEP:
+            for k in f["drawn"]:
+                mask[A.BASE["keep_reward"] + k] = True
+        elif m == DEFEND:
+            mask[A.REFUSE] = True
+            for ti, t in enumerate(self.troops[p]):
+                if not t.engaged:
+                    mask[A.BASE["defend"] + ti] = True
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        """``legal_mask()[action]`` without building the whole mask (same predicates)."""
+        if not self.stack:
+            return False
+        name, c = A.decode(action)
+        f = self.stack[-1]
+        m, p = f["m"], f["p"]
+        allowed = _MODE_RANGES[m]
+        if name not in allowed:
+            return False
+        hand = self.hands[p]
+        if name in ("hire", "pass", "cancel", "refuse"):
+            return True
+        if name == "end_phase":
+            return True
+        if name == "reveal_reward":
+            return c[0] in REWARD_COIN_KINDS and self.rewards[p, c[0]] > 0
+        if name == "new_troop":
+            return len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand)
+        if name.startswith("place_"):
+            ti = c[0]
+            if m == BUILD:
+                if ti != A.PENDING:
+                    return False
+                t, table = self.pending, False
+            else:
+                if ti >= len(self.troops[p]):
+                    return False
+                t, table = self.troops[p][ti], True
+            kind, pos = _place_kind_pos(name, c)
+            if kind == SNEDIG and t.series:
+                return False
+            return place_check(t, kind, pos, hand, table)[0]
+        if name == "finish":
+            if m == BUILD:
+                return self.pending.is_valid()
+            return tuple(sorted(f["chosen"])) in self._feasible_sets(p, DATA.challenges[f["ch"]])
+        if name == "claim_target":
+            n = self.game.num_players
+            if not self.had_troops or c[0] + 1 >= n:
+                return False
+            q = (p + c[0] + 1) % n
+            return c[1] < len(self.troops[q]) and self._claimable(self.troops[q][c[1]], hand)
+        if name == "claim":
+            return claim_check(self.troops[f["target"]][f["troop"]], c[0], c[1], hand)
+        if name == "relocate":
+            return c[0] in f["options"]
+        if name == "select_troop":
+            ti = c[0]
+            if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f["chosen"]:
+                return False
+            if m == TRAVEL:
+                return C.travel_completable(self._regrouped_sizes(p), f["chosen"] + [ti],
+                                            DATA.worlds[f["world"]].troops)
+            want = set(f["chosen"]) | {ti}
+            return any(want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f["ch"]]))
+        if name == "travel":
+            w = c[0]
+            sizes = self._regrouped_sizes(p)
+            return bool(sizes) and w != self.world[p] and C.travel_completable(sizes, [], DATA.worlds[w].troops)
+        if name == "face":
+            cid = c[0]
+            return (cid in self.open or cid == self.reserved[p]) and self._can_face(p, cid)
+        if name == "attack":
+            n = self.game.num_players
+            if c[0] + 1 >= n or self.coins[p] < 1:
+                return False
+            q = (p + c[0] + 1) % n
+            ti = c[1]
+            return (self.world[q] == self.world[p] and bool(self.troops[q]) and ti < len(self.troops[p])
+                    and not self.troops[p][ti].engaged)
+        if name == "defend":
+            return c[0] < len(self.troops[p]) and not self.troops[p][c[0]].engaged
+        if name == "discard":
+            return hand[c[0]] > 0
+        if name == "take_card":
+            return self.valhalla[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
+        if name == "reserve":
+            return c[0] in self.open
+        if name == "keep_reward":
+            return c[0] in f["drawn"]
+        return False
+
+    def _mask_place(self, mask, t: Troop, ti: int, hand, table: bool) -> None:
+        for c in range(10):
+            if hand[c] and place_check(t, c, 0, hand, table)[0]:
+                mask[A.encode("place_class", ti, c)] = True
+        if hand[SNEDIG] and not t.series:
+            for side in (0, 1):
+                if place_check(t, SNEDIG, side, hand, table)[0]:
+                    mask[A.encode("place_snedig", ti, side)] = True
+        if hand[TYR]:
+            for slot in range(12):
+                if place_check(t, TYR, slot, hand, table)[0]:
+                    mask[A.encode("place_tyr", ti, slot)] = True
+        if hand[THOR]:
+            for s in range(9):
+                if place_check(t, THOR, s, hand, table)[0]:
+                    mask[A.encode("place_thor", ti, s)] = True
+
+    def _claimable(self, t: Troop, hand) -> bool:
+        if t.series:
+            slot = t.cls + 1
+            return any(claim_check(t, slot, form, hand) for form in range(4))
+        for slot, k in enumerate(t.line):
+            if k == EMPTY or k < -1:
+                continue
+            forms = (0,) if k == TYR else (1,) if k == THOR else (2, 3)
+            if any(claim_check(t, slot, form, hand) for form in forms):
+                return True
+        return False
+
+    def _mask_claim_targets(self, mask, p: int, hand) -> None:
+        if not (hand[:THOR + 1].any()):
+            return
+        n = self.game.num_players
+        for r in range(1, n):
+            q = (p + r) % n
+            for ti, t in enumerate(self.troops[q]):
+                if self._claimable(t, hand):
+                    mask[A.encode("claim_target", r - 1, ti)] = True
+
+    def _mask_reveal(self, mask, p: int) -> None:
+        for k in REWARD_COIN_KINDS:
+            if self.rewards[p, k] > 0:
+                mask[A.BASE["reveal_reward"] + k] = True
+
+    def _regrouped_sizes(self, p: int) -> dict:
+        return {ti: t.ncards() for ti, t in enumerate(self.troops[p]) if not t.engaged}
+
+    def _feasible_sets(self, p: int, ch) -> list:
+        cand = [ti for ti, t in enumerate(self.troops[p]) if not t.engaged]
+        return C.feasible_sets(ch, self.troops[p], cand, int(self.coins[p]), int(self.hands[p].sum()))
+
+    def _can_face(self, p: int, cid: int) -> bool:
+        ch = DATA.challenges[cid]
+        if not (ch.any_world or int(self.world[p]) in ch.worlds):
+            return False
+        return bool(self._feasible_sets(p, ch))
+
+    def _mask_onslaught(self, mask, p: int) -> None:
+        sizes = self._regrouped_sizes(p)
+        if not sizes:
+            return
+        for w, world in enumerate(DATA.worlds):
+            if w != self.world[p] and C.travel_completable(sizes, [], world.troops):
+                mask[A.BASE["travel"] + w] = True
+        for cid in self.open + ([self.reserved[p]] if self.reserved[p] >= 0 else []):
+            if self._can_face(p, cid):
+                mask[A.BASE["face"] + cid] = True
+        if self.coins[p] >= 1:
+            n = self.game.num_players
+            for r in range(1, n):
+                q = (p + r) % n
+                if self.world[q] == self.world[p] and self.troops[q]:
+                    for ti in sizes:
+                        mask[A.encode("attack", r - 1, ti)] = True
+
+    # ---- apply --------------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        self._mask = None
+        name, c = A.decode(action)
+        f = self.stack[-1]
+        m, p = f["m"], f["p"]
+        if m == KROG:
+            if name == "hire":
+                self._pay(p, 1)
+                self.hands[p, self.krog.pop()] += 1
+                self._draw(p)
+                self._start_turn((f["ender"] + 1) % self.game.num_players)
+            else:
+                self._krog_offer(f["ender"], p)
+        elif name == "reveal_reward":
+            k = c[0]
+            self.rewards[p, k] -= 1
+            self.revealed[p, k] += 1
+            self._gain_coins(p, DATA.rewards[k][1])
+        elif m == PREP:
+            if name == "end_phase":
+                self.stack = [{"m": ONSLAUGHT, "p": p}]
+            elif name == "new_troop":
+                self.pending = Troop()
+                self.stack.append({"m": BUILD, "p": p})
+            elif name == "claim_target":
+                n = self.game.num_players
+                self.stack.append({"m": CLAIM, "p": p, "target": (p + c[0] + 1) % n, "troop": c[1]})
+            else:
+                self._do_place(p, name, c)
+        elif m == BUILD:
+            if name == "finish":
+                self.troops[p].append(self.pending)
+                self.pending = None
+                self.stack.pop()
+            elif name == "cancel":
+                for k in self.pending.cards():
+                    self.hands[p, k] += 1
+                self.pending = None
+                self.stack.pop()
+            else:
+                self._do_place(p, name, c)
+        elif m == RELOCATE:
+            t = self.pending if f["troop"] == A.PENDING else self.troops[p][f["troop"]]
+            relocate(t, f["wild"], c[0])
+            self.stack.pop()
+        elif m == CLAIM:
+            self.stack.pop()
+            if name == "claim":
+                given, taken = claim(self.troops[f["target"]][f["troop"]], c[0], c[1])
+                for k in given:
+                    self.hands[p, k] -= 1
+                for k in taken:
+                    self.hands[p, k] += 1
+        elif m == ONSLAUGHT:
+            if name == "end_phase":
+                self._end_onslaught()
+            elif name == "travel":
+                self.stack.append({"m": TRAVEL, "p": p, "world": c[0], "chosen": []})
+            elif name == "face":
+                self.stack.append({"m": CHALLENGE, "p": p, "ch": c[0], "chosen": []})
+            else:  # attack
+                self._attack(p, (p + c[0] + 1) % self.game.num_players, c[1])
+        elif m == TRAVEL:
+            if name == "cancel":
+                self.stack.pop()
+            else:
+                f["chosen"].append(c[0])
+                if len(f["chosen"]) == len(DATA.worlds[f["world"]].troops):
+                    self.stack.pop()
+                    self._travel(p, f["world"], f["chosen"])
+        elif m == CHALLENGE:
+            if name == "cancel":
+                self.stack.pop()
+            elif name == "select_troop":
+                f["chosen"].append(c[0])
+            else:
+                self.stack.pop()
+                self._declare_challenge(p, f["ch"], sorted(f["chosen"]))
+        elif m == DISCARD_REQ:
+            self.hands[p, c[0]] -= 1
+            self._dispose(c[0])
+            f["left"] -= 1
+            if f["left"] == 0:
+                self.stack.pop()
+                self._resolve_challenge(p, f["ch"], f["troops"])
+        elif m == TAKE:
+            k = c[0]
+            if f["src"] == "valhalla":
+                self.valhalla[k] -= 1
+            else:
+                del self.krog[self.krog.index(k)]  # the copy deepest in the pile (my ruling)
+            self.hands[p, k] += 1
+            self.stack.pop()
+        elif m == RESERVE:
+            self.stack.pop()
+            self._reserve(p, c[0])
+        elif m == KEEP:
+            self.stack.pop()
+            drawn = list(f["drawn"])
+            drawn.remove(c[0])
+            self.rewards[p, c[0]] += 1
+            for k in drawn:  # the other goes back on top of the reward pile (M25, M37)
+                self.reward_deck.append(k)
+                self.reward_top_known = p
+        elif m == DEFEND:
+            self.stack.pop()
+            if name == "refuse":
+                self._undefended(f["att"])
+            else:
+                self._battle(f["att"], f["troop"], p, c[0])
+        elif m == SPOILS:
+            self.hands[p, c[0]] -= 1
+            self._dispose(c[0])
+            self._finish_spoils()
+
+    def _do_place(self, p: int, name: str, c) -> None:
+        ti = c[0]
+        t = self.pending if ti == A.PENDING else self.troops[p][ti]
+        kind, pos = _place_kind_pos(name, c)
+        used, displaced = place(t, kind, pos)
+        for k in used:
+            self.hands[p, k] -= 1
+        if displaced is not None:
+            opts = relocation_options(t, displaced)
+            if len(opts) == 1:  # a choice of one is no choice
+                relocate(t, displaced, opts[0])
+            else:
+                self.stack.append({"m": RELOCATE, "p": p, "troop": ti, "wild": displaced, "options": opts})
+
+    # ---- travel (M23-M26) ---------------------------------------------------------------
+    def _travel(self, p: int, w: int, chosen) -> None:
+        for ti in chosen:
+            self.troops[p][ti].engaged = True
+        self.world[p] = w
+        self.made_trip = True
+        b = DATA.worlds[w].benefit
+        if b.kind == "draw_cards":
+            self._draw(p, b.n)
+        elif b.kind == "gain_coins":
+            self._gain_coins(p, b.n)
+        elif b.kind == "take_from_valhalla":
+            if self.valhalla.sum() > 0:
+                self.stack.append({"m": TAKE, "p": p, "src": "valhalla"})
+        elif b.kind == "take_from_krog":
+            if self.krog:
+                self.stack.append({"m": TAKE, "p": p, "src": "krog"})
+        elif b.kind == "reserve_challenge":
+            if self.open:
+                self.stack.append({"m": RESERVE, "p": p})
+        elif b.kind == "draw_rewards":
+            for _ in range(b.n):
+                self._draw_reward(p)
+        elif b.kind == "draw_rewards_keep_one":
+            self._draw_keep_one(p, b.n)
+
+    def _draw_keep_one(self, p: int, k: int) -> None:
+        drawn = [self.reward_deck.pop() for _ in range(min(k, len(self.reward_deck)))]
+        if drawn:
+            self.reward_top_known = -1
+        if len(drawn) == 1:
+            self.rewards[p, drawn[0]] += 1
+        elif drawn:
+            self.stack.append({"m": KEEP, "p": p, "drawn": drawn})
+
+    def _reserve(self, p: int, cid: int) -> None:
+        if self.reserved[p] >= 0:
+            self.ch_out.append(self.reserved[p])  # the first reservation is discarded (M26)
+        self.reserved[p] = cid
+        self.open.remove(cid)
+        self._refill()
+        if not self._calendar_left():
+            self._end_game("no calendar challenge left (M48)")
+
+    # ---- challenges (M28-M32, M47) ------------------------------------------------------
+    def _declare_challenge(self, p: int, cid: int, chosen) -> None:
+        ch = DATA.challenges[cid]
+        for ti in chosen:
+            self.troops[p][ti].engaged = True
+        self._pay(p, C.cost(ch, len(chosen)))
+        if ch.discard:
+            self.stack.append({"m": DISCARD_REQ, "p": p, "ch": cid, "troops": list(chosen), "left": ch.discard})
+        else:
+            self._resolve_challenge(p, cid, chosen)
+
+    def _resolve_challenge(self, p: int, cid: int, chosen, bonus_might: int = 0, bonus_difficulty: int = 0) -> None:
+        ch = DATA.challenges[cid]
+        troops = [self.troops[p][ti] for ti in chosen]
+        if C.might(ch, troops, MIGHT, bonus_might) < self.challenge_difficulty(cid, bonus_difficulty):
+            return  # troops stay engaged, the challenge stays (M32)
+        if self.reserved[p] == cid:
+            self.reserved[p] = -1
+        else:
+            self.open.remove(cid)
+        self.won[p].append(cid)
+        self.won_challenge = True
+        for ti in sorted(chosen, reverse=True):
+            for k in self.troops[p][ti].cards():
+                self.valhalla[k] += 1  # winning troops go to Valhalla whatever their type (M41)
+            del self.troops[p][ti]
+        self._refill()
+        if ch.calendar:
+            self.calendar = (self.calendar + 1) % C.CALENDAR_STEPS
+            if self.calendar == 0:
+                self._end_game("calendar (M47)")
+                return
+        if not self._calendar_left():
+            self._end_game("no calendar challenge left (M48)")
+
+    # ---- battles (M35-M37) --------------------------------------------------------------
+    def _attack(self, p: int, q: int, ti: int) -> None:
+        self._pay(p, 1)
+        self.troops[p][ti].engaged = True
+        if any(not t.engaged for t in self.troops[q]):
+            self.stack.append({"m": DEFEND, "p": q, "att": p, "troop": ti})
+        else:
+            self._undefended(p)
+
+    def _battle(self, p: int, ti: int, q: int, di: int, bonus_att: int = 0, bonus_def: int = 0) -> None:
+        self.troops[q][di].engaged = True
+        att = self.troops[p][ti].might(MIGHT) + bonus_att
+        dfn = self.troops[q][di].might(MIGHT) + bonus_def
+        self._draw_reward(p if att >= dfn else q)  # ties go to the attacker
+
+    def _undefended(self, p: int) -> None:
+        self._draw_keep_one(p, 2)
+
+    # ---- results ------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def challenge_renown(self) -> np.ndarray:
+        return np.array([sum(DATA.challenges[c].renown for c in w) for w in self.won], dtype=np.int64)
+
+    def _reward_values(self, kind: str) -> np.ndarray:
+        vals = np.array([v if k == kind else 0 for k, v in DATA.rewards], dtype=np.int64)
+        return (self.rewards + self.revealed) @ vals
+
+    def scores(self) -> np.ndarray:
+        """Renown: challenges won plus renown rewards (M49)."""
+        return self.challenge_renown() + self._reward_values("renown")
+
+    def final_coins(self) -> np.ndarray:
+        """Coins for the tie-break: coins held plus unrevealed coin rewards (M44)."""
+        vals = np.array([v if k == "coins" else 0 for k, v in DATA.rewards], dtype=np.int64)
+        return self.coins + self.rewards @ vals
+
+    def winners(self) -> list[int]:
+        return winners_of(self.scores().tolist(), self.challenge_renown().tolist(), self.final_coins().tolist())
+
+    # ---- information --------------------------------------------------------------------
+    def _frame_view(self, f: dict, player: int) -> dict:
+        out = {"mode": MODE_NAMES[f["m"]], **{k: v for k, v in f.items() if k != "m"}}
+        if f["m"] == KEEP and player != f["p"]:
+            out["drawn"] = len(f["drawn"])  # only the chooser sees the rewards drawn
+        return out
+
+    def view(self, player: int) -> dict:
+        n = self.game.num_players
+        return {
+            "player": player, "num_players": n, "current_player": self.current_player,
+            "active": self.active, "turn": self.turn, "max_turns": self.game.options["max_turns"],
+            "start_player": self.start_player, "calendar": self.calendar,
+            "season": ("summer", "winter")[self.season()],
+            "hand": self.hands[player].tolist(), "hand_sizes": self.hands.sum(axis=1).tolist(),
+            "coins": self.coins.tolist(), "skat": self.skat, "worlds": self.world.tolist(),
+            "troops": [[t.to_json() for t in ts] for ts in self.troops],
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "open": list(self.open), "reserved": list(self.reserved), "won": [list(w) for w in self.won],
+            "challenges_out": list(self.ch_out), "challenge_deck_size": len(self.ch_deck),
+            "valhalla": self.valhalla.tolist(), "krog": list(self.krog), "thing_size": len(self.thing),
+            "rewards": self.rewards[player].tolist(), "revealed": self.revealed.tolist(),
+            "reward_counts": self.rewards.sum(axis=1).tolist(), "reward_deck_size": len(self.reward_deck),
+            "reward_top": self.reward_deck[-1] if self.reward_top_known == player and self.reward_deck else None,
+            "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
+            "stack": [self._frame_view(f, player) for f in self.stack],
+            "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
+            "challenge_renown": self.challenge_renown().tolist(),
+        }
+
+    def observe(self, player: int) -> np.ndarray:
+        return encode_observation(self, player)
+
+    def _determinize(self, player: int, rng: np.random.Generator) -> "MidgardState":
+        """Resample what ``player`` cannot see: other hands with the Thing, others' hidden rewards
+        with the reward pile (a top card the player put back stays), the challenge deck order."""
+        s = self.clone()
+        n = self.game.num_players
+        others = [q for q in range(n) if q != player]
+        pool = list(self.thing)
+        for q in others:
+            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q]).tolist())
+        rng.shuffle(pool)
+        for q in others:
+            k = int(self.hands[q].sum())
+            s.hands[q] = np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
+            pool = pool[k:]
+        s.thing = pool
+        keep_top = self.reward_top_known == player and self.reward_deck
+        rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
+        hidden_keep = [f for f in s.stack if f["m"] == KEEP and f["p"] != player]
+        for q in others:
+            rpool.extend(np.repeat(np.arange(len(DATA.rewards)), self.rewards[q]).tolist())
+        for f in hidden_keep:
+            rpool.extend(f["drawn"])
+        rng.shuffle(rpool)
+        for q in others:
+            k = int(self.rewards[q].sum())
+            s.rewards[q] = np.bincount(np.asarray(rpool[:k], dtype=np.int64), minlength=len(DATA.rewards))
+            rpool = rpool[k:]
+        for f in hidden_keep:
+            k = len(f["drawn"])
+            f["drawn"], rpool = rpool[:k], rpool[k:]
+        s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
+        if self.reward_top_known != player:
+            s.reward_top_known = -1 if self.reward_top_known == -1 else self.reward_top_known
+        s.ch_deck = list(self.ch_deck)
+        rng.shuffle(s.ch_deck)
+        s.rng = np.random.default_rng(rng.integers(2**63))
+        s._mask = None
+        return s
+
+    def clone(self) -> "MidgardState":
+        s = MidgardState.__new__(MidgardState)
+        s.game = self.game
+        s._rng, s._rng_state = None, self._rng_dict()
+        s.hands, s.valhalla = self.hands.copy(), self.valhalla.copy()
+        s.thing, s.krog = list(self.thing), list(self.krog)
+        s.troops = [[t.copy() for t in ts] for ts in self.troops]
+        s.pending = None if self.pending is None else self.pending.copy()
+        s.coins, s.skat, s.world = self.coins.copy(), self.skat, self.world.copy()
+        s.reward_deck = list(self.reward_deck)
+        s.rewards, s.revealed = self.rewards.copy(), self.revealed.copy()
+        s.reward_top_known = self.reward_top_known
+        s.ch_deck, s.open, s.reserved = list(self.ch_deck), list(self.open), list(self.reserved)
+        s.won, s.ch_out = [list(w) for w in self.won], list(self.ch_out)
+        s.calendar, s.turn, s.start_player, s.active = self.calendar, self.turn, self.start_player, self.active
+        s.made_trip, s.won_challenge, s.had_troops = self.made_trip, self.won_challenge, self.had_troops
+        s.stack = [_copy_frame(f) for f in self.stack]
+        s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
+        s._mask = self._mask
+        return s
+
+    def check_invariants(self) -> None:
+        """Conservation of cards, coins, rewards and challenges; legal troops (for tests)."""
+        n = self.game.num_players
+        total = self.hands.sum(axis=0) + self.valhalla
+        total += np.bincount(np.asarray(self.thing + self.krog, dtype=np.int64), minlength=DATA.num_kinds)
+        for ts in self.troops:
+            for t in ts:
+                for k in t.cards():
+                    total[k] += 1
+        if self.pending is not None:
+            for k in self.pending.cards():
+                total[k] += 1
+        for f in self.stack:
+            if f["m"] == RELOCATE:
+                total[f["wild"]] += 1
+        if total.tolist() != list(DATA.kind_counts):
+            raise AssertionError(f"card conservation broken: {total.tolist()}")
+        if (self.hands < 0).any() or (self.valhalla < 0).any():
+            raise AssertionError("negative card counts")
+        if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
+            raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")
+        rtotal = self.rewards.sum(axis=0) + self.revealed.sum(axis=0)
+        rtotal += np.bincount(np.asarray(self.reward_deck, dtype=np.int64), minlength=len(DATA.rewards))
+        for f in self.stack:
+            if f["m"] == KEEP:
+                for k in f["drawn"]:
+                    rtotal[k] += 1
+        if rtotal.tolist() != list(DATA.reward_counts):
+            raise AssertionError(f"reward conservation broken: {rtotal.tolist()}")
+        chs = self.ch_deck + self.open + [c for c in self.reserved if c >= 0] + self.ch_out
+        chs += [c for w in self.won for c in w]
+        if sorted(chs) != list(range(len(DATA.challenges))):
+            raise AssertionError(f"challenge conservation broken: {sorted(chs)}")
+        for p in range(n):
+            if len(self.troops[p]) > A.MAX_TROOPS:
+                raise AssertionError(f"seat {p} has {len(self.troops[p])} troops")
+            for t in self.troops[p]:
+                if not t.is_valid() and not any(f["m"] == RELOCATE and f["p"] == p for f in self.stack):
+                    raise AssertionError(f"seat {p} has an invalid troop {t}")
+
+    # ---- text and serialisation ---------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        if not 0 <= action < A.NUM_ACTIONS:
+            return f"<invalid action {action}>"
+        return A.action_name(action)
+
+    def render(self) -> str:
+        n = self.game.num_players
+        names = DATA.kind_names
+        lines = [f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
+                 f"Thing {len(self.thing)}, Skat {self.skat}, Krog top "
+                 f"{names[self.krog[-1]] if self.krog else '-'}, Valhalla {int(self.valhalla.sum())}"]
+        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
+                                          for c in self.open))
+        for p in range(n):
+            mark = ">" if p == self.current_player else " "
+            hand = ", ".join(f"{names[k]}x{int(v)}" if v > 1 else names[k]
+                             for k, v in enumerate(self.hands[p]) if v)
+            res = f", reserved {DATA.challenges[self.reserved[p]].name}" if self.reserved[p] >= 0 else ""
+            lines.append(f"{mark} player_{p}: {WORLD_NAMES[self.world[p]]}, {int(self.coins[p])} coins, "
+                         f"renown {int(self.scores()[p])}, won {len(self.won[p])}{res}; hand [{hand}]")
+            for ti, t in enumerate(self.troops[p]):
+                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
+                             f"[might {t.might(MIGHT)}]")
+        if self.pending is not None:
+            lines.append(f"     new troop: {self.pending.describe(names)}")
+        if self.over:
+            lines.append(f"game over ({self.end_reason}); winners: "
+                         f"{', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{self.current_player} to decide: {MODE_NAMES[self.mode]}")
+        return "\n".join(lines)
+
+    def _to_dict(self) -> dict:
+        return {
+            "hands": [_as_list(h) for h in self.hands], "thing": list(self.thing), "krog": list(self.krog),
+            "valhalla": _as_list(self.valhalla), "troops": [[t.to_json() for t in ts] for ts in self.troops],
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "coins": self.coins.tolist(), "skat": self.skat, "world": self.world.tolist(),
+            "reward_deck": list(self.reward_deck), "rewards": [_as_list(r) for r in self.rewards],
+            "revealed": [_as_list(r) for r in self.revealed], "reward_top_known": self.reward_top_known,
+            "ch_deck": list(self.ch_deck), "open": list(self.open), "reserved": list(self.reserved),
+            "won": [list(w) for w in self.won], "ch_out": list(self.ch_out), "calendar": self.calendar,
+            "turn": self.turn, "start_player": self.start_player, "active": self.active,
+            "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
+            "stack": [_copy_frame(f) for f in self.stack], "over": self.over, "truncated": self.truncated,
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def _from_dict(cls, game: MidgardGame, d: dict) -> "MidgardState":
+        s = cls.blank(game, None)
+        s.hands = np.array([_as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
+        s.thing, s.krog = list(d["thing"]), list(d["krog"])
+        s.valhalla = _as_counts(d["valhalla"], DATA.num_kinds)
+        s.troops = [[Troop.from_json(t) for t in ts] for ts in d["troops"]]
+        s.pending = None if d["pending"] is None else Troop.from_json(d["pending"])
+        s.coins, s.skat = np.asarray(d["coins"], dtype=np.int64), d["skat"]
+        s.world = np.asarray(d["world"], dtype=np.int64)
+        s.reward_deck = list(d["reward_deck"])
+        s.rewards = np.array([_as_counts(r, len(DATA.rewards)) for r in d["rewards"]], dtype=np.int64)
+        s.revealed = np.array([_as_counts(r, len(DATA.rewards)) for r in d["revealed"]], dtype=np.int64)
+        s.reward_top_known = d["reward_top_known"]
+        s.ch_deck, s.open, s.reserved = list(d["ch_deck"]), list(d["open"]), list(d["reserved"])
+        s.won, s.ch_out = [list(w) for w in d["won"]], list(d["ch_out"])
+        s.calendar, s.turn, s.start_player, s.active = d["calendar"], d["turn"], d["start_player"], d["active"]
+        s.made_trip, s.won_challenge, s.had_troops = d["made_trip"], d["won_challenge"], d["had_troops"]
+        s.stack = [_copy_frame(f) for f in d["stack"]]
+        s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
+        return s
+
+
+_MODE_RANGES = {
+    KROG: {"hire", "pass"},
+    PREP: {"end_phase", "new_troop", "place_class", "place_snedig", "place_tyr", "place_thor", "claim_target",
+           "reveal_reward"},
+    BUILD: {"place_class", "place_snedig", "place_tyr", "place_thor", "finish", "cancel"},
+    RELOCATE: {"relocate"},
+    CLAIM: {"claim", "cancel"},
+    ONSLAUGHT: {"end_phase", "travel", "face", "attack", "reveal_reward"},
+    TRAVEL: {"select_troop", "cancel"},
+    CHALLENGE: {"select_troop", "finish", "cancel"},
+    DISCARD_REQ: {"discard"},
+    TAKE: {"take_card"},
+    RESERVE: {"reserve"},
+    KEEP: {"keep_reward"},
+    DEFEND: {"defend", "refuse"},
+    SPOILS: {"discard"},
+}
+
+
+def _place_kind_pos(name: str, c) -> tuple[int, int]:
+    if name == "place_class":
+        return c[1], 0
+    if name == "place_snedig":
+        return SNEDIG, c[1]
+    if name == "place_tyr":
+        return TYR, c[1]
+    return THOR, c[1]
+
+
+def _as_list(counts) -> list:
+    """Counts per kind as the sorted list of kinds (short JSON)."""
+    return np.repeat(np.arange(len(counts)), counts).tolist()
+
+
+def _as_counts(kinds, size: int) -> np.ndarray:
+    return np.bincount(np.asarray(kinds, dtype=np.int64), minlength=size).astype(np.int64)
+
+
+def _copy_frame(f: dict) -> dict:
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}
+
+
+def winners_of(renown, challenge_renown, coins) -> list[int]:
+    """Most renown; ties: most challenge renown, then most coins; still tied share (M49)."""
+    tied = list(range(len(renown)))
+    for key in (renown, challenge_renown, coins):
+        best = max(key[s] for s in tied)
+        tied = [s for s in tied if key[s] == best]
+    return tied
+
+
+__all__ = ["MidgardGame", "MidgardState", "winners_of", "MODE_NAMES", "REL_NAMES"]

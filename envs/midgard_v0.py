@@ -1,0 +1,29 @@
+"""midgard_v0: the PettingZoo AEC env of Midgard: The Card Game (rules and layouts:
+envs/midgard/rules.py, docs/rules/midgard.md).
+
+| | |
+|---|---|
+| import | `from deckzoo.envs import midgard_v0` / `pettingzoo.make("aec", "deckzoo/midgard-v0")` |
+| agents | `player_0` ... `player_{n-1}`, n = 3-6 (default 4) |
+| actions | Discrete(494), ranges in envs/midgard/actions.py |
+| observation | `{"observation": float32 (see envs/midgard/encoding.py), "action_mask": int8 (494,)}` |
+| options | num_players, start_position, max_turns, start_player, reward, illegal_action, render_mode |
+
+Part 1 of the game: events and reactions are in the deck and count for hand sizes and discards,
+but are not played yet (Midgard part 2).
+"""
+
+from .core.aec import aec_constructors
+from .midgard.rules import MidgardGame as Game
+
+env, raw_env = aec_constructors(Game)
+
+# Options that keep games short in the generic suite: two calendar steps, at most 24 turns.
+SHORT_OPTIONS = {"start_position": 6, "max_turns": 24}
+DEMO_OPTIONS = {"num_players": 4, "start_position": 4}
+PLAYTHROUGH_CONFIGS = [
+    {"num_players": 3, "start_position": 6, "max_turns": 40},
+    {"num_players": 6, "start_position": 6, "max_turns": 40},
+]
+
+__all__ = ["env", "raw_env", "Game", "SHORT_OPTIONS", "DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS"]
