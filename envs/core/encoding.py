@@ -27,12 +27,18 @@ class Layout:
         self._slices = {name: (shape, a, b) for name, shape, a, b in self.pieces}
 
     def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """A zeroed buffer and named (reshaped) views into it."""
-        buf = np.zeros(self.size, dtype=np.float32)
-        return buf, self.views(buf)
+        """A zeroed buffer and named (reshaped) views into it.
+
+        The views are made on first access (``observe`` runs every step, and building every
+        piece's view up front cost more than filling most of them), but the mapping behaves as
+        the full dict: iteration, ``len``, ``in``, ``keys``/``values``/``items`` and ``get``
+        see every piece.
+        """
+        return (buf := np.zeros(self.size, dtype=np.float32)), _LazyViews(buf, self._slices)
 
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
-        return {name: buf[a:b].reshape(shape) for name, (shape, a, b) in self._slices.items()}
+        return {name: buf[a:b] if len(shape) == 1 else buf[a:b].reshape(shape)
+                for name, (shape, a, b) in self._slices.items()}
 
     def slice(self, name: str) -> slice:
         _, a, b = self._slices[name]
@@ -49,6 +55,61 @@ class Layout:
             rows.append(f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |")
         rows.append(f"| **total** | {self.size} | |")
         return "\n".join(rows)
+
+
+class _LazyViews(dict):
+    """``Layout.new``'s named views of one buffer, each made when first looked up."""
+
+    __slots__ = ("_buf", "_slices")
+
+    def __init__(self, buf: np.ndarray, slices: dict):
+        super().__init__()
+        self._buf, self._slices = buf, slices
+
+    def __missing__(self, name: str) -> np.ndarray:
+        shape, a, b = self._slices[name]  # KeyError for an unknown piece, as from a dict
+        view = self._buf[a:b] if len(shape) == 1 else self._buf[a:b].reshape(shape)
+        self[name] = view
+        return view
+
+    def _fill(self) -> None:
+        for name in self._slices:
+            if not dict.__contains__(self, name):
+                self.__missing__(name)
+
+    def __iter__(self):
+        return iter(self._slices)
+
+    def __len__(self) -> int:
+        return len(self._slices)
+
+    def __contains__(self, name) -> bool:
+        return name in self._slices
+
+    def __eq__(self, other) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def get(self, name, default=None):
+        return self[name] if name in self._slices else default
+
+    def keys(self):
+        self._fill()
+        return dict.keys(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
 
 
 def counts(values, size: int, offset: int = 0) -> np.ndarray:
