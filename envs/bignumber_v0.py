@@ -20,9 +20,8 @@ SHORT_OPTIONS = {"single_deal": True}
 DEMO_OPTIONS = {"num_players": 4}
 PLAYTHROUGH_CONFIGS = [
     {"num_players": 2, "single_deal": True},
-    {"num_players": 4, "target": 10},
+    {"num_players": 3, "target": 10},
     {"num_players": 3, "two_decks": True, "single_deal": True},
-    {"num_players": 5, "single_deal": True},
 ]
 
 __all__ = ["env", "raw_env", "Game", "SHORT_OPTIONS", "DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS"]

@@ -107,3 +107,35 @@ def test_observation_layout_and_bounds():
         parts = game.layout.split(obs)
         assert parts["hand"].sum() * game.copies == 9 and parts["current_player"].sum() == 1
         assert parts["phase"][0] == 1 and (0 <= obs).all() and (obs <= 1).all()
+
+
+@pytest.mark.parametrize("n,two_decks", [(4, False), (4, True)])
+def test_every_action_has_a_name_and_plays_round_trip(n, two_decks):
+    from deckzoo.envs.bignumber.cards import SET_INDEX, SETS, cards_name
+    from deckzoo.envs.bignumber.rules import PLAY_BASE
+
+    game = BigNumberGame(n, two_decks=two_decks)
+    s = game.new_state(0)
+    names = [s.action_name(a) for a in range(game.num_actions)]
+    assert len(set(names)) == game.num_actions and not any("invalid" in x for x in names)
+    assert s.action_name(game.num_actions) == f"<invalid action {game.num_actions}>"
+    if not two_decks:
+        for i, t in enumerate(SETS):
+            assert SET_INDEX[t] == i and names[PLAY_BASE + i].startswith(f"play {cards_name(t)} (")
+
+
+def test_docs_observation_table_matches_the_layout():
+    """docs/rules/bignumber.md prints the 4-player one-deck layout; it must not drift from the code."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "bignumber.md").read_text()
+    for name, shape, a, b in BigNumberGame(4).layout.pieces:
+        idx = f"{a}-{b - 1}" if b - a > 1 else f"{a}"
+        assert f"| `{name}` | {'x'.join(map(str, shape))} | {idx} |" in text, name
+
+
+def test_render_shows_the_table():
+    s = BigNumberGame(3).new_state(2)
+    s.apply(int(s.legal_actions()[0]))
+    text = s.render()
+    assert "middle:" in text and "player_2" in text and "to answer" in text
