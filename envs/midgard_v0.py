@@ -22,8 +22,8 @@ env, raw_env = aec_constructors(Game)
 SHORT_OPTIONS = {"start_position": 6, "max_turns": 24}
 DEMO_OPTIONS = {"num_players": 4, "start_position": 4}
 PLAYTHROUGH_CONFIGS = [
-    {"num_players": 3, "start_position": 6, "max_turns": 40},
-    {"num_players": 6, "start_position": 6, "max_turns": 40},
+    {"num_players": 3, "start_position": 6, "max_turns": 9},
+    {"num_players": 6, "start_position": 6, "max_turns": 12},
 ]
 
 __all__ = ["env", "raw_env", "Game", "SHORT_OPTIONS", "DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS"]
