@@ -57,7 +57,7 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State
 from ..core.options import Option
 from .cards import (HAND_SIZE, NUM_TYPES, SET_INDEX, SETS, card_name, cards_name, expand, is_set, legal_plays,
-                    penalties, play_value)
+                    parse_cards, penalties, play_value)
 
 PICK_BASE = 0
 PASS = NUM_TYPES  # 36
@@ -170,8 +170,6 @@ class BigNumberState(State):
         ``hands`` are lists of card types (or text like ``"8d 6d 2d"``); ``aside`` defaults to
         every remaining card, so the cards are conserved.
         """
-        from .cards import parse_cards
-
         n = game.num_players
         if len(hands) != n:
             raise ValueError(f"need {n} hands, got {len(hands)}")
@@ -478,6 +476,10 @@ class BigNumberState(State):
             raise AssertionError("a lead with cards in the middle")
         if self.phase == ANSWER and self.owner == self.current_player:
             raise AssertionError("a player is asked to answer their own set (N11)")
+        if self.pending and self.phase in (LEAD, ANSWER):
+            held = self.hands[self.current_player]
+            if any(self.pending.count(c) > held[c] for c in set(self.pending)):
+                raise AssertionError(f"selection {self.pending} is not in the hand")
 
     # ---- text and serialisation -------------------------------------------------------------
     def action_name(self, action: int) -> str:

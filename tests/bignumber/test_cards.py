@@ -100,3 +100,31 @@ def test_set_table_is_every_one_deck_set_once():
 def test_penalties():
     assert penalties([3, 1, 0, 5], finisher=2) == [3, 1, 0, 5]
     assert penalties([4, 2], finisher=0) == [0, 2]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_legal_plays_property(data):
+    """Random hands (one or two decks) against random middle sets: exactly the sub-multisets that beat."""
+    copies = data.draw(st.sampled_from([1, 2]))
+    pool = [c for c in range(NUM_TYPES) for _ in range(copies)]
+    picked = data.draw(st.lists(st.sampled_from(range(len(pool))), min_size=1, max_size=9, unique=True))
+    hand = [0] * NUM_TYPES
+    for i in picked:
+        hand[pool[i]] += 1
+    middle = data.draw(st.sampled_from(SETS + ((),)))
+    plays = legal_plays(hand, middle)
+    cards_ = expand(hand)
+    want = set()
+    for k in range(1, len(cards_) + 1):
+        for t in itertools.combinations(cards_, k):
+            if middle and beats(t, middle):
+                want.add(t)
+            elif not middle and (k == 1 or (k == len(cards_) and is_set(t))):
+                want.add(t)
+    assert set(plays) == want and len(plays) == len(want)
+    assert all(list(t) == sorted(t, reverse=True) for t in plays)
