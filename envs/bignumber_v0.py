@@ -24,4 +24,4 @@ PLAYTHROUGH_CONFIGS = [
     {"num_players": 3, "two_decks": True, "single_deal": True},
 ]
 
-__all__ = ["env", "raw_env", "Game", "SHORT_OPTIONS", "DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS"]
+__all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env", "raw_env"]

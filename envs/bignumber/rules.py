@@ -56,8 +56,20 @@ from ..core.encoding import Layout
 from ..core.errors import ConfigError
 from ..core.game import Game, State
 from ..core.options import Option
-from .cards import (HAND_SIZE, NUM_TYPES, SET_INDEX, SETS, card_name, cards_name, expand, is_set, legal_plays,
-                    parse_cards, penalties, play_value)
+from .cards import (
+    HAND_SIZE,
+    NUM_TYPES,
+    SET_INDEX,
+    SETS,
+    card_name,
+    cards_name,
+    expand,
+    is_set,
+    legal_plays,
+    parse_cards,
+    penalties,
+    play_value,
+)
 
 PICK_BASE = 0
 PASS = NUM_TYPES  # 36
@@ -144,12 +156,31 @@ class BigNumberGame(Game):
 class BigNumberState(State):
     """One position. Hands, known cards, piles are count vectors over the 36 card types."""
 
-    __slots__ = ("game", "rng", "current_player", "phase", "hands", "known", "aside", "out", "middle",
-                 "owner", "passes", "pending", "deal", "deal_start", "scores_", "history", "over", "_plays", "_mask")
+    __slots__ = (
+        "_mask",
+        "_plays",
+        "aside",
+        "current_player",
+        "deal",
+        "deal_start",
+        "game",
+        "hands",
+        "history",
+        "known",
+        "middle",
+        "out",
+        "over",
+        "owner",
+        "passes",
+        "pending",
+        "phase",
+        "rng",
+        "scores_",
+    )
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
-    def new(cls, game: BigNumberGame, rng: np.random.Generator) -> "BigNumberState":
+    def new(cls, game: BigNumberGame, rng: np.random.Generator) -> BigNumberState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng
@@ -164,7 +195,7 @@ class BigNumberState(State):
 
     @classmethod
     def from_hands(cls, game: BigNumberGame, hands, leader: int = 0, aside=None, out=None, scores=None,
-                   deal: int = 0, deal_start: int | None = None, seed: int = 0) -> "BigNumberState":
+                   deal: int = 0, deal_start: int | None = None, seed: int = 0) -> BigNumberState:
         """A position at the start of a round, from explicit hands (for tests and analysis).
 
         ``hands`` are lists of card types (or text like ``"8d 6d 2d"``); ``aside`` defaults to
@@ -278,8 +309,7 @@ class BigNumberState(State):
         hand, known = self.hands[p], self.known[p]
         for c in cards:
             hand[c] -= 1
-            if known[c] > hand[c]:
-                known[c] = hand[c]
+            known[c] = min(known[c], hand[c])
         if not any(hand):  # N9 / N12: the deal ends at once, no pick-up
             for c in self.middle + cards:
                 self.out[c] += 1
@@ -399,7 +429,7 @@ class BigNumberState(State):
         buf[o["deal"]] = min(self.deal / max(g.max_deals - 1, 1), 1.0)
         return buf
 
-    def _determinize(self, player: int, rng: np.random.Generator) -> "BigNumberState":
+    def _determinize(self, player: int, rng: np.random.Generator) -> BigNumberState:
         """Resample the cards ``player`` cannot see: the others' unknown cards and the aside ones.
 
         Known cards (picked up, not played since) stay with their holders. Another seat's
@@ -430,7 +460,7 @@ class BigNumberState(State):
         s.rng = np.random.default_rng(rng.integers(2**63))
         return s
 
-    def clone(self) -> "BigNumberState":
+    def clone(self) -> BigNumberState:
         s = BigNumberState.__new__(BigNumberState)
         s.game = self.game
         s.rng = np.random.Generator(type(self.rng.bit_generator)())
@@ -499,8 +529,9 @@ class BigNumberState(State):
 
     def render(self) -> str:
         n = self.game.num_players
-        lines = [f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
-                 f"out of play: {cards_name(expand(self.out)) or '-'}"]
+        head = (f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
+                f"out of play: {cards_name(expand(self.out)) or '-'}")
+        lines = [head]
         if self.middle:
             lines.append(f"middle: {cards_name(self.middle)} ({play_value(self.middle)}) by player_{self.owner}"
                          + (f"; passed: {', '.join(f'player_{q}' for q in self.passed)}" if self.passes else ""))
@@ -526,7 +557,7 @@ class BigNumberState(State):
         }
 
     @classmethod
-    def _from_dict(cls, game: BigNumberGame, d: dict) -> "BigNumberState":
+    def _from_dict(cls, game: BigNumberGame, d: dict) -> BigNumberState:
         s = cls.__new__(cls)
         s.game = game
         s.current_player, s.phase, s.over = d["current_player"], d["phase"], d["over"]

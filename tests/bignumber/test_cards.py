@@ -5,10 +5,24 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from deckzoo.envs.bignumber.cards import (NUM_TYPES, SET_INDEX, SETS, beats, card, card_name, expand, is_set,
-                                          is_uniform, legal_plays, parse_card, parse_cards, penalties, play_value,
-                                          rank_of, suit_of)
+from deckzoo.envs.bignumber.cards import (
+    NUM_TYPES,
+    SET_INDEX,
+    SETS,
+    beats,
+    card,
+    card_name,
+    expand,
+    is_set,
+    is_uniform,
+    legal_plays,
+    parse_card,
+    parse_cards,
+    penalties,
+    play_value,
+    rank_of,
+    suit_of,
+)
 
 from .util import cards
 
@@ -102,8 +116,8 @@ def test_penalties():
     assert penalties([4, 2], finisher=0) == [0, 2]
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=150, deadline=None)
@@ -122,9 +136,7 @@ def test_legal_plays_property(data):
     want = set()
     for k in range(1, len(cards_) + 1):
         for t in itertools.combinations(cards_, k):
-            if middle and beats(t, middle):
-                want.add(t)
-            elif not middle and (k == 1 or (k == len(cards_) and is_set(t))):
+            if middle and beats(t, middle) or not middle and (k == 1 or (k == len(cards_) and is_set(t))):
                 want.add(t)
     assert set(plays) == want and len(plays) == len(want)
     assert all(list(t) == sorted(t, reverse=True) for t in plays)

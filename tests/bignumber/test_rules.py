@@ -3,12 +3,25 @@ the engine relies on), each on an explicit position; none depends on what a seed
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
-
 from deckzoo.envs.bignumber.cards import HAND_SIZE, NUM_TYPES, SET_INDEX, parse_card
-from deckzoo.envs.bignumber.rules import (ADD_BASE, ANSWER, FINISH, LEAD, NUM_ACTIONS_ONE_DECK, NUM_ACTIONS_TWO_DECKS,
-                                          OVER, PASS, PICK, PICK_BASE, PLAY_BASE, BigNumberGame)
+from deckzoo.envs.bignumber.rules import (
+    ADD_BASE,
+    ANSWER,
+    FINISH,
+    LEAD,
+    NUM_ACTIONS_ONE_DECK,
+    NUM_ACTIONS_TWO_DECKS,
+    OVER,
+    PASS,
+    PICK,
+    PICK_BASE,
+    PLAY_BASE,
+    BigNumberGame,
+)
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
 from .util import ANNA, BEN, CARLA, DAN, can_play, cards, game, hand, pass_, play, position, take
@@ -135,7 +148,7 @@ def test_N4_random_first_start_player_then_clockwise():
             assert s.current_player == s.deal_start and s.phase == LEAD
             starts.append(s.deal_start)
     assert len(starts) >= 3
-    assert all(b == (a + 1) % 4 for a, b in zip(starts, starts[1:]))
+    assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(starts))
 
 
 # ---- N5-N7: leads and answers ------------------------------------------------------------------
