@@ -21,7 +21,7 @@ from .core.parallel import parallel_constructor
 env, raw_env = aec_constructors(Game)
 parallel_env = parallel_constructor(Game)
 
-__all__ = ["env", "raw_env", "parallel_env", "Game"]
+__all__ = ["Game", "env", "parallel_env", "raw_env"]
 
 SHORT_OPTIONS: dict = {}
 DEMO_OPTIONS = {"num_players": 4}

@@ -18,12 +18,29 @@ Uses only ``info_state.view()`` and the mask; the engine's pure ``resolve_trick`
 from __future__ import annotations
 
 import numpy as np
-
 from deckzoo.envs.bigwig.cards import (
-    DVERGAR, FENRIR, FIVES, HUGIN_MUNIN, KIND_COPIES, KIND_VALUE, LOKI, MJOLLNIR, NUM_KINDS, POINT_VP,
-    TIL_VALHALLAR, WELL, draw_entitlement,
+    DVERGAR,
+    FENRIR,
+    FIVES,
+    HUGIN_MUNIN,
+    KIND_COPIES,
+    KIND_VALUE,
+    LOKI,
+    MJOLLNIR,
+    NUM_KINDS,
+    POINT_VP,
+    TIL_VALHALLAR,
+    WELL,
+    draw_entitlement,
 )
-from deckzoo.envs.bigwig.rules import JOIN, PASS, PLAY_WELL, SACRIFICE_BASE, TARGET_BASE, draws_allowed
+from deckzoo.envs.bigwig.rules import (
+    JOIN,
+    PASS,
+    PLAY_WELL,
+    SACRIFICE_BASE,
+    TARGET_BASE,
+    draws_allowed,
+)
 from deckzoo.envs.bigwig.trick import resolve_trick
 
 from ..base import Agent

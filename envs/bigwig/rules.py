@@ -57,8 +57,22 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng, fork_rng
 from ..core.options import Option
 from .cards import (
-    DECK_SIZE, HOLMGANG, KIND_COPIES, NUM_HOLMGANGS, NUM_KINDS, NUM_POINT_KINDS, NUM_SMALL_KINDS, POINT_TRUMP,
-    POINT_VP, SMALL_COPIES, TIL_VALHALLAR, TOTAL_VP, WELL, card_name, draw_entitlement, small_name,
+    DECK_SIZE,
+    HOLMGANG,
+    KIND_COPIES,
+    NUM_HOLMGANGS,
+    NUM_KINDS,
+    NUM_POINT_KINDS,
+    NUM_SMALL_KINDS,
+    POINT_TRUMP,
+    POINT_VP,
+    SMALL_COPIES,
+    TIL_VALHALLAR,
+    TOTAL_VP,
+    WELL,
+    card_name,
+    draw_entitlement,
+    small_name,
 )
 from .trick import resolve_trick
 
@@ -172,13 +186,36 @@ class BigWigGame(Game):
 
 
 class BigWigState(State):
-    __slots__ = ("game", "rng", "current_player", "phase", "hands", "well", "draw", "discard", "small",
-                 "collected", "altar", "holmgangs", "round", "round_card", "point_on_table", "trump",
-                 "participants", "commits", "challenger", "target", "stake", "joiners", "queue",
-                 "last_trick", "last_winner")
+    __slots__ = (
+        "altar",
+        "challenger",
+        "collected",
+        "commits",
+        "current_player",
+        "discard",
+        "draw",
+        "game",
+        "hands",
+        "holmgangs",
+        "joiners",
+        "last_trick",
+        "last_winner",
+        "participants",
+        "phase",
+        "point_on_table",
+        "queue",
+        "rng",
+        "round",
+        "round_card",
+        "small",
+        "stake",
+        "target",
+        "trump",
+        "well",
+    )
 
     @classmethod
-    def deal(cls, game: BigWigGame, rng: np.random.Generator) -> "BigWigState":
+    def deal(cls, game: BigWigGame, rng: np.random.Generator) -> BigWigState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng
@@ -512,7 +549,7 @@ class BigWigState(State):
                 buf[o["to_sacrifice"] + rel[s]] = 1.0
         return buf
 
-    def _determinize(self, player: int, rng: np.random.Generator) -> "BigWigState":
+    def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
         """Resample what ``player`` cannot see: other hands, their face-down commits (the well
         included), the draw pile's contents and order, and the order of the altar pile."""
         s = self.clone()
@@ -546,7 +583,7 @@ class BigWigState(State):
         s.rng = fork_rng(rng)
         return s
 
-    def clone(self) -> "BigWigState":
+    def clone(self) -> BigWigState:
         s = BigWigState.__new__(BigWigState)
         s.game = self.game
         s.rng = copy_rng(self.rng)
@@ -595,7 +632,6 @@ class BigWigState(State):
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
-        n = self.game.num_players
         b = self.game.stake_base
         if PLAY_BASE <= action < PLAY_BASE + NUM_KINDS:
             return f"play {card_name(action - PLAY_BASE)}"
@@ -616,8 +652,8 @@ class BigWigState(State):
     def render(self) -> str:
         n = self.game.num_players
         rc = "-" if self.round_card == NONE else small_name(self.round_card)
-        lines = [f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
-                 f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}"]
+        lines = [(f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
+                  f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}")]
         if self.round_card == HOLMGANG and self.target != NONE:
             stake = "?" if self.stake == NONE else small_name(self.stake)
             lines.append(f"  holmgang: player_{self.challenger} challenges player_{self.target} for {stake}"
@@ -657,7 +693,7 @@ class BigWigState(State):
         }
 
     @classmethod
-    def _from_dict(cls, game: BigWigGame, d: dict) -> "BigWigState":
+    def _from_dict(cls, game: BigWigGame, d: dict) -> BigWigState:
         s = cls.__new__(cls)
         s.game = game
         s.current_player, s.phase = d["current_player"], d["phase"]

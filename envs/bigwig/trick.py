@@ -22,7 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import (
-    DVERGAR, FENRIR, FIVE_COLOUR, FIVES, HUGIN_MUNIN, KIND_COLOUR, KIND_VALUE, LOKI, NUM_STANDARD, WELL,
+    DVERGAR,
+    FENRIR,
+    FIVE_COLOUR,
+    FIVES,
+    HUGIN_MUNIN,
+    KIND_COLOUR,
+    KIND_VALUE,
+    LOKI,
+    NUM_STANDARD,
+    WELL,
 )
 
 # Specials whose effect acts in the trick (Til Valhallar's ticket use happens before the trick,

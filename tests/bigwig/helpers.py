@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-
-from deckzoo.envs.bigwig.cards import HOLMGANG, KIND_COPIES, NUM_KINDS, NUM_POINT_KINDS, SMALL_COPIES, WELL
+from deckzoo.envs.bigwig.cards import (
+    HOLMGANG,
+    KIND_COPIES,
+    NUM_KINDS,
+    NUM_POINT_KINDS,
+    SMALL_COPIES,
+    WELL,
+)
 from deckzoo.envs.bigwig.rules import NONE, PASS, PLAY_WELL, BigWigGame, BigWigState
 
 

@@ -3,12 +3,11 @@ and the native Parallel env lets every seat of a trick commit in one step."""
 
 import numpy as np
 import pytest
-
 from deckzoo.envs import IllegalActionError, bigwig_v0
+from deckzoo.envs.bigwig.cards import point_kind, standard
 from deckzoo.envs.bigwig.rules import PHASE_COMMIT
 
 from .helpers import table
-from deckzoo.envs.bigwig.cards import point_kind, standard
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])
@@ -81,7 +80,7 @@ def test_parallel_all_trick_players_commit_in_one_step(n):
             simultaneous += 1
             assert state.phase == PHASE_COMMIT and set(acting) == set(state.participants)
         actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
-        obs, rew, term, trunc, info = env.step(actions)
+        obs, rew, *_ = env.step(actions)
         steps += 1
         for a, r in rew.items():
             totals[a] += r

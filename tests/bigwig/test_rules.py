@@ -3,15 +3,36 @@ explicit positions, plus the pure helper tables."""
 
 import numpy as np
 import pytest
-
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.bigwig.cards import (
-    DVERGAR, FENRIR, HOLMGANG, HUGIN_MUNIN, LOKI, MJOLLNIR, NUM_KINDS, SURTR, TIL_VALHALLAR, WELL, point_kind,
+    DVERGAR,
+    FENRIR,
+    HOLMGANG,
+    HUGIN_MUNIN,
+    LOKI,
+    MJOLLNIR,
+    SURTR,
+    TIL_VALHALLAR,
+    WELL,
+    point_kind,
     standard,
 )
 from deckzoo.envs.bigwig.rules import (
-    JOIN, PASS, PHASE_COMMIT, PHASE_SACRIFICE, PHASE_STAKE, PHASE_TARGET, PHASE_TICKET, PLAY_WELL, SACRIFICE_BASE,
-    TARGET_BASE, BigWigGame, challenger_of, draws_allowed, num_actions, winners_of,
+    JOIN,
+    PASS,
+    PHASE_COMMIT,
+    PHASE_SACRIFICE,
+    PHASE_STAKE,
+    PHASE_TARGET,
+    PHASE_TICKET,
+    PLAY_WELL,
+    SACRIFICE_BASE,
+    TARGET_BASE,
+    BigWigGame,
+    challenger_of,
+    draws_allowed,
+    num_actions,
+    winners_of,
 )
 
 from .helpers import commit, pass_tickets, table

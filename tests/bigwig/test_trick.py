@@ -2,11 +2,36 @@
 
 import numpy as np
 import pytest
-
 from deckzoo.envs.bigwig.cards import (
-    ALFAR, DECK_SIZE, DVERGAR, FENRIR, FIVE_COLOUR, HUGIN_MUNIN, IS_SPECIAL, KIND_COLOUR, KIND_COPIES, KIND_VALUE,
-    LOKI, MJOLLNIR, NUM_KINDS, POINT_COPIES, POINT_TRUMP, POINT_VP, SMALL_COPIES, SURTR, TIL_VALHALLAR, TOTAL_VP,
-    VANIR, WELL, WHITE, YMIR, card_name, draw_entitlement, point_kind, small_name, standard,
+    ALFAR,
+    DECK_SIZE,
+    DVERGAR,
+    FENRIR,
+    FIVE_COLOUR,
+    HUGIN_MUNIN,
+    IS_SPECIAL,
+    KIND_COLOUR,
+    KIND_COPIES,
+    KIND_VALUE,
+    LOKI,
+    MJOLLNIR,
+    NUM_KINDS,
+    POINT_COPIES,
+    POINT_TRUMP,
+    POINT_VP,
+    SMALL_COPIES,
+    SURTR,
+    TIL_VALHALLAR,
+    TOTAL_VP,
+    VANIR,
+    WELL,
+    WHITE,
+    YMIR,
+    card_name,
+    draw_entitlement,
+    point_kind,
+    small_name,
+    standard,
 )
 from deckzoo.envs.bigwig.trick import resolve_trick
 
