@@ -31,7 +31,7 @@ RANGES = [
     ("place_snedig", (MAX_TROOPS + 1, 2)),  # (troop, side 0 left / 1 right)
     ("place_tyr", (MAX_TROOPS + 1, 12)),  # (troop, slot 0-11: 0/11 flanks, class c at c+1)
     ("place_thor", (MAX_TROOPS + 1, 9)),  # (troop, first class 0-8 of the two it covers)
-    ("relocate", (4,)),  # where a displaced wildcard goes: low end, high end, left/right flank
+    ("relocate", (2,)),  # where a displaced wildcard goes: below the low end / above the high end
     ("claim_target", (MAX_PLAYERS - 1, MAX_TROOPS)),  # (opponent rel seat - 1, troop)
     ("claim", (12, 4)),  # (slot, form: take Tyr, take Thor, put Tyr, put Thor)
     ("travel", (NUM_WORLDS,)),

@@ -56,7 +56,7 @@ def make_layout(n: int) -> Layout:
         ("ctx_chosen", MAX_TROOPS),  # own troops chosen so far (travel / challenge)
         ("ctx_world", NW),  # travel destination being chosen
         ("ctx_target", (n, MAX_TROOPS)),  # claim target troop, or the attacker and its troop when defending
-        ("ctx_relocate", 12),  # troop 0-5, wildcard (Tyr, Thor), options (4) of a relocation
+        ("ctx_relocate", 10),  # troop 0-5, wildcard (Tyr, Thor), options (low, high) of a relocation
         ("ctx_keep", NR),  # the rewards drawn to choose from (the chooser only)
         ("ctx_discard_left", 1),  # discards still due for a challenge / 3
         ("flags", 3),  # made a trip, won a challenge, had troops at the start of the turn

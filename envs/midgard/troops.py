@@ -25,10 +25,10 @@ EMPTY = -1
 THOR_TAIL = -2
 LEFT, RIGHT = 0, 11
 NUM_SLOTS = 12
-# Where a displaced wildcard may be relocated (M18): next to the low end of the run, next to
-# the high end, or onto an empty flank (Tyr only).
-REL_LOW, REL_HIGH, REL_LEFT, REL_RIGHT = 0, 1, 2, 3
-REL_NAMES = ("low end", "high end", "left flank", "right flank")
+# Where a displaced wildcard may be relocated (M18): the free class slot(s) just below the low
+# end of the run or just above its high end ("beyond Sjømann or before the Skald").
+REL_LOW, REL_HIGH = 0, 1
+REL_NAMES = ("low end", "high end")
 # Claiming for Gods (M22): take a wildcard by giving the card(s) it stands for, or put one in
 # place of natural card(s) and take them.
 TAKE_TYR, TAKE_THOR, PUT_TYR, PUT_THOR = 0, 1, 2, 3
@@ -219,33 +219,20 @@ def line_ok(line) -> bool:
 def relocation_options(t: Troop, wild: int) -> list[int]:
     """Where a displaced wildcard may go once a natural took its place (REL_* codes)."""
     rng = t.class_range()
+    if rng is None:
+        return []
+    width = 1 if wild == TYR else 2
     out = []
-    if wild == TYR:
-        if rng is not None:
-            if rng[0] - 1 >= 0:
-                out.append(REL_LOW)
-            if rng[1] + 1 <= 9:
-                out.append(REL_HIGH)
-        if t.line[LEFT] == EMPTY:
-            out.append(REL_LEFT)
-        if t.line[RIGHT] == EMPTY:
-            out.append(REL_RIGHT)
-    else:
-        if rng is not None:
-            if rng[0] - 2 >= 0:
-                out.append(REL_LOW)
-            if rng[1] + 2 <= 9:
-                out.append(REL_HIGH)
+    if rng[0] - width >= 0:
+        out.append(REL_LOW)
+    if rng[1] + width <= 9:
+        out.append(REL_HIGH)
     return out
 
 
 def relocate(t: Troop, wild: int, where: int) -> None:
-    lo, hi = t.class_range() if t.class_range() is not None else (None, None)
-    if where == REL_LEFT:
-        t.line[LEFT] = TYR
-    elif where == REL_RIGHT:
-        t.line[RIGHT] = TYR
-    elif wild == TYR:
+    lo, hi = t.class_range()
+    if wild == TYR:
         t.line[slot_of_class(lo - 1 if where == REL_LOW else hi + 1)] = TYR
     else:
         s = lo - 2 if where == REL_LOW else hi + 1

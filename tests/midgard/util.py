@@ -1,0 +1,100 @@
+"""Helpers for Midgard tests: build explicit positions instead of relying on what a seed deals."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deckzoo.envs.midgard import actions as A
+from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
+from deckzoo.envs.midgard.rules import MidgardGame, MidgardState
+from deckzoo.envs.midgard.troops import Troop
+
+NAMES = {name: i for i, name in enumerate(DATA.kind_names)}
+NAMES.update({"Skald": 1, "Ranger": 6, "Runicastr": 9})
+
+
+def k(name: str) -> int:
+    """Card kind by name ("Kriger", "Tyr", "Snedig", "Loki's Trick", ...)."""
+    return NAMES[name]
+
+
+def ks(text: str) -> list[int]:
+    """Card kinds from a line as the rulebook prints it: "Skålde - Tyr - Berserker"."""
+    return [k(x.strip()) for x in text.split(" - ")]
+
+
+def troop(text: str, flank_tyr=None, engaged=False) -> Troop:
+    return Troop.from_cards(ks(text), flank_tyr=flank_tyr, engaged=engaged)
+
+
+def ch(name: str) -> int:
+    return DATA.challenge_by_name(name).id
+
+
+def world(name: str) -> int:
+    return [w.name for w in DATA.worlds].index(name)
+
+
+def blank(n: int = 4, **options) -> MidgardState:
+    """An empty table: no cards anywhere, 6 coins each, everyone in Midgard."""
+    s = MidgardState.blank(MidgardGame(n, **options), np.random.default_rng(0))
+    s.coins[:] = 6
+    s.skat = 50 - 6 * n
+    return s
+
+
+def give(s: MidgardState, p: int, *kinds: int) -> None:
+    for kind in kinds:
+        s.hands[p, kind] += 1
+
+
+def complete(s: MidgardState, thing_top=(), open_first=()) -> MidgardState:
+    """Put every card, challenge and reward not placed yet into the Thing / the challenge deck /
+    the reward pile (fixed order), so that the conservation invariants hold. ``thing_top`` are
+    the next cards drawn (first drawn first)."""
+    used = s.hands.sum(axis=0) + s.valhalla
+    used += np.bincount(np.asarray(s.krog + s.thing, dtype=np.int64), minlength=DATA.num_kinds)
+    for ts in s.troops:
+        for t in ts:
+            for kind in t.cards():
+                used[kind] += 1
+    rest = np.asarray(DATA.kind_counts) - used
+    for kind in thing_top:
+        rest[kind] -= 1
+    assert (rest >= 0).all(), rest
+    s.thing = np.repeat(np.arange(DATA.num_kinds), rest).tolist() + list(reversed(thing_top)) + s.thing
+    placed = set(s.open) | set(s.ch_out) | {c for c in s.reserved if c >= 0} | {c for w in s.won for c in w}
+    placed |= set(s.ch_deck)
+    s.ch_deck = [c for c in range(len(DATA.challenges)) if c not in placed] + s.ch_deck
+    rused = s.rewards.sum(axis=0) + s.revealed.sum(axis=0)
+    rused += np.bincount(np.asarray(s.reward_deck, dtype=np.int64), minlength=len(DATA.rewards))
+    rrest = np.asarray(DATA.reward_counts) - rused
+    s.reward_deck = np.repeat(np.arange(len(DATA.rewards)), rrest).tolist() + s.reward_deck
+    s.check_invariants()
+    return s
+
+
+def at(s: MidgardState, p: int, mode: int, **frame) -> MidgardState:
+    s.active = p
+    s.stack = [{"m": mode, "p": p, **frame}]
+    s.invalidate()
+    return s
+
+
+def act(s: MidgardState, name: str, *coords: int) -> None:
+    s.apply(A.encode(name, *coords))
+
+
+def legal(s: MidgardState, name: str, *coords: int) -> bool:
+    a = A.encode(name, *coords)
+    m = bool(s.legal_mask()[a])
+    assert m == s.is_legal(a), f"mask and is_legal disagree on {A.action_name(a)}"
+    return m
+
+
+def legal_names(s: MidgardState) -> list[str]:
+    return [A.action_name(int(a)) for a in s.legal_actions()]
+
+
+__all__ = ["A", "DATA", "SNEDIG", "THOR", "TYR", "Troop", "k", "ks", "troop", "ch", "world", "blank", "give",
+           "complete", "at", "act", "legal", "legal_names"]
