@@ -34,6 +34,9 @@ from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
 
 RESULTS = Path(__file__).resolve().parent / "results"
+# Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
+# the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
+DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
@@ -119,7 +122,7 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated envs (default: all available)")
-    p.add_argument("--ismcts", default="ismcts:200", help="ISMCTS spec for every env (default ismcts:200)")
+    p.add_argument("--ismcts", default=DEFAULT_ISMCTS, help=f"ISMCTS spec for every env (default {DEFAULT_ISMCTS})")
     p.add_argument("--ismcts-for", action="append", metavar="ENV=SPEC", help="ISMCTS spec for one env")
     p.add_argument("--players-for", action="append", metavar="ENV=P", help="player count for one env")
     p.add_argument("--option", action="append", metavar="ENV:KEY=VALUE", help="game option for one env")
