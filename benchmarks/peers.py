@@ -32,6 +32,7 @@ Writes ``benchmarks/results/peers.json``, ``peers.md`` (steps/s, ratios deckzoo/
 issue's targets) and ``peers.png``; prints the table and the peak memory (max RSS).
 
     python benchmarks/peers.py [--seconds 5] [--slice 0.25] [--envs gobig_v0,wizard_v0] [--no-peers]
+                               [--update-docs]
 
 Peers install with ``pip install -e .[bench]`` (rlcard, open_spiel, pygame-ce for PettingZoo's
 classic envs).
@@ -54,6 +55,8 @@ import numpy as np
 import deckzoo.envs as E
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+DOCS_BEGIN, DOCS_END = "<!-- peers.py results: begin -->", "<!-- peers.py results: end -->"
 PLAYERS = 4
 TEXAS = "pettingzoo/texas_holdem_v4"
 OH_HELL = "open_spiel/oh_hell"
@@ -449,6 +452,10 @@ def chart(result: dict, path: Path) -> bool:
     ax.set_title(f"deckzoo vs peers, one interleaved run ({result['meta']['date']})", fontsize=10)
     for i, v in enumerate(rates):
         ax.text(v, i, f" {v:,.0f}", va="center", fontsize=7)
+    texas = _rate(result["results"], "pettingzoo", "texas_holdem_v4", "aec")
+    if texas:
+        ax.axvline(3 * texas, color="grey", linestyle="--", linewidth=0.8)
+        ax.text(3 * texas, len(rows) - 0.4, " AEC target: 3x texas_holdem_v4", fontsize=7, color="grey")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -505,6 +512,14 @@ def write(result: dict, out_dir: Path) -> dict[str, Path]:
     return paths
 
 
+def update_docs(result: dict, path: Path = DOCS) -> None:
+    """Replace the results section of docs/performance.md (between its markers) with this run's tables."""
+    text = path.read_text()
+    a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
+    body = "\n".join("##" + line if line.startswith("#") else line for line in markdown(result).splitlines())
+    path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="total time per case")
@@ -513,10 +528,13 @@ def main(argv=None) -> dict:
     ap.add_argument("--no-peers", action="store_true", help="deckzoo only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
+    ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/performance.md")
     args = ap.parse_args(argv)
     names = [E._canonical(n) for n in args.envs.split(",") if n]
     result = run(names, args.seconds, args.slice, peers=not args.no_peers, seed=args.seed)
     paths = write(result, Path(args.out_dir))
+    if args.update_docs:
+        update_docs(result)
     print(markdown(result))
     print(f"peak memory (max RSS): {result['meta']['peak_rss_mb']:.0f} MB; written: "
           + ", ".join(str(p) for p in paths.values()))
