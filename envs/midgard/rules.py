@@ -248,18 +248,25 @@ class MidgardState(State):
         return C.difficulty(ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus)
 
     # ---- challenges list (M33, M34) -----------------------------------------------------
-    def _open_one(self) -> None:
+    def _open_one(self) -> int:
+        """Open the top challenge and apply its instant effects; returns how many more it asks to open."""
         cid = self.ch_deck.pop()
         self.open.append(cid)
+        more = 0
         for e in DATA.challenges[cid].instant:
             if e.kind == "all_to_midgard":
                 self.world[:] = 0  # a move by a card effect is not a trip (M23)
-            elif e.kind == "open_another" and self.ch_deck:
-                self._open_one()
+            elif e.kind == "open_another":
+                more += 1
+        return more
 
     def _refill(self) -> None:
-        while len(self.open) < MIN_OPEN and self.ch_deck:
-            self._open_one()
+        """Open challenges until 6 are open, plus one more for each "open another" opened (M33)."""
+        extra = 0
+        while self.ch_deck and (len(self.open) < MIN_OPEN or extra > 0):
+            if len(self.open) >= MIN_OPEN:
+                extra -= 1
+            extra += self._open_one()
 
     def _calendar_left(self) -> bool:
         """Is any calendar challenge still in the deck, the open list or a reservation? (M48)"""
