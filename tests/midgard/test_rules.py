@@ -370,3 +370,252 @@ def test_fenrir_needs_a_card_to_discard_m34a():
     s.thing.remove(k("Loki's Trick"))
     s.invalidate()
     assert legal(s, "face", ch("Fenrir"))
+
+
+# ---- battles (M35-M37) ------------------------------------------------------------------
+
+def _battle_state(alice_troops, ben_troops, ben_engaged=()):
+    s = blank(3)
+    s.troops[0] = [troop(t) for t in alice_troops]
+    s.troops[1] = [troop(t, engaged=i in ben_engaged) for i, t in enumerate(ben_troops)]
+    s.world[:2] = world("Nidavellir")
+    s.reward_deck = [3, 0, 1]  # top: coins 1 (3), then renown 2 (1)... drawn from the end
+    complete(s)
+    return at(s, 0, ONSLAUGHT)
+
+
+def test_battle_example_without_bonuses():
+    # Alice (a troop of might 6) attacks Benjamin, whose strongest troops are engaged; he defends
+    # with his regrouped troop of might 4. Without bonuses Alice wins and draws a Reward.
+    s = _battle_state(["Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger"],
+                      ["Göddar - Krigsjärl - Runecästr", "Hyggelig - Skålde - Kriger - Berserker - Bueskytter"],
+                      ben_engaged=(0,))
+    assert s.troops[0][0].might(DATA.might) == 6 and s.troops[1][1].might(DATA.might) == 4
+    assert legal(s, "attack", 0, 0) and not legal(s, "attack", 1, 0)  # seat 2 is in another world
+    act(s, "attack", 0, 0)
+    assert s.coins[0] == 5 and s.current_player == 1 and s.mode == DEFEND
+    assert not legal(s, "defend", 0) and legal(s, "defend", 1) and legal(s, "refuse")
+    act(s, "defend", 1)
+    assert s.rewards[0].sum() == 1 and s.rewards[1].sum() == 0 and s.current_player == 0
+    assert s.troops[1][1].engaged and s.troops[0][0].engaged
+    assert not s.made_trip and not s.won_challenge  # a battle is no feat for the hand reset
+    s.check_invariants()
+
+
+def test_battle_tie_goes_to_the_attacker():
+    s = _battle_state(["Kriger - Berserker - Bueskytter"], ["Bueskytter - Sjømann - Ränger"])
+    act(s, "attack", 0, 0)
+    act(s, "defend", 0)
+    assert s.rewards[0].sum() == 1 and s.rewards[1].sum() == 0
+
+
+def test_battle_defender_wins():
+    s = _battle_state(["Kriger - Berserker - Bueskytter"], ["Göddar - Krigsjärl - Runecästr"])
+    act(s, "attack", 0, 0)
+    act(s, "defend", 0)
+    assert s.rewards[0].sum() == 0 and s.rewards[1].sum() == 1
+
+
+def test_undefended_attacker_keeps_one_of_two():
+    s = _battle_state(["Kriger - Berserker - Bueskytter"], ["Göddar - Krigsjärl - Runecästr"])
+    top2 = sorted(s.reward_deck[-2:])
+    act(s, "attack", 0, 0)
+    act(s, "refuse")
+    assert s.current_player == 0 and s.mode == KEEP and sorted(s.stack[-1]["drawn"]) == top2
+    act(s, "keep_reward", top2[0])
+    assert s.rewards[0, top2[0]] == 1 and s.reward_deck[-1] == top2[1]
+    s.check_invariants()
+
+
+def test_all_engaged_defender_cannot_defend_m37a():
+    s = _battle_state(["Kriger - Berserker - Bueskytter", "Hyggelig - Skålde - Kriger"],
+                      ["Göddar - Krigsjärl - Runecästr"], ben_engaged=(0,))
+    act(s, "attack", 0, 0)
+    assert s.mode == KEEP and s.current_player == 0
+    act(s, "keep_reward", s.stack[-1]["drawn"][0])
+    assert legal(s, "attack", 0, 1)  # repeated attacks are allowed as written
+    s.coins[0] = 0
+    s.skat = 50 - 12
+    s.invalidate()
+    assert not legal(s, "attack", 0, 1)  # but each costs a coin (M35, M45)
+
+
+def test_no_battle_against_a_jarl_without_troops():
+    s = _battle_state(["Kriger - Berserker - Bueskytter"], [])
+    assert not legal(s, "attack", 0, 0)
+
+
+# ---- spoils, Krog, reshuffle (M38-M41) --------------------------------------------------
+
+def test_spoils_discard_and_hand_reset_after_a_trip():
+    s = blank(3)
+    give(s, 0, k("Loki's Trick"), k("Kriger"))
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    s.made_trip = True
+    act(s, "end_phase")
+    assert s.mode == SPOILS and legal(s, "discard", k("Loki's Trick")) and not legal(s, "discard", k("Tyr"))
+    act(s, "discard", k("Loki's Trick"))
+    assert s.valhalla[k("Loki's Trick")] == 1  # events go to Valhalla (M41)
+    assert s.hands[0].sum() == 9  # drew up to 9 after a trip (M38)
+
+
+def test_spoils_without_a_feat_keeps_the_hand_and_troops_go_to_krog():
+    s = blank(3)
+    give(s, 0, k("Kriger"), k("Berserker"))
+    s.coins[1:] = 0  # nobody can hire in Krog
+    s.skat = 50 - 6
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    act(s, "end_phase")
+    act(s, "discard", k("Kriger"))
+    assert s.krog == [k("Kriger")] and s.active == 1 and s.mode == PREP
+    assert s.hands[0].sum() == 1
+
+
+def test_empty_hand_skips_the_discard():
+    s = blank(3)
+    s.coins[1:] = 0
+    s.skat = 50 - 6
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    act(s, "end_phase")
+    assert s.active == 1 and s.mode == PREP
+
+
+def test_krog_contracting_order_m39():
+    # seat 0 ends; seat 1 cannot pay, seat 2 is offered first among those who can, then seat 3;
+    # the ending seat is never offered.
+    s = blank(4)
+    give(s, 0, k("Tyr"))
+    s.coins[1] = 0
+    s.skat = 50 - 18
+    complete(s, thing_top=[k("Göddar"), k("Hyggelig")])
+    at(s, 0, ONSLAUGHT)
+    act(s, "end_phase")
+    act(s, "discard", k("Tyr"))
+    assert s.mode == KROG and s.current_player == 2
+    act(s, "pass")
+    assert s.mode == KROG and s.current_player == 3
+    act(s, "hire")
+    assert s.coins[3] == 5 and s.hands[3, TYR] == 1 and s.hands[3, k("Göddar")] == 1 and s.krog == []
+    # then seat 1's turn begins with Hiring
+    assert s.active == 1 and s.mode == PREP and s.hands[1, k("Hyggelig")] == 1
+    s.check_invariants()
+
+
+def test_krog_everyone_passes():
+    s = blank(3)
+    give(s, 0, k("Tyr"))
+    complete(s)
+    at(s, 0, SPOILS)
+    act(s, "discard", k("Tyr"))
+    act(s, "pass")
+    act(s, "pass")
+    assert s.active == 1 and s.mode == PREP and s.krog == [TYR]
+
+
+def test_reshuffle_keeps_the_krog_top_m40():
+    s = blank(3)
+    s.valhalla[k("Loki's Trick")] = 1
+    s.krog = [k("Kriger"), k("Berserker")]
+    complete(s)
+    drawn_before = s.thing
+    for kind in drawn_before:  # everything else is in player 1's hand
+        s.hands[1, kind] += 1
+    s.thing = []
+    s.check_invariants()
+    s._draw(0, 2)
+    assert s.krog == [k("Berserker")] and s.valhalla.sum() == 0
+    assert sorted(np.repeat(np.arange(DATA.num_kinds), s.hands[0]).tolist()) == sorted(
+        [k("Loki's Trick"), k("Kriger")])
+    s._draw(0, 1)  # nothing left to draw: skipped
+    assert s.hands[0].sum() == 2
+    s.check_invariants()
+
+
+# ---- the end (M46-M49) ------------------------------------------------------------------
+
+def test_calendar_end_is_immediate_m47():
+    s = blank(3, start_position=6)
+    s.calendar = 7
+    s.troops[0] = [troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")]
+    s.world[0] = world("Jotunheim")
+    s.open = [ch("Trollgjaldi")]
+    s.troops[0][0] = troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
+                           "Krigsjärl - Runecästr")
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    act(s, "face", ch("Trollgjaldi"))
+    act(s, "select_troop", 0)
+    act(s, "finish")
+    assert s.is_terminal() and s.calendar == 0 and s.end_reason.startswith("calendar")
+    assert s.current_player is None and not s.legal_mask().any()
+    assert s.winners() == [0] and list(s.returns()) == [1.0, -0.5, -0.5]
+    with pytest.raises(IllegalActionError):
+        s.apply(A.END_PHASE)
+
+
+def test_start_position_sets_the_game_length():
+    for start, steps in ((0, 8), (2, 6), (4, 4), (6, 2)):
+        s = MidgardGame(3, start_position=start).new_state(0)
+        assert s.calendar == start and (8 - s.calendar) % 8 == steps % 8
+
+
+def test_stall_safeguard_m48():
+    s = blank(3)
+    s.troops[0] = [troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
+                         "Krigsjärl - Runecästr")]
+    calendar_ids = [c.id for c in DATA.challenges if c.calendar]
+    s.won[1] = [c for c in calendar_ids if c != ch("Bjorkun")]
+    s.open = [ch("Bjorkun")]
+    complete(s)
+    assert not any(DATA.challenges[c].calendar for c in s.ch_deck)
+    at(s, 0, ONSLAUGHT)
+    act(s, "face", ch("Bjorkun"))
+    act(s, "select_troop", 0)
+    act(s, "finish")
+    assert s.is_terminal() and "M48" in s.end_reason and not s.truncated
+
+
+def test_turn_cap_truncates():
+    s = MidgardGame(3, max_turns=2).new_state(4)
+    rng = np.random.default_rng(0)
+    while not s.is_terminal():
+        s.apply(int(rng.choice(s.legal_actions())))
+    assert s.turn == 2 and s.truncated and s.end_reason == "max_turns"
+
+
+WIN = [
+    # renown, challenge renown, coins -> winners (M49)
+    (([5, 3, 5], [5, 3, 2], [1, 1, 1]), [0]),
+    (([5, 3, 5], [3, 3, 3], [2, 9, 4]), [2]),
+    (([5, 3, 5], [3, 3, 3], [4, 9, 4]), [0, 2]),
+    (([0, 0, 0], [0, 0, 0], [6, 6, 6]), [0, 1, 2]),
+]
+
+
+@pytest.mark.parametrize("args,expected", WIN)
+def test_winners_and_tie_breaks(args, expected):
+    assert winners_of(*args) == expected
+
+
+def test_coin_rewards_count_as_coins_at_the_end_m44():
+    s = blank(3)
+    s.won[0] = [ch("Jotun")]
+    s.won[1] = [ch("Trollgjaldi")]
+    s.rewards[0, 3] = 1  # coins 1 for seat 0
+    s.coins[1] = 7
+    s.coins[0] = 5
+    s.skat = 50 - 18
+    complete(s)
+    assert list(s.scores()) == [5, 5, 0]
+    assert list(s.final_coins()) == [6, 7, 6] and s.winners() == [1]
+
+
+@pytest.mark.parametrize("opts,key", [({"start_position": 1}, "start_position"), ({"max_turns": 0}, "max_turns"),
+                                      ({"max_turns": 2.5}, "max_turns"), ({"start_player": 4}, "start_player"),
+                                      ({"num_players": 2}, "num_players"), ({"num_players": 7}, "num_players")])
+def test_bad_options_name_the_key(opts, key):
+    with pytest.raises(ConfigError, match=key):
+        MidgardGame(**opts)
