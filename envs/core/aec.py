@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .adapter_options import RewardTracker, agent_name, make_spaces, split_options
 from .errors import IllegalActionError
@@ -160,6 +161,16 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
     def __str__(self) -> str:
         return str(self.env)

@@ -7,6 +7,8 @@ layout in the docs can never drift from the code.
 
 from __future__ import annotations
 
+from collections.abc import ItemsView, KeysView, ValuesView
+
 import numpy as np
 
 
@@ -96,20 +98,16 @@ class _LazyViews(dict):
         return self[name] if name in self._slices else default
 
     def keys(self):
-        self._fill()
-        return dict.keys(self)
+        return KeysView(self)  # layout order, whatever order the pieces were first touched in
 
     def values(self):
-        self._fill()
-        return dict.values(self)
+        return ValuesView(self)
 
     def items(self):
-        self._fill()
-        return dict.items(self)
+        return ItemsView(self)
 
     def __repr__(self) -> str:
-        self._fill()
-        return dict.__repr__(self)
+        return repr({name: self[name] for name in self._slices})
 
 
 def counts(values, size: int, offset: int = 0) -> np.ndarray:
