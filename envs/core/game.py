@@ -225,8 +225,9 @@ class State:
         """Validate, then mutate. Illegal input raises and leaves the state unchanged."""
         if self.current_player is None:
             raise IllegalActionError(action, [], "the game is over")
-        if type(action) is int and 0 <= action < self.game.num_actions:
-            a = action  # the common case, without as_action's type dispatch
+        kind = type(action)
+        if (kind is int or kind is np.int64) and 0 <= action < self.game.num_actions:
+            a = int(action)  # the common cases (Python ints, numpy's default int), without as_action's dispatch
         else:
             a = as_action(action, self.game.num_actions, self.legal_actions)
         if not self.is_legal(a):

@@ -128,3 +128,27 @@ def test_sparse_rewards_stay_zero_until_the_end():
         assert reward == 0.0 and all(r == 0.0 for r in env.rewards.values())
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert env.unwrapped.state.is_terminal()
+
+
+@pytest.mark.parametrize("name", list(E.ENVS))
+def test_observations_never_alias_engine_memory(name):
+    """What env.last() and observe() hand out stays as it was while the game goes on."""
+    env = E.make(name, **dict(getattr(E.ENVS[name], "SHORT_OPTIONS", {})))
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    kept = []
+    for step, agent in enumerate(env.agent_iter()):
+        obs, _, term, trunc, _ = env.last()
+        if step < 60:
+            state = env.unwrapped.state
+            raw = state.observe(0)
+            kept.append((obs, {k: v.copy() for k, v in obs.items()}, raw, raw.copy()))
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if step >= 120:
+            break
+    for obs, copy_, raw, raw_copy in kept:
+        assert all(np.array_equal(obs[k], copy_[k]) for k in copy_)
+        assert np.array_equal(raw, raw_copy)
