@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from deckzoo.envs import IllegalActionError, bigwig_v0
 from deckzoo.envs.bigwig.cards import point_kind, standard
-from deckzoo.envs.bigwig.rules import PHASE_COMMIT
+from deckzoo.envs.bigwig.rules import PASS, PHASE_COMMIT, TARGET_BASE
 
 from .helpers import table
 
@@ -128,3 +128,35 @@ def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():
     assert obs["player_0"]["action_mask"][:env.noop].any()  # the challenger picks a target
     assert obs["player_1"]["action_mask"].tolist() == [0] * env.noop + [1]
     assert obs["player_2"]["action_mask"].tolist() == [0] * env.noop + [1]
+
+
+def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
+    """reward="dense": the duel's stake leaving the target is a negative reward for it (VP / 20)."""
+    env = bigwig_v0.raw_env(num_players=3, reward="dense")
+    env.reset(seed=0)
+    p2, p3 = point_kind(["red"]), point_kind(["red", "green"])
+    env.state = table([[standard("red", 9)], [standard("red", 2)], [standard("blue", 1)]], 15,
+                      collected=[[], [p3, p2], []], altar=[point_kind(["blue"])])
+    env._rewards = type(env._rewards)("dense", env.state)
+    env.agent_selection = "player_0"
+    env.step(TARGET_BASE)  # challenge the player to the left (seat 1)
+    env.step(env.unwrapped.game.stake_base + p3)
+    env.step(PASS)  # seat 2 does not join
+    env.step(standard("red", 9))
+    env.step(standard("red", 2))  # the reveal: red 9 wins the 3 VP stake and the 2 VP altar card
+    assert env.rewards == {"player_0": 5 / 20, "player_1": -3 / 20, "player_2": 0.0}
+
+
+def test_determinize_mid_trick_keeps_the_view_and_resamples_hidden_commits():
+    s = table([[standard("red", v) for v in (1, 2, 3)], [standard("blue", v) for v in (1, 2, 3)],
+               [standard("green", v) for v in (1, 2, 3)]], point_kind(["red"]))
+    s.apply(standard("red", 3))
+    s.apply(standard("blue", 3))  # seat 2 still to commit; seats 0 and 1 committed face down
+    rng = np.random.default_rng(0)
+    commits = set()
+    for _ in range(30):
+        d = s.determinize(2, rng)
+        assert d.view(2) == s.view(2) and np.array_equal(d.legal_mask(), s.legal_mask())
+        d.check_invariants()
+        commits.add(d.commits[0])
+    assert len(commits) > 3  # seat 0's face-down card is not leaked into the copies
