@@ -79,6 +79,10 @@ from .trick import resolve_trick
 DEAL = 7
 HAND_LIMIT = 9
 SMALL_TOTAL = int(SMALL_COPIES.sum())  # 24
+# Lookup tables for the observation (a float32 take is cheaper than int * float then a cast).
+_HALF = (np.arange(3) / 2).astype(np.float32)  # card counts (at most 2 of a kind) / 2
+_VP_SCALE = (np.arange(TOTAL_VP + 1) / TOTAL_VP).astype(np.float32)
+_SIZE_SCALE = (np.arange(HAND_LIMIT + 1) / HAND_LIMIT).astype(np.float32)
 
 PLAY_BASE = 0
 PLAY_WELL = NUM_KINDS  # 46
@@ -507,7 +511,7 @@ class BigWigState(State):
         buf = np.zeros(game.layout.size, dtype=np.float32)
         order = game.seat_order[player]  # relative seat i -> absolute seat
         rel = game.relative[player]  # absolute seat -> relative seat
-        buf[o["hand"]:o["hand"] + NUM_KINDS] = self.hands[player] * 0.5
+        buf[o["hand"]:o["hand"] + NUM_KINDS] = _HALF[self.hands[player]]
         buf[o["well_in_hand"]] = self.well[player]
         if self.commits[player] != NONE:
             buf[o["my_commit"] + self.commits[player]] = 1.0
@@ -529,11 +533,12 @@ class BigWigState(State):
             buf[o["stake"] + self.stake] = 1.0
         for s in self.joiners:
             buf[o["joiners"] + rel[s]] = 1.0
-        buf[o["collected"]:o["collected"] + n * NUM_POINT_KINDS] = (self.collected[order] * 0.5).ravel()
-        buf[o["vp"]:o["vp"] + n] = (self.collected[order] @ POINT_VP) / TOTAL_VP
-        buf[o["altar"]:o["altar"] + NUM_POINT_KINDS] = self.altar * 0.5
-        buf[o["discard"]:o["discard"] + NUM_KINDS] = self.discard * 0.5
-        buf[o["hand_sizes"]:o["hand_sizes"] + n] = self._public_sizes()[order] / HAND_LIMIT
+        collected = self.collected[order]
+        buf[o["collected"]:o["collected"] + n * NUM_POINT_KINDS] = _HALF[collected.ravel()]
+        buf[o["vp"]:o["vp"] + n] = _VP_SCALE[collected @ POINT_VP]
+        buf[o["altar"]:o["altar"] + NUM_POINT_KINDS] = _HALF[self.altar]
+        buf[o["discard"]:o["discard"] + NUM_KINDS] = _HALF[self.discard]
+        buf[o["hand_sizes"]:o["hand_sizes"] + n] = _SIZE_SCALE[self._public_sizes()[order]]
         buf[o["draw_pile"]] = len(self.draw) / DECK_SIZE
         buf[o["altar_pile"]] = len(self.small) / SMALL_TOTAL
         buf[o["holmgangs"]:o["holmgangs"] + self.holmgangs] = 1.0
