@@ -78,7 +78,7 @@ def markdown(rows: list[dict], meta: dict) -> str:
         "",
         "Win share: a win counts 1, a win shared by w seats 1/w. The interval is the 95% Wilson interval "
         "over the hero's games; 'above' means its lower end is above the uniform share 1/P. Games were "
-        "added in batches until the interval separated from 1/P (or the cap). s/move is wall-clock "
+        "added in batches until the interval separated from 1/P (or the cap). ms/move is wall-clock "
         "time per decision on this (shared) machine.",
         "",
         "| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero s/move | "
@@ -89,7 +89,7 @@ def markdown(rows: list[dict], meta: dict) -> str:
         h, o = r["hero_row"], r["opponent_row"]
         lines.append(f"| {r['env']} | {r['players']} | {r['hero']} | {r['opponent']} | {r['games']} | "
                      f"{h['win_share']:.3f} | [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | {r['uniform']:.3f} | "
-                     f"{r['verdict']} | {h['sec_per_move']:.3f} | {h['mean_score']:.1f} | {o['mean_score']:.1f} |")
+                     f"{r['verdict']} | {1000 * h['sec_per_move']:.1f} | {h['mean_score']:.1f} | {o['mean_score']:.1f} |")
     heur = [r for r in rows if r["hero"] == "heuristic"]
     srch = [r for r in rows if r["hero"] != "heuristic"]
     lines += [

@@ -21,6 +21,7 @@ from tests.gobig.helpers import position
                                                    "reward": "score"}),
     ("300,max_rollout_steps=40", {"iterations": 300, "max_rollout_steps": 40}),
     ("seconds=2", {"seconds": 2.0}),
+    ("60:rollout=heuristic:bias=1.5", {"iterations": 60, "rollout": "heuristic", "bias": 1.5}),
 ])
 def test_parse_spec(arg, expected):
     assert parse_spec(arg) == expected
@@ -29,7 +30,7 @@ def test_parse_spec(arg, expected):
 @pytest.mark.parametrize("spec,match", [
     ("ismcts:lots", "lots"), ("ismcts:100:depth=3", "depth"), ("ismcts:0", "iterations"),
     ("ismcts:-1s", "seconds"), ("ismcts:10:reward=points", "reward"), ("ismcts:10:rollout=ismcts", "search"),
-    ("ismcts:10:rollout=nobody", "nobody"),
+    ("ismcts:10:rollout=nobody", "nobody"), ("ismcts:10:bias=1", "bias"), ("ismcts:10:rollout=heuristic:bias=-1", "bias"),
 ])
 def test_bad_specs_raise_config_errors(spec, match):
     with pytest.raises(ConfigError, match=match):
@@ -109,3 +110,20 @@ def test_beats_random_at_gobig():
         res = play_match(game, agents, ["x", "y"], seed=g)
         wins += (seat in res.winners) / len(res.winners)
     assert wins / games >= 0.8
+
+
+def test_bias_expands_the_rollout_agents_move_first():
+    """With one iteration only one root move is ever expanded: under ``bias`` it is the
+    heuristic's own choice, without it a random one."""
+    from tests.agents.helpers import positions
+
+    game = GoBigGame(3)
+    differs = 0
+    for state in positions(game, seed=2, count=12, skip=2):
+        seat = state.current_player
+        want = HeuristicAgent(0).act(state.for_player(seat))
+        biased = make_agent("ismcts:1:rollout=heuristic:bias=1", "gobig", 5)
+        assert biased.act(state.for_player(seat)) == want
+        plain = make_agent("ismcts:1:rollout=heuristic", "gobig", 5)
+        differs += plain.act(state.for_player(seat)) != want
+    assert differs > 0
