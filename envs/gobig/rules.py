@@ -54,6 +54,7 @@ NUM_ACTIONS = NUM_PLAYS + 2
 PHASE_PLAY, PHASE_DRAW, PHASE_OVER = 0, 1, 2
 PHASE_NAMES = ("play", "draw", "over")
 _CARD_VALUES = np.arange(1, VALUES + 1)
+_SET_SIZES = np.arange(1, 4).reshape(3, 1)
 
 
 def encode_play(value: int, size: int) -> int:
@@ -167,10 +168,8 @@ class GoBigState(State):
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if self.phase == PHASE_PLAY:
-            h = self.hands[self.current_player]
-            mask[0:7] = h >= 1
-            mask[7:14] = h >= 2
-            mask[14:21] = h >= 3
+            # row k of the play block: values with at least k+1 copies in hand (one broadcast compare)
+            np.greater_equal(self.hands[self.current_player], _SET_SIZES, out=mask[:NUM_PLAYS].reshape(3, VALUES))
         elif self.phase == PHASE_DRAW:
             mask[DRAW_DECK] = mask[TAKE_MARKET] = True
         return mask
