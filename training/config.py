@@ -75,6 +75,9 @@ class EvalConfig:
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: bool = True
     """Evaluate the greedy policy (most likely legal action) rather than sampling it."""
+    max_steps: int = 20_000
+    """Decisions (all seats) after which an evaluation game is abandoned and counts as a loss
+    for the learner (a greedy policy can cycle forever through cancellable decisions)."""
 
 
 @dataclass
@@ -89,6 +92,8 @@ class TrainConfig:
     """Game options passed to ``Game(num_players, **game_options)``."""
     reward: str = "win"
     """win, score or dense (see training/single_agent.py)."""
+    max_episode_steps: Any = None
+    """Truncate a training episode after this many learner decisions (None: never)."""
     total_timesteps: int = 500_000
     """Budget in learner env steps (rounded up to whole rollouts)."""
     seed: int = 0
@@ -162,6 +167,8 @@ def _check(cfg: TrainConfig) -> None:
     except ConfigError as e:
         raise ConfigError(f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
+    if cfg.max_episode_steps is not None and not (_type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0):
+        bad("max_episode_steps", f"must be a positive int or null, got {cfg.max_episode_steps!r}")
     if cfg.num_players is not None and not _type_ok(cfg.num_players, int):
         bad("num_players", f"must be an int or null, got {cfg.num_players!r}")
     if cfg.reward not in ("win", "score", "dense"):
@@ -174,7 +181,8 @@ def _check(cfg: TrainConfig) -> None:
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
                    ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games)]:
+                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games),
+                   ("eval.max_steps", cfg.eval.max_steps)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:

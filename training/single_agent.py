@@ -42,6 +42,10 @@ Opponents (``opponents=``):
   special keys draw from the self-play pool set with ``set_pool``: ``"pool"`` (a uniformly chosen
   snapshot) and ``"latest"`` (the newest one). With an empty pool they fall back to ``"random"``.
 
+``max_steps`` (default None) truncates an episode after that many learner decisions
+(``truncated=True``, no terminal reward): a guard against policies that cycle through
+decisions that never end a turn (possible in games with cancellable composite actions).
+
 ``episode_stats=True`` adds ``info["episode"] = {"r": return, "l": learner steps}`` and
 ``info["is_success"]`` (the learner is among the winners) at the end of each episode, the keys
 stable-baselines3 logs as ``rollout/ep_rew_mean`` and ``rollout/success_rate``.
@@ -99,7 +103,8 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(self, game: str, num_players: int | None = None, opponents: Any = "random",
                  reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",
-                 render_mode: str | None = None, episode_stats: bool = False, **game_options):
+                 render_mode: str | None = None, episode_stats: bool = False, max_steps: int | None = None,
+                 **game_options):
         if reward not in REWARD_MODES:
             raise ConfigError(f"option 'reward' must be one of {list(REWARD_MODES)}, got {reward!r}")
         if illegal_action not in ILLEGAL_MODES:
@@ -117,17 +122,23 @@ class SingleAgentEnv(gym.Env):
         self.render_mode = render_mode
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.episode_stats = bool(episode_stats)
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+            raise ConfigError(f"option 'max_steps' must be None or an int >= 1, got {max_steps!r}")
+        self.max_steps = max_steps
         self._ep_return, self._ep_len = 0.0, 0
+        self._done = False
         self.observation_space = spaces.Box(0.0, np.float32(self.game.observation_high),
                                             shape=self.game.observation_shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._fixed, self._mix = self._parse_opponents(opponents)
         self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
-        self._pool: list[Agent] = []
+        self._pool_ids: list[int] = []  # the drawable pool, oldest first
+        self._pool_agents: dict[int, Agent] = {}  # id -> agent: the pool plus retired ones still seated
         self._pool_rng = np.random.default_rng(0)  # shared by pool agents; reseeded in reset(seed)
         self.state = None
         self.seat = 0
         self.seat_agents: list[Agent | None] = []
+        self._seat_pool_ids: list[int | None] = []  # pool id of each seat's agent (None: not a pool agent)
         self.seat_labels: list[str] = []
         self._last_score = 0.0
 
@@ -173,29 +184,48 @@ class SingleAgentEnv(gym.Env):
             self._agents[key] = make_agent(spec, self.game_name, int(self.np_random.integers(2**63)))
         return self._agents[key]
 
-    def set_pool(self, agents: Sequence[Agent]) -> None:
-        """Replace the self-play pool (oldest first). Pool agents share one generator owned by
-        this env, so their sampling is part of the env's resumable state."""
-        self._pool = [copy.copy(a) for a in agents]  # shallow: weights shared, generator not
-        for a in self._pool:
+    def set_pool(self, agents: Sequence[Agent], ids: Sequence[int] | None = None,
+                 retired: dict[int, Agent] | None = None) -> None:
+        """Replace the self-play pool (oldest first); ``ids`` name its members (default 0, 1, ...).
+
+        Pool agents share one generator owned by this env, so their sampling is part of the env's
+        resumable state. A game in progress keeps the opponents it was dealt: members dropped
+        from the pool stay seated until that game ends. ``retired`` supplies such members when
+        restoring a saved env state (see ``pool_ids_in_use``)."""
+        ids = list(range(len(agents))) if ids is None else [int(i) for i in ids]
+        if len(ids) != len(agents) or len(set(ids)) != len(ids):
+            raise ConfigError("set_pool: ids must be distinct, one per agent")
+        keep = {i: a for i, a in self._pool_agents.items() if i in self._seat_pool_ids}
+        for i, a in [*zip(ids, agents), *(retired or {}).items()]:
+            a = copy.copy(a)  # shallow: weights shared, generator not
             a.rng = self._pool_rng
+            keep[i] = a
+        self._pool_ids, self._pool_agents = ids, keep
 
     @property
     def pool_size(self) -> int:
-        return len(self._pool)
+        return len(self._pool_ids)
 
-    def _draw_opponent(self, index: int) -> tuple[Agent, str]:
+    def pool_ids_in_use(self) -> list[int]:
+        """Ids of the pool agents seated in the current game."""
+        return sorted({i for i in self._seat_pool_ids if i is not None})
+
+    def _draw_opponent(self, index: int) -> tuple[Agent, str, int | None]:
+        """(agent, label, pool id or None) for the ``index``-th opponent after the learner."""
         if self._fixed is not None:
             o = self._fixed[index]
-            return (o, getattr(o, "name", type(o).__name__)) if isinstance(o, Agent) else (self._agent(o, index), o)
+            if isinstance(o, Agent):
+                return o, getattr(o, "name", type(o).__name__), None
+            return self._agent(o, index), o, None
         keys, p = self._mix
         k = keys[int(self.np_random.choice(len(keys), p=p))] if len(keys) > 1 else keys[0]
         if k in (POOL, LATEST):
-            if not self._pool:
-                return self._agent("random", index), "random"
-            i = len(self._pool) - 1 if k == LATEST else int(self.np_random.integers(len(self._pool)))
-            return self._pool[i], f"pool[{i}]"
-        return self._agent(k, index), k
+            if not self._pool_ids:
+                return self._agent("random", index), "random", None
+            n = len(self._pool_ids)
+            pid = self._pool_ids[n - 1 if k == LATEST else int(self.np_random.integers(n))]
+            return self._pool_agents[pid], f"pool[{pid}]", pid
+        return self._agent(k, index), k, None
 
     # ---- the Gymnasium API ------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -207,14 +237,17 @@ class SingleAgentEnv(gym.Env):
         n = self.game.num_players
         while True:
             self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
+            self._pool_agents = {i: self._pool_agents[i] for i in self._pool_ids}  # forget retired members
             self.seat_agents = [None] * n
             self.seat_labels = ["learner"] * n
+            self._seat_pool_ids = [None] * n
             for i in range(n - 1):
                 s = (self.seat + 1 + i) % n
-                self.seat_agents[s], self.seat_labels[s] = self._draw_opponent(i)
+                self.seat_agents[s], self.seat_labels[s], self._seat_pool_ids[s] = self._draw_opponent(i)
             self.state = self.game.new_state(int(self.np_random.integers(2**63)))
             self._last_score = self._own_score()
             self._ep_return, self._ep_len = 0.0, 0
+            self._done = False
             self._play_opponents()
             if not self.state.is_terminal():
                 break
@@ -224,13 +257,14 @@ class SingleAgentEnv(gym.Env):
 
     def step(self, action):
         state = self.state
-        if state is None or state.is_terminal():
+        if state is None or self._done:
             raise RuntimeError("step() called on a finished episode; call reset()")
         try:
             state.apply(action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
+            self._done = True
             return state.observe(self.seat), -1.0, True, False, {"illegal_action": True}
         self._play_opponents()
         reward = 0.0
@@ -238,7 +272,7 @@ class SingleAgentEnv(gym.Env):
             now = self._own_score()
             reward = self.game.score_sign * (now - self._last_score) / self.game.score_scale
             self._last_score = now
-        terminated = state.is_terminal()
+        terminated = self._done = state.is_terminal()
         info = {}
         if terminated:
             if self.reward_mode == "win":
@@ -250,17 +284,20 @@ class SingleAgentEnv(gym.Env):
                     "learner_seat": self.seat, "opponents": list(self.seat_labels)}
         self._ep_return += reward
         self._ep_len += 1
-        if terminated and self.episode_stats:
+        truncated = not terminated and self.max_steps is not None and self._ep_len >= self.max_steps
+        if truncated:
+            self._done = True
+        if (terminated or truncated) and self.episode_stats:
             info["episode"] = {"r": self._ep_return, "l": self._ep_len}
-            info["is_success"] = self.seat in winners
+            info["is_success"] = terminated and self.seat in winners
         if self.render_mode == "human":
             self.render()
-        return state.observe(self.seat), float(reward), terminated, False, info
+        return state.observe(self.seat), float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's exact legal mask (bool); all True once the game is over, so that a
         sampler given a finished episode never sees an empty mask."""
-        if self.state is None or self.state.current_player != self.seat:
+        if self.state is None or self._done or self.state.current_player != self.seat:
             return np.ones(self.game.num_actions, dtype=bool)
         return self.state.legal_mask().astype(bool, copy=False)
 
@@ -289,17 +326,17 @@ class SingleAgentEnv(gym.Env):
     # ---- exact resume ---------------------------------------------------------------------
     def get_env_state(self) -> bytes:
         """Everything that changes while the env runs, pickled; the pool is referenced by index."""
-        pool_ids = {id(a): i for i, a in enumerate(self._pool)}
-        seats = [("pool", pool_ids[id(a)]) if id(a) in pool_ids else ("agent", a) for a in self.seat_agents]
+        seats = [("agent", a) if pid is None else ("pool", pid) for a, pid in zip(self.seat_agents, self._seat_pool_ids)]
         return pickle.dumps({
             "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
             "agents": self._agents, "fixed": self._fixed, "state": self.state, "seat": self.seat,
             "seats": seats, "labels": self.seat_labels, "last_score": self._last_score,
-            "episode": (self._ep_return, self._ep_len),
+            "episode": (self._ep_return, self._ep_len), "done": self._done,
         })
 
     def set_env_state(self, blob: bytes) -> None:
-        """Restore ``get_env_state()``; call ``set_pool`` with the same pool first."""
+        """Restore ``get_env_state()``; call ``set_pool`` first with the same pool and, as
+        ``retired``, any member of ``pool_ids_in_use()`` (at save time) no longer in it."""
         d = pickle.loads(blob)
         bit_gen = getattr(np.random, d["np_random"]["bit_generator"])()
         bit_gen.state = d["np_random"]
@@ -308,11 +345,14 @@ class SingleAgentEnv(gym.Env):
         self._agents, self._fixed = d["agents"], d["fixed"]
         self.state, self.seat, self.seat_labels, self._last_score = d["state"], d["seat"], d["labels"], d["last_score"]
         self._ep_return, self._ep_len = d["episode"]
-        self.seat_agents = []
+        self._done = d["done"]
+        self.seat_agents, self._seat_pool_ids = [], []
         for kind, x in d["seats"]:
             if kind == "pool":
-                if x >= len(self._pool):
-                    raise ConfigError(f"env state refers to pool[{x}] but the pool has {len(self._pool)} entries")
-                self.seat_agents.append(self._pool[x])
+                if x not in self._pool_agents:
+                    raise ConfigError(f"env state refers to pool member {x}, which set_pool did not supply")
+                self.seat_agents.append(self._pool_agents[x])
+                self._seat_pool_ids.append(x)
             else:
                 self.seat_agents.append(x)
+                self._seat_pool_ids.append(None)

@@ -41,8 +41,8 @@ from pathlib import Path
 import numpy as np
 
 import deckzoo.envs as E
-from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import has_heuristic, make_agent
+from deckzoo.agents.stats import wilson_interval, win_credit
 from deckzoo.envs.core.errors import ConfigError
 
 from .config import TrainConfig, config_to_dict
@@ -57,38 +57,35 @@ RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "eval.final_g
 
 
 # ---- evaluation ---------------------------------------------------------------------------------
-def wilson_interval(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win share over ``n`` games (shared wins count fractionally)."""
-    if n == 0:
-        return 0.0, 1.0
-    denom = 1 + z * z / n
-    centre = (share + z * z / (2 * n)) / denom
-    half = z * np.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denom
-    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
-
-
-def evaluate(agent, game, opponent: str, games: int, seed: int) -> dict:
+def evaluate(agent, game, opponent: str, games: int, seed: int, max_steps: int = 20_000) -> dict:
     """Play ``games`` games on the engine: ``agent`` in seat g mod P of game g, fresh ``opponent``
-    agents elsewhere. Returns the agent's win share (ties split) with its 95% interval."""
+    agents elsewhere. Returns the agent's win share (ties split) with its 95% Wilson interval
+    (``deckzoo.agents.stats``, the arena's statistics). A game still running after ``max_steps``
+    decisions is abandoned and counts as a loss (``abandoned`` says how many)."""
     n = game.num_players
     name = type(game).name
     rng = np.random.default_rng(seed)
     agent.seed(int(rng.integers(2**63)))
-    total, steps = 0.0, 0
+    total, steps, abandoned = 0.0, 0, 0
     for g in range(games):
         seat = g % n
         agents = [make_agent(opponent, name, int(rng.integers(2**63))) for _ in range(n)]
         agents[seat] = agent
-        labels = [opponent] * n
-        labels[seat] = "learner"
-        res = play_match(game, agents, labels, seed=int(rng.integers(2**63)))
-        if seat in res.winners:
-            total += 1.0 / len(res.winners)
-        steps += res.steps
+        state = game.new_state(int(rng.integers(2**63)))
+        for _ in range(max_steps):
+            p = state.current_player
+            if p is None:
+                break
+            state.apply(agents[p].act(state.for_player(p)))
+            steps += 1
+        if state.is_terminal():
+            total += win_credit(state.winners(), seat)
+        else:
+            abandoned += 1
     share = total / games if games else 0.0
-    lo, hi = wilson_interval(share, games)
+    lo, hi = wilson_interval(total, games)
     return {"opponent": opponent, "games": games, "win_share": share, "ci_low": lo, "ci_high": hi,
-            "uniform": 1.0 / n, "steps_per_game": steps / max(games, 1)}
+            "uniform": 1.0 / n, "steps_per_game": steps / max(games, 1), "abandoned": abandoned}
 
 
 # ---- the run ------------------------------------------------------------------------------------
@@ -116,7 +113,7 @@ def make_vec_env(cfg: TrainConfig, mix: dict):
     def make(i):
         def _init():
             return SingleAgentEnv(cfg.game, cfg.num_players, opponents=mix, reward=cfg.reward,
-                                  episode_stats=True, **cfg.game_options)
+                                  episode_stats=True, max_steps=cfg.max_episode_steps, **cfg.game_options)
         return _init
 
     fns = [make(i) for i in range(cfg.n_envs)]
@@ -178,6 +175,7 @@ class Trainer:
         self.model = None
         self.venv = None
         self.rs = RunState()
+        self._retired: dict[int, PolicyWeights] = {}  # dropped snapshots, by pool id (= step)
 
     # ---- set-up ----
     def setup(self) -> None:
@@ -244,29 +242,34 @@ class Trainer:
         cfg, rs, step = self.cfg, self.rs, self.model.num_timesteps
         rs.pool.append(PolicyWeights.from_sb3(self.model.policy))
         rs.pool_steps.append(step)
+        for i, w in zip(rs.pool_steps[:-cfg.opponents.pool_size], rs.pool[:-cfg.opponents.pool_size]):
+            self._retired[i] = w  # may still be seated in games in progress
         del rs.pool[:-cfg.opponents.pool_size], rs.pool_steps[:-cfg.opponents.pool_size]
         rs.next_snapshot = (step // cfg.opponents.snapshot_every + 1) * cfg.opponents.snapshot_every
         self._push_pool()
 
-    def _push_pool(self) -> None:
-        self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool])
+    def _push_pool(self, retired: dict | None = None) -> None:
+        retired = {i: PolicyAgent(w) for i, w in (retired or {}).items()}
+        self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired)
 
     def _evaluate(self, games: int, step: int) -> list[dict]:
         agent = PolicyAgent(PolicyWeights.from_sb3(self.model.policy), deterministic=self.cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
-            r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k))
+            r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k),
+                         max_steps=self.cfg.eval.max_steps)
             r["step"] = step
             rows.append(r)
             self.model.logger.record(f"eval/win_share_vs_{opp}", r["win_share"])
-            log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)", step, opp,
-                     r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"])
+            log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s", step, opp,
+                     r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"],
+                     f", {r['abandoned']} abandoned" if r["abandoned"] else "")
         self.rs.eval_history.extend(rows)
         self._write_eval_csv()
         return rows
 
     def _write_eval_csv(self) -> None:
-        cols = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform"]
+        cols = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform", "abandoned"]
         buf = io.StringIO()
         w = csv.DictWriter(buf, cols, extrasaction="ignore")
         w.writeheader()
@@ -303,6 +306,9 @@ class Trainer:
 
         buf = io.BytesIO()
         self.model.save(buf)
+        in_use = sorted({i for ids in self.venv.env_method("pool_ids_in_use") for i in ids})
+        retired_ids = [(i, self._retired[i]) for i in in_use if i not in self.rs.pool_steps]
+        self._retired = dict(retired_ids)  # envs only draw from the pool: others never return
         blob = {
             "version": 1,
             "config": config_to_dict(self.cfg),
@@ -310,6 +316,8 @@ class Trainer:
             "num_timesteps": self.model.num_timesteps,
             "run_state": self.rs,
             "env_states": self.venv.env_method("get_env_state"),
+            # snapshots dropped from the pool but still seated in a game in progress
+            "retired": {i: w for i, w in retired_ids if i not in self.rs.pool_steps},
             "rng": {"python": random.getstate(), "numpy": np.random.get_state(),
                     "torch": torch.get_rng_state()},
         }
@@ -328,7 +336,8 @@ class Trainer:
         if self.model.num_timesteps != blob["num_timesteps"]:
             raise ConfigError("checkpoint is inconsistent: step counters differ")
         self.rs = blob["run_state"]
-        self._push_pool()
+        self._retired = dict(blob["retired"])
+        self._push_pool(retired=blob["retired"])
         for i, s in enumerate(blob["env_states"]):
             self.venv.env_method("set_env_state", s, indices=[i])
         random.setstate(blob["rng"]["python"])

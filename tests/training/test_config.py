@@ -1,0 +1,76 @@
+"""Training configs: every shipped YAML loads; unknown keys, wrong types and bad values are
+rejected with the key's name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckzoo.envs.core.errors import ConfigError
+from deckzoo.training.config import TrainConfig, config_from_dict, config_to_dict, load_config
+
+CONFIGS = sorted(Path(__file__).resolve().parents[2].joinpath("configs").glob("*.yaml"))
+TRAINING_CONFIGS = [p for p in CONFIGS if p.stem in ("gobig", "bignumber", "wizard", "bigwig", "midgard")]
+
+
+def test_every_game_has_a_config():
+    assert {p.stem for p in TRAINING_CONFIGS} == {"gobig", "bignumber", "wizard", "bigwig", "midgard"}
+
+
+@pytest.mark.parametrize("path", TRAINING_CONFIGS, ids=lambda p: p.stem)
+def test_shipped_configs_load(path):
+    import deckzoo.envs as E
+
+    if not any(mod.Game.name == path.stem for mod in E.ENVS.values()):
+        pytest.skip(f"{path.stem} is not available yet")
+    cfg = load_config(path)
+    assert cfg.game == path.stem and cfg.torch_threads == 1
+    assert config_from_dict(config_to_dict(cfg)) == cfg
+
+
+@pytest.mark.parametrize("data,key", [
+    ({"lerning_rate": 1e-3}, "'lerning_rate'"),
+    ({"ppo": {"lerning_rate": 1e-3}}, "'ppo.lerning_rate'"),
+    ({"eval": {"gams": 10}}, "'eval.gams'"),
+    ({"opponents": {"pool": 3}}, "'opponents.pool'"),
+    ({"ppo": {"n_steps": "many"}}, "'ppo.n_steps'"),
+    ({"ppo": {"n_steps": True}}, "'ppo.n_steps'"),
+    ({"seed": 1.5}, "'seed'"),
+    ({"ppo": 3}, "ppo"),
+    ({"game": "chess"}, "'game'"),
+    ({"vec_env": "threads"}, "'vec_env'"),
+    ({"reward": "points"}, "'reward'"),
+    ({"n_envs": 0}, "'n_envs'"),
+    ({"torch_threads": 0}, "'torch_threads'"),
+    ({"ppo": {"batch_size": 300}}, "'ppo.batch_size'"),
+    ({"ppo": {"gamma": 1.5}}, "'ppo.gamma'"),
+    ({"ppo": {"net_arch": []}}, "'ppo.net_arch'"),
+    ({"ppo": {"activation": "gelu"}}, "'ppo.activation'"),
+    ({"opponents": {"mix": {"random": -1}}}, "'opponents.mix.random'"),
+    ({"opponents": {"mix": {"random": 0}}}, "'opponents.mix'"),
+    ({"num_players": 9}, "num_players"),
+    ({"game_options": {"no_such_option": 1}}, "no_such_option"),
+])
+def test_bad_config_is_rejected_naming_the_key(data, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+        config_from_dict({"game": "gobig", **data})
+
+
+def test_yaml_file_errors_name_file_and_key(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("game: gobig\nppo:\n  n_step: 64\n")
+    with pytest.raises(ConfigError, match=r"bad\.yaml.*'ppo\.n_step'"):
+        load_config(path)
+    with pytest.raises(ConfigError, match="no config file"):
+        load_config(tmp_path / "missing.yaml")
+
+
+def test_defaults_and_overrides(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("game: gobig_v0\n")
+    cfg = load_config(path, {"total_timesteps": 128, "ppo.n_steps": 64, "ppo.batch_size": 64})
+    assert cfg.game == "gobig" and cfg.total_timesteps == 128 and cfg.ppo.n_steps == 64
+    assert cfg.ppo.learning_rate == TrainConfig().ppo.learning_rate
+    assert isinstance(config_from_dict({"ppo": {"learning_rate": 1}}).ppo.learning_rate, float)
+    assert cfg.resolved_run_dir() == Path("runs/gobig")
