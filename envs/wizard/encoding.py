@@ -69,11 +69,12 @@ SCALE = COUNT_SCALE.tolist()
 class Encoder:
     """Encodes observations for one game configuration.
 
-    Incremental: every state keeps ``pub``, the public pieces encoded once in *absolute* seat
-    order and updated in place by the few entries each action changes (the rules call the
-    ``on_*`` hooks below; a new deal rebuilds it). ``observe(p)`` is then one gather that turns
-    absolute rows into relative ones (``perm[p]``) plus the private pieces. ``encode_reference``
-    builds the same observation from scratch; tests check that both agree at every step.
+    Incremental: every state keeps ``pub``, the public pieces (except whose turn it is) encoded
+    once in *absolute* seat order and updated in place by the few entries each action changes
+    (in ``WizardState._bid``/``_play``; a new deal rebuilds it). ``observe(p)`` is then one gather
+    that turns absolute rows into relative ones (``perm[p]``), the private pieces (copied from
+    the state's scaled hands) and the turn (current player, phase). ``encode_reference`` builds
+    the same observation from scratch; tests check that both agree at every step.
     """
 
     def __init__(self, n: int, num_rounds: int):
@@ -114,12 +115,44 @@ class Encoder:
     def public(self, st) -> np.ndarray:
         """The public pieces in absolute seat order (observer 0's rotation is the identity)."""
         buf = np.zeros(self.size, dtype=np.float32)
-        self._fill_public(buf, st, 0)
+        self._fill_public(buf, st, 0, turn=False)
+        return buf
+
+    def dealt_public(self, st) -> np.ndarray:
+        """``public(st)`` right after a deal (no bids, tricks or plays yet), with fewer writes."""
+        n = self.n
+        buf = np.zeros(self.size, dtype=np.float32)
+        a = self.o_hand_sizes
+        buf[a:a + n] = st.round * self.inv_k
+        if st.flipped >= 0:
+            buf[self.o_flipped + st.flipped] = 1.0
+        if st.trump != TRUMP_PENDING:
+            buf[self.o_trump + st.trump] = 1.0
+        a = self.o_bid_pending
+        buf[a:a + n] = 1.0
+        a = self.o_scores
+        lo, span = self.score_lo, self.score_span
+        buf[a:a + n] = [(x - lo) / span for x in st.points]
+        buf[self.o_round + st.round - 1] = 1.0
+        buf[self.o_dealer + st.dealer] = 1.0
         return buf
 
     def observe(self, st, p: int) -> np.ndarray:
         buf = st.pub[self.perm[p]]
-        self._fill_private(buf, st, p)
+        if st.own_hand_hidden(p):
+            buf[self.o_hand_hidden] = 1.0
+        else:
+            a = self.o_hand
+            buf[a:a + NUM_KINDS] = st.hand_obs[p]  # the hand kept scaled, so this is one copy
+        if st.foresight_round():
+            a = self.o_foresight
+            for q in self.orders[p][1:]:
+                buf[a:a + NUM_KINDS] = st.hand_obs[q]
+                a += NUM_KINDS
+        cur = st.current_player
+        if cur is not None:
+            buf[self.o_current_player + (cur - p) % self.n] = 1.0
+            buf[self.o_phase + st.phase] = 1.0
         return buf
 
     def _fill_private(self, buf: np.ndarray, st, p: int) -> None:
@@ -136,7 +169,7 @@ class Encoder:
                 b = a + (r - 1) * NUM_KINDS
                 np.multiply(st.hands[order[r]], COUNT_SCALE, out=buf[b:b + NUM_KINDS])
 
-    def _fill_public(self, buf: np.ndarray, st, p: int) -> None:
+    def _fill_public(self, buf: np.ndarray, st, p: int, turn: bool = True) -> None:
         n, k, off = self.n, self.k, self.off
         order = self.orders[p]
         inv_k = self.inv_k
@@ -174,12 +207,12 @@ class Encoder:
             if v:
                 buf[a + 4 * r:a + 4 * r + 4] = bits[v]
         a = off["played"]
-        np.multiply(st.played, COUNT_SCALE, out=buf[a:a + NUM_KINDS])
+        np.multiply(st.played, COUNT_SCALE, out=buf[a:a + NUM_KINDS], casting="unsafe")
         a = off["scores"]
         lo, span, sc = self.score_lo, self.score_span, st.points
         buf[a:a + n] = [(sc[s] - lo) / span for s in order]
         buf[off["round"] + st.round - 1] = 1.0
         buf[off["dealer"] + (st.dealer - p) % n] = 1.0
-        if st.current_player is not None:
+        if turn and st.current_player is not None:
             buf[off["current_player"] + (st.current_player - p) % n] = 1.0
             buf[off["phase"] + st.phase] = 1.0

@@ -50,7 +50,7 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State
 from ..core.options import Option
 from .cards import (
-    DECK_COUNTS, DECK_KINDS, DECK_SIZE, LED_FREE, LED_NONE, NO_TRUMP, NULL, NUM_KINDS, NUM_SUITED, NUM_SUITS,
+    COUNT_SCALE, DECK_COUNTS, DECK_KINDS, DECK_SIZE, LED_FREE, LED_NONE, NO_TRUMP, NULL, NUM_KINDS, NUM_SUITED, NUM_SUITS,
     RANKS, SUITS, TRUMP_PENDING, WIZARD, card_name, forbidden_dealer_bid, next_led, num_rounds_for, playable,
     round_score, trick_winner, trump_after_flip, trump_name, winners_of,
 )
@@ -89,60 +89,91 @@ def decode_action(action: int) -> tuple[str, int]:
     return "bid", action - BID_BASE
 
 
+_KINDS = np.arange(NUM_KINDS)
+# _VOID_BAD[mask][kind]: a kind of a suit in the 4-bit void ``mask``
+_VOID_BAD = np.array([[k < NUM_SUITED and bool(m >> (k // RANKS) & 1) for k in range(NUM_KINDS)]
+                      for m in range(16)])
+_REJECTION_TRIES = 12
+
+
 def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator) -> list:
     """Deal the cards counted in ``pool`` (54 counts) to holders of the given sizes, at random.
 
     ``voids[h]`` is a 4-bit mask of suits holder h is known to lack; such a holder never receives
-    those suits. Without voids the deal is uniform. With voids, cards are placed one by one (in
-    random order) on a holder chosen with probability proportional to its free room among those
-    that keep the rest of the deal feasible (Gale's condition over subsets of suits); that is
-    always possible when the true deal was consistent, and close to uniform. Returns one count
-    vector (int8, 54) per holder.
+    those suits. The deal is uniform over all consistent deals when it comes from a plain shuffle
+    (always without voids; with voids, up to ``_REJECTION_TRIES`` shuffles are tried and the first
+    consistent one is kept, which is exact rejection sampling). If no try is consistent (many voids,
+    late in a round), cards are placed one by one on a holder chosen with probability proportional
+    to its free room among those that keep a consistent completion possible (Gale's condition over
+    subsets of suits): that always succeeds when the true deal was consistent, and is close to
+    uniform. Returns one count vector (int8, 54) per holder.
     """
-    cards = np.repeat(np.arange(NUM_KINDS), pool.astype(np.int64))
-    rng.shuffle(cards)
-    out = [np.zeros(NUM_KINDS, dtype=np.int8) for _ in capacities]
-    if sum(capacities) != len(cards):
+    cards = np.repeat(_KINDS, pool.astype(np.int64))
+    total = sum(capacities)
+    if total != len(cards):
         raise AssertionError(f"{len(cards)} hidden cards for holders of sizes {capacities}")
-    if not any(voids):
-        a = 0
-        for h, k in enumerate(capacities):
-            np.add.at(out[h], cards[a:a + k], 1)
-            a += k
-        return out
-    caps = list(capacities)
-    remaining = [int(pool[s * RANKS:(s + 1) * RANKS].sum()) for s in range(NUM_SUITS)]
-    holders = range(len(caps))
-
-    def feasible() -> bool:
-        for subset in range(1, 16):
-            demand = sum(remaining[s] for s in range(NUM_SUITS) if subset >> s & 1)
-            if demand and demand > sum(caps[h] for h in holders if voids[h] & subset != subset):
-                return False
-        return True
-
-    for c in cards.tolist():
-        suit = c // RANKS if c < NUM_SUITED else -1
-        if suit >= 0:
-            remaining[suit] -= 1
-        candidates = [h for h in holders if caps[h] > 0 and (suit < 0 or not voids[h] >> suit & 1)]
-        while True:
-            if not candidates:
-                raise AssertionError("no consistent deal of the hidden cards exists")
-            weights = [caps[h] for h in candidates]
-            x = rng.random() * sum(weights)
-            i = 0
-            while x >= weights[i] and i < len(weights) - 1:
-                x -= weights[i]
-                i += 1
-            h = candidates[i]
-            caps[h] -= 1
-            if feasible():
-                out[h][c] += 1
+    owner = np.repeat(np.arange(len(capacities)), capacities)
+    rng.shuffle(cards)
+    if any(voids):
+        bounds = np.cumsum([0] + list(capacities)).tolist()
+        checks = [(bounds[h], bounds[h + 1], _VOID_BAD[v]) for h, v in enumerate(voids) if v and capacities[h]]
+        for _ in range(_REJECTION_TRIES):
+            if not any(bad[cards[a:b]].any() for a, b, bad in checks):
                 break
-            caps[h] += 1
-            candidates.pop(i)
-    return out
+            rng.shuffle(cards)
+        else:
+            owner, cards = _place_one_by_one(cards, capacities, voids, rng)
+    flat = np.bincount(owner * NUM_KINDS + cards, minlength=len(capacities) * NUM_KINDS)
+    return list(flat.reshape(len(capacities), NUM_KINDS).astype(np.int8))
+
+
+def _place_one_by_one(cards: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator):
+    """The constrained fallback of ``sample_hidden``: (owner, card) arrays of a consistent deal.
+
+    First the cards of suits that some holder lacks are placed one by one (in the given random
+    order), each on a holder that may take it, chosen with probability proportional to its free
+    room among those that keep a completion possible; then the other cards (which anyone may take)
+    fill the remaining room in random order. ``slack[S]``, for sets S of the lacked suits, is the
+    room of the holders that may take some suit of S minus the cards of S still to place; a deal
+    can be completed exactly when every slack is >= 0 (Gale). Giving holder h a card of suit s
+    lowers the slack of the sets h may serve that do not contain s.
+    """
+    holders = range(len(capacities))
+    caps = list(capacities)
+    lacked = 0
+    for v in voids:
+        lacked |= v
+    subsets = [S for S in range(1, 16) if S & lacked == S]
+    values = cards.tolist()
+    hard = [c for c in values if c < NUM_SUITED and lacked >> (c // RANKS) & 1]
+    easy = [c for c in values if not (c < NUM_SUITED and lacked >> (c // RANKS) & 1)]
+    left = [0] * NUM_SUITS
+    for c in hard:
+        left[c // RANKS] += 1
+    slack = {S: sum(caps[h] for h in holders if voids[h] & S != S) - sum(left[s] for s in range(NUM_SUITS) if S >> s & 1)
+             for S in subsets}
+    # lowers[h][s]: the suit sets whose slack drops when h takes a card of suit s
+    lowers = [[[S for S in subsets if voids[h] & S != S and not S >> s & 1] for s in range(NUM_SUITS)]
+              for h in holders]
+    owners = []
+    for c in hard:
+        s = c // RANKS
+        candidates = [h for h in holders if caps[h] and not voids[h] >> s & 1
+                      and all(slack[S] > 0 for S in lowers[h][s])]
+        if not candidates:
+            raise AssertionError("no consistent deal of the hidden cards exists")
+        x = rng.random() * sum(caps[h] for h in candidates)
+        for h in candidates:
+            x -= caps[h]
+            if x < 0:
+                break
+        caps[h] -= 1
+        for S in lowers[h][s]:
+            slack[S] -= 1
+        owners.append(h)
+    for h in holders:
+        owners.extend([h] * caps[h])
+    return np.asarray(owners, dtype=np.int64), np.asarray(hard + easy, dtype=np.int64)
 
 
 class WizardGame(Game):
@@ -175,10 +206,26 @@ class WizardGame(Game):
         self.rounds = k
         self.foresight = self.options["foresight"]
         self.num_actions = BID_BASE + k + 1
+        self.bid_masks = [np.zeros(self.num_actions, dtype=bool) for _ in range(k + 1)]
+        for r, m in enumerate(self.bid_masks):
+            m[BID_BASE:BID_BASE + r + 1] = True  # bids 0..r in round r
+        self._deal_slots = {}
+        self.trump_mask = np.zeros(self.num_actions, dtype=bool)
+        self.trump_mask[TRUMP_BASE:TRUMP_BASE + NUM_SUITS] = True
         self.encoder = Encoder(n, k)
         self.layout = self.encoder.layout
         self.observation_shape = (self.layout.size,)
         self.score_scale = 20.0 * k
+
+    def deal_slots(self, rnd: int, dealer: int) -> np.ndarray:
+        """``seat * 54`` of each card dealt in round ``rnd``: one at a time, clockwise from the
+        dealer's left (cached per round and dealer)."""
+        key = (rnd, dealer)
+        slots = self._deal_slots.get(key)
+        if slots is None:
+            n = self.num_players
+            slots = self._deal_slots[key] = ((dealer + 1 + np.arange(n * rnd)) % n) * NUM_KINDS
+        return slots
 
     def _new_state(self, rng):
         return WizardState.start(self, rng)
@@ -187,7 +234,8 @@ class WizardGame(Game):
 class WizardState(State):
     __slots__ = ("game", "_rng", "_rng_src", "current_player", "phase", "round", "dealer", "first_dealer", "hands",
                  "hand_sizes", "stock", "flipped", "trump", "bids", "tricks_won", "trick", "trick_leader", "led",
-                 "played", "voids", "tricks", "points", "history", "pub")
+                 "played", "voids", "tricks", "points", "history", "pub", "suit_counts",
+                 "hand_obs", "hold")
 
     # ---- the chance generator, copied lazily ----------------------------------------------
     # Building a numpy Generator costs ~20 us, more than the rest of a clone, and most clones
@@ -241,11 +289,10 @@ class WizardState(State):
             deck = np.asarray(deck, dtype=np.int64)
             if not np.array_equal(np.bincount(deck, minlength=NUM_KINDS), DECK_COUNTS):
                 raise ValueError("a stacked deck must hold exactly the 60 Wizard cards")
-        hands = np.zeros((n, NUM_KINDS), dtype=np.int8)
         dealt = n * rnd
-        seats = (dealer + 1 + np.arange(dealt) % n) % n  # one card at a time, clockwise
-        np.add.at(hands, (seats, deck[:dealt]), 1)
-        self.hands = hands
+        slots = self.game.deal_slots(rnd, dealer)  # seat * 54 for each dealt card, in deal order
+        self.hands = np.bincount(slots + deck[:dealt], minlength=n * NUM_KINDS).reshape(n, NUM_KINDS).astype(np.int8)
+        self.recount()
         self.hand_sizes = [rnd] * n
         if dealt < DECK_SIZE:
             self.flipped = int(deck[dealt])
@@ -260,14 +307,24 @@ class WizardState(State):
         self.trick = []
         self.trick_leader = (dealer + 1) % n
         self.led = LED_NONE
-        self.played = np.zeros(NUM_KINDS, dtype=np.int8)
+        self.played = [0] * NUM_KINDS  # counts per kind (a list: one int op per card played)
         self.voids = [0] * n
         self.tricks = []
         if self.trump == TRUMP_PENDING:
             self.phase, self.current_player = PHASE_TRUMP, dealer
         else:
             self.phase, self.current_player = PHASE_BID, (dealer + 1) % n
-        self.refresh_observation()
+        self.pub = self.game.encoder.dealt_public(self)
+
+    def recount(self) -> None:
+        """Rebuild what is kept alongside ``hands`` for speed: ``suit_counts`` (cards of each suit
+        per hand, plain ints for follow-suit checks) and ``hand_obs`` (the hands as the
+        observation encodes them, float32), ``hold`` (per seat, a full-size mask of the cards held)."""
+        self.suit_counts = self.hands[:, :NUM_SUITED].reshape(-1, NUM_SUITS, RANKS).sum(axis=2).tolist()
+        self.hand_obs = self.hands * COUNT_SCALE
+        hold = np.zeros((self.game.num_players, self.game.num_actions), dtype=bool)
+        hold[:, :NUM_KINDS] = self.hands
+        self.hold = hold  # per seat, the legal mask when nothing has to be followed
 
     def refresh_observation(self) -> None:
         """Rebuild the incrementally kept public encoding (after a deal, or after editing fields
@@ -293,11 +350,11 @@ class WizardState(State):
         p = self.current_player
         phase = self.phase
         if phase == PHASE_PLAY:
-            if action >= NUM_KINDS or self.hands[p, action] == 0:
+            if action >= NUM_KINDS or not self.hold[p, action]:
                 return False
             led = self.led
-            return bool(action >= NUM_SUITED or not 0 <= led < NUM_SUITS or action // RANKS == led
-                        or not self.hands[p, led * RANKS:(led + 1) * RANKS].any())
+            return (action >= NUM_SUITED or not 0 <= led < NUM_SUITS or action // RANKS == led
+                    or not self.suit_counts[p][led])
         if phase == PHASE_BID:
             b = action - BID_BASE
             return 0 <= b <= self.round and not (p == self.dealer and b == self.forbidden_bid())
@@ -306,29 +363,29 @@ class WizardState(State):
         return False
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.num_actions, dtype=bool)
         phase = self.phase
         if phase == PHASE_PLAY:
-            h = self.hands[self.current_player]
+            p = self.current_player
             led = self.led
-            if 0 <= led < NUM_SUITS:
+            if 0 <= led < NUM_SUITS and self.suit_counts[p][led]:
+                hold = self.hold[p]
+                mask = np.zeros(self.game.num_actions, dtype=bool)
                 a = led * RANKS
-                seg = h[a:a + RANKS]
-                if seg.any():
-                    mask[a:a + RANKS] = seg
-                    mask[WIZARD:NUM_KINDS] = h[WIZARD:]
-                    return mask
-            mask[:NUM_KINDS] = h
-        elif phase == PHASE_BID:
+                mask[a:a + RANKS] = hold[a:a + RANKS]
+                mask[WIZARD:NUM_KINDS] = hold[WIZARD:NUM_KINDS]
+                return mask
+            return self.hold[p].copy()
+        if phase == PHASE_BID:
             r = self.round
-            mask[BID_BASE:BID_BASE + r + 1] = True
+            mask = self.game.bid_masks[r].copy()
             if self.current_player == self.dealer:
                 f = forbidden_dealer_bid(r, sum(b for b in self.bids if b > 0))
                 if f is not None:
                     mask[BID_BASE + f] = False
-        elif phase == PHASE_TRUMP:
-            mask[TRUMP_BASE:TRUMP_BASE + NUM_SUITS] = True
-        return mask
+            return mask
+        if phase == PHASE_TRUMP:
+            return self.game.trump_mask.copy()
+        return np.zeros(self.game.num_actions, dtype=bool)
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -339,15 +396,9 @@ class WizardState(State):
         else:
             suit = action - TRUMP_BASE
             self.trump = suit
+            self.pub[self.game.encoder.o_trump + suit] = 1.0
             self.phase = PHASE_BID
-            nxt = (self.dealer + 1) % self.game.num_players
-            enc, pub = self.game.encoder, self.pub
-            pub[enc.o_trump + suit] = 1.0
-            pub[enc.o_phase + PHASE_TRUMP] = 0.0
-            pub[enc.o_phase + PHASE_BID] = 1.0
-            pub[enc.o_current_player + self.dealer] = 0.0
-            pub[enc.o_current_player + nxt] = 1.0
-            self.current_player = nxt
+            self.current_player = (self.dealer + 1) % self.game.num_players
 
     def _bid(self, bid: int) -> None:
         p = self.current_player
@@ -355,27 +406,29 @@ class WizardState(State):
         enc, pub = self.game.encoder, self.pub
         pub[enc.o_bids + p * (enc.k + 1) + bid] = 1.0
         pub[enc.o_bid_pending + p] = 0.0
-        pub[enc.o_current_player + p] = 0.0
         if p == self.dealer:  # the dealer bids last
             self.phase = PHASE_PLAY
-            pub[enc.o_phase + PHASE_BID] = 0.0
-            pub[enc.o_phase + PHASE_PLAY] = 1.0
             self.current_player = self.trick_leader
         else:
             self.current_player = (p + 1) % self.game.num_players
-        pub[enc.o_current_player + self.current_player] = 1.0
 
     def _play(self, card: int) -> None:
         p = self.current_player
         n = self.game.num_players
         enc, pub = self.game.encoder, self.pub
-        self.hands[p, card] -= 1
+        left = self.hands.item(p, card) - 1  # a Python int: numpy-scalar arithmetic is slow
+        self.hands[p, card] = left
+        self.hand_obs[p, card] = left * SCALE[card]
+        if not left:
+            self.hold[p, card] = False
+        if card < NUM_SUITED:
+            self.suit_counts[p][card // RANKS] -= 1
         self.hand_sizes[p] -= 1
-        self.played[card] += 1
+        played = self.played[card] + 1
+        self.played[card] = played
         pub[enc.o_hand_sizes + p] = self.hand_sizes[p] * enc.inv_k
-        pub[enc.o_played + card] = self.played[card] * SCALE[card]
+        pub[enc.o_played + card] = played * SCALE[card]
         pub[enc.o_trick + p * NUM_KINDS + card] = 1.0
-        pub[enc.o_current_player + p] = 0.0
         led = self.led
         if led == LED_NONE:
             led = self.led = next_led(led, card)
@@ -389,8 +442,7 @@ class WizardState(State):
         if len(trick) == 1:
             pub[enc.o_trick_leader + p] = 1.0
         if len(trick) < n:
-            self.current_player = nxt = (p + 1) % n
-            pub[enc.o_current_player + nxt] = 1.0
+            self.current_player = (p + 1) % n
             return
         leader = self.trick_leader
         winner = (leader + trick_winner(trick, self.trump)) % n
@@ -406,7 +458,6 @@ class WizardState(State):
         pub[enc.o_tricks_won + winner] = self.tricks_won[winner] * enc.inv_k
         if len(self.tricks) < self.round:
             self.current_player = winner
-            pub[enc.o_current_player + winner] = 1.0
         else:
             self._score_round()
 
@@ -464,7 +515,7 @@ class WizardState(State):
             "bids": [None if b < 0 else b for b in self.bids],
             "tricks_won": list(self.tricks_won),
             "voids": [[s for s in range(NUM_SUITS) if v >> s & 1] for v in self.voids],
-            "played": _card_list(self.played),
+            "played": _card_list(np.asarray(self.played)),
             "scores": list(self.points),
             "history": [dict(h) for h in self.history],
         }
@@ -495,6 +546,7 @@ class WizardState(State):
         for q, part in zip(holders, parts):
             s.hands[q] = part
         s.stock = parts[-1]
+        s.recount()
         return s
 
     def clone(self) -> "WizardState":
@@ -504,17 +556,20 @@ class WizardState(State):
         s.current_player, s.phase, s.round, s.dealer = self.current_player, self.phase, self.round, self.dealer
         s.first_dealer, s.flipped, s.trump = self.first_dealer, self.flipped, self.trump
         s.trick_leader, s.led = self.trick_leader, self.led
-        s.hands, s.stock, s.played = self.hands.copy(), self.stock.copy(), self.played.copy()
+        s.hands, s.stock, s.played = self.hands.copy(), self.stock.copy(), list(self.played)
         s.hand_sizes, s.bids, s.tricks_won = list(self.hand_sizes), list(self.bids), list(self.tricks_won)
         s.trick, s.voids, s.points = list(self.trick), list(self.voids), list(self.points)
-        s.tricks = [[a, list(c), w] for a, c, w in self.tricks]
-        s.history = [dict(h) for h in self.history]  # entries are never mutated after scoring
+        s.tricks = list(self.tricks)  # completed tricks and past rounds are never mutated
+        s.history = list(self.history)
         s.pub = self.pub.copy()
+        s.suit_counts = [list(c) for c in self.suit_counts]
+        s.hand_obs = self.hand_obs.copy()
+        s.hold = self.hold.copy()
         return s
 
     def check_invariants(self) -> None:
         """Card conservation (hands + played + stock + flipped card = the deck) and round bookkeeping."""
-        total = self.hands.sum(axis=0, dtype=np.int64) + self.played + self.stock
+        total = self.hands.sum(axis=0, dtype=np.int64) + np.asarray(self.played) + self.stock
         if self.flipped >= 0:
             total[self.flipped] += 1
         if not np.array_equal(total, DECK_COUNTS):
@@ -523,8 +578,14 @@ class WizardState(State):
             raise AssertionError("negative card count in a hand")
         if self.hands.sum(axis=1).tolist() != self.hand_sizes:
             raise AssertionError("hand sizes out of sync")
+        if self.hands[:, :NUM_SUITED].reshape(-1, NUM_SUITS, RANKS).sum(axis=2).tolist() != self.suit_counts:
+            raise AssertionError("suit counts out of sync")
+        if not np.array_equal(self.hand_obs, self.hands * COUNT_SCALE):
+            raise AssertionError("scaled hands out of sync")
+        if not np.array_equal(self.hold[:, :NUM_KINDS], self.hands > 0) or self.hold[:, NUM_KINDS:].any():
+            raise AssertionError("held-card masks out of sync")
         in_tricks = [c for _, cards, _ in self.tricks for c in cards] + self.trick
-        if not np.array_equal(np.bincount(in_tricks, minlength=NUM_KINDS), self.played):
+        if np.bincount(in_tricks, minlength=NUM_KINDS).tolist() != self.played:
             raise AssertionError("played cards differ from the tricks")
         if sum(self.tricks_won) != len(self.tricks):
             raise AssertionError("tricks won do not add up")
@@ -576,7 +637,7 @@ class WizardState(State):
             "first_dealer": self.first_dealer, "hands": self.hands.tolist(), "stock": self.stock.tolist(),
             "flipped": self.flipped, "trump": self.trump, "bids": list(self.bids), "tricks_won": list(self.tricks_won),
             "trick": list(self.trick), "trick_leader": self.trick_leader, "led": self.led,
-            "played": self.played.tolist(), "voids": list(self.voids),
+            "played": list(self.played), "voids": list(self.voids),
             "tricks": [[a, list(c), w] for a, c, w in self.tricks], "scores": list(self.points),
             "history": [dict(h) for h in self.history],
         }
@@ -590,8 +651,9 @@ class WizardState(State):
         s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
         s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)
         s.hand_sizes = [int(x) for x in s.hands.sum(axis=1)]
+        s.recount()
         s.stock = np.asarray(d["stock"], dtype=np.int8)
-        s.played = np.asarray(d["played"], dtype=np.int8)
+        s.played = [int(x) for x in d["played"]]
         s.bids, s.tricks_won = list(d["bids"]), list(d["tricks_won"])
         s.trick, s.trick_leader, s.led = list(d["trick"]), d["trick_leader"], d["led"]
         s.voids = list(d["voids"])

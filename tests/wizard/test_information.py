@@ -114,6 +114,36 @@ def test_sample_hidden_tight_constraints_always_consistent():
     assert seen == {1}
 
 
+def test_sample_hidden_with_a_void_is_uniform_over_consistent_deals():
+    """Pool D1 E1 E2 W, two holders of 2, holder 0 lacks Dwarves: the consistent deals give holder 0
+    two of {E1, E2, W}, each pair equally likely, so each of those cards lands there 2/3 of the time."""
+    pool = np.zeros(NUM_KINDS, dtype=np.int64)
+    for c in cards("D1 E1 E2 W"):
+        pool[c] += 1
+    rng = np.random.default_rng(2)
+    hits = np.zeros(NUM_KINDS)
+    for _ in range(3000):
+        a, b = sample_hidden(pool, [2, 2], [0b0001, 0], rng)
+        assert a[card("D1")] == 0 and b[card("D1")] == 1
+        hits += a
+    assert np.allclose(hits[cards("E1 E2 W")] / 3000, 2 / 3, atol=0.03)
+
+
+def test_constrained_fallback_always_completes_a_consistent_deal():
+    from deckzoo.envs.wizard.rules import _place_one_by_one
+
+    rng = np.random.default_rng(5)
+    hidden = np.array(cards("D1 D2 D3 H1 H2 E1 E2 E3 G1 G2 W N"))
+    voids = [0b0011, 0b0100, 0b1000, 0]  # holder 0: no Dwarves/Humans; 1: no Elves; 2: no Giants
+    for _ in range(300):
+        rng.shuffle(hidden)
+        owner, placed = _place_one_by_one(hidden, [4, 4, 3, 1], voids, rng)
+        assert sorted(placed.tolist()) == sorted(hidden.tolist())
+        assert np.bincount(owner, minlength=4).tolist() == [4, 4, 3, 1]
+        for h, c in zip(owner.tolist(), placed.tolist()):
+            assert c >= 52 or not voids[h] >> (c // 13) & 1
+
+
 def test_sample_hidden_without_voids_is_uniform_enough():
     pool = np.zeros(NUM_KINDS, dtype=np.int64)
     pool[:6] = 1
