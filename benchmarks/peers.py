@@ -98,6 +98,7 @@ class Case:
     games: int = 0
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    slices: list = field(default_factory=list)  # (steps, seconds) of each round's slice
 
     @property
     def label(self) -> str:
@@ -106,7 +107,9 @@ class Case:
     def run(self, seconds: float, pick: Picker) -> None:
         t0 = time.perf_counter()
         steps, games = self._run(t0 + seconds, pick)
-        self.seconds += time.perf_counter() - t0
+        dt = time.perf_counter() - t0
+        self.seconds += dt
+        self.slices.append((steps, dt))
         self.steps += steps
         self.games += games
 
@@ -117,7 +120,8 @@ class Case:
         rate = self.steps / self.seconds if self.seconds else 0.0
         return {"library": self.library, "env": self.env, "loop": self.loop, "players": self.players,
                 "obs_size": self.obs_size, "steps": self.steps, "games": self.games,
-                "seconds": round(self.seconds, 3), "steps_per_s": round(rate, 1), **self.extra}
+                "seconds": round(self.seconds, 3), "steps_per_s": round(rate, 1), **self.extra,
+                "slices": [[s, round(t, 5)] for s, t in self.slices]}
 
 
 class AecCase(Case):
@@ -343,49 +347,79 @@ def run_interleaved(cases: list[Case], seconds: float, slice_s: float, seed: int
         bar.close()
 
 
-def _rate(rows: list[dict], library: str, env: str, loop: str) -> float | None:
+def _row(rows: list[dict], library: str, env: str, loop: str) -> dict | None:
     for r in rows:
         if r["library"] == library and r["env"] == env and r["loop"] == loop and r["steps"]:
-            return r["steps"] / r["seconds"]
+            return r
     return None
 
 
+def _rate(rows: list[dict], library: str, env: str, loop: str) -> float | None:
+    r = _row(rows, library, env, loop)
+    return None if r is None else r["steps"] / r["seconds"]
+
+
+def _round_ratios(a: dict, b: dict) -> list[float]:
+    """Rate of ``a`` over rate of ``b`` in each round (both ran within the same round's few seconds)."""
+    out = []
+    for (sa, ta), (sb, tb) in zip(a.get("slices", []), b.get("slices", [])):
+        if sa and sb and ta and tb:
+            out.append((sa / ta) / (sb / tb))
+    return out
+
+
+def _spread(values: list[float]) -> list[float] | None:
+    """10th and 90th percentiles: how much the paired ratio moved from round to round."""
+    if len(values) < 3:
+        return None
+    lo, hi = np.percentile(values, [10, 90])
+    return [round(float(lo), 3), round(float(hi), 3)]
+
+
 def summarise(rows: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Per-game clone+determinize cost in engine steps, and the issue's targets with their ratios."""
+    """Per-game clone+determinize cost in engine steps, and the issue's targets with their ratios.
+
+    A ratio is total steps/s over total steps/s; ``spread`` is the 10th-90th percentile range of
+    the same ratio taken round by round, which shows how far machine load moved it.
+    """
     clone_det = []
     for r in rows:
         if r["loop"] != "clone+det":
             continue
-        step = _rate(rows, "deckzoo", r["env"], "engine")
+        engine = _row(rows, "deckzoo", r["env"], "engine")
+        step = None if engine is None else engine["steps"] / engine["seconds"]
         us = 1e6 * r["seconds"] / r["steps"] if r["steps"] else None
         in_steps = us * step / 1e6 if (us is not None and step) else None
         clone_det.append({"env": r["env"], "clone_det_us": None if us is None else round(us, 1),
                           "engine_step_us": None if not step else round(1e6 / step, 2),
-                          "in_engine_steps": None if in_steps is None else round(in_steps, 2)})
+                          "in_engine_steps": None if in_steps is None else round(in_steps, 2),
+                          # engine steps per clone+determinize, round by round (engine rate / pair rate)
+                          "spread": None if engine is None else _spread(_round_ratios(engine, r))})
     targets = []
 
-    def target(what: str, ours: float | None, peer: float | None, goal: float, peer_label: str) -> None:
+    def target(what: str, ours: dict | None, peer: dict | None, goal: float, peer_label: str) -> None:
         if ours is None or peer is None:
             return
-        ratio = ours / peer
+        ratio = (ours["steps"] / ours["seconds"]) / (peer["steps"] / peer["seconds"])
         targets.append({"target": what, "peer": peer_label, "ratio": round(ratio, 3), "goal": goal,
-                        "met": bool(ratio >= goal)})
+                        "met": bool(ratio >= goal), "spread": _spread(_round_ratios(ours, peer))})
 
-    texas = _rate(rows, "pettingzoo", "texas_holdem_v4", "aec")
+    texas = _row(rows, "pettingzoo", "texas_holdem_v4", "aec")
     for r in rows:
-        if r["library"] == "deckzoo" and r["loop"] == "aec":
+        if r["library"] == "deckzoo" and r["loop"] == "aec" and r["steps"]:
             goal = 1.0 if r["env"].startswith("midgard") else 3.0
-            target(f"{r['env']} AEC vs texas_holdem_v4 AEC", r["steps"] / r["seconds"], texas, goal, TEXAS)
-    wiz, wiz_obs = _rate(rows, "deckzoo", "wizard_v0", "engine"), _rate(rows, "deckzoo", "wizard_v0", "engine+obs")
-    target("wizard_v0 engine vs oh_hell engine", wiz, _rate(rows, "open_spiel", "oh_hell", "engine"), 0.5, OH_HELL)
+            target(f"{r['env']} AEC vs texas_holdem_v4 AEC", r, texas, goal, TEXAS)
+    wiz, wiz_obs = _row(rows, "deckzoo", "wizard_v0", "engine"), _row(rows, "deckzoo", "wizard_v0", "engine+obs")
+    target("wizard_v0 engine vs oh_hell engine", wiz, _row(rows, "open_spiel", "oh_hell", "engine"), 0.5, OH_HELL)
     target("wizard_v0 engine+observe vs oh_hell + information_state_tensor (list)", wiz_obs,
-           _rate(rows, "open_spiel", "oh_hell", "engine+info_state_tensor"), 1.0, OH_HELL)
+           _row(rows, "open_spiel", "oh_hell", "engine+info_state_tensor"), 1.0, OH_HELL)
     target("wizard_v0 engine+observe vs oh_hell + set_from (numpy)", wiz_obs,
-           _rate(rows, "open_spiel", "oh_hell", "engine+set_from(numpy)"), 0.5, OH_HELL)
+           _row(rows, "open_spiel", "oh_hell", "engine+set_from(numpy)"), 0.5, OH_HELL)
     for c in clone_det:
         if c["in_engine_steps"] is not None:
             targets.append({"target": f"{c['env']} clone+determinize in engine steps", "peer": None,
-                            "ratio": c["in_engine_steps"], "goal": "< 20", "met": c["in_engine_steps"] < 20})
+                            "ratio": c["in_engine_steps"], "goal": "< 20", "met": c["in_engine_steps"] < 20,
+                            "spread": c["spread"]})
     return clone_det, targets
 
 
@@ -416,20 +450,29 @@ def markdown(result: dict) -> str:
     out += ["", "\"vs oh_hell same loop\": engine vs oh_hell engine; engine+obs vs oh_hell + set_from (numpy).", ""]
     if result["clone_det"]:
         out += ["## clone + determinize (ISMCTS cost per iteration)", "",
-                "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) |",
-                "|---|---:|---:|---:|"]
+                "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) | per-round p10-p90 |",
+                "|---|---:|---:|---:|---:|"]
         for c in result["clone_det"]:
-            out.append(f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} |")
+            out.append(f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} | "
+                       f"{_fmt_spread(c.get('spread'))} |")
         out.append("")
     if result["targets"]:
-        out += ["## Targets (issue 10)", "", "| target | ratio | goal | met |", "|---|---:|---:|---|"]
+        out += ["## Targets (issue 10)", "",
+                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
+                "round (both sides ran within the same few seconds), a measure of how much load moved it.", "",
+                "| target | ratio | per-round p10-p90 | goal | met |", "|---|---:|---:|---:|---|"]
         for t in result["targets"]:
             goal = t["goal"] if isinstance(t["goal"], str) else f">= {t['goal']}"
-            out.append(f"| {t['target']} | {t['ratio']:.2f} | {goal} | {'yes' if t['met'] else '**no**'} |")
+            out.append(f"| {t['target']} | {t['ratio']:.2f} | {_fmt_spread(t.get('spread'))} | {goal} | "
+                       f"{'yes' if t['met'] else '**no**'} |")
         out.append("")
     if result["notes"]:
         out += ["## Notes", ""] + [f"- {n}" for n in result["notes"]] + [""]
     return "\n".join(out)
+
+
+def _fmt_spread(spread) -> str:
+    return "" if not spread else f"{spread[0]:.2f}-{spread[1]:.2f}"
 
 
 def chart(result: dict, path: Path) -> bool:

@@ -66,18 +66,26 @@ def test_cases_play_legal_games_to_the_end(peers):
 
 
 def test_summary_targets_use_the_issue_goals(peers):
+    def row(library, env, loop, slices):
+        return {"library": library, "env": env, "loop": loop, "slices": slices,
+                "steps": sum(s for s, _ in slices), "seconds": sum(t for _, t in slices)}
+
     rows = [
-        {"library": "deckzoo", "env": "gobig_v0", "loop": "aec", "steps": 300, "seconds": 1.0},
-        {"library": "deckzoo", "env": "midgard_v0", "loop": "aec", "steps": 150, "seconds": 1.0},
-        {"library": "deckzoo", "env": "gobig_v0", "loop": "engine", "steps": 1000, "seconds": 1.0},
-        {"library": "deckzoo", "env": "gobig_v0", "loop": "clone+det", "steps": 100, "seconds": 1.0},
-        {"library": "pettingzoo", "env": "texas_holdem_v4", "loop": "aec", "steps": 100, "seconds": 1.0},
+        row("deckzoo", "gobig_v0", "aec", [[100, 0.5], [100, 0.25], [100, 0.25]]),  # 300 steps/s
+        row("deckzoo", "midgard_v0", "aec", [[50, 0.5], [50, 0.25], [50, 0.25]]),
+        row("deckzoo", "gobig_v0", "engine", [[500, 0.5], [250, 0.25], [250, 0.25]]),
+        row("deckzoo", "gobig_v0", "clone+det", [[50, 0.5], [25, 0.25], [25, 0.25]]),
+        row("pettingzoo", "texas_holdem_v4", "aec", [[25, 0.5], [50, 0.25], [25, 0.25]]),  # 100 steps/s
     ]
     clone_det, targets = peers.summarise(rows)
     assert clone_det == [{"env": "gobig_v0", "clone_det_us": 10000.0, "engine_step_us": 1000.0,
-                          "in_engine_steps": 10.0}]
+                          "in_engine_steps": 10.0, "spread": [10.0, 10.0]}]
     by = {t["target"]: t for t in targets}
-    assert by["gobig_v0 AEC vs texas_holdem_v4 AEC"]["ratio"] == 3.0 and by["gobig_v0 AEC vs texas_holdem_v4 AEC"]["met"]
+    gobig = by["gobig_v0 AEC vs texas_holdem_v4 AEC"]
+    assert gobig["ratio"] == 3.0 and gobig["met"] and gobig["goal"] == 3.0
+    # round by round the ratio was 4, 2 and 4: the spread shows it
+    assert gobig["spread"][0] < 3.0 < gobig["spread"][1] <= 4.0
     assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["goal"] == 1.0
     assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["met"]
     assert by["gobig_v0 clone+determinize in engine steps"]["met"]
+    assert "wizard_v0 engine vs oh_hell engine" not in by  # no wizard or oh_hell rows, no target
