@@ -40,7 +40,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-
 from deckzoo.envs.core.errors import ConfigError
 
 from .match import play_match
@@ -235,7 +234,7 @@ def summary_markdown(result: ArenaResult) -> str:
         f"- games: {len(result.records)} of {cfg.games}{' (interrupted)' if result.interrupted else ''}; "
         f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}",
         f"- uniform win share 1/P = {1 / result.num_players:.3f}; intervals are 95% Wilson over seat-games",
-        f"- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
+        "- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
         f"- wall time {result.seconds:.1f} s",
         "",
         "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | ordinal | s/move |",
@@ -313,5 +312,15 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
     return out
 
 
-__all__ = ["ArenaConfig", "ArenaResult", "run_arena", "write_results", "print_summary", "summary_markdown",
-           "schedule", "schedule_length", "parse_agents", "play_task"]
+__all__ = [
+    "ArenaConfig",
+    "ArenaResult",
+    "parse_agents",
+    "play_task",
+    "print_summary",
+    "run_arena",
+    "schedule",
+    "schedule_length",
+    "summary_markdown",
+    "write_results",
+]

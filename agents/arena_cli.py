@@ -25,7 +25,14 @@ def parse_option(text: str) -> tuple[str, object]:
 
 
 def run(args) -> int:
-    from .arena import ArenaConfig, print_summary, run_arena, schedule_length, write_results, parse_agents
+    from .arena import (
+        ArenaConfig,
+        parse_agents,
+        print_summary,
+        run_arena,
+        schedule_length,
+        write_results,
+    )
 
     agents = [a for a in args.agents.split(",") if a.strip()]
     cfg = ArenaConfig(game=args.game, agents=agents, games=args.games, players=args.players,

@@ -53,7 +53,6 @@ import math
 import time
 
 import numpy as np
-
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.game import InfoState, State
 
@@ -66,7 +65,7 @@ DEFAULT_ITERATIONS = 200
 class _Node:
     """Statistics of the move that leads into this node, made by seat ``player``."""
 
-    __slots__ = ("player", "visits", "total", "avail", "children")
+    __slots__ = ("avail", "children", "player", "total", "visits")
 
     def __init__(self, player: int):
         self.player = player

@@ -45,7 +45,7 @@ def ranks_from_result(scores: Sequence[float], winners: Sequence[int], score_sig
     The winners (the engine's own verdict, tie-breaks included) share rank 0; everyone else is
     ordered by points (``score_sign`` -1 for penalty games: fewer is better), equal points sharing.
     """
-    win = set(int(w) for w in winners)
+    win = {int(w) for w in winners}
     others = sorted({score_sign * float(scores[s]) for s in range(len(scores)) if s not in win}, reverse=True)
     pos = {v: i + (1 if win else 0) for i, v in enumerate(others)}
     return [0 if s in win else pos[score_sign * float(scores[s])] for s in range(len(scores))]

@@ -81,7 +81,7 @@ def markdown(rows: list[dict], meta: dict) -> str:
         "added in batches until the interval separated from 1/P (or the cap). ms/move is wall-clock "
         "time per decision on this (shared) machine.",
         "",
-        "| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero s/move | "
+        "| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero ms/move | "
         "hero mean score | opp. mean score |",
         "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|",
     ]

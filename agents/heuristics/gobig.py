@@ -30,9 +30,15 @@ import math
 from functools import lru_cache
 
 import numpy as np
-
 from deckzoo.envs.core.game import InfoState
-from deckzoo.envs.gobig.rules import COPIES, DRAW_DECK, TAKE_MARKET, VALUES, beaten_seats, decode_play, encode_play
+from deckzoo.envs.gobig.rules import (
+    COPIES,
+    DRAW_DECK,
+    TAKE_MARKET,
+    VALUES,
+    beaten_seats,
+    decode_play,
+)
 
 from ..base import Agent
 
@@ -169,4 +175,4 @@ class HeuristicAgent(Agent):
         return TAKE_MARKET if market > deck else DRAW_DECK
 
 
-__all__ = ["HeuristicAgent", "unseen_counts", "prob_at_least", "survival", "encode_play"]
+__all__ = ["HeuristicAgent", "prob_at_least", "survival", "unseen_counts"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 import deckzoo.envs as E
+import numpy as np
 from deckzoo.agents.registry import has_heuristic
 
 ENV_NAMES = list(E.ENVS)

@@ -6,7 +6,6 @@ import csv
 import json
 
 import pytest
-
 from deckzoo.agents.arena import ArenaConfig, parse_agents, run_arena, schedule, write_results
 from deckzoo.agents.cli import main
 from deckzoo.envs import ConfigError
@@ -89,7 +88,8 @@ def test_ctrl_c_keeps_finished_games(workers, tmp_path):
 def test_outputs(tmp_path):
     res = run_arena(ArenaConfig("gobig", ["heuristic", "random"], games=4, players=2, seed=1))
     out = write_results(res, tmp_path / "run")
-    rows = list(csv.DictReader(open(out / "games.csv")))
+    with open(out / "games.csv") as f:
+        rows = list(csv.DictReader(f))
     assert len(rows) == 4 and rows[0]["seat_0"] == "heuristic" and rows[1]["seat_0"] == "random"
     games = json.loads((out / "games.json").read_text())
     assert strip_times(games["records"]) == strip_times(res.records)

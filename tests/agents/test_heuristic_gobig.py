@@ -1,11 +1,10 @@
 """The Go Big heuristic: its pure estimates as case tables, its decisions on explicit positions."""
 
-import math
 
 import pytest
-
 from deckzoo.agents.heuristics.gobig import HeuristicAgent, prob_at_least, survival, unseen_counts
 from deckzoo.envs.gobig.rules import DRAW_DECK, TAKE_MARKET, encode_play
+
 from tests.gobig.helpers import position
 
 

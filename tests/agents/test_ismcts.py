@@ -1,8 +1,6 @@
 """ISMCTS: spec parsing, budgets, determinism, search quality on explicit Go Big positions."""
 
-import numpy as np
 import pytest
-
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.heuristics.gobig import HeuristicAgent
 from deckzoo.agents.ismcts import ISMCTSAgent, parse_spec
@@ -10,6 +8,7 @@ from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs import ConfigError
 from deckzoo.envs.gobig.rules import GoBigGame, encode_play
+
 from tests.gobig.helpers import position
 
 
@@ -41,7 +40,7 @@ def test_registry_builds_ismcts_with_rollout_agent():
     agent = make_agent("ismcts:7:rollout=heuristic:reward=score", "gobig", 3)
     assert isinstance(agent, ISMCTSAgent) and agent.iterations == 7 and agent.reward == "score"
     assert isinstance(agent.rollout_agent, HeuristicAgent)
-    assert isinstance(make_agent("ismcts", "gobig").rollout_agent, type(None))
+    assert make_agent("ismcts", "gobig").rollout_agent is None
 
 
 def winning_endgame():

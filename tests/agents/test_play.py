@@ -8,7 +8,6 @@ import re
 
 import numpy as np
 import pytest
-
 from deckzoo.agents.cli import main
 from deckzoo.agents.play import parse_choice, play_game, render_for, render_view, replay
 from deckzoo.envs import ConfigError
@@ -35,13 +34,13 @@ class Person:
             raise EOFError
         if answer == "FIRST":  # read the listing like a person would
             block = "\n".join(self.out_lines).rsplit("your move", 1)[1]
-            answer = re.search(r"^\s+(\d+): ", block, re.M).group(1)
+            answer = re.search(r"^\s+(\d+): ", block, re.MULTILINE).group(1)
         return answer
 
 
 def run_game(script, **kw):
     lines = []
-    out = lambda s: lines.extend(str(s).split("\n"))  # noqa: E731
+    out = lambda s: lines.extend(str(s).split("\n"))
     person = Person(script, lines)
     record = play_game("gobig", input_fn=person, out=out, **kw)
     return record, lines, person
@@ -62,7 +61,7 @@ def test_parse_choice_table(text, expected):
 def test_bad_input_is_asked_again_then_names_and_ids_work():
     # Seat 0 starts (start_player=0); the hand dealt by seed 4 is listed, so we answer by the
     # listing: nonsense, an illegal id, an ambiguous prefix, empty input, then a real choice.
-    record, lines, person = run_game(["nonsense", "99", "play", "", "help", "FIRST", "draw from deck", None],
+    record, lines, _ = run_game(["nonsense", "99", "play", "", "help", "FIRST", "draw from deck", None],
                                      players=2, seed=4, options={"start_player": 0})
     text = "\n".join(lines)
     assert "no legal action is called 'nonsense'" in text
@@ -74,7 +73,7 @@ def test_bad_input_is_asked_again_then_names_and_ids_work():
 
 
 def test_eof_at_the_first_prompt_exits_cleanly(tmp_path):
-    record, lines, _ = run_game([], players=3, seed=1, seat=2, save=tmp_path / "g.json")
+    record, _, _ = run_game([], players=3, seed=1, seat=2, save=tmp_path / "g.json")
     assert not record["finished"]
     saved = json.loads((tmp_path / "g.json").read_text())
     assert saved["human_seat"] == 2 and saved["actions"] == record["actions"]
@@ -82,7 +81,7 @@ def test_eof_at_the_first_prompt_exits_cleanly(tmp_path):
 
 def test_full_game_saved_and_replayed(tmp_path):
     path = tmp_path / "game.json"
-    record, lines, person = run_game(["FIRST"] * 500, players=3, seed=7, opponents="heuristic,random",
+    record, lines, _ = run_game(["FIRST"] * 500, players=3, seed=7, opponents="heuristic,random",
                                      save=path)
     assert record["finished"] and "game over" in "\n".join(lines)
     assert record["seats"] == ["human", "heuristic", "random"]
