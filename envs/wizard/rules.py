@@ -106,7 +106,7 @@ def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int], rng
     late in a round), cards are placed one by one on a holder chosen with probability proportional
     to its free room among those that keep a consistent completion possible (Gale's condition over
     subsets of suits): that always succeeds when the true deal was consistent, and is close to
-    uniform. Returns one count vector (int8, 54) per holder.
+    uniform. Returns the holders' count vectors as rows of an int8 array (holders x 54).
     """
     cards = np.repeat(_KINDS, pool.astype(np.int64))
     total = sum(capacities)
@@ -115,16 +115,15 @@ def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int], rng
     owner = np.repeat(np.arange(len(capacities)), capacities)
     rng.shuffle(cards)
     if any(voids):
-        bounds = np.cumsum([0] + list(capacities)).tolist()
-        checks = [(bounds[h], bounds[h + 1], _VOID_BAD[v]) for h, v in enumerate(voids) if v and capacities[h]]
+        lacks = np.repeat(np.asarray(voids, dtype=np.int64), capacities)  # the void mask at each position
         for _ in range(_REJECTION_TRIES):
-            if not any(bad[cards[a:b]].any() for a, b, bad in checks):
+            if not _VOID_BAD[lacks, cards].any():
                 break
             rng.shuffle(cards)
         else:
             owner, cards = _place_one_by_one(cards, capacities, voids, rng)
     flat = np.bincount(owner * NUM_KINDS + cards, minlength=len(capacities) * NUM_KINDS)
-    return list(flat.reshape(len(capacities), NUM_KINDS).astype(np.int8))
+    return flat.reshape(len(capacities), NUM_KINDS).astype(np.int8)
 
 
 def _place_one_by_one(cards: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator):
@@ -538,13 +537,10 @@ class WizardState(State):
             return s  # own card revealed, the others' seen: the stock is known by elimination
         else:
             holders = [q for q in range(n) if q != player]
-        pool = self.stock.astype(np.int64)
-        for q in holders:
-            pool = pool + self.hands[q]
+        pool = self.hands[holders].sum(axis=0, dtype=np.int64) + self.stock
         caps = [self.hand_sizes[q] for q in holders] + [int(self.stock.sum())]
         parts = sample_hidden(pool, caps, [self.voids[q] for q in holders] + [0], rng)
-        for q, part in zip(holders, parts):
-            s.hands[q] = part
+        s.hands[holders] = parts[:-1]
         s.stock = parts[-1]
         s.recount()
         return s
