@@ -14,7 +14,7 @@ from .wizard.rules import WizardGame as Game
 
 env, raw_env = aec_constructors(Game)
 
-__all__ = ["env", "raw_env", "Game"]
+__all__ = ["Game", "env", "raw_env"]
 
 # Three rounds keep the generic suite fast for every player count (10 and 12 players included).
 SHORT_OPTIONS = {"num_rounds": 3}

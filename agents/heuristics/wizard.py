@@ -34,12 +34,19 @@ Card play, with ``need`` = bid - tricks won:
 from __future__ import annotations
 
 import numpy as np
-
 from deckzoo.envs.core.game import InfoState
 from deckzoo.envs.wizard.cards import (
-    DECK_COUNTS, NULL, NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS, WIZARD, forbidden_dealer_bid, trick_winner,
+    DECK_COUNTS,
+    NULL,
+    NUM_KINDS,
+    NUM_SUITED,
+    NUM_SUITS,
+    RANKS,
+    WIZARD,
+    forbidden_dealer_bid,
+    trick_winner,
 )
-from deckzoo.envs.wizard.rules import BID_BASE, TRUMP_BASE, encode_bid, encode_play, encode_trump
+from deckzoo.envs.wizard.rules import encode_bid, encode_play, encode_trump
 
 from ..base import Agent
 
@@ -201,4 +208,4 @@ class HeuristicAgent(Agent):
         return cards[0]
 
 
-__all__ = ["HeuristicAgent", "BID_BASE", "TRUMP_BASE"]
+__all__ = ["HeuristicAgent"]

@@ -50,11 +50,31 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State
 from ..core.options import Option
 from .cards import (
-    COUNT_SCALE, DECK_COUNTS, DECK_KINDS, DECK_SIZE, LED_FREE, LED_NONE, NO_TRUMP, NULL, NUM_KINDS, NUM_SUITED, NUM_SUITS,
-    RANKS, SUITS, TRUMP_PENDING, WIZARD, card_name, forbidden_dealer_bid, next_led, num_rounds_for, playable,
-    round_score, trick_winner, trump_after_flip, trump_name, winners_of,
+    COUNT_SCALE,
+    DECK_COUNTS,
+    DECK_KINDS,
+    DECK_SIZE,
+    LED_FREE,
+    LED_NONE,
+    NUM_KINDS,
+    NUM_SUITED,
+    NUM_SUITS,
+    RANKS,
+    SUITS,
+    TRUMP_PENDING,
+    WIZARD,
+    card_name,
+    forbidden_dealer_bid,
+    next_led,
+    num_rounds_for,
+    round_score,
+    trick_winner,
+    trump_after_flip,
+    trump_name,
+    winners_of,
 )
 from .encoding import SCALE, Encoder
+from .hidden import sample_hidden
 
 PLAY_BASE = 0
 NUM_PLAYS = NUM_KINDS  # 54
@@ -87,92 +107,6 @@ def decode_action(action: int) -> tuple[str, int]:
     if action < BID_BASE:
         return "trump", action - TRUMP_BASE
     return "bid", action - BID_BASE
-
-
-_KINDS = np.arange(NUM_KINDS)
-# _VOID_BAD[mask][kind]: a kind of a suit in the 4-bit void ``mask``
-_VOID_BAD = np.array([[k < NUM_SUITED and bool(m >> (k // RANKS) & 1) for k in range(NUM_KINDS)]
-                      for m in range(16)])
-_REJECTION_TRIES = 12
-
-
-def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator) -> list:
-    """Deal the cards counted in ``pool`` (54 counts) to holders of the given sizes, at random.
-
-    ``voids[h]`` is a 4-bit mask of suits holder h is known to lack; such a holder never receives
-    those suits. The deal is uniform over all consistent deals when it comes from a plain shuffle
-    (always without voids; with voids, up to ``_REJECTION_TRIES`` shuffles are tried and the first
-    consistent one is kept, which is exact rejection sampling). If no try is consistent (many voids,
-    late in a round), cards are placed one by one on a holder chosen with probability proportional
-    to its free room among those that keep a consistent completion possible (Gale's condition over
-    subsets of suits): that always succeeds when the true deal was consistent, and is close to
-    uniform. Returns the holders' count vectors as rows of an int8 array (holders x 54).
-    """
-    cards = np.repeat(_KINDS, pool.astype(np.int64))
-    total = sum(capacities)
-    if total != len(cards):
-        raise AssertionError(f"{len(cards)} hidden cards for holders of sizes {capacities}")
-    owner = np.repeat(np.arange(len(capacities)), capacities)
-    rng.shuffle(cards)
-    if any(voids):
-        lacks = np.repeat(np.asarray(voids, dtype=np.int64), capacities)  # the void mask at each position
-        for _ in range(_REJECTION_TRIES):
-            if not _VOID_BAD[lacks, cards].any():
-                break
-            rng.shuffle(cards)
-        else:
-            owner, cards = _place_one_by_one(cards, capacities, voids, rng)
-    flat = np.bincount(owner * NUM_KINDS + cards, minlength=len(capacities) * NUM_KINDS)
-    return flat.reshape(len(capacities), NUM_KINDS).astype(np.int8)
-
-
-def _place_one_by_one(cards: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator):
-    """The constrained fallback of ``sample_hidden``: (owner, card) arrays of a consistent deal.
-
-    First the cards of suits that some holder lacks are placed one by one (in the given random
-    order), each on a holder that may take it, chosen with probability proportional to its free
-    room among those that keep a completion possible; then the other cards (which anyone may take)
-    fill the remaining room in random order. ``slack[S]``, for sets S of the lacked suits, is the
-    room of the holders that may take some suit of S minus the cards of S still to place; a deal
-    can be completed exactly when every slack is >= 0 (Gale). Giving holder h a card of suit s
-    lowers the slack of the sets h may serve that do not contain s.
-    """
-    holders = range(len(capacities))
-    caps = list(capacities)
-    lacked = 0
-    for v in voids:
-        lacked |= v
-    subsets = [S for S in range(1, 16) if S & lacked == S]
-    values = cards.tolist()
-    hard = [c for c in values if c < NUM_SUITED and lacked >> (c // RANKS) & 1]
-    easy = [c for c in values if not (c < NUM_SUITED and lacked >> (c // RANKS) & 1)]
-    left = [0] * NUM_SUITS
-    for c in hard:
-        left[c // RANKS] += 1
-    slack = {S: sum(caps[h] for h in holders if voids[h] & S != S) - sum(left[s] for s in range(NUM_SUITS) if S >> s & 1)
-             for S in subsets}
-    # lowers[h][s]: the suit sets whose slack drops when h takes a card of suit s
-    lowers = [[[S for S in subsets if voids[h] & S != S and not S >> s & 1] for s in range(NUM_SUITS)]
-              for h in holders]
-    owners = []
-    for c in hard:
-        s = c // RANKS
-        candidates = [h for h in holders if caps[h] and not voids[h] >> s & 1
-                      and all(slack[S] > 0 for S in lowers[h][s])]
-        if not candidates:
-            raise AssertionError("no consistent deal of the hidden cards exists")
-        x = rng.random() * sum(caps[h] for h in candidates)
-        for h in candidates:
-            x -= caps[h]
-            if x < 0:
-                break
-        caps[h] -= 1
-        for S in lowers[h][s]:
-            slack[S] -= 1
-        owners.append(h)
-    for h in holders:
-        owners.extend([h] * caps[h])
-    return np.asarray(owners, dtype=np.int64), np.asarray(hard + easy, dtype=np.int64)
 
 
 class WizardGame(Game):
@@ -231,10 +165,35 @@ class WizardGame(Game):
 
 
 class WizardState(State):
-    __slots__ = ("game", "_rng", "_rng_src", "current_player", "phase", "round", "dealer", "first_dealer", "hands",
-                 "hand_sizes", "stock", "flipped", "trump", "bids", "tricks_won", "trick", "trick_leader", "led",
-                 "played", "voids", "tricks", "points", "history", "pub", "suit_counts",
-                 "hand_obs", "hold")
+    __slots__ = (
+        "_rng",
+        "_rng_src",
+        "bids",
+        "current_player",
+        "dealer",
+        "first_dealer",
+        "flipped",
+        "game",
+        "hand_obs",
+        "hand_sizes",
+        "hands",
+        "history",
+        "hold",
+        "led",
+        "phase",
+        "played",
+        "points",
+        "pub",
+        "round",
+        "stock",
+        "suit_counts",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "voids",
+    )
 
     # ---- the chance generator, copied lazily ----------------------------------------------
     # Building a numpy Generator costs ~20 us, more than the rest of a clone, and most clones
@@ -264,7 +223,7 @@ class WizardState(State):
 
     # ---- set-up -----------------------------------------------------------------------
     @classmethod
-    def start(cls, game: WizardGame, rng: np.random.Generator) -> "WizardState":
+    def start(cls, game: WizardGame, rng: np.random.Generator) -> WizardState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng
@@ -522,7 +481,7 @@ class WizardState(State):
     def observe(self, player: int) -> np.ndarray:
         return self.game.encoder.observe(self, player)
 
-    def _determinize(self, player: int, rng: np.random.Generator) -> "WizardState":
+    def _determinize(self, player: int, rng: np.random.Generator) -> WizardState:
         """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
         every seat's shown voids kept); in the Foresight round before play, only its own card
         (drawn from its card and the stock; it sees everyone else's)."""
@@ -545,7 +504,7 @@ class WizardState(State):
         s.recount()
         return s
 
-    def clone(self) -> "WizardState":
+    def clone(self) -> WizardState:
         s = WizardState.__new__(WizardState)
         s.game = self.game
         s._rng, s._rng_src = None, self._rng_snapshot()
@@ -608,8 +567,9 @@ class WizardState(State):
     def render(self) -> str:
         n = self.game.num_players
         flipped = "none" if self.flipped < 0 else card_name(self.flipped)
-        lines = [f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
-                 f"flipped {flipped}, trump {trump_name(self.trump)}"]
+        head = (f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
+                f"flipped {flipped}, trump {trump_name(self.trump)}")
+        lines = [head]
         for p in range(n):
             mark = ">" if p == self.current_player else " "
             bid = "-" if self.bids[p] < 0 else str(self.bids[p])
@@ -639,7 +599,7 @@ class WizardState(State):
         }
 
     @classmethod
-    def _from_dict(cls, game: WizardGame, d: dict) -> "WizardState":
+    def _from_dict(cls, game: WizardGame, d: dict) -> WizardState:
         s = cls.__new__(cls)
         s.game = game
         s._rng, s._rng_src = None, ("seed", 0)  # replaced by from_dict

@@ -1,7 +1,6 @@
 """Build explicit Wizard positions from a stacked deck (never relying on what a seed deals)."""
 
 import numpy as np
-
 from deckzoo.envs.wizard.cards import DECK_COUNTS, NULL, NUM_KINDS, WIZARD, make_card
 from deckzoo.envs.wizard.rules import WizardGame, encode_bid, encode_play, encode_trump
 
@@ -56,4 +55,4 @@ def play(state, *texts):
         state.apply(encode_play(card(t)))
 
 
-__all__ = ["card", "cards", "stacked", "bid_all", "play", "encode_bid", "encode_play", "encode_trump"]
+__all__ = ["bid_all", "card", "cards", "encode_bid", "encode_play", "encode_trump", "play", "stacked"]

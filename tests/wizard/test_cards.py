@@ -2,14 +2,38 @@
 
 import numpy as np
 import pytest
-
 from deckzoo.envs.wizard.cards import (
-    DECK_COUNTS, DECK_KINDS, LED_FREE, LED_NONE, NO_TRUMP, NULL, NUM_KINDS, TRUMP_PENDING, WIZARD, card_name,
-    card_rank, card_suit, forbidden_dealer_bid, led_suit, make_card, num_rounds_for, playable, round_score,
-    score_bounds, trick_winner, trump_after_flip, winners_of,
+    DECK_COUNTS,
+    DECK_KINDS,
+    LED_FREE,
+    LED_NONE,
+    NO_TRUMP,
+    NULL,
+    NUM_KINDS,
+    TRUMP_PENDING,
+    WIZARD,
+    card_name,
+    card_rank,
+    card_suit,
+    forbidden_dealer_bid,
+    led_suit,
+    make_card,
+    num_rounds_for,
+    playable,
+    round_score,
+    score_bounds,
+    trick_winner,
+    trump_after_flip,
+    winners_of,
 )
 from deckzoo.envs.wizard.rules import (
-    BID_BASE, TRUMP_BASE, WizardGame, decode_action, encode_bid, encode_play, encode_trump,
+    BID_BASE,
+    TRUMP_BASE,
+    WizardGame,
+    decode_action,
+    encode_bid,
+    encode_play,
+    encode_trump,
 )
 
 from .helpers import card, cards

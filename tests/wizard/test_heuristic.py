@@ -1,15 +1,18 @@
 """The Wizard heuristic: its decisions on explicit positions, and that it beats random players."""
 
-import numpy as np
 
 from deckzoo.agents.base import RandomAgent
-from deckzoo.agents.heuristics.wizard import HeuristicAgent, card_tricks, choose_bid, foresight_win_chance
+from deckzoo.agents.heuristics.wizard import (
+    HeuristicAgent,
+    card_tricks,
+    choose_bid,
+    foresight_win_chance,
+)
 from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
-from deckzoo.envs.wizard.cards import NO_TRUMP
 from deckzoo.envs.wizard.rules import WizardGame, decode_action
 
-from .helpers import bid_all, card, cards, encode_bid, play, stacked
+from .helpers import bid_all, card, cards, play, stacked
 
 D, H, E, G = range(4)
 

@@ -4,13 +4,12 @@ import json
 
 import numpy as np
 import pytest
-
 from deckzoo.envs import wizard_v0
 from deckzoo.envs.core.conformance import check_bad_inputs
-from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, score_bounds
+from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, playable, score_bounds
 from deckzoo.envs.wizard.rules import WizardGame, WizardState, sample_hidden
 
-from .helpers import bid_all, card, cards, encode_bid, play, stacked
+from .helpers import bid_all, card, cards, play, stacked
 
 D, H, E, G = range(4)
 
@@ -130,7 +129,7 @@ def test_sample_hidden_with_a_void_is_uniform_over_consistent_deals():
 
 
 def test_constrained_fallback_always_completes_a_consistent_deal():
-    from deckzoo.envs.wizard.rules import _place_one_by_one
+    from deckzoo.envs.wizard.hidden import _place_one_by_one
 
     rng = np.random.default_rng(5)
     hidden = np.array(cards("D1 D2 D3 H1 H2 E1 E2 E3 G1 G2 W N"))
@@ -171,7 +170,7 @@ def test_clone_and_json_round_trip_are_exact_and_independent():
     assert back == s and back.hand_sizes == s.hand_sizes
 
 
-def test_fast_legality_check_agrees_with_the_mask_for_ints_and_numpy_ints():
+def test_fast_legality_check_agrees_with_the_mask_and_the_pure_follow_suit_rule():
     game = WizardGame(num_players=3, num_rounds=6)
     rng = np.random.default_rng(4)
     for seed in range(6):
@@ -180,6 +179,9 @@ def test_fast_legality_check_agrees_with_the_mask_for_ints_and_numpy_ints():
             mask = s.legal_mask()
             for a in range(game.num_actions):
                 assert s.is_legal(a) == mask[a]
+            if s.phase == 2:  # the engine's incremental masks equal the pure rule on the hand
+                assert np.array_equal(mask[:NUM_KINDS], playable(s.hands[s.current_player], s.led))
+                assert not mask[NUM_KINDS:].any()
             check_bad_inputs(s) if rng.random() < 0.05 else None
             s.apply(np.int64(rng.choice(np.flatnonzero(mask))) if rng.random() < 0.5
                     else int(rng.choice(np.flatnonzero(mask))))
@@ -204,7 +206,7 @@ def test_w13_dense_reward_is_each_rounds_score_change_when_the_round_is_scored()
     totals = np.zeros(3)
     rounds_seen = 0
     for agent in env.agent_iter():
-        obs, rew, term, trunc, info = env.last()
+        obs, rew, term, _, _ = env.last()
         totals[int(agent[-1])] += rew
         if term:
             env.step(None)

@@ -1,19 +1,21 @@
 """Wizard: every rulebook example and every ruling of RULINGS.md section 6 (W1-W13, §7.7), on explicit
 positions built from stacked decks (tests/wizard/helpers.py)."""
 
-import json
 
 import numpy as np
 import pytest
-
 from deckzoo.envs import ConfigError, IllegalActionError
-from deckzoo.envs import wizard_v0
-from deckzoo.envs.wizard.cards import LED_FREE, NO_TRUMP, NULL, TRUMP_PENDING, WIZARD
+from deckzoo.envs.wizard.cards import LED_FREE, NO_TRUMP, TRUMP_PENDING, WIZARD
 from deckzoo.envs.wizard.rules import (
-    BID_BASE, PHASE_BID, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE, WizardGame, sample_hidden,
+    BID_BASE,
+    PHASE_BID,
+    PHASE_PLAY,
+    PHASE_TRUMP,
+    TRUMP_BASE,
+    WizardGame,
 )
 
-from .helpers import bid_all, card, cards, encode_bid, encode_play, encode_trump, play, stacked
+from .helpers import bid_all, card, cards, encode_bid, encode_trump, play, stacked
 
 D, H, E, G = range(4)
 
