@@ -32,10 +32,14 @@ def test_choose_bid_avoids_the_forbidden_bid():
     assert choose_bid(0.2, 1, 0) == 1 and choose_bid(9.0, 4, None) == 4
 
 
-def test_card_tricks_counts_wizards_and_trumps_not_nulls():
-    assert card_tricks(cards("W W N"), E, 4, 3) == 2.0
-    assert card_tricks(cards("E13 E12"), E, 4, 2) >= 1.8
-    assert card_tricks(cards("D2 H3 N"), E, 4, 3) < 0.5
+def test_card_tricks_counts_wizards_sure_and_shares_the_rest_by_power():
+    assert card_tricks(cards("W W N"), E, 4, 3) == 2.0  # two sure tricks; a Null adds nothing
+    assert card_tricks(cards("W W W"), E, 4, 3) == 3.0
+    assert 0.8 < card_tricks(cards("E13 E12"), E, 4, 2) < 2.0  # high trumps: a good share
+    assert card_tricks(cards("D2 H3 N"), E, 4, 3) == 0.0  # low off-suit cards and a Null: nothing
+    strong, weak = card_tricks(cards("E13 E12 E11 G13"), E, 4, 4), card_tricks(cards("E2 G13 D9 H8"), E, 4, 4)
+    assert strong > weak
+    assert card_tricks(cards("G13 D13"), E, 3, 2) > card_tricks(cards("G13 D13"), E, 6, 2)  # more rivals
 
 
 def test_foresight_bid_is_exact_against_the_seen_cards():
