@@ -475,7 +475,7 @@ class WizardState(State):
             "voids": [[s for s in range(NUM_SUITS) if v >> s & 1] for v in self.voids],
             "played": _card_list(np.asarray(self.played)),
             "scores": list(self.points),
-            "history": [dict(h) for h in self.history],
+            "history": [_copy_record(h) for h in self.history],
         }
 
     def observe(self, player: int) -> np.ndarray:
@@ -595,7 +595,7 @@ class WizardState(State):
             "trick": list(self.trick), "trick_leader": self.trick_leader, "led": self.led,
             "played": list(self.played), "voids": list(self.voids),
             "tricks": [[a, list(c), w] for a, c, w in self.tricks], "scores": list(self.points),
-            "history": [dict(h) for h in self.history],
+            "history": [_copy_record(h) for h in self.history],
         }
 
     @classmethod
@@ -615,9 +615,14 @@ class WizardState(State):
         s.voids = list(d["voids"])
         s.tricks = [[a, list(c), w] for a, c, w in d["tricks"]]
         s.points = list(d["scores"])
-        s.history = [dict(h) for h in d["history"]]
+        s.history = [_copy_record(h) for h in d["history"]]
         s.refresh_observation()
         return s
+
+
+def _copy_record(record: dict) -> dict:
+    """A past round's record with its own lists (callers may mutate what they are given)."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in record.items()}
 
 
 def _card_list(counts: np.ndarray) -> list[int]:

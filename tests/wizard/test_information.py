@@ -9,7 +9,7 @@ from deckzoo.envs.core.conformance import check_bad_inputs
 from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, playable, score_bounds
 from deckzoo.envs.wizard.rules import WizardGame, WizardState, sample_hidden
 
-from .helpers import bid_all, card, cards, play, stacked
+from .helpers import bid_all, card, cards, encode_bid, play, stacked
 
 D, H, E, G = range(4)
 
@@ -158,6 +158,19 @@ def test_determinize_does_not_share_the_real_chance_generator():
     s = stacked(["E1", "E2", "E3"], flipped="N", dealer=0, num_rounds=2)
     d = s.determinize(0, np.random.default_rng(0))
     assert d.rng.bit_generator.state != s.rng.bit_generator.state
+
+
+def test_views_are_copies():
+    s = stacked(["W", "E1", "D1"], flipped="N", dealer=0, num_rounds=2)
+    for b in (1, 0, 1):
+        s.apply(encode_bid(b))
+    play(s, "E1", "D1", "W")
+    v = s.view(0)
+    v["history"][0]["bids"][0] = 99
+    v["bids"][0] = 99
+    v["tricks_won"][0] = 99
+    assert s.history[0]["bids"] == [1, 1, 0] and s.view(0)["history"][0]["bids"] == [1, 1, 0]
+    assert s.bids == [-1, -1, -1] and s.tricks_won == [0, 0, 0]
 
 
 def test_clone_and_json_round_trip_are_exact_and_independent():
