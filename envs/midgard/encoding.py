@@ -19,6 +19,7 @@ NW = len(DATA.worlds)
 NR = len(DATA.rewards)
 NUM_MODES = 14
 MAX_TROOPS = 5
+MAX_TROOP_CARDS = 17.0  # a series: 8 naturals + 6 Tyr + 3 Thor
 
 
 def make_layout(n: int) -> Layout:
@@ -29,9 +30,9 @@ def make_layout(n: int) -> Layout:
         ("skat", 1),  # coins in the Skat / 50
         ("worlds", (n, NW)),  # one-hot world of each seat
         ("troops", (n, MAX_TROOPS, 12, 3)),  # slot x (natural, Tyr, Thor); a series: counts at its class slot
-        ("troop_flags", (n, MAX_TROOPS, 5)),  # exists, series, engaged, cards / 12, might / 40
+        ("troop_flags", (n, MAX_TROOPS, 5)),  # exists, series, engaged, cards / 17, might / 40 (clipped)
         ("pending", (12, 3)),  # the troop being laid down (public), as "troops"
-        ("pending_flags", 4),  # exists, series, cards / 12, might / 40
+        ("pending_flags", 4),  # exists, series, cards / 17, might / 40 (clipped)
         ("open", NCH),  # open (unreserved) challenges
         ("reserved", (n, NCH)),  # reservation of each seat
         ("won", (n, NCH)),  # challenges won by each seat
@@ -87,7 +88,7 @@ def _troop_into(slots: np.ndarray, flags: np.ndarray, t, flag_offset: int) -> No
     flags[1] = float(t.series)
     if flag_offset:
         flags[2] = float(t.engaged)
-    flags[2 + flag_offset] = t.ncards() / 12.0
+    flags[2 + flag_offset] = t.ncards() / MAX_TROOP_CARDS
     flags[3 + flag_offset] = min(t.might(DATA.might) / 40.0, 1.0)
 
 
