@@ -53,7 +53,7 @@ log = logging.getLogger("deckzoo.training")
 
 CHECKPOINT = "checkpoint.pkl"
 # Config keys that may change when a run is resumed (everything else must match the run's own).
-RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "eval.final_games"}
+RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "vec_env", "eval.final_games"}
 
 
 # ---- evaluation ---------------------------------------------------------------------------------

@@ -224,3 +224,16 @@ def test_heuristic_missing_falls_back(tmp_path, monkeypatch):
                eval={"opponents": ["random", "heuristic"]})
     trainer = Trainer(cfg)
     assert trainer.mix == {"random": 1.0} and trainer.eval_opponents == ["random"]
+
+
+def test_subproc_vec_env_matches_dummy(tmp_path):
+    """The vectoriser changes nothing but speed: one process per env gives the same run, so a
+    run may also be resumed with the other kind."""
+    dummy = Trainer(tiny(tmp_path / "d", rollouts=2))
+    dummy.run()
+    sub = Trainer(tiny(tmp_path / "s", rollouts=2, vec_env="subproc"))
+    sub.run()
+    assert _same_tensors(_params(dummy.model), _params(sub.model))
+    resumed = Trainer(tiny(tmp_path / "s", rollouts=3, vec_env="dummy"), resume=True)
+    resumed.run()
+    assert resumed.model.num_timesteps == 3 * ROLLOUT
