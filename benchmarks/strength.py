@@ -37,6 +37,15 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
 # the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
 DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
+# Per-game budgets chosen (from short pilot runs on a shared 2-core machine) to stay within about a
+# second per move: long games get fewer iterations; BigWig's heuristic is too slow (~3 ms a
+# decision) to roll out with, so its search uses random rollouts. Override with --ismcts-for.
+ISMCTS_FOR = {
+    "gobig_v0": "ismcts:60:rollout=heuristic",
+    "bignumber_v0": "ismcts:30:rollout=heuristic:bias=1",
+    "wizard_v0": "ismcts:20:rollout=heuristic:bias=1",
+    "bigwig_v0": "ismcts:100",
+}
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
@@ -122,7 +131,7 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated envs (default: all available)")
-    p.add_argument("--ismcts", default=DEFAULT_ISMCTS, help=f"ISMCTS spec for every env (default {DEFAULT_ISMCTS})")
+    p.add_argument("--ismcts", default=DEFAULT_ISMCTS, help=f"ISMCTS spec for every env (default {DEFAULT_ISMCTS}, or the per-game ISMCTS_FOR)")
     p.add_argument("--ismcts-for", action="append", metavar="ENV=SPEC", help="ISMCTS spec for one env")
     p.add_argument("--players-for", action="append", metavar="ENV=P", help="player count for one env")
     p.add_argument("--option", action="append", metavar="ENV:KEY=VALUE", help="game option for one env")
@@ -136,7 +145,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)
 
-    ismcts_for = parse_keyed(args.ismcts_for, "--ismcts-for")
+    ismcts_for = {} if args.ismcts != DEFAULT_ISMCTS else dict(ISMCTS_FOR)
+    ismcts_for.update(parse_keyed(args.ismcts_for, "--ismcts-for"))
     players_for = {k: int(v) for k, v in parse_keyed(args.players_for, "--players-for").items()}
     options_for: dict[str, dict] = {}
     for item in args.option or []:
@@ -159,6 +169,16 @@ def main(argv=None) -> int:
         (out / "strength.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
         (out / "strength.md").write_text(markdown(rows, meta))
 
+    try:
+        run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save)
+    except KeyboardInterrupt:
+        print("interrupted: writing the match-ups that finished")
+    save()
+    print((out / "strength.md").read_text())
+    return 0
+
+
+def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save) -> None:
     for env in [e.strip() for e in args.envs.split(",") if e.strip()]:
         game_cls = E.game_class(env)
         env = next(k for k, m in E.ENVS.items() if m.Game is game_cls)
@@ -178,9 +198,6 @@ def main(argv=None) -> int:
             rows.append(sequential_matchup(env, spec, "heuristic", players, options, args.seed, args.batch,
                                            min(args.min_games, cap), cap, args.workers))
             save()
-    save()
-    print((out / "strength.md").read_text())
-    return 0
 
 
 if __name__ == "__main__":
