@@ -456,6 +456,21 @@ def markdown(result: dict) -> str:
             out.append(f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} | "
                        f"{_fmt_spread(c.get('spread'))} |")
         out.append("")
+    adapter = []
+    for r in rows:
+        if r["library"] == "deckzoo" and r["loop"] == "aec" and r["steps"]:
+            obs = _rate(rows, "deckzoo", r["env"], "engine+obs")
+            if obs:
+                aec_us, obs_us = 1e6 * r["seconds"] / r["steps"], 1e6 / obs
+                adapter.append(f"| {r['env']} | {aec_us:.1f} | {obs_us:.1f} | {aec_us - obs_us:.1f} |")
+    if adapter:
+        out += ["## Cost of the AEC adapter", "",
+                "Microseconds per step through `env.last()` + `env.step()` against the engine's own "
+                "`observe` + `legal_mask` + `apply`; the difference is what the adapter (and PettingZoo's "
+                "iteration protocol) adds. It is the difference of two measured rates, so it is noisy "
+                "on a loaded machine (a negative value is noise).", "",
+                "| env | AEC step (us) | engine+obs step (us) | adapter (us) |", "|---|---:|---:|---:|"]
+        out += adapter + [""]
     if result["targets"]:
         out += ["## Targets (issue 10)", "",
                 "The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
