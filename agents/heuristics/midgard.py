@@ -1,0 +1,269 @@
+"""Midgard heuristic: build big troops, win the challenges it can afford, travel for the hand reset.
+
+Everything is decided from the seat's own information (``view`` and a determinized state, whose
+own cards, troops and public piles are exact; only hidden cards are resampled and never read).
+
+Preparation. (1) Complete own troops with every natural card that fits (more cards, more might,
+never harmful). (2) Lay down the best troop the hand allows (``plan_troop``): the largest series
+or run of consecutive classes, Snedigs on the flanks, a Tyr for one gap or to reach 3 cards, by
+might and size; its steps are queued and replayed. No Claiming for Gods.
+
+Onslaught, in order: (1) face the open (or reserved) challenge here with the most renown that a
+feasible, affordable set of regrouped troops beats *for sure* (might >= current difficulty; no
+bonuses exist in part 1), using the fewest troops; (2) travel to a world where such a challenge
+waits for the troops that remain after the trip; (3) attack a Järl here whose every regrouped troop
+is weaker than ours, if a coin is to spare; (4) make one trip anyway for the hand reset and the
+benefit, with the smallest troops; (5) end the phase. Defends with its strongest troop (defending
+is free: troops regroup on our own turn); Krog: hires troop cards when coins allow; discards
+event/reaction cards first, then the class card that fits least; keeps the best reward.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deckzoo.envs.core.game import InfoState
+from deckzoo.envs.midgard import actions as A
+from deckzoo.envs.midgard import challenges as C
+from deckzoo.envs.midgard.cards import DATA, NUM_CLASSES, SNEDIG, THOR, TYR
+from deckzoo.envs.midgard.rules import (
+    BUILD, CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, KROG, ONSLAUGHT, PREP, RELOCATE, RESERVE, SPOILS, TAKE,
+    TRAVEL,
+)
+
+from ..base import Agent
+
+MIGHT = DATA.might
+PENDING = A.PENDING
+
+
+def plan_troop(hand) -> list[int] | None:
+    """Action ids that lay down the best troop from ``hand`` (counts per kind), or None."""
+    best, best_score = None, -1.0
+    tyr, thor = int(hand[TYR]), int(hand[THOR])
+
+    def consider(acts, cards, might):
+        nonlocal best, best_score
+        score = might + 0.6 * cards
+        if cards >= 3 and score > best_score:
+            best, best_score = acts, score
+
+    for c in range(NUM_CLASSES):
+        n = int(hand[c])
+        if n >= 3:
+            consider([A.encode("place_class", PENDING, c)] * n, n, n * MIGHT[c])
+        elif n == 2 and tyr:
+            consider([A.encode("place_class", PENDING, c)] * 2 + [A.encode("place_tyr", PENDING, c + 1)], 3,
+                     2 * MIGHT[c] + MIGHT[TYR])
+    sned = min(int(hand[SNEDIG]), 2)
+    for lo in range(NUM_CLASSES):
+        for hi in range(lo + 1, NUM_CLASSES):
+            missing = [c for c in range(lo, hi + 1) if hand[c] < 1]
+            if len(missing) > 1 or (missing and (not tyr or missing[0] in (lo, hi))):
+                continue
+            acts, might = [], 0
+            for c in range(lo, hi + 1):
+                if c in missing:
+                    acts.append(A.encode("place_tyr", PENDING, c + 1))
+                    might += MIGHT[TYR]
+                else:
+                    acts.append(A.encode("place_class", PENDING, c))
+                    might += MIGHT[c]
+            cards = hi - lo + 1
+            nat = cards - len(missing)
+            for side in range(sned):
+                acts.append(A.encode("place_snedig", PENDING, side))
+                cards += 1
+                nat += 1
+                might += MIGHT[SNEDIG]
+            wild = len(missing)
+            if cards < 3 and wild == 0:  # reach 3 cards with a wildcard beyond the run
+                if tyr and hi + 1 <= 9:
+                    acts.append(A.encode("place_tyr", PENDING, hi + 2))
+                    cards, might, wild = cards + 1, might + MIGHT[TYR], 1
+                elif tyr and lo - 1 >= 0:
+                    acts.append(A.encode("place_tyr", PENDING, lo))
+                    cards, might, wild = cards + 1, might + MIGHT[TYR], 1
+                elif thor and hi + 2 <= 9:
+                    acts.append(A.encode("place_thor", PENDING, hi + 1))
+                    cards, might, wild = cards + 1, might + MIGHT[THOR], 1
+            if wild <= cards // 2:
+                consider(acts, cards, might)
+    return None if best is None else best + [A.FINISH]
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(seed)
+        self._plan: list[int] = []
+
+    def act(self, info_state: InfoState) -> int:
+        mask = info_state.legal_mask()
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        view = info_state.view()
+        mode = view["stack"][-1]["mode"]
+        # a queued plan step that is still legal is replayed
+        while self._plan:
+            a = self._plan.pop(0)
+            if mask[a]:
+                return a
+            self._plan = []
+        s = info_state.determinize(self.rng)
+        p = info_state.player
+        handler = {
+            "krog": self._krog, "preparation": self._prep, "build": self._build, "onslaught": self._onslaught,
+            "defend": self._defend, "spoils": self._discard, "discard_requirement": self._discard,
+            "take_card": self._take, "reserve": self._reserve, "keep_reward": self._keep,
+        }.get(mode)
+        a = handler(s, p, mask) if handler is not None else None
+        if a is None or not mask[a]:
+            a = self._fallback(mode, mask)
+        return int(a)
+
+    # ---- decisions ----------------------------------------------------------------------
+    def _fallback(self, mode, mask) -> int:
+        for a in (A.FINISH, A.END_PHASE, A.CANCEL, A.PASS, A.REFUSE):
+            if mask[a]:
+                return a
+        return int(np.flatnonzero(mask)[0])
+
+    def _krog(self, s, p, mask):
+        top = s.krog[-1]
+        useful = top <= THOR and (top >= TYR or s.hands[p, top] >= 1 or s.hands[p, max(top - 1, 0)] >= 1)
+        return A.HIRE if useful and s.coins[p] >= 3 else A.PASS
+
+    def _prep(self, s, p, mask):
+        for base in ("place_class", "place_snedig"):
+            lo = A.BASE[base]
+            hi = lo + (A.MAX_TROOPS + 1) * A.SHAPE[base][1]
+            ids = [a for a in range(lo, hi) if mask[a]]
+            if ids:
+                return ids[0]
+        if mask[A.NEW_TROOP]:
+            plan = plan_troop(s.hands[p])
+            if plan:
+                self._plan = plan
+                return A.NEW_TROOP
+        return A.END_PHASE
+
+    def _build(self, s, p, mask):
+        return A.FINISH if mask[A.FINISH] else A.CANCEL
+
+    def _best_challenge(self, s, p, troop_ids, where):
+        """(score, challenge id, troops) of the best sure win in world ``where`` with these troops."""
+        troops = s.troops[p]
+        best = None
+        cands = list(s.open) + ([s.reserved[p]] if s.reserved[p] >= 0 else [])
+        for cid in cands:
+            ch = DATA.challenges[cid]
+            if not (ch.any_world or where in ch.worlds):
+                continue
+            diff = s.challenge_difficulty(cid)
+            for combo in C.feasible_sets(ch, troops, troop_ids, int(s.coins[p]), int(s.hands[p].sum())):
+                if C.might(ch, [troops[i] for i in combo], MIGHT) >= diff:
+                    score = ch.renown + (1.0 if ch.calendar else 0.0) - 0.5 * len(combo)
+                    if best is None or score > best[0]:
+                        best = (score, cid, combo)
+                    break  # combos come smallest first
+        return best
+
+    def _onslaught(self, s, p, mask):
+        troops = s.troops[p]
+        free = [i for i, t in enumerate(troops) if not t.engaged]
+        here = int(s.world[p])
+        best = self._best_challenge(s, p, free, here)
+        if best is not None and mask[A.BASE["face"] + best[1]]:
+            self._plan = [A.BASE["select_troop"] + i for i in best[2]] + [A.FINISH]
+            return A.BASE["face"] + best[1]
+        trips = []
+        for w, world in enumerate(DATA.worlds):
+            a = A.BASE["travel"] + w
+            if not mask[a]:
+                continue
+            used = _assign(troops, free, world.troops)
+            rest = [i for i in free if i not in used]
+            after = self._best_challenge(s, p, rest, w)
+            trips.append((after[0] if after else -1.0, -sum(troops[i].ncards() for i in used), w, used))
+        trips.sort(reverse=True)
+        if trips and trips[0][0] > 0:
+            _, _, w, used = trips[0]
+            self._plan = [A.BASE["select_troop"] + i for i in used]
+            return A.BASE["travel"] + w
+        if s.coins[p] >= 2:
+            for r in range(1, s.game.num_players):
+                q = (p + r) % s.game.num_players
+                if s.world[q] != here or not s.troops[q]:
+                    continue
+                theirs = max((t.might(MIGHT) for t in s.troops[q] if not t.engaged), default=-1)
+                ours = max(free, key=lambda i: troops[i].might(MIGHT), default=None)
+                if ours is not None and troops[ours].might(MIGHT) > theirs:
+                    a = A.encode("attack", r - 1, ours)
+                    if mask[a]:
+                        return a
+        if trips and not s.made_trip:
+            _, _, w, used = max(trips, key=lambda t: (t[1], _benefit(t[2])))
+            self._plan = [A.BASE["select_troop"] + i for i in used]
+            return A.BASE["travel"] + w
+        for k in (3, 4, 5):  # coin rewards (kinds 3-5) when short of coins
+            a = A.BASE["reveal_reward"] + k
+            if mask[a] and s.coins[p] < 2:
+                return a
+        return A.END_PHASE
+
+    def _defend(self, s, p, mask):
+        ids = [i for i in range(A.MAX_TROOPS) if mask[A.BASE["defend"] + i]]
+        if not ids:
+            return A.REFUSE
+        return A.BASE["defend"] + max(ids, key=lambda i: s.troops[p][i].might(MIGHT))
+
+    def _discard(self, s, p, mask):
+        hand = s.hands[p]
+        kinds = [k for k in range(DATA.num_kinds) if hand[k] > 0]
+
+        def keep_value(k):
+            if k > THOR:
+                return -1.0  # events and reactions cannot be played in part 1
+            if k >= SNEDIG:
+                return 5.0
+            neighbours = (hand[k - 1] if k > 0 else 0) + (hand[k + 1] if k < 9 else 0)
+            return MIGHT[k] + 1.5 * neighbours + 1.0 * (hand[k] - 1) + (0.5 if hand[k] >= 2 else 0.0)
+
+        return A.BASE["discard"] + min(kinds, key=keep_value)
+
+    def _take(self, s, p, mask):
+        ids = [k for k in range(DATA.num_kinds) if mask[A.BASE["take_card"] + k]]
+        return A.BASE["take_card"] + max(ids, key=lambda k: (k <= THOR, MIGHT[k] if k <= THOR else 0))
+
+    def _reserve(self, s, p, mask):
+        ids = [c for c in range(len(DATA.challenges)) if mask[A.BASE["reserve"] + c]]
+        return A.BASE["reserve"] + max(ids, key=lambda c: DATA.challenges[c].renown)
+
+    def _keep(self, s, p, mask):
+        ids = [k for k in range(len(DATA.rewards)) if mask[A.BASE["keep_reward"] + k]]
+        return A.BASE["keep_reward"] + max(ids, key=lambda k: (DATA.rewards[k][1], DATA.rewards[k][0] == "renown"))
+
+
+def _assign(troops, free, need) -> list[int]:
+    """The smallest free troops meeting the world's sizes (largest requirement first)."""
+    left = sorted(free, key=lambda i: troops[i].ncards())
+    used = []
+    for size in sorted(need, reverse=True):
+        pick = next((i for i in left if troops[i].ncards() >= size and i not in used), None)
+        if pick is None:
+            return []
+        used.append(pick)
+    return used
+
+
+def _benefit(w: int) -> float:
+    kind = DATA.worlds[w].benefit.kind
+    return {"draw_rewards": 3.0, "draw_rewards_keep_one": 3.5, "gain_coins": 1.5, "reserve_challenge": 1.0,
+            "draw_cards": 1.0, "take_from_valhalla": 1.2, "take_from_krog": 1.2}.get(kind, 0.0)
+
+
+__all__ = ["HeuristicAgent", "plan_troop", "BUILD", "CHALLENGE", "CLAIM", "DEFEND", "DISCARD_REQ", "KEEP", "KROG",
+           "ONSLAUGHT", "PREP", "RELOCATE", "RESERVE", "SPOILS", "TAKE", "TRAVEL"]
