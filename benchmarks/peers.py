@@ -50,7 +50,10 @@ import resource
 import sys
 import time
 from dataclasses import dataclass, field
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -228,7 +231,8 @@ class CloneDeterminizeCase(Case):
 class SpielCase(Case):
     """OpenSpiel: ``legal_actions`` + ``apply_action``; obs = None | "tensor" | "set_from"."""
 
-    LOOPS = {None: "engine", "tensor": "engine+info_state_tensor", "set_from": "engine+set_from(numpy)"}
+    LOOPS: ClassVar[dict] = {None: "engine", "tensor": "engine+info_state_tensor",
+                             "set_from": "engine+set_from(numpy)"}
 
     def __init__(self, pyspiel, name: str, params: dict, obs: str | None, seed: int):
         self.pyspiel = pyspiel
@@ -303,11 +307,10 @@ def peer_cases(seed: int = 0) -> tuple[list[Case], list[str]]:
     notes: list[str] = []
     for name in ("texas_holdem_v4", "leduc_holdem_v4", "connect_four_v3"):
         try:
-            import importlib
-
-            mod = importlib.import_module(f"pettingzoo.classic.{name}")
+            mod = import_module(f"pettingzoo.classic.{name}")
             cases.append(AecCase("pettingzoo", name, mod.env, seed))
-        except Exception as e:  # missing rlcard/pygame, or an API change: skip, say so
+        # a peer is optional: whatever stops it (missing rlcard/pygame, an API change) skips it with a note
+        except Exception as e:  # noqa: BLE001
             notes.append(f"skipped pettingzoo/{name}: {type(e).__name__}: {e}")
     try:
         import pyspiel
@@ -319,7 +322,7 @@ def peer_cases(seed: int = 0) -> tuple[list[Case], list[str]]:
         for obs in loops:
             try:
                 cases.append(SpielCase(pyspiel, name, params, obs, seed))
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 (optional peer: skip with a note)
                 notes.append(f"skipped open_spiel/{name} {SpielCase.LOOPS[obs]}: {type(e).__name__}: {e}")
     return cases, notes
 
@@ -429,10 +432,10 @@ def markdown(result: dict) -> str:
     oh = {loop: _rate(rows, "open_spiel", "oh_hell", loop)
           for loop in ("engine", "engine+info_state_tensor", "engine+set_from(numpy)")}
     out = [f"# deckzoo vs peers ({meta['date']})", "",
-           f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
-           f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
-           f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}; "
-           f"peak RSS {meta['peak_rss_mb']:.0f} MB.", "",
+           (f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
+            f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
+            f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}; "
+            f"peak RSS {meta['peak_rss_mb']:.0f} MB."), "",
            "Steps are decisions (chance events excluded, their cost included). Ratios are deckzoo/peer.", "",
            "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC | vs oh_hell same loop |",
            "|---|---|---|---:|---:|---:|---:|---:|---:|"]
@@ -465,16 +468,16 @@ def markdown(result: dict) -> str:
                 adapter.append(f"| {r['env']} | {aec_us:.1f} | {obs_us:.1f} | {aec_us - obs_us:.1f} |")
     if adapter:
         out += ["## Cost of the AEC adapter", "",
-                "Microseconds per step through `env.last()` + `env.step()` against the engine's own "
-                "`observe` + `legal_mask` + `apply`; the difference is what the adapter (and PettingZoo's "
-                "iteration protocol) adds. It is the difference of two measured rates, so it is noisy "
-                "on a loaded machine (a negative value is noise).", "",
+                ("Microseconds per step through `env.last()` + `env.step()` against the engine's own "
+                 "`observe` + `legal_mask` + `apply`; the difference is what the adapter (and PettingZoo's "
+                 "iteration protocol) adds. It is the difference of two measured rates, so it is noisy "
+                 "on a loaded machine (a negative value is noise)."), "",
                 "| env | AEC step (us) | engine+obs step (us) | adapter (us) |", "|---|---:|---:|---:|"]
         out += adapter + [""]
     if result["targets"]:
         out += ["## Targets (issue 10)", "",
-                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
-                "round (both sides ran within the same few seconds), a measure of how much load moved it.", "",
+                ("The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
+                 "round (both sides ran within the same few seconds), a measure of how much load moved it."), "",
                 "| target | ratio | per-round p10-p90 | goal | met |", "|---|---:|---:|---:|---|"]
         for t in result["targets"]:
             goal = t["goal"] if isinstance(t["goal"], str) else f">= {t['goal']}"
@@ -531,10 +534,8 @@ def _versions() -> dict:
     out = {"python": platform.python_version(), "numpy": np.__version__}
     for dist in ("pettingzoo", "rlcard", "open_spiel"):
         try:
-            from importlib.metadata import version
-
             out[dist] = version(dist)
-        except Exception:
+        except PackageNotFoundError:
             out[dist] = None
     return out
 
