@@ -123,8 +123,8 @@ def write_report(res: dict) -> None:
             f"{s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | {_fmt_share(final.get('random'))} | "
             f"{_fmt_share(final.get('heuristic'))} | {1 / s['num_players']:.3f} | {games} | "
             f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |")
-    lines += ["", "Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
-              "evaluation, with its 95% interval).", ""]
+    lines += ["", ("Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
+                   "evaluation, with its 95% interval)."), ""]
     if res.get("throughput"):
         lines += [
             "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, batch 512, 4 epochs)",

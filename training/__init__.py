@@ -9,4 +9,4 @@ from .single_agent import SingleAgentEnv, gym_id, register_envs
 
 GYM_IDS = register_envs()
 
-__all__ = ["SingleAgentEnv", "gym_id", "register_envs", "GYM_IDS"]
+__all__ = ["GYM_IDS", "SingleAgentEnv", "gym_id", "register_envs"]

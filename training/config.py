@@ -249,5 +249,12 @@ def config_to_dict(cfg: TrainConfig) -> dict:
     return dataclasses.asdict(cfg)
 
 
-__all__ = ["TrainConfig", "PPOConfig", "OpponentConfig", "EvalConfig", "config_from_dict", "load_config",
-           "config_to_dict"]
+__all__ = [
+    "EvalConfig",
+    "OpponentConfig",
+    "PPOConfig",
+    "TrainConfig",
+    "config_from_dict",
+    "config_to_dict",
+    "load_config",
+]

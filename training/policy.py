@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import register_agent
 from deckzoo.envs.core.errors import ConfigError
@@ -56,15 +55,15 @@ class PolicyWeights:
         w, b = self.head
         return x @ w.T + b
 
-    def equals(self, other: "PolicyWeights") -> bool:
+    def equals(self, other: PolicyWeights) -> bool:
         pairs = list(zip(self.hidden, other.hidden)) + [(self.head, other.head)]
         return (self.activation == other.activation and len(self.hidden) == len(other.hidden)
                 and all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in pairs))
 
     @classmethod
-    def from_sb3(cls, policy) -> "PolicyWeights":
+    def from_sb3(cls, policy) -> PolicyWeights:
         """Copy the actor of an SB3 (Maskable)ActorCriticPolicy with an MLP extractor."""
-        import torch.nn as nn
+        from torch import nn
 
         hidden, activation = [], None
         layers = list(policy.mlp_extractor.policy_net)

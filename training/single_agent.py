@@ -59,16 +59,16 @@ from __future__ import annotations
 
 import copy
 import pickle
-from typing import Any, Sequence
-
-import gymnasium as gym
-import numpy as np
-from gymnasium import spaces
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import deckzoo.envs as E
+import gymnasium as gym
+import numpy as np
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
+from gymnasium import spaces
 
 POOL = "pool"
 LATEST = "latest"
@@ -99,7 +99,7 @@ def register_envs() -> list[str]:
 class SingleAgentEnv(gym.Env):
     """One learner seat against agents; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, game: str, num_players: int | None = None, opponents: Any = "random",
                  reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",

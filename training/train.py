@@ -38,9 +38,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 import deckzoo.envs as E
+import numpy as np
 from deckzoo.agents.registry import has_heuristic, make_agent
 from deckzoo.agents.stats import wilson_interval, win_credit
 from deckzoo.envs.core.errors import ConfigError
@@ -121,8 +120,8 @@ def make_vec_env(cfg: TrainConfig, mix: dict):
 
 
 def _new_model(cfg: TrainConfig, venv):
-    import torch.nn as nn
     from sb3_contrib import MaskablePPO
+    from torch import nn
 
     p = cfg.ppo
     return MaskablePPO(

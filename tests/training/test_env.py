@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import warnings
 
+import deckzoo.envs as E
+import deckzoo.training as T
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env as gym_check_env
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-import deckzoo.envs as E
-import deckzoo.training as T
 from deckzoo.agents.base import RandomAgent
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.training.single_agent import SingleAgentEnv, gym_id
+from gymnasium.utils.env_checker import check_env as gym_check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 NAMES = list(E.ENVS)
 
@@ -33,7 +32,7 @@ def play_random(env, rng, max_steps=100_000):
     rewards, info = [], {}
     for _ in range(max_steps):
         mask = env.action_masks()
-        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        _, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         rewards.append(r)
         assert not trunc
         if term:
@@ -116,7 +115,7 @@ def test_same_seed_same_episode():
         out = [obs]
         rng = np.random.default_rng(0)
         for _ in range(30):
-            obs, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            obs, _, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             out.append(obs)
             if term:
                 out.append(env.reset()[0])
@@ -131,7 +130,7 @@ def test_illegal_actions_penalize_or_raise():
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     before = env.state.to_dict()
-    obs, r, term, trunc, info = env.step(illegal)
+    _, r, term, trunc, info = env.step(illegal)
     assert (r, term, trunc, info) == (-1.0, True, False, {"illegal_action": True})
     assert env.state.to_dict() == before
     with pytest.raises(RuntimeError, match="reset"):
@@ -177,7 +176,7 @@ def test_opponent_mix_and_empty_pool_falls_back_to_random():
 
 
 def test_fixed_opponent_list_in_seat_order():
-    a, b, c = RandomAgent(1), RandomAgent(2), RandomAgent(3)
+    a, b = RandomAgent(1), RandomAgent(2)
     env = make("gobig_v0", opponents=[a, b, "random"], learner_seat=1)
     env.reset(seed=0)
     assert env.seat_agents[2] is a and env.seat_agents[3] is b and env.seat_agents[1] is None
