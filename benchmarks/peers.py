@@ -9,6 +9,8 @@ deckzoo, every registered env (demo options, 4 players):
 
 * ``aec``: the PettingZoo AEC loop, ``env.last()`` every step (observation + mask), a random
   legal action from the mask: what an RL loop pays;
+* ``parallel`` (games with a Parallel API): ``env.step({agent: random legal})`` for every live
+  agent, each acting seat's action counted as a step;
 * ``engine``: ``legal_mask()`` + ``apply`` only (what a search agent pays);
 * ``engine+obs``: the same plus ``observe(current_player)`` every step;
 * ``clone+det``: ``clone()`` + ``determinize(current_player, rng)`` on states sampled from random
@@ -159,6 +161,40 @@ class AecCase(Case):
         return steps, games
 
 
+class ParallelCase(Case):
+    """deckzoo's Parallel API (games with simultaneous commits): every live agent acts each ``step``.
+
+    A step is one decision, as everywhere: each acting seat's action counts, a waiting seat's
+    NOOP does not.
+    """
+
+    def __init__(self, name: str, make_env, seed: int):
+        env = make_env()
+        self.obs, _ = env.reset(seed=seed)
+        agent = env.possible_agents[0]
+        super().__init__("deckzoo", name, "parallel", len(env.possible_agents),
+                         obs_size=int(np.prod(env.observation_space(agent)["observation"].shape)))
+        self.env_obj = env
+        self.noop = int(env.action_space(agent).n) - 1
+
+    def _run(self, end, pick):
+        env, obs, noop = self.env_obj, self.obs, self.noop
+        steps = games = 0
+        while time.perf_counter() < end:
+            if not env.agents:
+                obs, _ = env.reset()
+                games += 1
+                continue
+            actions = {}
+            for agent, o in obs.items():
+                legal = o["action_mask"].nonzero()[0]
+                actions[agent] = a = int(legal[pick.index(len(legal))])
+                steps += a != noop
+            obs, *_ = env.step(actions)
+        self.obs = obs
+        return steps, games
+
+
 class EngineCase(Case):
     """deckzoo engine: ``legal_mask`` + ``apply`` (and ``observe(current_player)`` if asked)."""
 
@@ -293,6 +329,8 @@ def deckzoo_cases(names: list[str], seed: int = 0, clone_det: bool = True) -> li
         mod = E.ENVS[name]
         opts = {**getattr(mod, "DEMO_OPTIONS", {}), "num_players": PLAYERS}
         cases.append(AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
+        if hasattr(mod, "parallel_env"):
+            cases.append(ParallelCase(name, lambda mod=mod, opts=opts: mod.parallel_env(**opts), seed))
         game = mod.Game(**opts)
         cases.append(EngineCase(name, game, observe=False, seed=seed))
         cases.append(EngineCase(name, game, observe=True, seed=seed))

@@ -89,3 +89,16 @@ def test_summary_targets_use_the_issue_goals(peers):
     assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["met"]
     assert by["gobig_v0 clone+determinize in engine steps"]["met"]
     assert "wizard_v0 engine vs oh_hell engine" not in by  # no wizard or oh_hell rows, no target
+
+
+def test_parallel_case_counts_decisions_and_finishes_games(peers):
+    names = [n for n, m in E.ENVS.items() if hasattr(m, "parallel_env")]
+    if not names:
+        pytest.skip("no env with a Parallel API yet")
+    mod = E.ENVS[names[0]]
+    case = peers.ParallelCase(names[0], lambda: mod.parallel_env(num_players=peers.PLAYERS), seed=2)
+    pick = peers.Picker(2)
+    while case.games < 1:
+        case.run(0.05, pick)
+    assert case.steps > 0 and case.row()["loop"] == "parallel"
+    json.dumps(case.row())  # plain Python numbers only
