@@ -102,12 +102,7 @@ class Case:
     steps: int = 0
     games: int = 0
     seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
     slices: list = field(default_factory=list)  # (steps, seconds) of each round's slice
-
-    @property
-    def label(self) -> str:
-        return f"{self.library}/{self.env} {self.loop}"
 
     def run(self, seconds: float, pick: Picker) -> None:
         t0 = time.perf_counter()
@@ -125,7 +120,7 @@ class Case:
         rate = self.steps / self.seconds if self.seconds else 0.0
         return {"library": self.library, "env": self.env, "loop": self.loop, "players": self.players,
                 "obs_size": self.obs_size, "steps": self.steps, "games": self.games,
-                "seconds": round(self.seconds, 3), "steps_per_s": round(rate, 1), **self.extra,
+                "seconds": round(self.seconds, 3), "steps_per_s": round(rate, 1),
                 "slices": [[s, round(t, 5)] for s, t in self.slices]}
 
 
