@@ -85,6 +85,7 @@ PHASE_TRUMP, PHASE_BID, PHASE_PLAY, PHASE_OVER = 0, 1, 2, 3
 PHASE_NAMES = ("trump", "bid", "play", "over")
 
 PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
+_SUIT_STARTS = np.arange(0, NUM_SUITED, RANKS)
 _SEED_SEQ = np.random.SeedSequence(0)  # only to construct bit generators whose state is then set
 
 
@@ -278,7 +279,7 @@ class WizardState(State):
         """Rebuild what is kept alongside ``hands`` for speed: ``suit_counts`` (cards of each suit
         per hand, plain ints for follow-suit checks) and ``hand_obs`` (the hands as the
         observation encodes them, float32), ``hold`` (per seat, a full-size mask of the cards held)."""
-        self.suit_counts = self.hands[:, :NUM_SUITED].reshape(-1, NUM_SUITS, RANKS).sum(axis=2).tolist()
+        self.suit_counts = np.add.reduceat(self.hands[:, :NUM_SUITED], _SUIT_STARTS, axis=1).tolist()
         self.hand_obs = self.hands * COUNT_SCALE
         hold = np.zeros((self.game.num_players, self.game.num_actions), dtype=bool)
         hold[:, :NUM_KINDS] = self.hands
