@@ -7,7 +7,7 @@ strong"), every Wizard counts one sure trick, and the round's other tricks are s
 to card power: ours (trumps 0.4-1.0 rising with rank, another suit's 8-13 a little, Nulls and low
 cards nothing) against the other hands' expected power (their card count times the deck's average
 power). This calibrates itself to the table size and the hand length: in self-play about half of
-all 4-player bids are exact (a third for 3 players' 20-card hands, 80% for 10 players). The estimate
+all 4-player bids are exact (over 40% with 3 players' 20-card hands, over 80% with 10 players). The estimate
 is rounded to the nearest whole number, and if that is the dealer's forbidden bid, the nearer of the
 neighbours. In the Foresight round (own card unseen, everyone else's seen) the play is forced, so
 the chance of winning is exact: the share of the unseen cards with which our card would win the
