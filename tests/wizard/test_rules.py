@@ -132,6 +132,8 @@ def test_w4_flipped_wizard_dealer_chooses_a_suit_before_any_bid():
     s = stacked(["E2 D3", "E9 D4", "E5 D5"], flipped="W", dealer=1)
     assert s.phase == PHASE_TRUMP and s.current_player == 1 and s.trump == TRUMP_PENDING
     assert legal_cards(s) == [TRUMP_BASE + k for k in range(4)]  # one of 4 suits, never "no trump"
+    obs = s.game.layout.split(s.observe(0))
+    assert obs["trump"].sum() == 0 and obs["phase"].tolist() == [1, 0, 0] and obs["flipped"][WIZARD] == 1
     assert s.view(0)["trump"] is None and s.view(0)["bids"] == [None, None, None]
     with pytest.raises(IllegalActionError):
         s.apply(encode_bid(0))
@@ -175,6 +177,7 @@ def test_w5_foresight_hides_own_card_and_shows_the_others_until_play():
     for p in range(3):  # "When it's time to play, your card is revealed to you"
         v = s.view(p)
         assert v["hand"] == np.flatnonzero(s.hands[p]).tolist()
+        assert all(v["foresight_hands"][q] == np.flatnonzero(s.hands[q]).tolist() for q in range(3) if q != p)
         assert game.layout.split(s.observe(p))["hand_hidden"][0] == 0
     assert legal_cards(s) == [card("E2")]  # the play is forced
 
