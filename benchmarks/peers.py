@@ -37,6 +37,7 @@ issue's targets) and ``peers.png``; prints the table and the peak memory (max RS
 
     python benchmarks/peers.py [--seconds 5] [--slice 0.25] [--envs gobig_v0,wizard_v0] [--no-peers]
                                [--update-docs]
+    python benchmarks/peers.py --profile --envs wizard_v0 --seconds 3    # hot spots, not timings
 
 Peers install with ``pip install -e .[bench]`` (rlcard, open_spiel, pygame-ce for PettingZoo's
 classic envs).
@@ -614,6 +615,28 @@ def update_docs(result: dict, path: Path = DOCS) -> None:
     path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
 
 
+def profile(names: list[str], seconds: float, top: int = 15, seed: int = 0) -> str:
+    """cProfile of each deckzoo case (aec, engine+obs, clone+det) run alone: where the time goes.
+
+    Not part of the measurement (the profiler inflates every Python call); for finding hot spots.
+    """
+    import cProfile
+    import io
+    import pstats
+
+    out = io.StringIO()
+    for case in deckzoo_cases(names, seed):
+        if case.loop == "engine":
+            continue  # engine+obs covers it
+        prof = cProfile.Profile()
+        prof.enable()
+        case.run(seconds, Picker(seed))
+        prof.disable()
+        out.write(f"\n=== {case.env} {case.loop}: {case.steps} steps in {case.seconds:.1f} s under the profiler\n")
+        pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="total time per case")
@@ -623,8 +646,13 @@ def main(argv=None) -> dict:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
     ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/performance.md")
+    ap.add_argument("--profile", action="store_true",
+                    help="instead of measuring, cProfile each deckzoo case of --envs for --seconds and print hot spots")
     args = ap.parse_args(argv)
     names = [E._canonical(n) for n in args.envs.split(",") if n]
+    if args.profile:
+        print(profile(names, args.seconds))
+        return {}
     result = run(names, args.seconds, args.slice, peers=not args.no_peers, seed=args.seed)
     paths = write(result, Path(args.out_dir))
     if args.update_docs:

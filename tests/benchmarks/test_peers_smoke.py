@@ -102,3 +102,11 @@ def test_parallel_case_counts_decisions_and_finishes_games(peers):
         case.run(0.05, pick)
     assert case.steps > 0 and case.row()["loop"] == "parallel"
     json.dumps(case.row())  # plain Python numbers only
+
+
+def test_profile_names_the_hot_functions(peers):
+    name = next(iter(E.ENVS))
+    text = peers.profile([name], seconds=0.05, top=5)
+    for loop in ("aec", "engine+obs", "clone+det"):
+        assert f"=== {name} {loop}:" in text
+    assert "tottime" in text and "observe" in text  # the AEC and engine+obs loops observe every step
