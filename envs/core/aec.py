@@ -104,7 +104,11 @@ class DeckzooAECEnv(AECEnv):
     def _end_with(self, rewards: dict, info: dict, offender=None):
         self.rewards = rewards
         self._accumulate_rewards()
-        self.terminations = {a: True for a in self.agents}
+        if offender is None and getattr(self.state, "truncated", False):
+            # the engine cut the game off (a turn cap such as Midgard's max_turns): a truncation
+            self.truncations = {a: True for a in self.agents}
+        else:
+            self.terminations = {a: True for a in self.agents}
         scores = np.asarray(self.state.scores()).tolist()
         for a in self.agents:
             self.infos[a] = {**info, "scores": scores}
