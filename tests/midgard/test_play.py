@@ -118,3 +118,19 @@ def test_hidden_information_is_not_in_the_view():
     d = s.determinize(1, np.random.default_rng(0))
     assert d.view(1) == v and (d.hands[1] == s.hands[1]).all()
     assert legal(s, "end_phase")
+
+
+def test_aec_reports_the_turn_cap_as_truncation():
+    from deckzoo.envs import make
+
+    env = make("midgard_v0", num_players=3, max_turns=3)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, info = env.last()
+        if term or trunc:
+            assert trunc and not term and "scores" in info
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.unwrapped.state.truncated
