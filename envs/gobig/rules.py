@@ -277,7 +277,7 @@ class GoBigState(State):
         order = game.seat_order[player]
         buf = np.zeros(game.layout.size, dtype=np.float32)  # raw counts first, scaled at the end
         buf[at["hand"]:at["hand"] + VALUES] = self.hands[player]
-        buf[at["hand_sizes"]:at["hand_sizes"] + n] = self.hands.sum(axis=1)[order]
+        buf[at["hand_sizes"]:at["hand_sizes"] + n] = np.add.reduce(self.hands, axis=1)[order]
         buf[at["banks"]:at["banks"] + n * VALUES] = self.banks[order].ravel()
         buf[at["box"]:at["box"] + VALUES] = self.box
         buf[at["deck_size"]] = len(self.deck)
