@@ -35,6 +35,8 @@ from deckzoo.envs.wizard.rules import (
     encode_play,
     encode_trump,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .helpers import card, cards
 
@@ -179,3 +181,27 @@ def test_score_bounds_are_reachable_extremes():
 @pytest.mark.parametrize("scores,winners", [([10, 30, 20], [1]), ([30, 30, -5], [0, 1]), ([0, 0, 0], [0, 1, 2])])
 def test_w11_most_points_wins_ties_share(scores, winners):
     assert winners_of(scores) == winners
+
+
+def _reference_winner(trick, trump):
+    """W9 written independently: rank every card by (is first Wizard, is trump, follows the led
+    suit, rank), the led suit being the first numbered card's unless a Wizard came first."""
+    first_numbered = next((c for c in trick if c != NULL), None)
+    led = None if first_numbered in (None, WIZARD) else first_numbered // 13
+
+    def key(i):
+        c = trick[i]
+        if c == WIZARD:
+            return (2, -i)  # earlier Wizards rank higher
+        if c == NULL:
+            return (-1, -i)  # earlier Nulls rank higher (only matters when all are Nulls)
+        s, r = divmod(c, 13)
+        return (1, 100 + r) if s == trump else (0, r) if s == led else (-0.5, 0)
+    return max(range(len(trick)), key=key)
+
+
+@given(st.lists(st.integers(0, 59), min_size=3, max_size=12, unique=True), st.integers(0, 4))
+@settings(max_examples=400, deadline=None)
+def test_w9_trick_winner_matches_an_independent_formulation(ids, trump):
+    trick = [i if i < 52 else (WIZARD if i < 56 else NULL) for i in ids]  # 60 physical cards -> kinds
+    assert trick_winner(trick, trump) == _reference_winner(trick, trump)

@@ -254,3 +254,24 @@ def test_render_names_every_phase_and_special_lead():
     assert "led suit Elves" in s2.render()
     s3 = stacked(["E1", "E2", "E3"], flipped="H1", dealer=2)
     assert "own card hidden" in s3.render()
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_determinize_in_random_play_never_deals_a_shown_void(n):
+    game = WizardGame(num_players=n)
+    rng = np.random.default_rng(10 + n)
+    checked = 0
+    s = game.new_state(n)
+    while not s.is_terminal():
+        if s.phase == 2 and any(s.voids) and rng.random() < 0.2:
+            for p in range(n):
+                d = s.determinize(p, rng)
+                d.check_invariants()
+                assert d.view(p) == s.view(p)
+                for q in range(n):
+                    for suit in range(4):
+                        if s.voids[q] >> suit & 1:
+                            assert not d.hands[q, suit * 13:(suit + 1) * 13].any()
+                checked += 1
+        s.apply(int(rng.choice(s.legal_actions())))
+    assert checked > 20
