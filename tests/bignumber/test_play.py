@@ -41,7 +41,7 @@ def test_random_full_games(n, options):
 @pytest.mark.parametrize("n,options", CONFIGS + FULL, ids=ids(CONFIGS + FULL))
 def test_random_play_long(n, options):
     game = BigNumberGame(n, **options)
-    check_random_play(game, num_games=2000 if options.get("single_deal") else 100, seed=1000 + n,
+    check_random_play(game, num_games=1000 if options.get("single_deal") else 40, seed=1000 + n,
                       deep_every=0 if not game.two_decks else 2003)
 
 
