@@ -221,7 +221,10 @@ class BigNumberState(State):
         s.history = []
         s.over = False
         s._plays = s._mask = None
-        s.check_invariants()
+        try:
+            s.check_invariants()
+        except AssertionError as e:
+            raise ValueError(f"not a Big Number position: {e}") from None
         return s
 
     def _deal_cards(self) -> None:
@@ -486,8 +489,8 @@ class BigNumberState(State):
         if self.phase == PICK:
             for c in self.pending:
                 total[c] += 1
-        if total != [g.copies] * NUM_TYPES:
-            raise AssertionError(f"card conservation broken: {total}")
+        if total != [g.copies] * NUM_TYPES or min(self.aside) < 0 or min(self.out) < 0:
+            raise AssertionError(f"card conservation broken: {total}, aside {self.aside}, out {self.out}")
         for p in range(g.num_players):
             size = sum(self.hands[p])
             if size > HAND_SIZE or min(self.hands[p]) < 0:

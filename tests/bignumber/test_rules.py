@@ -423,3 +423,9 @@ def test_N15_every_round_removes_a_card_from_the_hands(n, two_decks):
                 now = sum(map(sum, s.hands))
                 assert now < in_hands
                 in_hands = now
+
+
+@pytest.mark.parametrize("hands", [("9h 9h", "2c"), ("9h", ""), ("Ac 2c 3c 4c 5c 6c 7c 8c 9c 9h", "2d")])
+def test_from_hands_refuses_impossible_positions(hands):
+    with pytest.raises(ValueError, match="not a Big Number position"):
+        position(game(2), *hands)
