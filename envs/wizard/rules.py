@@ -286,8 +286,8 @@ class WizardState(State):
         self.hold = hold  # per seat, the legal mask when nothing has to be followed
 
     def refresh_observation(self) -> None:
-        """Rebuild the incrementally kept public encoding (after a deal, or after editing fields
-        directly, which tests and tools may do)."""
+        """Rebuild the incrementally kept public encoding. Code that edits state fields directly
+        (tests, tools) calls this afterwards, and ``recount()`` first if it changed ``hands``."""
         self.pub = self.game.encoder.public(self)
 
     # ---- rules ------------------------------------------------------------------------
