@@ -5,8 +5,8 @@ envs/midgard/rules.py, docs/rules/midgard.md).
 |---|---|
 | import | `from deckzoo.envs import midgard_v0` / `pettingzoo.make("aec", "deckzoo/midgard-v0")` |
 | agents | `player_0` ... `player_{n-1}`, n = 3-6 (default 4) |
-| actions | Discrete(494), ranges in envs/midgard/actions.py |
-| observation | `{"observation": float32 (see envs/midgard/encoding.py), "action_mask": int8 (494,)}` |
+| actions | Discrete(492), ranges in envs/midgard/actions.py |
+| observation | `{"observation": float32 (see envs/midgard/encoding.py), "action_mask": int8 (492,)}` |
 | options | num_players, start_position, max_turns, start_player, reward, illegal_action, render_mode |
 
 Part 1 of the game: events and reactions are in the deck and count for hand sizes and discards,

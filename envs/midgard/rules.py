@@ -32,10 +32,10 @@ Options
                     400, range 1..100000.
     start_player    None (default: seeded chance, M7) or a seat 0..N-1.
 
-Actions (one fixed Discrete space, ``actions.NUM_ACTIONS`` ids; ranges in ``actions.RANGES``)
+Actions (one fixed Discrete(492) space for every player count; ranges in ``actions.RANGES``)
     0 hire, 1 pass (Krog); 2 end phase; 3 new troop; 4 finish/confirm; 5 cancel; 6 refuse to
     defend; then place_class (troop 0-5 x class), place_snedig (troop x side), place_tyr (troop x
-    slot), place_thor (troop x first class), relocate (4), claim_target (opponent x troop),
+    slot), place_thor (troop x first class), relocate (2), claim_target (opponent x troop),
     claim (slot x form), travel (9 worlds), face (40 challenges), select_troop (5), attack
     (opponent x troop), defend (5), take_card (card kinds), discard (card kinds), reserve (40),
     keep_reward (6), reveal_reward (6). Troop 5 is the troop being laid down.
@@ -43,7 +43,8 @@ Actions (one fixed Discrete space, ``actions.NUM_ACTIONS`` ids; ranges in ``acti
 Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.layout(n)``, printed
 in docs/rules/midgard.md.
 
-Rewards: win (default), score (renown centred, /20), dense (renown as it is gained, /20).
+Rewards: win (default), score (renown centred, /20), dense (challenge renown as it is won, /20;
+secret renown rewards are added at the last step).
 
 Version history: v0 - first release (part 1: no event/reaction play, no bonuses).
 """
@@ -808,7 +809,15 @@ class MidgardState(State):
         return (self.rewards + self.revealed) @ vals
 
     def scores(self) -> np.ndarray:
-        """Renown: challenges won plus renown rewards (M49)."""
+        """Renown (M49): challenges won, plus renown rewards once the game is over. Rewards are
+        secret until the end (M44), so during the game only the public part is reported; that
+        keeps ``reward="dense"`` from leaking them (the last step adds them)."""
+        if not self.over:
+            return self.challenge_renown()
+        return self.final_renown()
+
+    def final_renown(self) -> np.ndarray:
+        """Challenge renown plus every renown reward (hidden or not)."""
         return self.challenge_renown() + self._reward_values("renown")
 
     def final_coins(self) -> np.ndarray:
@@ -817,7 +826,8 @@ class MidgardState(State):
         return self.coins + self.rewards @ vals
 
     def winners(self) -> list[int]:
-        return winners_of(self.scores().tolist(), self.challenge_renown().tolist(), self.final_coins().tolist())
+        return winners_of(self.final_renown().tolist(), self.challenge_renown().tolist(),
+                          self.final_coins().tolist())
 
     # ---- information --------------------------------------------------------------------
     def _frame_view(self, f: dict, player: int) -> dict:
@@ -883,8 +893,6 @@ class MidgardState(State):
             k = len(f["drawn"])
             f["drawn"], rpool = rpool[:k], rpool[k:]
         s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
-        if self.reward_top_known != player:
-            s.reward_top_known = -1 if self.reward_top_known == -1 else self.reward_top_known
         s.ch_deck = list(self.ch_deck)
         rng.shuffle(s.ch_deck)
         s.rng = np.random.default_rng(rng.integers(2**63))
@@ -972,7 +980,8 @@ class MidgardState(State):
                              for k, v in enumerate(self.hands[p]) if v)
             res = f", reserved {DATA.challenges[self.reserved[p]].name}" if self.reserved[p] >= 0 else ""
             lines.append(f"{mark} player_{p}: {WORLD_NAMES[self.world[p]]}, {int(self.coins[p])} coins, "
-                         f"renown {int(self.scores()[p])}, won {len(self.won[p])}{res}; hand [{hand}]")
+                         f"renown {int(self.scores()[p])}, won {len(self.won[p])}, rewards "
+                         f"{int(self.rewards[p].sum())}{res}; hand [{hand}]")
             for ti, t in enumerate(self.troops[p]):
                 lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
                              f"[might {t.might(MIGHT)}]")

@@ -619,3 +619,13 @@ def test_coin_rewards_count_as_coins_at_the_end_m44():
 def test_bad_options_name_the_key(opts, key):
     with pytest.raises(ConfigError, match=key):
         MidgardGame(**opts)
+
+
+def test_renown_rewards_stay_secret_until_the_end_m44():
+    s = blank(3)
+    s.won[0] = [ch("Jotun")]
+    s.rewards[1, 2] = 2  # two renown-3 rewards
+    complete(s)
+    assert list(s.scores()) == [5, 0, 0]  # public renown only (no leak through dense rewards)
+    s._end_game("test")
+    assert list(s.scores()) == [5, 6, 0] and s.winners() == [1]
