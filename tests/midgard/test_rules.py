@@ -629,3 +629,53 @@ def test_renown_rewards_stay_secret_until_the_end_m44():
     assert list(s.scores()) == [5, 0, 0]  # public renown only (no leak through dense rewards)
     s._end_game("test")
     assert list(s.scores()) == [5, 6, 0] and s.winners() == [1]
+
+
+# ---- the rulebook's challenge examples, played through the engine ----------------------
+
+@pytest.mark.parametrize("position,wins", [(0, True), (1, False)])
+def test_peter_faces_the_jotun_in_summer_and_winter(position, wins):
+    s = blank(3)
+    s.calendar = position
+    s.troops[0] = [troop("Kriger - Berserker - Thor - Ränger - Göddar")]
+    s.world[0] = world("Jotunheim")
+    s.open = [ch("Jotun")]
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    assert s.challenge_difficulty(ch("Jotun")) == (10 if position == 0 else 12)
+    act(s, "face", ch("Jotun"))
+    act(s, "select_troop", 0)
+    act(s, "finish")
+    assert (s.won[0] == [ch("Jotun")]) == wins
+    assert s.calendar == (position + 1 if wins else position)  # Jotun turns the calendar
+    assert s.scores()[0] == (5 if wins else 0)
+
+
+def test_alfred_cannot_face_the_draugr_but_can_face_hel():
+    s = blank(3)
+    s.troops[0] = [troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - "
+                         "Snedig")]
+    s.world[0] = world("Niflheim")
+    s.open = [ch("Draugr"), ch("Hel")]
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    assert not legal(s, "face", ch("Draugr")) and legal(s, "face", ch("Hel"))
+
+
+def test_hrodsorm_vekksorm_then_trollgjaldi_turns_the_season():
+    s = blank(3)
+    s.open = [ch("Hrodsorm Dragon"), ch("Vekksorm of the Seas"), ch("Trollgjaldi")]
+    s.troops[0] = [troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
+                         "Krigsjärl - Runecästr")]
+    s.world[0] = world("Jotunheim")
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    assert s.challenge_difficulty(ch("Vekksorm of the Seas")) == 12  # 10 + summer 1 + Hrodsorm 1
+    assert s.challenge_difficulty(ch("Trollgjaldi")) == 11
+    act(s, "face", ch("Trollgjaldi"))
+    act(s, "select_troop", 0)
+    act(s, "finish")
+    assert s.won[0] == [ch("Trollgjaldi")] and s.season() == 1
+    assert s.challenge_difficulty(ch("Vekksorm of the Seas")) == 11  # winter: 10 + Hrodsorm 1
+    obs = s.game.layout.split(s.observe(1))
+    assert abs(obs["difficulty"][ch("Vekksorm of the Seas")] * 30 - 11) < 1e-5
