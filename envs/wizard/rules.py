@@ -588,6 +588,45 @@ class WizardState(State):
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}{hidden}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it (built from ``view(player)`` only; ``deckzoo play``)."""
+        v = self.view(player)
+        n = v["num_players"]
+        flipped = "none" if v["flipped"] is None else card_name(v["flipped"])
+        trump = "(dealer choosing)" if v["trump"] is None else trump_name(v["trump"])
+        head = (f"Wizard - round {v['round']}/{v['num_rounds']}, dealer player_{v['dealer']}, "
+                f"flipped {flipped}, trump {trump}")
+        lines = [head]
+        for q in range(n):
+            mark = ">" if q == v["current_player"] else " "
+            bid = "-" if v["bids"][q] is None else v["bids"][q]
+            if q == player:
+                hand = "hidden (Foresight)" if v["hand"] is None else f"[{_names(v['hand'])}]"
+                who = f"player_{q} (you)"
+            elif v["foresight_hands"] is not None:
+                hand, who = f"[{_names(v['foresight_hands'][q])}]", f"player_{q}"
+            else:
+                k = v["hand_sizes"][q]
+                hand, who = f"{k} card{'s' if k != 1 else ''}", f"player_{q}"
+            void = f", void in {', '.join(SUITS[x] for x in v['voids'][q])}" if v["voids"][q] else ""
+            lines.append(f"{mark} {who}: score {v['scores'][q]}, bid {bid}, won {v['tricks_won'][q]}{void}, hand {hand}")
+        if v["tricks"]:
+            leader, cards, winner = v["tricks"][-1]
+            shown = ", ".join(f"player_{(leader + i) % n} {card_name(c)}" for i, c in enumerate(cards))
+            lines.append(f"last trick: {shown}; won by player_{winner}")
+        if v["trick"]:
+            shown = ", ".join(f"player_{(v['trick_leader'] + i) % n} {card_name(c)}" for i, c in enumerate(v["trick"]))
+            led = {None: "not set", LED_FREE: "free (Wizard)"}.get(v["led_suit"])
+            lines.append(f"trick: {shown}; led suit {led or SUITS[v['led_suit']]}")
+        if v["history"]:
+            last = v["history"][-1]
+            lines.append("last round: " + ", ".join(f"player_{q} {d:+d}" for q, d in enumerate(last["deltas"])))
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
+        return "\n".join(lines)
+
     def _to_dict(self) -> dict:
         return {
             "current_player": self.current_player, "phase": self.phase, "round": self.round, "dealer": self.dealer,
@@ -619,6 +658,10 @@ class WizardState(State):
         s.history = [_copy_record(h) for h in d["history"]]
         s.refresh_observation()
         return s
+
+
+def _names(cards: list[int]) -> str:
+    return ", ".join(card_name(c) for c in cards)
 
 
 def _copy_record(record: dict) -> dict:

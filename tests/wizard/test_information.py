@@ -275,3 +275,20 @@ def test_determinize_in_random_play_never_deals_a_shown_void(n):
                 checked += 1
         s.apply(int(rng.choice(s.legal_actions())))
     assert checked > 20
+
+
+def test_render_view_shows_only_what_the_seat_may_know():
+    s = mid_trick_state()
+    text = s.render_view(2)
+    assert "player_2 (you): score 0, bid 2, won 0, void in Elves, hand [Dwarves 2, Humans 4]" in text
+    others = [line for line in text.splitlines() if line[2:].startswith("player_") and "(you)" not in line]
+    assert len(others) == 3 and not any("[" in line for line in others)  # other hands: sizes only
+    assert "Wizard" not in text.split("\n", 1)[1] and "Elves 9" not in text  # the title says "Wizard"
+    assert "player_0: score 20, bid 1, won 1, hand 1 card" in text and "hand 2 cards" in text
+    assert "void in Elves" in text and "void in Giants" in text
+    assert "trick: player_0 Giants 2, player_1 Dwarves 3; led suit Giants" in text
+    assert "last trick: player_0 Elves 5, player_1 Elves 1, player_2 Dwarves 1, player_3 Null; won by player_0" in text
+    f = stacked(["E2", "G9", "W"], flipped="H3", dealer=2)
+    text = f.render_view(0)
+    assert "hand hidden (Foresight)" in text and "[Giants 9]" in text and "[Wizard]" in text
+    assert "Elves 2" not in text
