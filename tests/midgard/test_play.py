@@ -15,12 +15,18 @@ from deckzoo.envs.midgard.rules import MidgardGame
 from .util import legal
 
 
-@pytest.mark.parametrize("n", [3, 4, 5, 6])
-def test_random_play_short_games(n):
-    """60 short games per player count, cheap checks (invariants, non-empty masks) every step."""
-    game = MidgardGame(n, start_position=4, max_turns=40)
-    stats = check_random_play(game, num_games=60, seed=100 + n)
-    assert stats.games == 60 and min(stats.lengths) > 0
+def test_random_play_short_games_reach_every_action_range():
+    """60 short games per player count, cheap checks (invariants, non-empty masks) every step;
+    together they use every action range (every kind of decision is reachable)."""
+    counts = np.zeros(A.NUM_ACTIONS, dtype=np.int64)
+    for n in (3, 4, 5, 6):
+        game = MidgardGame(n, start_position=4, max_turns=40)
+        stats = check_random_play(game, num_games=60, seed=100 + n)
+        assert stats.games == 60 and min(stats.lengths) > 0
+        counts += stats.action_counts
+    for name, shape in A.RANGES:
+        size = int(np.prod(shape)) if shape else 1
+        assert counts[A.BASE[name]:A.BASE[name] + size].sum() > 0, name
 
 
 @pytest.mark.parametrize("n", [3, 6])
