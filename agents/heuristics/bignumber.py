@@ -21,7 +21,7 @@ from deckzoo.agents.base import Agent
 from deckzoo.envs.bignumber.cards import NUM_TYPES, SET_INDEX, is_uniform, legal_plays
 from deckzoo.envs.bignumber.rules import ADD_BASE, FINISH, PASS, PICK_BASE, PLAY_BASE
 
-GROUP_WEIGHT = 0.45  # a card in the longest suit or rank group beyond the first
+GROUP_WEIGHT = 0.7  # a card in the longest suit or rank group beyond the first
 UNIFORM_BONUS = 1.5  # the whole hand can go out at the next lead
 RANK_WEIGHT = 0.04  # per digit point: high cards win rounds
 TEMPO_BONUS = 0.3  # playing keeps the chance of winning the round (and leading)
