@@ -60,6 +60,7 @@ from .base import Agent
 from .registry import make_agent, register_agent
 
 DEFAULT_ITERATIONS = 200
+WIDENING = 0.5  # with ``bias``: a node with n visits considers 1 + int(0.5 * sqrt(n)) moves
 
 
 class _Node:
@@ -101,8 +102,10 @@ class ISMCTSAgent(Agent):
         max_rollout_steps: cut rollouts after this many moves (None: play to the end).
         bias: progressive bias towards the rollout agent's own move (needs ``rollout_agent``):
             at every tree node the agent's choice in the current sample is expanded first and
-            its UCB score gets ``bias / (1 + visits)``, so a small budget refines the agent's
-            play instead of spreading itself over every move (0: plain SO-ISMCTS).
+            its UCB score gets ``bias / (1 + visits)``; other moves are admitted by progressive
+            widening (a node visited n times considers ``1 + int(0.5 * sqrt(n))`` moves), so a
+            small budget refines the agent's play instead of trying every move once
+            (0: plain SO-ISMCTS, every legal move expanded before UCB applies).
     """
 
     name = "ismcts"
@@ -161,6 +164,7 @@ class ISMCTSAgent(Agent):
             elif done > 0 and time.perf_counter() >= deadline:
                 break
             self._iterate(root, info_state.determinize(self.rng))
+            root.visits += 1
             done += 1
         self.last_iterations = done
         self.last_visits = {int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
@@ -180,21 +184,34 @@ class ISMCTSAgent(Agent):
             p = state.current_player
             legal = np.flatnonzero(state.legal_mask())
             children = node.children
-            preferred = int(self.rollout_agent.act(state.for_player(p))) if bias > 0 and len(legal) > 1 else -1
-            untried = [int(a) for a in legal if (p, int(a)) not in children]
-            if untried:
-                if preferred in untried:
-                    a = preferred
-                else:
-                    a = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+            if bias > 0 and len(legal) > 1:
+                preferred = int(self.rollout_agent.act(state.for_player(p)))
+                untried = [int(a) for a in legal if (p, int(a)) not in children]
+                # Progressive widening: the agent's move first, then one more random move each
+                # time sqrt(visits) grows by 1 / WIDENING, instead of every move before any UCB.
+                allowed = 1 + int(WIDENING * math.sqrt(node.visits))
+                expand = None
+                if (p, preferred) not in children:
+                    expand = preferred
+                elif untried and len(legal) - len(untried) < allowed:
+                    expand = untried[int(rng.integers(len(untried)))]
+            else:
+                preferred = -1
+                untried = [int(a) for a in legal if (p, int(a)) not in children]
+                expand = None
+                if untried:
+                    expand = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+            if expand is not None:
                 child = _Node(p)
-                children[(p, a)] = child
-                _fast_apply(state, a)
+                children[(p, expand)] = child
+                _fast_apply(state, expand)
                 path.append(child)
                 break
             best_score, best = -math.inf, None
             for a in legal:
-                child = children[(p, int(a))]
+                child = children.get((p, int(a)))
+                if child is None:  # not yet admitted by progressive widening
+                    continue
                 child.avail += 1
                 score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if a == preferred:
