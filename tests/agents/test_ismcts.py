@@ -126,3 +126,17 @@ def test_bias_expands_the_rollout_agents_move_first():
         plain = make_agent("ismcts:1:rollout=heuristic", "gobig", 5)
         differs += plain.act(state.for_player(seat)) != want
     assert differs > 0
+
+
+def test_bias_widens_progressively():
+    """Under ``bias`` a root visited n times has tried at most 1 + int(0.5 * sqrt(n)) moves; plain
+    ISMCTS tries every legal move before any is tried twice."""
+    state = position(hands=[[1, 2, 3, 4, 5, 6, 7, 7], [1, 2, 3], [4, 5, 6]], deck=[1, 2, 3, 4] * 3, market=[5, 6],
+                     current=0)
+    assert len(state.legal_actions()) == 8
+    biased = make_agent("ismcts:16:rollout=heuristic:bias=1", "gobig", 1)
+    biased.act(state.for_player(0))
+    assert sum(v > 0 for v in biased.last_visits.values()) <= 1 + int(0.5 * 15 ** 0.5)
+    plain = make_agent("ismcts:16:rollout=heuristic", "gobig", 1)
+    plain.act(state.for_player(0))
+    assert all(v > 0 for v in plain.last_visits.values())
