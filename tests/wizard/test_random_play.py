@@ -42,3 +42,12 @@ def test_every_action_occurs_across_full_games():
             seen[a] = True
             s.apply(a)
     assert seen[:58].all() and seen[BID_BASE:BID_BASE + 4].all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 10, 12])
+def test_random_play_many_full_games(n):
+    """Longer sweep (``-m slow``): 300 full games per table size, deep checks on a sparse sample."""
+    game = WizardGame(num_players=n)
+    stats = check_random_play(game, num_games=300, seed=77 + n, deep_every=997)
+    assert stats.games == 300 and stats.action_counts[:58].all()
