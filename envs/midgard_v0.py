@@ -18,8 +18,8 @@ from .midgard.rules import MidgardGame as Game
 
 env, raw_env = aec_constructors(Game)
 
-# Options that keep games short in the generic suite: two calendar steps, at most 24 turns.
-SHORT_OPTIONS = {"start_position": 6, "max_turns": 24}
+# Options that keep games short in the generic suite: two calendar steps, at most 16 turns.
+SHORT_OPTIONS = {"start_position": 6, "max_turns": 16}
 DEMO_OPTIONS = {"num_players": 4, "start_position": 4}
 PLAYTHROUGH_CONFIGS = [
     {"num_players": 3, "start_position": 6, "max_turns": 9},
