@@ -994,6 +994,43 @@ class MidgardState(State):
             lines.append(f"player_{self.current_player} to decide: {MODE_NAMES[self.mode]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it (built from ``view(player)`` only: no hidden cards)."""
+        v = self.view(player)
+        names = DATA.kind_names
+        n = v["num_players"]
+        lines = [f"Midgard - turn {v['turn']}/{v['max_turns']}, calendar {v['calendar']} ({v['season']}), "
+                 f"Thing {v['thing_size']}, Skat {v['skat']}, rewards left {v['reward_deck_size']}"]
+        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
+                                          for c in v["open"]))
+        krog = ", ".join(names[x] for x in v["krog"]) or "-"
+        vh = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["valhalla"]) if c) or "-"
+        lines.append(f"Krog (bottom to top): {krog}; Valhalla: {vh}")
+        for p in range(n):
+            mark = ">" if p == v["current_player"] else " "
+            you = " (you)" if p == player else ""
+            res = f", reserved {DATA.challenges[v['reserved'][p]].name}" if v["reserved"][p] >= 0 else ""
+            lines.append(f"{mark} player_{p}{you}: {WORLD_NAMES[v['worlds'][p]]}, {v['coins'][p]} coins, "
+                         f"{v['hand_sizes'][p]} cards, {v['reward_counts'][p]} rewards, challenge renown "
+                         f"{v['challenge_renown'][p]}{res}")
+            for ti, tj in enumerate(v["troops"][p]):
+                t = Troop.from_json(tj)
+                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
+                             f"[might {t.might(MIGHT)}, {t.ncards()} cards]")
+        if v["pending"] is not None:
+            lines.append(f"     new troop: {Troop.from_json(v['pending']).describe(names)}")
+        hand = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["hand"]) if c)
+        lines.append(f"your hand: {hand or '-'}")
+        own = ", ".join(f"{DATA.rewards[x][0]} {DATA.rewards[x][1]}" for x, c in enumerate(v["rewards"])
+                        for _ in range(c))
+        lines.append(f"your rewards: {own or '-'}")
+        if v["over"]:
+            lines.append(f"game over ({v['end_reason']})")
+        elif v["stack"]:
+            top = v["stack"][-1]
+            lines.append(f"player_{v['current_player']} to decide: {top['mode']}")
+        return "\n".join(lines)
+
     def _to_dict(self) -> dict:
         return {
             "hands": [_as_list(h) for h in self.hands], "thing": list(self.thing), "krog": list(self.krog),

@@ -140,3 +140,16 @@ def test_aec_reports_the_turn_cap_as_truncation():
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert env.unwrapped.state.truncated
+
+
+def test_render_view_shows_only_what_the_seat_knows():
+    s = MidgardGame(4).new_state(5)
+    text = s.render_view(2)
+    other = s.render_view(1)
+    assert "player_2 (you)" in text and "your hand" in text
+    from deckzoo.envs.midgard.cards import DATA
+
+    mine = [DATA.kind_names[k] for k in range(DATA.num_kinds) if s.hands[2, k]]
+    assert all(name in text.split("your hand:")[1] for name in mine)
+    assert text.split("your hand:")[0] == other.split("your hand:")[0].replace("player_1 (you)", "player_1").replace(
+        "player_2", "player_2 (you)")
