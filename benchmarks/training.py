@@ -84,6 +84,7 @@ def throughput_sweep(steps: int) -> list[dict]:
         s = train(cfg)
         rows.append({"vec_env": vec, "n_envs": n_envs, "torch_threads": threads, "steps": s["steps"],
                      "seconds": s["train_seconds"], "steps_per_second": s["steps_per_second"],
+                     "steps_per_cpu_second": s["steps_per_cpu_second"],
                      "load_average": [load0, os.getloadavg()[0]]})
         print(rows[-1], flush=True)
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -97,6 +98,10 @@ def _fmt_share(r: dict | None) -> str:
     return f"{r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]{mark}"
 
 
+def _cpu_rate(s: dict) -> str:
+    return f"{s['steps_per_cpu_second']:.0f}" if "steps_per_cpu_second" in s else "n/a"
+
+
 def write_report(res: dict) -> None:
     lines = [
         "# Training results (MaskablePPO self-play)",
@@ -105,11 +110,14 @@ def write_report(res: dict) -> None:
         "Win share = mean over the learner's games of 1 (sole win), 1/w (w-way shared win) or 0, with the",
         "learner rotating through the seats against P-1 copies of the opponent; [95% Wilson interval].",
         "**>1/P** marks an interval wholly above 1/P (better than an average seat with 95% confidence).",
-        "steps/s = learner env steps per second of PPO (collection + updates, evaluation excluded). The",
-        "machine has 2 cores shared with other jobs: the 1-minute load average is given at start and end.",
+        "steps/s = learner env steps per second of PPO (collection + updates, evaluation excluded);",
+        "steps/CPU-s = the same per second of CPU time of the training process, which is single-threaded",
+        "with `vec_env: dummy` and one torch thread: the rate one otherwise idle core would give.",
+        "The machine has 2 cores shared with other jobs: the 1-minute load average is given at start and end.",
         "",
-        "| game | P | options | reward | steps | PPO time (s) | steps/s | vs random | vs heuristic | 1/P | final games | load start / end |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ("| game | P | options | reward | steps | PPO time (s) | steps/s | steps/CPU-s | vs random | vs heuristic "
+         "| 1/P | final games | load start / end |"),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game in GAMES:
         s = res["games"].get(game)
@@ -120,7 +128,8 @@ def write_report(res: dict) -> None:
         opts = json.dumps(s["config"]["game_options"]) if s["config"]["game_options"] else "-"
         lines.append(
             f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {s['steps']:,} | "
-            f"{s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | {_fmt_share(final.get('random'))} | "
+            f"{s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | {_cpu_rate(s)} | "
+            f"{_fmt_share(final.get('random'))} | "
             f"{_fmt_share(final.get('heuristic'))} | {1 / s['num_players']:.3f} | {games} | "
             f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |")
     lines += ["", ("Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
@@ -129,12 +138,13 @@ def write_report(res: dict) -> None:
         lines += [
             "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, batch 512, 4 epochs)",
             "",
-            "| vec env | n_envs | torch threads | steps | seconds | steps/s | load start / end |",
-            "|---|---|---|---|---|---|---|",
+            ("| vec env | n_envs | torch threads | steps | seconds | steps/s | steps/CPU-s (main process) "
+             "| load start / end |"),
+            "|---|---|---|---|---|---|---|---|",
         ]
         for r in res["throughput"]:
             lines.append(f"| {r['vec_env']} | {r['n_envs']} | {r['torch_threads']} | {r['steps']:,} | "
-                         f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | "
+                         f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | {r['steps_per_cpu_second']:.0f} | "
                          f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |")
         lines.append("")
     (RESULTS / "training.md").write_text("\n".join(lines))

@@ -158,6 +158,7 @@ class RunState:
     next_eval: int = 0
     next_checkpoint: int = 0
     train_seconds: float = 0.0  # wall time inside PPO (collection + updates), evaluation excluded
+    train_cpu_seconds: float = 0.0  # CPU time of this process over the same spans
     eval_history: list = field(default_factory=list)
 
 
@@ -219,9 +220,10 @@ class Trainer:
         if model.num_timesteps == 0 and not rs.pool:
             self._snapshot()
         while model.num_timesteps < total:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             model.learn(cfg.rollout_steps, callback=progress, reset_num_timesteps=False, progress_bar=False)
             rs.train_seconds += time.perf_counter() - t0
+            rs.train_cpu_seconds += time.process_time() - c0
             step = model.num_timesteps
             model.logger.record("time/train_steps_per_second", step / max(rs.train_seconds, 1e-9))
             if step >= rs.next_snapshot:
@@ -285,6 +287,10 @@ class Trainer:
         summary = {
             "game": cfg.game, "num_players": self.game.num_players, "steps": model.num_timesteps,
             "train_seconds": rs.train_seconds, "steps_per_second": model.num_timesteps / max(rs.train_seconds, 1e-9),
+            # with vec_env dummy and one torch thread the run is one thread: steps per CPU second is
+            # what an otherwise idle core would give (subproc envs' CPU time is not counted)
+            "train_cpu_seconds": rs.train_cpu_seconds,
+            "steps_per_cpu_second": model.num_timesteps / max(rs.train_cpu_seconds, 1e-9),
             "wall_seconds_this_session": wall, "final_eval_seconds": time.perf_counter() - t0,
             "n_envs": cfg.n_envs, "vec_env": cfg.vec_env, "torch_threads": cfg.torch_threads,
             "opponent_mix": self.mix, "pool_size": len(rs.pool), "load_average": list(os.getloadavg()),
