@@ -105,19 +105,24 @@ def encode_observation(s, player: int) -> np.ndarray:
     v["coins"][:] = s.coins[order] / 50.0
     v["skat"][0] = s.skat / 50.0
     v["worlds"][np.arange(n), s.world[order]] = 1.0
+    troops, flags = v["troops"], v["troop_flags"]
     for r, q in enumerate(order):
         for ti, t in enumerate(s.troops[q]):
-            _troop_into(v["troops"][r, ti], v["troop_flags"][r, ti], t, 1)
+            _troop_into(troops[r, ti], flags[r, ti], t, 1)
     if s.pending is not None:
         _troop_into(v["pending"], v["pending_flags"], s.pending, 0)
     v["open"][s.open] = 1.0
+    reserved, won = v["reserved"], v["won"]
     for q in range(n):
         if s.reserved[q] >= 0:
-            v["reserved"][rel[q], s.reserved[q]] = 1.0
-        v["won"][rel[q], s.won[q]] = 1.0
+            reserved[rel[q], s.reserved[q]] = 1.0
+        won[rel[q], s.won[q]] = 1.0
     v["challenges_out"][s.ch_out] = 1.0
-    for cid in s.open + [c for c in s.reserved if c >= 0]:
-        v["difficulty"][cid] = min(s.challenge_difficulty(cid) / 30.0, 1.0)
+    active = s.open + [c for c in s.reserved if c >= 0]
+    if active:
+        diff = v["difficulty"]
+        for cid, d in zip(active, s.difficulties(active)):
+            diff[cid] = min(d / 30.0, 1.0)
     v["challenge_deck"][0] = len(s.ch_deck) / NCH
     v["valhalla"][:] = s.valhalla / 8.0
     if s.krog:

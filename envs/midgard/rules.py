@@ -244,6 +244,12 @@ class MidgardState(State):
         act += [DATA.challenges[c] for c in self.reserved if c >= 0]
         return act
 
+    def difficulties(self, cids) -> list[int]:
+        """Current difficulty of each challenge in ``cids`` (season and lasting effects, no bonus)."""
+        active = self._active_challenges()
+        return [C.difficulty(DATA.challenges[c], self.calendar, C.lasting_bonus_for(DATA.challenges[c], active))
+                for c in cids]
+
     def challenge_difficulty(self, cid: int, bonus: int = 0) -> int:
         ch = DATA.challenges[cid]
         return C.difficulty(ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus)

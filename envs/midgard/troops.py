@@ -137,12 +137,13 @@ class Troop:
     def ncards(self) -> int:
         if self.series:
             return self.nat + self.tyr + self.thor
-        return sum(1 for k in self.line if k >= 0)
+        line = self.line
+        return NUM_SLOTS - line.count(EMPTY) - line.count(THOR_TAIL)
 
     def nwild(self) -> int:
         if self.series:
             return self.tyr + self.thor
-        return sum(1 for k in self.line if k == TYR or k == THOR)
+        return self.line.count(TYR) + self.line.count(THOR)
 
     def might(self, might_table) -> int:
         return sum(might_table[k] for k in self.cards())
