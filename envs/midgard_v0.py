@@ -7,7 +7,7 @@ envs/midgard/rules.py, docs/rules/midgard.md).
 | agents | `player_0` ... `player_{n-1}`, n = 3-6 (default 4) |
 | actions | Discrete(492), ranges in envs/midgard/actions.py |
 | observation | `{"observation": float32 (see envs/midgard/encoding.py), "action_mask": int8 (492,)}` |
-| options | num_players, start_position, max_turns, start_player, reward, illegal_action, render_mode |
+| options | num_players, start_position, max_turns, max_decisions, start_player, reward, illegal_action, render_mode |
 
 Part 1 of the game: events and reactions are in the deck and count for hand sizes and discards,
 but are not played yet (Midgard part 2).

@@ -30,6 +30,8 @@ Options
     start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).
     max_turns       turns (all seats together) before the game is cut off and scored; default
                     400, range 1..100000.
+    max_decisions   decisions (all seats) before the game is cut off and scored, a guard against
+                    policies that loop inside a turn; default 20000, range 1..10000000.
     start_player    None (default: seeded chance, M7) or a seat 0..N-1.
 
 Actions (one fixed Discrete(492) space for every player count; ranges in ``actions.RANGES``)
@@ -92,6 +94,9 @@ class MidgardGame(Game):
                choices=(0, 2, 4, 6)),
         Option("max_turns", 400, "turns (all seats) before the game is cut off and scored (M48)", kind=int,
                check=lambda v: 1 <= v <= 100_000, check_doc="must be in 1..100000"),
+        Option("max_decisions", 20_000, "decisions (all seats) before the game is cut off and scored: a "
+               "guard against policies that loop (cancel, re-claim) within a turn", kind=int,
+               check=lambda v: 1 <= v <= 10_000_000, check_doc="must be in 1..10000000"),
         Option("start_player", None, "first seat; None = seeded chance draw (M7)", kind=(int, type(None)),
                check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
     )
@@ -181,6 +186,7 @@ class MidgardState(State):
         s.ch_out = []
         s.calendar = game.options["start_position"]
         s.turn = 0
+        s.decisions = 0
         s.start_player = 0
         s.active = 0
         s.made_trip = s.won_challenge = s.had_troops = False
@@ -579,6 +585,12 @@ class MidgardState(State):
     # ---- apply --------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         self._mask = None
+        self.decisions += 1
+        self._step(action)
+        if not self.over and self.decisions >= self.game.options["max_decisions"]:
+            self._end_game("max_decisions", truncated=True)
+
+    def _step(self, action: int) -> None:
         name, c = A.decode(action)
         f = self.stack[-1]
         m, p = f["m"], f["p"]
@@ -847,6 +859,7 @@ class MidgardState(State):
         return {
             "player": player, "num_players": n, "current_player": self.current_player,
             "active": self.active, "turn": self.turn, "max_turns": self.game.options["max_turns"],
+            "decisions": self.decisions,
             "start_player": self.start_player, "calendar": self.calendar,
             "season": ("summer", "winter")[self.season()],
             "hand": self.hands[player].tolist(), "hand_sizes": self.hands.sum(axis=1).tolist(),
@@ -920,6 +933,7 @@ class MidgardState(State):
         s.ch_deck, s.open, s.reserved = list(self.ch_deck), list(self.open), list(self.reserved)
         s.won, s.ch_out = [list(w) for w in self.won], list(self.ch_out)
         s.calendar, s.turn, s.start_player, s.active = self.calendar, self.turn, self.start_player, self.active
+        s.decisions = self.decisions
         s.made_trip, s.won_challenge, s.had_troops = self.made_trip, self.won_challenge, self.had_troops
         s.stack = [_copy_frame(f) for f in self.stack]
         s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
@@ -1047,8 +1061,8 @@ class MidgardState(State):
             "revealed": [_as_list(r) for r in self.revealed], "reward_top_known": self.reward_top_known,
             "ch_deck": list(self.ch_deck), "open": list(self.open), "reserved": list(self.reserved),
             "won": [list(w) for w in self.won], "ch_out": list(self.ch_out), "calendar": self.calendar,
-            "turn": self.turn, "start_player": self.start_player, "active": self.active,
-            "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
+            "turn": self.turn, "decisions": self.decisions, "start_player": self.start_player,
+            "active": self.active, "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
             "stack": [_copy_frame(f) for f in self.stack], "over": self.over, "truncated": self.truncated,
             "end_reason": self.end_reason,
         }
@@ -1070,6 +1084,7 @@ class MidgardState(State):
         s.ch_deck, s.open, s.reserved = list(d["ch_deck"]), list(d["open"]), list(d["reserved"])
         s.won, s.ch_out = [list(w) for w in d["won"]], list(d["ch_out"])
         s.calendar, s.turn, s.start_player, s.active = d["calendar"], d["turn"], d["start_player"], d["active"]
+        s.decisions = d["decisions"]
         s.made_trip, s.won_challenge, s.had_troops = d["made_trip"], d["won_challenge"], d["had_troops"]
         s.stack = [_copy_frame(f) for f in d["stack"]]
         s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]

@@ -679,3 +679,16 @@ def test_hrodsorm_vekksorm_then_trollgjaldi_turns_the_season():
     assert s.challenge_difficulty(ch("Vekksorm of the Seas")) == 11  # winter: 10 + Hrodsorm 1
     obs = s.game.layout.split(s.observe(1))
     assert abs(obs["difficulty"][ch("Vekksorm of the Seas")] * 30 - 11) < 1e-5
+
+
+def test_decision_cap_truncates_looping_policies():
+    # a policy that only ever starts a troop and cancels it would never end a turn
+    s = blank(3, max_decisions=50)
+    give(s, 0, *ks("Kriger - Berserker - Bueskytter"))
+    complete(s)
+    at(s, 0, PREP)
+    while not s.is_terminal():
+        act(s, "new_troop")
+        act(s, "cancel")
+    assert s.decisions == 50 and s.truncated and s.end_reason == "max_decisions"
+    s.check_invariants()
