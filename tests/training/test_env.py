@@ -240,3 +240,14 @@ def test_render_ansi():
     env = make("gobig_v0", render_mode="ansi")
     env.reset(seed=0)
     assert f"learner: seat {env.seat}" in env.render()
+
+
+def test_maskable_ppo_runs_on_the_registered_env():
+    """sb3-contrib finds action_masks() through Gymnasium's wrappers and never picks an illegal action."""
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("deckzoo/GoBig-v0", num_players=3, opponents="random", illegal_action="raise")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16]})
+    model.learn(128)  # an illegal action would raise
+    assert model.num_timesteps == 128
