@@ -141,7 +141,8 @@ class ISMCTSAgent(Agent):
     def __repr__(self) -> str:
         budget = f"seconds={self.seconds}" if self.seconds is not None else f"iterations={self.iterations}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
-        return f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r})"
+        return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
+                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps})")
 
     # ---- search -----------------------------------------------------------------------------
     def act(self, info_state: InfoState) -> int:

@@ -43,6 +43,17 @@ def test_registry_builds_ismcts_with_rollout_agent():
     assert make_agent("ismcts", "gobig").rollout_agent is None
 
 
+def test_agents_pickle_and_keep_their_settings():
+    import pickle
+
+    agent = make_agent("ismcts:5:rollout=heuristic:bias=1:reward=score", "gobig", 3)
+    copy = pickle.loads(pickle.dumps(agent))
+    assert repr(copy) == repr(agent) and "bias=1.0" in repr(copy)
+    state = GoBigGame(3).new_state(1)
+    seat = state.current_player
+    assert copy.act(state.for_player(seat)) == agent.act(state.for_player(seat))
+
+
 def winning_endgame():
     """Seat 0 to play, nothing left to draw. 2x6 empties the hand and ends the game 42 to 35 (a win);
     1x6 lets seat 1 play its 7s (up to 21 points) before the game can end."""
