@@ -21,13 +21,24 @@ event/reaction cards first, then the class card that fits least; keeps the best 
 from __future__ import annotations
 
 import numpy as np
-
 from deckzoo.envs.core.game import InfoState
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard import challenges as C
 from deckzoo.envs.midgard.cards import DATA, NUM_CLASSES, SNEDIG, THOR, TYR
 from deckzoo.envs.midgard.rules import (
-    BUILD, CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, KROG, ONSLAUGHT, PREP, RELOCATE, RESERVE, SPOILS, TAKE,
+    BUILD,
+    CHALLENGE,
+    CLAIM,
+    DEFEND,
+    DISCARD_REQ,
+    KEEP,
+    KROG,
+    ONSLAUGHT,
+    PREP,
+    RELOCATE,
+    RESERVE,
+    SPOILS,
+    TAKE,
     TRAVEL,
 )
 
@@ -265,5 +276,21 @@ def _benefit(w: int) -> float:
             "draw_cards": 1.0, "take_from_valhalla": 1.2, "take_from_krog": 1.2}.get(kind, 0.0)
 
 
-__all__ = ["HeuristicAgent", "plan_troop", "BUILD", "CHALLENGE", "CLAIM", "DEFEND", "DISCARD_REQ", "KEEP", "KROG",
-           "ONSLAUGHT", "PREP", "RELOCATE", "RESERVE", "SPOILS", "TAKE", "TRAVEL"]
+__all__ = [
+    "BUILD",
+    "CHALLENGE",
+    "CLAIM",
+    "DEFEND",
+    "DISCARD_REQ",
+    "KEEP",
+    "KROG",
+    "ONSLAUGHT",
+    "PREP",
+    "RELOCATE",
+    "RESERVE",
+    "SPOILS",
+    "TAKE",
+    "TRAVEL",
+    "HeuristicAgent",
+    "plan_troop",
+]

@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
-from .cards import DATA, NUM_CLASSES, THOR, TYR  # noqa: F401
+from .cards import DATA, NUM_CLASSES, THOR, TYR
+from .modes import CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, NUM_MODES, RELOCATE, TRAVEL
 from .troops import EMPTY, THOR_TAIL
 
 K = DATA.num_kinds
 NCH = len(DATA.challenges)
 NW = len(DATA.worlds)
 NR = len(DATA.rewards)
-NUM_MODES = 14
 MAX_TROOPS = 5
 MAX_TROOP_CARDS = 17.0  # a series: 8 naturals + 6 Tyr + 3 Thor
 
@@ -93,8 +93,6 @@ def _troop_into(slots: np.ndarray, flags: np.ndarray, t, flag_offset: int) -> No
 
 
 def encode_observation(s, player: int) -> np.ndarray:
-    from .rules import CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, RELOCATE, TRAVEL
-
     game = s.game
     n = game.num_players
     buf, v = game.layout.new()

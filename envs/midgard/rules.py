@@ -60,27 +60,35 @@ from ..core.game import Game, State
 from ..core.options import Option
 from . import actions as A
 from . import challenges as C
-from .cards import DATA, SNEDIG, THOR, TYR, WORLD_NAMES
-from .encoding import encode_observation, make_layout
-from .troops import (
-    EMPTY, REL_NAMES, Troop, can_form_troop, claim, claim_check, place, place_check, relocate,
-    relocation_options,
+from .cards import DATA
+from .encoding import make_layout
+from .info import InfoMixin
+from .masks import MaskMixin, place_kind_pos
+from .modes import (  # noqa: F401  (re-exported: the modes are part of the engine's API)
+    BUILD,
+    CHALLENGE,
+    CLAIM,
+    DEFEND,
+    DISCARD_REQ,
+    HAND_SIZE,
+    KEEP,
+    KROG,
+    MIN_OPEN,
+    MODE_NAMES,
+    NUM_MODES,
+    ONSLAUGHT,
+    PREP,
+    RELOCATE,
+    RESERVE,
+    SPOILS,
+    START_COINS,
+    TAKE,
+    TOTAL_COINS,
+    TRAVEL,
 )
-
-HAND_SIZE = 9
-START_COINS = 6
-TOTAL_COINS = 50
-MIN_OPEN = 6
-
-# Decision modes (the top frame of the decision stack says who decides what).
-KROG, PREP, BUILD, RELOCATE, CLAIM, ONSLAUGHT, TRAVEL, CHALLENGE, DISCARD_REQ, TAKE, RESERVE, KEEP, DEFEND, \
-    SPOILS = range(14)
-MODE_NAMES = ("krog", "preparation", "build", "relocate", "claim", "onslaught", "travel", "challenge",
-              "discard_requirement", "take_card", "reserve", "keep_reward", "defend", "spoils")
-NUM_MODES = len(MODE_NAMES)
+from .troops import REL_NAMES, Troop, claim, place, relocate, relocation_options
 
 MIGHT = DATA.might
-REWARD_COIN_KINDS = [i for i, (k, _) in enumerate(DATA.rewards) if k == "coins"]
 
 
 class MidgardGame(Game):
@@ -114,7 +122,7 @@ class MidgardGame(Game):
         return MidgardState.setup(self, rng)
 
 
-class MidgardState(State):
+class MidgardState(MaskMixin, InfoMixin, State):
     # The chance generator is materialised lazily: clones and JSON dumps copy its state dict
     # (a few microseconds) instead of building a new generator each time.
     @property
@@ -139,7 +147,7 @@ class MidgardState(State):
 
     # ---- set-up (M8) --------------------------------------------------------------------
     @classmethod
-    def setup(cls, game: MidgardGame, rng: np.random.Generator) -> "MidgardState":
+    def setup(cls, game: MidgardGame, rng: np.random.Generator) -> MidgardState:
         s = cls.blank(game, rng)
         n = game.num_players
         deck = np.repeat(np.arange(DATA.num_kinds), DATA.kind_counts)
@@ -163,7 +171,7 @@ class MidgardState(State):
         return s
 
     @classmethod
-    def blank(cls, game: MidgardGame, rng) -> "MidgardState":
+    def blank(cls, game: MidgardGame, rng) -> MidgardState:
         """An empty table (no cards dealt): for set-up and for tests that build positions."""
         s = cls.__new__(cls)
         n = game.num_players
@@ -335,254 +343,7 @@ class MidgardState(State):
                 q = (q + 1) % n
         self._start_turn((ender + 1) % n)
 
-    # ---- masks --------------------------------------------------------------------------
-    def legal_mask(self) -> np.ndarray:
-        """The exact mask; cached until the next ``apply`` (``clone`` shares it, ``determinize``
-        and direct edits of a state must call ``invalidate``)."""
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return self._mask.copy()
-
-    def invalidate(self) -> None:
-        """Forget the cached mask (after editing a state by hand, as tests do)."""
-        self._mask = None
-
-    def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
-        if not self.stack:
-            return mask
-        f = self.stack[-1]
-        m, p = f["m"], f["p"]
-        hand = self.hands[p]
-        if m == KROG:
-            mask[A.HIRE] = mask[A.PASS] = True
-        elif m == PREP:
-            mask[A.END_PHASE] = True
-            if len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand):
-                mask[A.NEW_TROOP] = True
-            for ti, t in enumerate(self.troops[p]):
-                self._mask_place(mask, t, ti, hand, table=True)
-            if self.had_troops:
-                self._mask_claim_targets(mask, p, hand)
-            self._mask_reveal(mask, p)
-        elif m == BUILD:
-            self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
-            mask[A.FINISH] = self.pending.is_valid()
-            mask[A.CANCEL] = True
-        elif m == RELOCATE:
-            for r in f["options"]:
-                mask[A.BASE["relocate"] + r] = True
-        elif m == CLAIM:
-            t = self.troops[f["target"]][f["troop"]]
-            for slot in range(12):
-                for form in range(4):
-                    if claim_check(t, slot, form, hand):
-                        mask[A.encode("claim", slot, form)] = True
-            mask[A.CANCEL] = True
-        elif m == ONSLAUGHT:
-            mask[A.END_PHASE] = True
-            self._mask_onslaught(mask, p)
-            self._mask_reveal(mask, p)
-        elif m == TRAVEL:
-            need = DATA.worlds[f["world"]].troops
-            sizes = self._regrouped_sizes(p)
-            for ti in sizes:
-                if ti not in f["chosen"] and C.travel_completable(sizes, f["chosen"] + [ti], need):
-                    mask[A.BASE["select_troop"] + ti] = True
-            mask[A.CANCEL] = True
-        elif m == CHALLENGE:
-            ch = DATA.challenges[f["ch"]]
-            sets = self._feasible_sets(p, ch)
-            chosen = set(f["chosen"])
-            for combo in sets:
-                if chosen.issubset(combo):
-                    for ti in combo:
-                        if ti not in chosen:
-                            mask[A.BASE["select_troop"] + ti] = True
-                    if len(combo) == len(chosen):
-                        mask[A.FINISH] = True
-            mask[A.CANCEL] = True
-        elif m in (DISCARD_REQ, SPOILS):
-            mask[A.BASE["discard"]:A.BASE["discard"] + A.NUM_KINDS] = hand > 0
-        elif m == TAKE:
-            base = A.BASE["take_card"]
-            if f["src"] == "valhalla":
-                mask[base:base + A.NUM_KINDS] = self.valhalla > 0
-            else:
-                for k in self.krog:
-                    mask[base + k] = True
-        elif m == RESERVE:
-            for cid in self.open:
-                mask[A.BASE["reserve"] + cid] = True
-        elif m == KEEP:
-            for k in f["drawn"]:
-                mask[A.BASE["keep_reward"] + k] = True
-        elif m == DEFEND:
-            mask[A.REFUSE] = True
-            for ti, t in enumerate(self.troops[p]):
-                if not t.engaged:
-                    mask[A.BASE["defend"] + ti] = True
-        return mask
-
-    def is_legal(self, action: int) -> bool:
-        """``legal_mask()[action]`` without building the whole mask (same predicates)."""
-        if not self.stack:
-            return False
-        name, c = A.decode(action)
-        f = self.stack[-1]
-        m, p = f["m"], f["p"]
-        allowed = _MODE_RANGES[m]
-        if name not in allowed:
-            return False
-        hand = self.hands[p]
-        if name in ("hire", "pass", "cancel", "refuse"):
-            return True
-        if name == "end_phase":
-            return True
-        if name == "reveal_reward":
-            return c[0] in REWARD_COIN_KINDS and self.rewards[p, c[0]] > 0
-        if name == "new_troop":
-            return len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand)
-        if name.startswith("place_"):
-            ti = c[0]
-            if m == BUILD:
-                if ti != A.PENDING:
-                    return False
-                t, table = self.pending, False
-            else:
-                if ti >= len(self.troops[p]):
-                    return False
-                t, table = self.troops[p][ti], True
-            kind, pos = _place_kind_pos(name, c)
-            if kind == SNEDIG and t.series:
-                return False
-            return place_check(t, kind, pos, hand, table)[0]
-        if name == "finish":
-            if m == BUILD:
-                return self.pending.is_valid()
-            return tuple(sorted(f["chosen"])) in self._feasible_sets(p, DATA.challenges[f["ch"]])
-        if name == "claim_target":
-            n = self.game.num_players
-            if not self.had_troops or c[0] + 1 >= n:
-                return False
-            q = (p + c[0] + 1) % n
-            return c[1] < len(self.troops[q]) and self._claimable(self.troops[q][c[1]], hand)
-        if name == "claim":
-            return claim_check(self.troops[f["target"]][f["troop"]], c[0], c[1], hand)
-        if name == "relocate":
-            return c[0] in f["options"]
-        if name == "select_troop":
-            ti = c[0]
-            if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f["chosen"]:
-                return False
-            if m == TRAVEL:
-                return C.travel_completable(self._regrouped_sizes(p), f["chosen"] + [ti],
-                                            DATA.worlds[f["world"]].troops)
-            want = set(f["chosen"]) | {ti}
-            return any(want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f["ch"]]))
-        if name == "travel":
-            w = c[0]
-            sizes = self._regrouped_sizes(p)
-            return bool(sizes) and w != self.world[p] and C.travel_completable(sizes, [], DATA.worlds[w].troops)
-        if name == "face":
-            cid = c[0]
-            return (cid in self.open or cid == self.reserved[p]) and self._can_face(p, cid)
-        if name == "attack":
-            n = self.game.num_players
-            if c[0] + 1 >= n or self.coins[p] < 1:
-                return False
-            q = (p + c[0] + 1) % n
-            ti = c[1]
-            return (self.world[q] == self.world[p] and bool(self.troops[q]) and ti < len(self.troops[p])
-                    and not self.troops[p][ti].engaged)
-        if name == "defend":
-            return c[0] < len(self.troops[p]) and not self.troops[p][c[0]].engaged
-        if name == "discard":
-            return hand[c[0]] > 0
-        if name == "take_card":
-            return self.valhalla[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
-        if name == "reserve":
-            return c[0] in self.open
-        if name == "keep_reward":
-            return c[0] in f["drawn"]
-        return False
-
-    def _mask_place(self, mask, t: Troop, ti: int, hand, table: bool) -> None:
-        for c in range(10):
-            if hand[c] and place_check(t, c, 0, hand, table)[0]:
-                mask[A.encode("place_class", ti, c)] = True
-        if hand[SNEDIG] and not t.series:
-            for side in (0, 1):
-                if place_check(t, SNEDIG, side, hand, table)[0]:
-                    mask[A.encode("place_snedig", ti, side)] = True
-        if hand[TYR]:
-            for slot in range(12):
-                if place_check(t, TYR, slot, hand, table)[0]:
-                    mask[A.encode("place_tyr", ti, slot)] = True
-        if hand[THOR]:
-            for s in range(9):
-                if place_check(t, THOR, s, hand, table)[0]:
-                    mask[A.encode("place_thor", ti, s)] = True
-
-    def _claimable(self, t: Troop, hand) -> bool:
-        if t.series:
-            slot = t.cls + 1
-            return any(claim_check(t, slot, form, hand) for form in range(4))
-        for slot, k in enumerate(t.line):
-            if k == EMPTY or k < -1:
-                continue
-            forms = (0,) if k == TYR else (1,) if k == THOR else (2, 3)
-            if any(claim_check(t, slot, form, hand) for form in forms):
-                return True
-        return False
-
-    def _mask_claim_targets(self, mask, p: int, hand) -> None:
-        if not (hand[:THOR + 1].any()):
-            return
-        n = self.game.num_players
-        for r in range(1, n):
-            q = (p + r) % n
-            for ti, t in enumerate(self.troops[q]):
-                if self._claimable(t, hand):
-                    mask[A.encode("claim_target", r - 1, ti)] = True
-
-    def _mask_reveal(self, mask, p: int) -> None:
-        for k in REWARD_COIN_KINDS:
-            if self.rewards[p, k] > 0:
-                mask[A.BASE["reveal_reward"] + k] = True
-
-    def _regrouped_sizes(self, p: int) -> dict:
-        return {ti: t.ncards() for ti, t in enumerate(self.troops[p]) if not t.engaged}
-
-    def _feasible_sets(self, p: int, ch) -> list:
-        cand = [ti for ti, t in enumerate(self.troops[p]) if not t.engaged]
-        return C.feasible_sets(ch, self.troops[p], cand, int(self.coins[p]), int(self.hands[p].sum()))
-
-    def _can_face(self, p: int, cid: int) -> bool:
-        ch = DATA.challenges[cid]
-        if not (ch.any_world or int(self.world[p]) in ch.worlds):
-            return False
-        return bool(self._feasible_sets(p, ch))
-
-    def _mask_onslaught(self, mask, p: int) -> None:
-        sizes = self._regrouped_sizes(p)
-        if not sizes:
-            return
-        for w, world in enumerate(DATA.worlds):
-            if w != self.world[p] and C.travel_completable(sizes, [], world.troops):
-                mask[A.BASE["travel"] + w] = True
-        for cid in self.open + ([self.reserved[p]] if self.reserved[p] >= 0 else []):
-            if self._can_face(p, cid):
-                mask[A.BASE["face"] + cid] = True
-        if self.coins[p] >= 1:
-            n = self.game.num_players
-            for r in range(1, n):
-                q = (p + r) % n
-                if self.world[q] == self.world[p] and self.troops[q]:
-                    for ti in sizes:
-                        mask[A.encode("attack", r - 1, ti)] = True
-
-    # ---- apply --------------------------------------------------------------------------
+    # ---- apply (masks: masks.py) ---------------------------------------------------------
     def _apply(self, action: int) -> None:
         self._mask = None
         self.decisions += 1
@@ -707,7 +468,7 @@ class MidgardState(State):
     def _do_place(self, p: int, name: str, c) -> None:
         ti = c[0]
         t = self.pending if ti == A.PENDING else self.troops[p][ti]
-        kind, pos = _place_kind_pos(name, c)
+        kind, pos = place_kind_pos(name, c)
         used, displaced = place(t, kind, pos)
         for k in used:
             self.hands[p, k] -= 1
@@ -848,289 +609,6 @@ class MidgardState(State):
                           self.final_coins().tolist())
 
     # ---- information --------------------------------------------------------------------
-    def _frame_view(self, f: dict, player: int) -> dict:
-        out = {"mode": MODE_NAMES[f["m"]], **{k: v for k, v in f.items() if k != "m"}}
-        if f["m"] == KEEP and player != f["p"]:
-            out["drawn"] = len(f["drawn"])  # only the chooser sees the rewards drawn
-        return out
-
-    def view(self, player: int) -> dict:
-        n = self.game.num_players
-        return {
-            "player": player, "num_players": n, "current_player": self.current_player,
-            "active": self.active, "turn": self.turn, "max_turns": self.game.options["max_turns"],
-            "decisions": self.decisions,
-            "start_player": self.start_player, "calendar": self.calendar,
-            "season": ("summer", "winter")[self.season()],
-            "hand": self.hands[player].tolist(), "hand_sizes": self.hands.sum(axis=1).tolist(),
-            "coins": self.coins.tolist(), "skat": self.skat, "worlds": self.world.tolist(),
-            "troops": [[t.to_json() for t in ts] for ts in self.troops],
-            "pending": None if self.pending is None else self.pending.to_json(),
-            "open": list(self.open), "reserved": list(self.reserved), "won": [list(w) for w in self.won],
-            "challenges_out": list(self.ch_out), "challenge_deck_size": len(self.ch_deck),
-            "valhalla": self.valhalla.tolist(), "krog": list(self.krog), "thing_size": len(self.thing),
-            "rewards": self.rewards[player].tolist(), "revealed": self.revealed.tolist(),
-            "reward_counts": self.rewards.sum(axis=1).tolist(), "reward_deck_size": len(self.reward_deck),
-            "reward_top": self.reward_deck[-1] if self.reward_top_known == player and self.reward_deck else None,
-            "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
-            "stack": [self._frame_view(f, player) for f in self.stack],
-            "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
-            "challenge_renown": self.challenge_renown().tolist(),
-        }
-
-    def observe(self, player: int) -> np.ndarray:
-        return encode_observation(self, player)
-
-    def _determinize(self, player: int, rng: np.random.Generator) -> "MidgardState":
-        """Resample what ``player`` cannot see: other hands with the Thing, others' hidden rewards
-        with the reward pile (a top card the player put back stays), the challenge deck order."""
-        s = self.clone()
-        n = self.game.num_players
-        others = [q for q in range(n) if q != player]
-        pool = list(self.thing)
-        for q in others:
-            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q]).tolist())
-        rng.shuffle(pool)
-        for q in others:
-            k = int(self.hands[q].sum())
-            s.hands[q] = np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
-            pool = pool[k:]
-        s.thing = pool
-        keep_top = self.reward_top_known == player and self.reward_deck
-        rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
-        hidden_keep = [f for f in s.stack if f["m"] == KEEP and f["p"] != player]
-        for q in others:
-            rpool.extend(np.repeat(np.arange(len(DATA.rewards)), self.rewards[q]).tolist())
-        for f in hidden_keep:
-            rpool.extend(f["drawn"])
-        rng.shuffle(rpool)
-        for q in others:
-            k = int(self.rewards[q].sum())
-            s.rewards[q] = np.bincount(np.asarray(rpool[:k], dtype=np.int64), minlength=len(DATA.rewards))
-            rpool = rpool[k:]
-        for f in hidden_keep:
-            k = len(f["drawn"])
-            f["drawn"], rpool = rpool[:k], rpool[k:]
-        s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
-        s.ch_deck = list(self.ch_deck)
-        rng.shuffle(s.ch_deck)
-        s.rng = np.random.default_rng(rng.integers(2**63))
-        s._mask = None
-        return s
-
-    def clone(self) -> "MidgardState":
-        s = MidgardState.__new__(MidgardState)
-        s.game = self.game
-        s._rng, s._rng_state = None, self._rng_dict()
-        s.hands, s.valhalla = self.hands.copy(), self.valhalla.copy()
-        s.thing, s.krog = list(self.thing), list(self.krog)
-        s.troops = [[t.copy() for t in ts] for ts in self.troops]
-        s.pending = None if self.pending is None else self.pending.copy()
-        s.coins, s.skat, s.world = self.coins.copy(), self.skat, self.world.copy()
-        s.reward_deck = list(self.reward_deck)
-        s.rewards, s.revealed = self.rewards.copy(), self.revealed.copy()
-        s.reward_top_known = self.reward_top_known
-        s.ch_deck, s.open, s.reserved = list(self.ch_deck), list(self.open), list(self.reserved)
-        s.won, s.ch_out = [list(w) for w in self.won], list(self.ch_out)
-        s.calendar, s.turn, s.start_player, s.active = self.calendar, self.turn, self.start_player, self.active
-        s.decisions = self.decisions
-        s.made_trip, s.won_challenge, s.had_troops = self.made_trip, self.won_challenge, self.had_troops
-        s.stack = [_copy_frame(f) for f in self.stack]
-        s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
-        s._mask = self._mask
-        return s
-
-    def check_invariants(self) -> None:
-        """Conservation of cards, coins, rewards and challenges; legal troops (for tests)."""
-        n = self.game.num_players
-        total = self.hands.sum(axis=0) + self.valhalla
-        total += np.bincount(np.asarray(self.thing + self.krog, dtype=np.int64), minlength=DATA.num_kinds)
-        for ts in self.troops:
-            for t in ts:
-                for k in t.cards():
-                    total[k] += 1
-        if self.pending is not None:
-            for k in self.pending.cards():
-                total[k] += 1
-        for f in self.stack:
-            if f["m"] == RELOCATE:
-                total[f["wild"]] += 1
-        if total.tolist() != list(DATA.kind_counts):
-            raise AssertionError(f"card conservation broken: {total.tolist()}")
-        if (self.hands < 0).any() or (self.valhalla < 0).any():
-            raise AssertionError("negative card counts")
-        if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
-            raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")
-        rtotal = self.rewards.sum(axis=0) + self.revealed.sum(axis=0)
-        rtotal += np.bincount(np.asarray(self.reward_deck, dtype=np.int64), minlength=len(DATA.rewards))
-        for f in self.stack:
-            if f["m"] == KEEP:
-                for k in f["drawn"]:
-                    rtotal[k] += 1
-        if rtotal.tolist() != list(DATA.reward_counts):
-            raise AssertionError(f"reward conservation broken: {rtotal.tolist()}")
-        chs = self.ch_deck + self.open + [c for c in self.reserved if c >= 0] + self.ch_out
-        chs += [c for w in self.won for c in w]
-        if sorted(chs) != list(range(len(DATA.challenges))):
-            raise AssertionError(f"challenge conservation broken: {sorted(chs)}")
-        for p in range(n):
-            if len(self.troops[p]) > A.MAX_TROOPS:
-                raise AssertionError(f"seat {p} has {len(self.troops[p])} troops")
-            for t in self.troops[p]:
-                if not t.is_valid() and not any(f["m"] == RELOCATE and f["p"] == p for f in self.stack):
-                    raise AssertionError(f"seat {p} has an invalid troop {t}")
-
-    # ---- text and serialisation ---------------------------------------------------------
-    def action_name(self, action: int) -> str:
-        if not 0 <= action < A.NUM_ACTIONS:
-            return f"<invalid action {action}>"
-        return A.action_name(action)
-
-    def render(self) -> str:
-        n = self.game.num_players
-        names = DATA.kind_names
-        lines = [f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
-                 f"Thing {len(self.thing)}, Skat {self.skat}, Krog top "
-                 f"{names[self.krog[-1]] if self.krog else '-'}, Valhalla {int(self.valhalla.sum())}"]
-        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
-                                          for c in self.open))
-        for p in range(n):
-            mark = ">" if p == self.current_player else " "
-            hand = ", ".join(f"{names[k]}x{int(v)}" if v > 1 else names[k]
-                             for k, v in enumerate(self.hands[p]) if v)
-            res = f", reserved {DATA.challenges[self.reserved[p]].name}" if self.reserved[p] >= 0 else ""
-            lines.append(f"{mark} player_{p}: {WORLD_NAMES[self.world[p]]}, {int(self.coins[p])} coins, "
-                         f"renown {int(self.scores()[p])}, won {len(self.won[p])}, rewards "
-                         f"{int(self.rewards[p].sum())}{res}; hand [{hand}]")
-            for ti, t in enumerate(self.troops[p]):
-                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
-                             f"[might {t.might(MIGHT)}]")
-        if self.pending is not None:
-            lines.append(f"     new troop: {self.pending.describe(names)}")
-        if self.over:
-            lines.append(f"game over ({self.end_reason}); winners: "
-                         f"{', '.join(f'player_{w}' for w in self.winners())}")
-        else:
-            lines.append(f"player_{self.current_player} to decide: {MODE_NAMES[self.mode]}")
-        return "\n".join(lines)
-
-    def render_view(self, player: int) -> str:
-        """The table as ``player`` sees it (built from ``view(player)`` only: no hidden cards)."""
-        v = self.view(player)
-        names = DATA.kind_names
-        n = v["num_players"]
-        lines = [f"Midgard - turn {v['turn']}/{v['max_turns']}, calendar {v['calendar']} ({v['season']}), "
-                 f"Thing {v['thing_size']}, Skat {v['skat']}, rewards left {v['reward_deck_size']}"]
-        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
-                                          for c in v["open"]))
-        krog = ", ".join(names[x] for x in v["krog"]) or "-"
-        vh = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["valhalla"]) if c) or "-"
-        lines.append(f"Krog (bottom to top): {krog}; Valhalla: {vh}")
-        for p in range(n):
-            mark = ">" if p == v["current_player"] else " "
-            you = " (you)" if p == player else ""
-            res = f", reserved {DATA.challenges[v['reserved'][p]].name}" if v["reserved"][p] >= 0 else ""
-            lines.append(f"{mark} player_{p}{you}: {WORLD_NAMES[v['worlds'][p]]}, {v['coins'][p]} coins, "
-                         f"{v['hand_sizes'][p]} cards, {v['reward_counts'][p]} rewards, challenge renown "
-                         f"{v['challenge_renown'][p]}{res}")
-            for ti, tj in enumerate(v["troops"][p]):
-                t = Troop.from_json(tj)
-                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
-                             f"[might {t.might(MIGHT)}, {t.ncards()} cards]")
-        if v["pending"] is not None:
-            lines.append(f"     new troop: {Troop.from_json(v['pending']).describe(names)}")
-        hand = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["hand"]) if c)
-        lines.append(f"your hand: {hand or '-'}")
-        own = ", ".join(f"{DATA.rewards[x][0]} {DATA.rewards[x][1]}" for x, c in enumerate(v["rewards"])
-                        for _ in range(c))
-        lines.append(f"your rewards: {own or '-'}")
-        if v["over"]:
-            lines.append(f"game over ({v['end_reason']})")
-        elif v["stack"]:
-            top = v["stack"][-1]
-            lines.append(f"player_{v['current_player']} to decide: {top['mode']}")
-        return "\n".join(lines)
-
-    def _to_dict(self) -> dict:
-        return {
-            "hands": [_as_list(h) for h in self.hands], "thing": list(self.thing), "krog": list(self.krog),
-            "valhalla": _as_list(self.valhalla), "troops": [[t.to_json() for t in ts] for ts in self.troops],
-            "pending": None if self.pending is None else self.pending.to_json(),
-            "coins": self.coins.tolist(), "skat": self.skat, "world": self.world.tolist(),
-            "reward_deck": list(self.reward_deck), "rewards": [_as_list(r) for r in self.rewards],
-            "revealed": [_as_list(r) for r in self.revealed], "reward_top_known": self.reward_top_known,
-            "ch_deck": list(self.ch_deck), "open": list(self.open), "reserved": list(self.reserved),
-            "won": [list(w) for w in self.won], "ch_out": list(self.ch_out), "calendar": self.calendar,
-            "turn": self.turn, "decisions": self.decisions, "start_player": self.start_player,
-            "active": self.active, "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
-            "stack": [_copy_frame(f) for f in self.stack], "over": self.over, "truncated": self.truncated,
-            "end_reason": self.end_reason,
-        }
-
-    @classmethod
-    def _from_dict(cls, game: MidgardGame, d: dict) -> "MidgardState":
-        s = cls.blank(game, None)
-        s.hands = np.array([_as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
-        s.thing, s.krog = list(d["thing"]), list(d["krog"])
-        s.valhalla = _as_counts(d["valhalla"], DATA.num_kinds)
-        s.troops = [[Troop.from_json(t) for t in ts] for ts in d["troops"]]
-        s.pending = None if d["pending"] is None else Troop.from_json(d["pending"])
-        s.coins, s.skat = np.asarray(d["coins"], dtype=np.int64), d["skat"]
-        s.world = np.asarray(d["world"], dtype=np.int64)
-        s.reward_deck = list(d["reward_deck"])
-        s.rewards = np.array([_as_counts(r, len(DATA.rewards)) for r in d["rewards"]], dtype=np.int64)
-        s.revealed = np.array([_as_counts(r, len(DATA.rewards)) for r in d["revealed"]], dtype=np.int64)
-        s.reward_top_known = d["reward_top_known"]
-        s.ch_deck, s.open, s.reserved = list(d["ch_deck"]), list(d["open"]), list(d["reserved"])
-        s.won, s.ch_out = [list(w) for w in d["won"]], list(d["ch_out"])
-        s.calendar, s.turn, s.start_player, s.active = d["calendar"], d["turn"], d["start_player"], d["active"]
-        s.decisions = d["decisions"]
-        s.made_trip, s.won_challenge, s.had_troops = d["made_trip"], d["won_challenge"], d["had_troops"]
-        s.stack = [_copy_frame(f) for f in d["stack"]]
-        s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
-        return s
-
-
-_MODE_RANGES = {
-    KROG: {"hire", "pass"},
-    PREP: {"end_phase", "new_troop", "place_class", "place_snedig", "place_tyr", "place_thor", "claim_target",
-           "reveal_reward"},
-    BUILD: {"place_class", "place_snedig", "place_tyr", "place_thor", "finish", "cancel"},
-    RELOCATE: {"relocate"},
-    CLAIM: {"claim", "cancel"},
-    ONSLAUGHT: {"end_phase", "travel", "face", "attack", "reveal_reward"},
-    TRAVEL: {"select_troop", "cancel"},
-    CHALLENGE: {"select_troop", "finish", "cancel"},
-    DISCARD_REQ: {"discard"},
-    TAKE: {"take_card"},
-    RESERVE: {"reserve"},
-    KEEP: {"keep_reward"},
-    DEFEND: {"defend", "refuse"},
-    SPOILS: {"discard"},
-}
-
-
-def _place_kind_pos(name: str, c) -> tuple[int, int]:
-    if name == "place_class":
-        return c[1], 0
-    if name == "place_snedig":
-        return SNEDIG, c[1]
-    if name == "place_tyr":
-        return TYR, c[1]
-    return THOR, c[1]
-
-
-def _as_list(counts) -> list:
-    """Counts per kind as the sorted list of kinds (short JSON)."""
-    return np.repeat(np.arange(len(counts)), counts).tolist()
-
-
-def _as_counts(kinds, size: int) -> np.ndarray:
-    return np.bincount(np.asarray(kinds, dtype=np.int64), minlength=size).astype(np.int64)
-
-
-def _copy_frame(f: dict) -> dict:
-    return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}
 
 
 def winners_of(renown, challenge_renown, coins) -> list[int]:
@@ -1142,4 +620,4 @@ def winners_of(renown, challenge_renown, coins) -> list[int]:
     return tied
 
 
-__all__ = ["MidgardGame", "MidgardState", "winners_of", "MODE_NAMES", "REL_NAMES"]
+__all__ = ["MODE_NAMES", "REL_NAMES", "MidgardGame", "MidgardState", "winners_of"]

@@ -42,7 +42,7 @@ def slot_of_class(c: int) -> int:
 class Troop:
     """One troop on the table (or being laid down). Mutable; ``copy()`` is cheap."""
 
-    __slots__ = ("series", "line", "cls", "nat", "tyr", "thor", "engaged")
+    __slots__ = ("cls", "engaged", "line", "nat", "series", "thor", "tyr")
 
     def __init__(self):
         self.series = False
@@ -53,20 +53,20 @@ class Troop:
 
     # ---- construction -----------------------------------------------------------------
     @classmethod
-    def sequence(cls, line, engaged: bool = False) -> "Troop":
+    def sequence(cls, line, engaged: bool = False) -> Troop:
         t = cls()
         t.line = list(line)
         t.engaged = engaged
         return t
 
     @classmethod
-    def make_series(cls, klass: int, nat: int, tyr: int = 0, thor: int = 0, engaged: bool = False) -> "Troop":
+    def make_series(cls, klass: int, nat: int, tyr: int = 0, thor: int = 0, engaged: bool = False) -> Troop:
         t = cls()
         t.series, t.cls, t.nat, t.tyr, t.thor, t.engaged = True, klass, nat, tyr, thor, engaged
         return t
 
     @classmethod
-    def from_cards(cls, cards, flank_tyr: str | None = None, engaged: bool = False) -> "Troop":
+    def from_cards(cls, cards, flank_tyr: str | None = None, engaged: bool = False) -> Troop:
         """A sequence troop from its cards in line order (for tests and examples).
 
         A leading Snedig goes to the left flank and a trailing one to the right; wildcards take the
@@ -104,7 +104,7 @@ class Troop:
             raise ValueError(f"not a valid sequence: {cards}")
         return t
 
-    def copy(self) -> "Troop":
+    def copy(self) -> Troop:
         t = Troop.__new__(Troop)
         t.series, t.line, t.cls = self.series, list(self.line), self.cls
         t.nat, t.tyr, t.thor, t.engaged = self.nat, self.tyr, self.thor, self.engaged
@@ -116,7 +116,7 @@ class Troop:
         return ["seq", list(self.line), self.engaged]
 
     @classmethod
-    def from_json(cls, d) -> "Troop":
+    def from_json(cls, d) -> Troop:
         if d[0] == "ser":
             return cls.make_series(d[1], d[2], d[3], d[4], d[5])
         return cls.sequence(d[1], d[2])

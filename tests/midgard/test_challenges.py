@@ -4,7 +4,6 @@ worked examples (Draugr/Hel, Peter against the Jotun, Surt, Hrodsorm and the sea
 from __future__ import annotations
 
 import pytest
-
 from deckzoo.envs.midgard import challenges as C
 
 from .util import DATA, troop

@@ -7,7 +7,6 @@ import json
 
 import numpy as np
 import pytest
-
 from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, check_random_play
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.rules import MidgardGame
@@ -133,7 +132,7 @@ def test_aec_reports_the_turn_cap_as_truncation():
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for agent in env.agent_iter():
-        obs, rew, term, trunc, info = env.last()
+        obs, _rew, term, trunc, info = env.last()
         if term or trunc:
             assert trunc and not term and "scores" in info
             env.step(None)

@@ -6,15 +6,42 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.midgard.rules import (
-    BUILD, CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, KROG, ONSLAUGHT, PREP, RELOCATE, RESERVE, SPOILS, TAKE,
-    MidgardGame, winners_of,
+    BUILD,
+    CHALLENGE,
+    CLAIM,
+    DEFEND,
+    DISCARD_REQ,
+    KEEP,
+    KROG,
+    ONSLAUGHT,
+    PREP,
+    RELOCATE,
+    RESERVE,
+    SPOILS,
+    TAKE,
+    MidgardGame,
+    winners_of,
 )
 
-from .util import A, DATA, SNEDIG, THOR, TYR, act, at, blank, ch, complete, give, k, ks, legal, troop, world
-
+from .util import (
+    DATA,
+    SNEDIG,
+    TYR,
+    A,
+    act,
+    at,
+    blank,
+    ch,
+    complete,
+    give,
+    k,
+    ks,
+    legal,
+    troop,
+    world,
+)
 
 # ---- set-up (M8) ------------------------------------------------------------------------
 

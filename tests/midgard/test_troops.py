@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from deckzoo.envs.midgard.troops import (
-    LEFT, PUT_THOR, PUT_TYR, REL_HIGH, REL_LOW, RIGHT, TAKE_THOR, TAKE_TYR, can_form_troop, claim, claim_check,
-    line_ok, place, place_check, relocate, relocation_options,
+    LEFT,
+    PUT_THOR,
+    PUT_TYR,
+    REL_HIGH,
+    REL_LOW,
+    RIGHT,
+    TAKE_THOR,
+    TAKE_TYR,
+    can_form_troop,
+    claim,
+    claim_check,
+    line_ok,
+    place,
+    place_check,
+    relocate,
+    relocation_options,
 )
 
 from .util import DATA, SNEDIG, THOR, TYR, Troop, k, ks, troop

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
 from deckzoo.envs.midgard.rules import MidgardGame, MidgardState
@@ -96,5 +95,23 @@ def legal_names(s: MidgardState) -> list[str]:
     return [A.action_name(int(a)) for a in s.legal_actions()]
 
 
-__all__ = ["A", "DATA", "SNEDIG", "THOR", "TYR", "Troop", "k", "ks", "troop", "ch", "world", "blank", "give",
-           "complete", "at", "act", "legal", "legal_names"]
+__all__ = [
+    "DATA",
+    "SNEDIG",
+    "THOR",
+    "TYR",
+    "A",
+    "Troop",
+    "act",
+    "at",
+    "blank",
+    "ch",
+    "complete",
+    "give",
+    "k",
+    "ks",
+    "legal",
+    "legal_names",
+    "troop",
+    "world",
+]

@@ -1,0 +1,274 @@
+"""Midgard information and serialisation: views, observations, determinization, clones,
+invariants, text, JSON. ``InfoMixin`` is part of ``MidgardState``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import actions as A
+from .cards import DATA, WORLD_NAMES
+from .encoding import encode_observation
+from .modes import KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
+from .troops import Troop
+
+MIGHT = DATA.might
+
+
+class InfoMixin:
+    def _frame_view(self, f: dict, player: int) -> dict:
+        out = {"mode": MODE_NAMES[f["m"]], **{k: v for k, v in f.items() if k != "m"}}
+        if f["m"] == KEEP and player != f["p"]:
+            out["drawn"] = len(f["drawn"])  # only the chooser sees the rewards drawn
+        return out
+
+    def view(self, player: int) -> dict:
+        n = self.game.num_players
+        return {
+            "player": player, "num_players": n, "current_player": self.current_player,
+            "active": self.active, "turn": self.turn, "max_turns": self.game.options["max_turns"],
+            "decisions": self.decisions,
+            "start_player": self.start_player, "calendar": self.calendar,
+            "season": ("summer", "winter")[self.season()],
+            "hand": self.hands[player].tolist(), "hand_sizes": self.hands.sum(axis=1).tolist(),
+            "coins": self.coins.tolist(), "skat": self.skat, "worlds": self.world.tolist(),
+            "troops": [[t.to_json() for t in ts] for ts in self.troops],
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "open": list(self.open), "reserved": list(self.reserved), "won": [list(w) for w in self.won],
+            "challenges_out": list(self.ch_out), "challenge_deck_size": len(self.ch_deck),
+            "valhalla": self.valhalla.tolist(), "krog": list(self.krog), "thing_size": len(self.thing),
+            "rewards": self.rewards[player].tolist(), "revealed": self.revealed.tolist(),
+            "reward_counts": self.rewards.sum(axis=1).tolist(), "reward_deck_size": len(self.reward_deck),
+            "reward_top": self.reward_deck[-1] if self.reward_top_known == player and self.reward_deck else None,
+            "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
+            "stack": [self._frame_view(f, player) for f in self.stack],
+            "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
+            "challenge_renown": self.challenge_renown().tolist(),
+        }
+
+    def observe(self, player: int) -> np.ndarray:
+        return encode_observation(self, player)
+
+    def _determinize(self, player: int, rng: np.random.Generator) -> InfoMixin:
+        """Resample what ``player`` cannot see: other hands with the Thing, others' hidden rewards
+        with the reward pile (a top card the player put back stays), the challenge deck order."""
+        s = self.clone()
+        n = self.game.num_players
+        others = [q for q in range(n) if q != player]
+        pool = list(self.thing)
+        for q in others:
+            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q]).tolist())
+        rng.shuffle(pool)
+        for q in others:
+            k = int(self.hands[q].sum())
+            s.hands[q] = np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
+            pool = pool[k:]
+        s.thing = pool
+        keep_top = self.reward_top_known == player and self.reward_deck
+        rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
+        hidden_keep = [f for f in s.stack if f["m"] == KEEP and f["p"] != player]
+        for q in others:
+            rpool.extend(np.repeat(np.arange(len(DATA.rewards)), self.rewards[q]).tolist())
+        for f in hidden_keep:
+            rpool.extend(f["drawn"])
+        rng.shuffle(rpool)
+        for q in others:
+            k = int(self.rewards[q].sum())
+            s.rewards[q] = np.bincount(np.asarray(rpool[:k], dtype=np.int64), minlength=len(DATA.rewards))
+            rpool = rpool[k:]
+        for f in hidden_keep:
+            k = len(f["drawn"])
+            f["drawn"], rpool = rpool[:k], rpool[k:]
+        s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
+        s.ch_deck = list(self.ch_deck)
+        rng.shuffle(s.ch_deck)
+        s.rng = np.random.default_rng(rng.integers(2**63))
+        s._mask = None
+        return s
+
+    def clone(self) -> InfoMixin:
+        s = type(self).__new__(type(self))
+        s.game = self.game
+        s._rng, s._rng_state = None, self._rng_dict()
+        s.hands, s.valhalla = self.hands.copy(), self.valhalla.copy()
+        s.thing, s.krog = list(self.thing), list(self.krog)
+        s.troops = [[t.copy() for t in ts] for ts in self.troops]
+        s.pending = None if self.pending is None else self.pending.copy()
+        s.coins, s.skat, s.world = self.coins.copy(), self.skat, self.world.copy()
+        s.reward_deck = list(self.reward_deck)
+        s.rewards, s.revealed = self.rewards.copy(), self.revealed.copy()
+        s.reward_top_known = self.reward_top_known
+        s.ch_deck, s.open, s.reserved = list(self.ch_deck), list(self.open), list(self.reserved)
+        s.won, s.ch_out = [list(w) for w in self.won], list(self.ch_out)
+        s.calendar, s.turn, s.start_player, s.active = self.calendar, self.turn, self.start_player, self.active
+        s.decisions = self.decisions
+        s.made_trip, s.won_challenge, s.had_troops = self.made_trip, self.won_challenge, self.had_troops
+        s.stack = [_copy_frame(f) for f in self.stack]
+        s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
+        s._mask = self._mask
+        return s
+
+    def check_invariants(self) -> None:
+        """Conservation of cards, coins, rewards and challenges; legal troops (for tests)."""
+        n = self.game.num_players
+        total = self.hands.sum(axis=0) + self.valhalla
+        total += np.bincount(np.asarray(self.thing + self.krog, dtype=np.int64), minlength=DATA.num_kinds)
+        for ts in self.troops:
+            for t in ts:
+                for k in t.cards():
+                    total[k] += 1
+        if self.pending is not None:
+            for k in self.pending.cards():
+                total[k] += 1
+        for f in self.stack:
+            if f["m"] == RELOCATE:
+                total[f["wild"]] += 1
+        if total.tolist() != list(DATA.kind_counts):
+            raise AssertionError(f"card conservation broken: {total.tolist()}")
+        if (self.hands < 0).any() or (self.valhalla < 0).any():
+            raise AssertionError("negative card counts")
+        if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
+            raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")
+        rtotal = self.rewards.sum(axis=0) + self.revealed.sum(axis=0)
+        rtotal += np.bincount(np.asarray(self.reward_deck, dtype=np.int64), minlength=len(DATA.rewards))
+        for f in self.stack:
+            if f["m"] == KEEP:
+                for k in f["drawn"]:
+                    rtotal[k] += 1
+        if rtotal.tolist() != list(DATA.reward_counts):
+            raise AssertionError(f"reward conservation broken: {rtotal.tolist()}")
+        chs = self.ch_deck + self.open + [c for c in self.reserved if c >= 0] + self.ch_out
+        chs += [c for w in self.won for c in w]
+        if sorted(chs) != list(range(len(DATA.challenges))):
+            raise AssertionError(f"challenge conservation broken: {sorted(chs)}")
+        for p in range(n):
+            if len(self.troops[p]) > A.MAX_TROOPS:
+                raise AssertionError(f"seat {p} has {len(self.troops[p])} troops")
+            for t in self.troops[p]:
+                if not t.is_valid() and not any(f["m"] == RELOCATE and f["p"] == p for f in self.stack):
+                    raise AssertionError(f"seat {p} has an invalid troop {t}")
+
+    # ---- text and serialisation ---------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        if not 0 <= action < A.NUM_ACTIONS:
+            return f"<invalid action {action}>"
+        return A.action_name(action)
+
+    def render(self) -> str:
+        n = self.game.num_players
+        names = DATA.kind_names
+        header = (f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
+                  f"Thing {len(self.thing)}, Skat {self.skat}, Krog top "
+                  f"{names[self.krog[-1]] if self.krog else '-'}, Valhalla {int(self.valhalla.sum())}")
+        lines = [header]
+        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
+                                          for c in self.open))
+        for p in range(n):
+            mark = ">" if p == self.current_player else " "
+            hand = ", ".join(f"{names[k]}x{int(v)}" if v > 1 else names[k]
+                             for k, v in enumerate(self.hands[p]) if v)
+            res = f", reserved {DATA.challenges[self.reserved[p]].name}" if self.reserved[p] >= 0 else ""
+            lines.append(f"{mark} player_{p}: {WORLD_NAMES[self.world[p]]}, {int(self.coins[p])} coins, "
+                         f"renown {int(self.scores()[p])}, won {len(self.won[p])}, rewards "
+                         f"{int(self.rewards[p].sum())}{res}; hand [{hand}]")
+            for ti, t in enumerate(self.troops[p]):
+                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
+                             f"[might {t.might(MIGHT)}]")
+        if self.pending is not None:
+            lines.append(f"     new troop: {self.pending.describe(names)}")
+        if self.over:
+            lines.append(f"game over ({self.end_reason}); winners: "
+                         f"{', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{self.current_player} to decide: {MODE_NAMES[self.mode]}")
+        return "\n".join(lines)
+
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it (built from ``view(player)`` only: no hidden cards)."""
+        v = self.view(player)
+        names = DATA.kind_names
+        n = v["num_players"]
+        header = (f"Midgard - turn {v['turn']}/{v['max_turns']}, calendar {v['calendar']} ({v['season']}), "
+                  f"Thing {v['thing_size']}, Skat {v['skat']}, rewards left {v['reward_deck_size']}")
+        lines = [header]
+        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
+                                          for c in v["open"]))
+        krog = ", ".join(names[x] for x in v["krog"]) or "-"
+        vh = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["valhalla"]) if c) or "-"
+        lines.append(f"Krog (bottom to top): {krog}; Valhalla: {vh}")
+        for p in range(n):
+            mark = ">" if p == v["current_player"] else " "
+            you = " (you)" if p == player else ""
+            res = f", reserved {DATA.challenges[v['reserved'][p]].name}" if v["reserved"][p] >= 0 else ""
+            lines.append(f"{mark} player_{p}{you}: {WORLD_NAMES[v['worlds'][p]]}, {v['coins'][p]} coins, "
+                         f"{v['hand_sizes'][p]} cards, {v['reward_counts'][p]} rewards, challenge renown "
+                         f"{v['challenge_renown'][p]}{res}")
+            for ti, tj in enumerate(v["troops"][p]):
+                t = Troop.from_json(tj)
+                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
+                             f"[might {t.might(MIGHT)}, {t.ncards()} cards]")
+        if v["pending"] is not None:
+            lines.append(f"     new troop: {Troop.from_json(v['pending']).describe(names)}")
+        hand = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["hand"]) if c)
+        lines.append(f"your hand: {hand or '-'}")
+        own = ", ".join(f"{DATA.rewards[x][0]} {DATA.rewards[x][1]}" for x, c in enumerate(v["rewards"])
+                        for _ in range(c))
+        lines.append(f"your rewards: {own or '-'}")
+        if v["over"]:
+            lines.append(f"game over ({v['end_reason']})")
+        elif v["stack"]:
+            top = v["stack"][-1]
+            lines.append(f"player_{v['current_player']} to decide: {top['mode']}")
+        return "\n".join(lines)
+
+    def _to_dict(self) -> dict:
+        return {
+            "hands": [_as_list(h) for h in self.hands], "thing": list(self.thing), "krog": list(self.krog),
+            "valhalla": _as_list(self.valhalla), "troops": [[t.to_json() for t in ts] for ts in self.troops],
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "coins": self.coins.tolist(), "skat": self.skat, "world": self.world.tolist(),
+            "reward_deck": list(self.reward_deck), "rewards": [_as_list(r) for r in self.rewards],
+            "revealed": [_as_list(r) for r in self.revealed], "reward_top_known": self.reward_top_known,
+            "ch_deck": list(self.ch_deck), "open": list(self.open), "reserved": list(self.reserved),
+            "won": [list(w) for w in self.won], "ch_out": list(self.ch_out), "calendar": self.calendar,
+            "turn": self.turn, "decisions": self.decisions, "start_player": self.start_player,
+            "active": self.active, "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
+            "stack": [_copy_frame(f) for f in self.stack], "over": self.over, "truncated": self.truncated,
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def _from_dict(cls, game, d: dict) -> InfoMixin:
+        s = cls.blank(game, None)
+        s.hands = np.array([_as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
+        s.thing, s.krog = list(d["thing"]), list(d["krog"])
+        s.valhalla = _as_counts(d["valhalla"], DATA.num_kinds)
+        s.troops = [[Troop.from_json(t) for t in ts] for ts in d["troops"]]
+        s.pending = None if d["pending"] is None else Troop.from_json(d["pending"])
+        s.coins, s.skat = np.asarray(d["coins"], dtype=np.int64), d["skat"]
+        s.world = np.asarray(d["world"], dtype=np.int64)
+        s.reward_deck = list(d["reward_deck"])
+        s.rewards = np.array([_as_counts(r, len(DATA.rewards)) for r in d["rewards"]], dtype=np.int64)
+        s.revealed = np.array([_as_counts(r, len(DATA.rewards)) for r in d["revealed"]], dtype=np.int64)
+        s.reward_top_known = d["reward_top_known"]
+        s.ch_deck, s.open, s.reserved = list(d["ch_deck"]), list(d["open"]), list(d["reserved"])
+        s.won, s.ch_out = [list(w) for w in d["won"]], list(d["ch_out"])
+        s.calendar, s.turn, s.start_player, s.active = d["calendar"], d["turn"], d["start_player"], d["active"]
+        s.decisions = d["decisions"]
+        s.made_trip, s.won_challenge, s.had_troops = d["made_trip"], d["won_challenge"], d["had_troops"]
+        s.stack = [_copy_frame(f) for f in d["stack"]]
+        s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
+        return s
+
+
+def _as_list(counts) -> list:
+    """Counts per kind as the sorted list of kinds (short JSON)."""
+    return np.repeat(np.arange(len(counts)), counts).tolist()
+
+
+def _as_counts(kinds, size: int) -> np.ndarray:
+    return np.bincount(np.asarray(kinds, dtype=np.int64), minlength=size).astype(np.int64)
+
+
+def _copy_frame(f: dict) -> dict:
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}

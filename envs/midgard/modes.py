@@ -1,0 +1,38 @@
+"""Midgard turn constants and decision modes (the kinds of frame on the decision stack).
+
+The top frame of ``state.stack`` is a dict ``{"m": mode, "p": seat, ...}``: the seat that
+decides now and what it decides. ``MODE_RANGES`` lists the action ranges each mode may use
+(``is_legal`` rejects every other range at once).
+"""
+
+from __future__ import annotations
+
+HAND_SIZE = 9
+START_COINS = 6
+TOTAL_COINS = 50
+MIN_OPEN = 6
+
+# Decision modes (the top frame of the decision stack says who decides what).
+KROG, PREP, BUILD, RELOCATE, CLAIM, ONSLAUGHT, TRAVEL, CHALLENGE, DISCARD_REQ, TAKE, RESERVE, KEEP, DEFEND, \
+    SPOILS = range(14)
+MODE_NAMES = ("krog", "preparation", "build", "relocate", "claim", "onslaught", "travel", "challenge",
+              "discard_requirement", "take_card", "reserve", "keep_reward", "defend", "spoils")
+NUM_MODES = len(MODE_NAMES)
+
+MODE_RANGES = {
+    KROG: {"hire", "pass"},
+    PREP: {"end_phase", "new_troop", "place_class", "place_snedig", "place_tyr", "place_thor", "claim_target",
+           "reveal_reward"},
+    BUILD: {"place_class", "place_snedig", "place_tyr", "place_thor", "finish", "cancel"},
+    RELOCATE: {"relocate"},
+    CLAIM: {"claim", "cancel"},
+    ONSLAUGHT: {"end_phase", "travel", "face", "attack", "reveal_reward"},
+    TRAVEL: {"select_troop", "cancel"},
+    CHALLENGE: {"select_troop", "finish", "cancel"},
+    DISCARD_REQ: {"discard"},
+    TAKE: {"take_card"},
+    RESERVE: {"reserve"},
+    KEEP: {"keep_reward"},
+    DEFEND: {"defend", "refuse"},
+    SPOILS: {"discard"},
+}
