@@ -26,4 +26,4 @@ PLAYTHROUGH_CONFIGS = [
     {"num_players": 6, "start_position": 6, "max_turns": 12},
 ]
 
-__all__ = ["env", "raw_env", "Game", "SHORT_OPTIONS", "DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS"]
+__all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env", "raw_env"]
