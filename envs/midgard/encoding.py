@@ -26,6 +26,7 @@ def make_layout(n: int) -> Layout:
     return Layout([
         ("hand", K),  # own hand: copies of each card kind / 8
         ("hand_sizes", n),  # cards in hand per seat / 30 (clipped)
+        ("known_in_hand", (n, K)),  # cards every seat saw join each hand and not seen leave it (X7) / 8
         ("coins", n),  # coins per seat / 50
         ("skat", 1),  # coins in the Skat / 50
         ("worlds", (n, NW)),  # one-hot world of each seat
@@ -100,6 +101,7 @@ def encode_observation(s, player: int) -> np.ndarray:
     rel = {q: i for i, q in enumerate(order)}
     v["hand"][:] = s.hands[player] / 8.0
     v["hand_sizes"][:] = np.minimum(s.hands[order].sum(axis=1) / 30.0, 1.0)
+    v["known_in_hand"][:] = s.known[order] / 8.0
     v["coins"][:] = s.coins[order] / 50.0
     v["skat"][0] = s.skat / 50.0
     v["worlds"][np.arange(n), s.world[order]] = 1.0

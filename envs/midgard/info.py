@@ -31,6 +31,7 @@ class InfoMixin:
             "start_player": self.start_player, "calendar": self.calendar,
             "season": ("summer", "winter")[self.season()],
             "hand": self.hands[player].tolist(), "hand_sizes": self.hands.sum(axis=1).tolist(),
+            "known_in_hand": [_as_list(k) for k in self.known],
             "coins": self.coins.tolist(), "skat": self.skat, "worlds": self.world.tolist(),
             "troops": [[t.to_json() for t in ts] for ts in self.troops],
             "pending": None if self.pending is None else self.pending.to_json(),
@@ -56,12 +57,12 @@ class InfoMixin:
         n = self.game.num_players
         others = [q for q in range(n) if q != player]
         pool = list(self.thing)
-        for q in others:
-            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q]).tolist())
+        for q in others:  # cards everyone saw join a hand stay there (X7); the rest is resampled
+            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q] - self.known[q]).tolist())
         rng.shuffle(pool)
         for q in others:
-            k = int(self.hands[q].sum())
-            s.hands[q] = np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
+            k = int(self.hands[q].sum() - self.known[q].sum())
+            s.hands[q] = self.known[q] + np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
             pool = pool[k:]
         s.thing = pool
         keep_top = self.reward_top_known == player and self.reward_deck
@@ -90,7 +91,7 @@ class InfoMixin:
         s = type(self).__new__(type(self))
         s.game = self.game
         s._rng, s._rng_state = None, self._rng_dict()
-        s.hands, s.valhalla = self.hands.copy(), self.valhalla.copy()
+        s.hands, s.known, s.valhalla = self.hands.copy(), self.known.copy(), self.valhalla.copy()
         s.thing, s.krog = list(self.thing), list(self.krog)
         s.troops = [[t.copy() for t in ts] for ts in self.troops]
         s.pending = None if self.pending is None else self.pending.copy()
@@ -127,6 +128,8 @@ class InfoMixin:
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
             raise AssertionError("negative card counts")
+        if (self.known > self.hands).any() or (self.known < 0).any():
+            raise AssertionError("publicly known cards exceed a hand")
         if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
             raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")
         rtotal = self.rewards.sum(axis=0) + self.revealed.sum(axis=0)
@@ -223,7 +226,8 @@ class InfoMixin:
 
     def _to_dict(self) -> dict:
         return {
-            "hands": [_as_list(h) for h in self.hands], "thing": list(self.thing), "krog": list(self.krog),
+            "hands": [_as_list(h) for h in self.hands], "known": [_as_list(h) for h in self.known],
+            "thing": list(self.thing), "krog": list(self.krog),
             "valhalla": _as_list(self.valhalla), "troops": [[t.to_json() for t in ts] for ts in self.troops],
             "pending": None if self.pending is None else self.pending.to_json(),
             "coins": self.coins.tolist(), "skat": self.skat, "world": self.world.tolist(),
@@ -241,6 +245,7 @@ class InfoMixin:
     def _from_dict(cls, game, d: dict) -> InfoMixin:
         s = cls.blank(game, None)
         s.hands = np.array([_as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
+        s.known = np.array([_as_counts(h, DATA.num_kinds) for h in d["known"]], dtype=np.int64)
         s.thing, s.krog = list(d["thing"]), list(d["krog"])
         s.valhalla = _as_counts(d["valhalla"], DATA.num_kinds)
         s.troops = [[Troop.from_json(t) for t in ts] for ts in d["troops"]]

@@ -177,6 +177,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
         n = game.num_players
         s.game, s.rng = game, rng
         s.hands = np.zeros((n, DATA.num_kinds), dtype=np.int64)
+        s.known = np.zeros((n, DATA.num_kinds), dtype=np.int64)  # cards publicly known to be in each hand
         s.thing, s.krog = [], []
         s.valhalla = np.zeros(DATA.num_kinds, dtype=np.int64)
         s.troops = [[] for _ in range(n)]
@@ -231,6 +232,19 @@ class MidgardState(MaskMixin, InfoMixin, State):
         self.valhalla[:] = 0
         self.rng.shuffle(pool)
         self.thing = pool
+
+    def _to_hand(self, p: int, kind: int, known: bool = False) -> None:
+        """A card joins a hand; ``known`` when everyone saw which card it is (X7)."""
+        self.hands[p, kind] += 1
+        if known:
+            self.known[p, kind] += 1
+
+    def _from_hand(self, p: int, kind: int) -> None:
+        """A card leaves a hand face up (placed, given, discarded): the public lower bound on that
+        hand's copies of the kind drops by one (from public facts only, never from the hand)."""
+        self.hands[p, kind] -= 1
+        if self.known[p, kind]:
+            self.known[p, kind] -= 1
 
     def _dispose(self, kind: int) -> None:
         """Rules for Disposal (M41): troops and wildcards to Krog, events and reactions to Valhalla."""
@@ -358,7 +372,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
         if m == KROG:
             if name == "hire":
                 self._pay(p, 1)
-                self.hands[p, self.krog.pop()] += 1
+                self._to_hand(p, self.krog.pop(), known=True)
                 self._draw(p)
                 self._start_turn((f["ender"] + 1) % self.game.num_players)
             else:
@@ -386,7 +400,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
                 self.stack.pop()
             elif name == "cancel":
                 for k in self.pending.cards():
-                    self.hands[p, k] += 1
+                    self._to_hand(p, k, known=True)  # they were on the table for all to see
                 self.pending = None
                 self.stack.pop()
             else:
@@ -400,9 +414,9 @@ class MidgardState(MaskMixin, InfoMixin, State):
             if name == "claim":
                 given, taken = claim(self.troops[f["target"]][f["troop"]], c[0], c[1])
                 for k in given:
-                    self.hands[p, k] -= 1
+                    self._from_hand(p, k)
                 for k in taken:
-                    self.hands[p, k] += 1
+                    self._to_hand(p, k, known=True)
         elif m == ONSLAUGHT:
             if name == "end_phase":
                 self._end_onslaught()
@@ -429,7 +443,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
                 self.stack.pop()
                 self._declare_challenge(p, f["ch"], sorted(f["chosen"]))
         elif m == DISCARD_REQ:
-            self.hands[p, c[0]] -= 1
+            self._from_hand(p, c[0])
             self._dispose(c[0])
             f["left"] -= 1
             if f["left"] == 0:
@@ -440,8 +454,8 @@ class MidgardState(MaskMixin, InfoMixin, State):
             if f["src"] == "valhalla":
                 self.valhalla[k] -= 1
             else:
-                del self.krog[self.krog.index(k)]  # the copy deepest in the pile (my ruling)
-            self.hands[p, k] += 1
+                del self.krog[self.krog.index(k)]  # the copy deepest in the pile (MD6)
+            self._to_hand(p, k, known=True)
             self.stack.pop()
         elif m == RESERVE:
             self.stack.pop()
@@ -461,7 +475,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
             else:
                 self._battle(f["att"], f["troop"], p, c[0])
         elif m == SPOILS:
-            self.hands[p, c[0]] -= 1
+            self._from_hand(p, c[0])
             self._dispose(c[0])
             self._finish_spoils()
 
@@ -471,7 +485,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
         kind, pos = place_kind_pos(name, c)
         used, displaced = place(t, kind, pos)
         for k in used:
-            self.hands[p, k] -= 1
+            self._from_hand(p, k)
         if displaced is not None:
             opts = relocation_options(t, displaced)
             if len(opts) == 1:  # a choice of one is no choice

@@ -719,3 +719,37 @@ def test_decision_cap_truncates_looping_policies():
         act(s, "cancel")
     assert s.decisions == 50 and s.truncated and s.end_reason == "max_decisions"
     s.check_invariants()
+
+
+def test_cards_seen_joining_a_hand_are_public_x7():
+    # seat 2 hires the Krog top (a Tyr): everyone saw it, so the Tyr stays in seat 2's hand in
+    # every determinization; placing one Tyr face up lowers the known count again
+    s = blank(3)
+    give(s, 0, k("Tyr"))
+    complete(s)
+    at(s, 0, SPOILS)
+    act(s, "discard", k("Tyr"))
+    act(s, "pass")
+    act(s, "hire")
+    assert s.known[2, TYR] == 1 and s.view(0)["known_in_hand"][2] == [TYR]
+    for seed in range(5):
+        d = s.determinize(0, np.random.default_rng(seed))
+        assert d.hands[2, TYR] >= 1
+        d.check_invariants()
+    obs = s.game.layout.split(s.observe(0))
+    assert obs["known_in_hand"][2, TYR] == 1 / 8
+    s.known[2, TYR] = 1
+    s._from_hand(2, TYR)
+    assert s.known[2, TYR] == 0
+
+
+def test_cancelled_troop_cards_are_known():
+    s = blank(3)
+    give(s, 0, *ks("Kriger - Berserker - Bueskytter"))
+    complete(s)
+    at(s, 0, PREP)
+    act(s, "new_troop")
+    act(s, "place_class", A.PENDING, 2)
+    act(s, "place_class", A.PENDING, 3)
+    act(s, "cancel")
+    assert s.view(1)["known_in_hand"][0] == [2, 3]
