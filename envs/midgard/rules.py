@@ -543,6 +543,9 @@ class MidgardState(MaskMixin, InfoMixin, State):
         for ti in chosen:
             self.troops[p][ti].engaged = True
         self._pay(p, C.cost(ch, len(chosen)))
+        # Part 2 hooks in here: the "troop engaged for a challenge" reaction window (Balder's
+        # Assistance) and the bonus windows (opponents from the left, then the facing seat) push
+        # frames before the resolution, which takes the revealed bonuses as arguments.
         if ch.discard:
             self.stack.append({"m": DISCARD_REQ, "p": p, "ch": cid, "troops": list(chosen), "left": ch.discard})
         else:
@@ -574,6 +577,8 @@ class MidgardState(MaskMixin, InfoMixin, State):
 
     # ---- battles (M35-M37) --------------------------------------------------------------
     def _attack(self, p: int, q: int, ti: int) -> None:
+        # Part 2: the "attacked" reaction window and the face-down bonuses of both sides come
+        # before ``_battle``, which takes them as ``bonus_att`` / ``bonus_def``.
         self._pay(p, 1)
         self.troops[p][ti].engaged = True
         if any(not t.engaged for t in self.troops[q]):
