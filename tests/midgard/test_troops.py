@@ -265,3 +265,60 @@ def test_left_flank_tyr_and_might():
     assert [troop(x).might(DATA.might) for x in ("Kriger - Berserker - Thor - Ränger", "Tyr - Krigsjärl - Runecästr",
                                                  "Hyggelig - Skålde - Snedig")] == [9, 9, 2]  # Surt example: 20
     assert ks("Kriger - Tyr") == [2, TYR]
+
+
+def _random_troops(rng, count):
+    """Legal troops grown by random legal placements from random hands."""
+    out = []
+    while len(out) < count:
+        t = Troop()
+        h = np.zeros(DATA.num_kinds, dtype=np.int64)
+        for kind in rng.choice(13, size=12):
+            h[kind] += 1
+        for _ in range(12):
+            moves = [(kind, pos) for kind in range(13) for pos in range(12)
+                     if place_check(t, kind, pos, h, table=False)[0]]
+            if not moves:
+                break
+            kind, pos = moves[rng.integers(len(moves))]
+            used, displaced = place(t, kind, pos)
+            for u in used:
+                h[u] -= 1
+            if displaced is not None:
+                relocate(t, displaced, relocation_options(t, displaced)[0])
+        if t.is_valid():
+            out.append(t)
+    return out
+
+
+def test_every_legal_change_keeps_a_table_troop_legal():
+    """Property: on legal table troops, every placement and every claim the checks allow leaves a
+    legal troop (after relocating a displaced wildcard anywhere allowed), and the cards add up."""
+    rng = np.random.default_rng(7)
+    full = np.full(DATA.num_kinds, 3, dtype=np.int64)
+    for t in _random_troops(rng, 150):
+        before = sorted(t.cards())
+        for kind in range(13):
+            for pos in range(12):
+                ok, displaced = place_check(t, kind, pos, full, table=True)
+                if not ok:
+                    continue
+                u = t.copy()
+                used, disp = place(u, kind, pos)
+                assert disp == displaced
+                for where in (relocation_options(u, disp) if disp is not None else [None]):
+                    w = u.copy()
+                    if where is not None:
+                        relocate(w, disp, where)
+                    assert w.is_valid(), (t, kind, pos, w)
+                    assert sorted(w.cards()) == sorted(before + used)
+        for slot in range(12):
+            for form in range(4):
+                if claim_check(t, slot, form, full):
+                    u = t.copy()
+                    given, taken = claim(u, slot, form)
+                    assert u.is_valid(), (t, slot, form, u)
+                    cards = list(before) + given
+                    for x in taken:
+                        cards.remove(x)
+                    assert sorted(u.cards()) == sorted(cards)
