@@ -13,7 +13,7 @@ feasible, affordable set of regrouped troops beats *for sure* (might >= current 
 bonuses exist in part 1), using the fewest troops; (2) travel to a world where such a challenge
 waits for the troops that remain after the trip; (3) attack a Järl here whose every regrouped troop
 is weaker than ours, if a coin is to spare; (4) make one trip anyway for the hand reset and the
-benefit, with the smallest troops; (5) end the phase. Defends with its strongest troop (defending
+benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop (defending
 is free: troops regroup on our own turn); Krog: hires troop cards when coins allow; discards
 event/reaction cards first, then the class card that fits least; keeps the best reward.
 """
@@ -216,7 +216,8 @@ class HeuristicAgent(Agent):
                     if mask[a]:
                         return a
         if trips and not s.made_trip:
-            _, _, w, used = max(trips, key=lambda t: (t[1], _benefit(t[2])))
+            poor = s.coins[p] < 3
+            _, _, w, used = max(trips, key=lambda t: (_benefit(t[2], poor), t[1]))
             self._plan = [A.BASE["select_troop"] + i for i in used]
             return A.BASE["travel"] + w
         for k in (3, 4, 5):  # coin rewards (kinds 3-5) when short of coins
@@ -270,10 +271,14 @@ def _assign(troops, free, need) -> list[int]:
     return used
 
 
-def _benefit(w: int) -> float:
-    kind = DATA.worlds[w].benefit.kind
-    return {"draw_rewards": 3.0, "draw_rewards_keep_one": 3.5, "gain_coins": 1.5, "reserve_challenge": 1.0,
-            "draw_cards": 1.0, "take_from_valhalla": 1.2, "take_from_krog": 1.2}.get(kind, 0.0)
+def _benefit(w: int, poor: bool) -> float:
+    """How much a trip's benefit is worth; coins matter most when we are short of them (every
+    extra troop on a challenge costs one)."""
+    b = DATA.worlds[w].benefit
+    if b.kind == "gain_coins":
+        return b.n * (2.0 if poor else 0.6)
+    return {"draw_rewards": 3.0, "draw_rewards_keep_one": 3.5, "reserve_challenge": 1.0, "draw_cards": 1.0,
+            "take_from_valhalla": 1.2, "take_from_krog": 1.2}.get(b.kind, 0.0)
 
 
 __all__ = [
