@@ -30,8 +30,13 @@ ACTIVATIONS = {
 
 @dataclass
 class PolicyWeights:
-    """The actor of an MLP policy: ``hidden`` is a list of ``(W, b)`` with ``W`` shaped (out, in)
-    as in torch, each followed by ``activation``; ``head`` maps the last layer to action logits."""
+    """The actor of an MLP policy: ``hidden`` is a list of ``(W, b)``, each followed by
+    ``activation``; ``head`` maps the last layer to action logits.
+
+    ``W`` is stored shaped (in, out), C-contiguous (torch's weight transposed). Products use
+    ``np.einsum`` (numpy's own single-threaded loop) rather than ``@``: OpenBLAS starts its
+    threads for larger products, and on a busy 2-core machine one Big Number decision
+    (325 -> 256 -> 256 -> 2180) then took 6-12 ms instead of about 0.2 ms."""
 
     hidden: list[tuple[np.ndarray, np.ndarray]]
     head: tuple[np.ndarray, np.ndarray]
@@ -39,21 +44,22 @@ class PolicyWeights:
 
     @property
     def obs_size(self) -> int:
-        return (self.hidden[0][0] if self.hidden else self.head[0]).shape[1]
+        return (self.hidden[0][0] if self.hidden else self.head[0]).shape[0]
 
     @property
     def num_actions(self) -> int:
-        return self.head[0].shape[0]
+        return self.head[0].shape[1]
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """Action logits for one observation (any shape; flattened) or a batch (rows)."""
         x = np.asarray(obs, dtype=np.float32)
         x = x.reshape(-1) if x.ndim != 2 else x
+        spec = "i,ij->j" if x.ndim == 1 else "bi,ij->bj"
         act = ACTIVATIONS[self.activation]
         for w, b in self.hidden:
-            x = act(x @ w.T + b)
+            x = act(np.einsum(spec, x, w) + b)
         w, b = self.head
-        return x @ w.T + b
+        return np.einsum(spec, x, w) + b
 
     def equals(self, other: PolicyWeights) -> bool:
         pairs = list(zip(self.hidden, other.hidden)) + [(self.head, other.head)]
@@ -79,7 +85,8 @@ class PolicyWeights:
 
 
 def _linear(m) -> tuple[np.ndarray, np.ndarray]:
-    return (m.weight.detach().cpu().numpy().astype(np.float32).copy(),
+    """A torch Linear as ``(W, b)`` with ``W`` shaped (in, out), C-contiguous."""
+    return (np.ascontiguousarray(m.weight.detach().cpu().numpy().astype(np.float32).T),
             m.bias.detach().cpu().numpy().astype(np.float32).copy())
 
 
