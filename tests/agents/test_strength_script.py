@@ -28,3 +28,14 @@ def test_strength_smoke(tmp_path, capsys):
         assert 0 <= r["hero_row"]["ci_low"] <= r["hero_row"]["win_share"] <= r["hero_row"]["ci_high"] <= 1
     md = (tmp_path / "strength.md").read_text()
     assert "| gobig_v0 | 2 | heuristic | random | 4 |" in md and "## Targets" in md
+
+
+def test_strength_append_replaces_only_what_was_played(tmp_path):
+    strength = load_script()
+    base = ["--envs", "gobig", "--batch", "2", "--min-games", "2", "--max-games", "2", "--workers", "1",
+            "--players-for", "gobig_v0=2", "--out", str(tmp_path)]
+    strength.main(base + ["--ismcts", "ismcts:2"])
+    strength.main(base + ["--ismcts", "ismcts:3", "--skip", "heuristic", "--append"])
+    data = json.loads((tmp_path / "strength.json").read_text())
+    assert [r["hero"] for r in data["rows"]] == ["heuristic", "ismcts:3"]
+    assert "; then " in data["meta"]["command"]
