@@ -45,7 +45,7 @@ Actions (one fixed Discrete(492) space for every player count; ranges in ``actio
 Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.layout(n)``, printed
 in docs/rules/midgard.md.
 
-Rewards: win (default), score (renown centred, /20), dense (challenge renown as it is won, /20;
+Rewards: win (default), score (renown centred, /30), dense (challenge renown as it is won, /30;
 secret renown rewards are added at the last step).
 
 Version history: v0 - first release (part 1: no event/reaction play, no bonuses).
@@ -96,7 +96,7 @@ class MidgardGame(Game):
     min_players = 3
     max_players = 6
     default_players = 4
-    score_scale = 20.0
+    score_scale = 30.0
     OPTIONS = (
         Option("start_position", 0, "calendar start position (M46): 0 = the sword, 8 steps to the end",
                choices=(0, 2, 4, 6)),
