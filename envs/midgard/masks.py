@@ -28,7 +28,7 @@ from .modes import (
     TAKE,
     TRAVEL,
 )
-from .troops import EMPTY, Troop, can_form_troop, claim_check, place_check
+from .troops import Troop, can_form_troop, claim_check, place_check
 
 REWARD_COIN_KINDS = [i for i, (k, _) in enumerate(DATA.rewards) if k == "coins"]
 
@@ -72,9 +72,10 @@ class MaskMixin:
                 mask[A.BASE["relocate"] + r] = True
         elif m == CLAIM:
             t = self.troops[f["target"]][f["troop"]]
+            nw = (t.ncards(), t.nwild())
             for slot in range(12):
                 for form in range(4):
-                    if claim_check(t, slot, form, hand):
+                    if claim_check(t, slot, form, hand, nw):
                         mask[A.encode("claim", slot, form)] = True
             mask[A.CANCEL] = True
         elif m == ONSLAUGHT:
@@ -223,14 +224,19 @@ class MaskMixin:
                     mask[A.encode("place_thor", ti, s)] = True
 
     def _claimable(self, t: Troop, hand) -> bool:
+        nw = (t.ncards(), t.nwild())
         if t.series:
             slot = t.cls + 1
-            return any(claim_check(t, slot, form, hand) for form in range(4))
+            return any(claim_check(t, slot, form, hand, nw) for form in range(4))
+        put = hand[TYR] > 0 or hand[THOR] > 0
         for slot, k in enumerate(t.line):
-            if k == EMPTY or k < -1:
-                continue
-            forms = (0,) if k == TYR else (1,) if k == THOR else (2, 3)
-            if any(claim_check(t, slot, form, hand) for form in forms):
+            if k == TYR:
+                if claim_check(t, slot, 0, hand, nw):
+                    return True
+            elif k == THOR:
+                if claim_check(t, slot, 1, hand, nw):
+                    return True
+            elif k >= 0 and put and (claim_check(t, slot, 2, hand, nw) or claim_check(t, slot, 3, hand, nw)):
                 return True
         return False
 

@@ -393,13 +393,14 @@ def _to_series(t: Troop, c: int) -> None:
 
 # ---- Claiming for Gods (M21, M22) ---------------------------------------------------------
 
-def claim_check(t: Troop, slot: int, form: int, hand) -> bool:
-    """May the active player claim on opponent troop ``t`` at ``slot`` with ``form``?"""
+def claim_check(t: Troop, slot: int, form: int, hand, nw: tuple[int, int] | None = None) -> bool:
+    """May the active player claim on opponent troop ``t`` at ``slot`` with ``form``?
+    (``nw``: the troop's card and wildcard counts, if the caller has them already.)"""
+    n, w = nw if nw is not None else (t.ncards(), t.nwild())
     if t.series:
         c = t.cls
         if slot != slot_of_class(c):
             return False
-        n, w = t.ncards(), t.nwild()
         if form == TAKE_TYR:
             return t.tyr >= 1 and hand[c] >= 1
         if form == TAKE_THOR:
@@ -409,7 +410,6 @@ def claim_check(t: Troop, slot: int, form: int, hand) -> bool:
         return hand[THOR] >= 1 and t.nat >= 2 and n - 1 >= 3 and w + 1 <= (n - 1) // 2
     line = t.line
     k = line[slot]
-    n, w = t.ncards(), t.nwild()
     if form == TAKE_TYR:
         if k != TYR:
             return False
