@@ -7,8 +7,6 @@ layout in the docs can never drift from the code.
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, KeysView, ValuesView
-
 import numpy as np
 
 
@@ -27,16 +25,25 @@ class Layout:
             start += size
         self.size = start
         self._slices = {name: (shape, a, b) for name, shape, a, b in self.pieces}
+        # One record per observation: a packed structured dtype whose fields are the pieces, in
+        # layout order, so the record's memory is exactly the flat float32 buffer.
+        self._record = np.dtype([(name, np.float32, shape) for name, shape, _, _ in self.pieces])
+        if self._record.itemsize != 4 * self.size:
+            raise AssertionError("observation record does not match the layout")
 
-    def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """A zeroed buffer and named (reshaped) views into it.
+    def new(self) -> tuple[np.ndarray, np.ndarray]:
+        """A zeroed flat float32 buffer and its named pieces: ``buf, v = layout.new()``.
 
-        The views are made on first access (``observe`` runs every step, and building every
-        piece's view up front cost more than filling most of them), but the mapping behaves as
-        the full dict: iteration, ``len``, ``in``, ``keys``/``values``/``items`` and ``get``
-        see every piece.
+        ``v[name]`` is a writable view of that piece, shaped as declared (``v["banks"][r, k] = 1``
+        writes into ``buf``). ``v`` is a 0-d structured array over the same memory (its fields,
+        ``v.dtype.names``, are the pieces in layout order), so looking a piece up is one C-level
+        field access: ``observe`` runs every step, and a dict of reshaped views built per call
+        cost more than filling them. ``views(buf)`` gives a plain dict of views when one is needed.
         """
-        return (buf := np.zeros(self.size, dtype=np.float32)), _LazyViews(buf, self._slices)
+        if not self.size:
+            return np.zeros(0, dtype=np.float32), np.zeros((), dtype=self._record)
+        record = np.zeros((), dtype=self._record)
+        return record.reshape(1).view(np.float32), record
 
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
         return {name: buf[a:b] if len(shape) == 1 else buf[a:b].reshape(shape)
@@ -57,57 +64,6 @@ class Layout:
             rows.append(f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |")
         rows.append(f"| **total** | {self.size} | |")
         return "\n".join(rows)
-
-
-class _LazyViews(dict):
-    """``Layout.new``'s named views of one buffer, each made when first looked up."""
-
-    __slots__ = ("_buf", "_slices")
-
-    def __init__(self, buf: np.ndarray, slices: dict):
-        super().__init__()
-        self._buf, self._slices = buf, slices
-
-    def __missing__(self, name: str) -> np.ndarray:
-        shape, a, b = self._slices[name]  # KeyError for an unknown piece, as from a dict
-        view = self._buf[a:b] if len(shape) == 1 else self._buf[a:b].reshape(shape)
-        self[name] = view
-        return view
-
-    def _fill(self) -> None:
-        for name in self._slices:
-            if not dict.__contains__(self, name):
-                self.__missing__(name)
-
-    def __iter__(self):
-        return iter(self._slices)
-
-    def __len__(self) -> int:
-        return len(self._slices)
-
-    def __contains__(self, name) -> bool:
-        return name in self._slices
-
-    def __eq__(self, other) -> bool:
-        self._fill()
-        return dict.__eq__(self, other)
-
-    __hash__ = None
-
-    def get(self, name, default=None):
-        return self[name] if name in self._slices else default
-
-    def keys(self):
-        return KeysView(self)  # layout order, whatever order the pieces were first touched in
-
-    def values(self):
-        return ValuesView(self)
-
-    def items(self):
-        return ItemsView(self)
-
-    def __repr__(self) -> str:
-        return repr({name: self[name] for name in self._slices})
 
 
 def counts(values, size: int, offset: int = 0) -> np.ndarray:
