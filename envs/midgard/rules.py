@@ -20,7 +20,7 @@ the winner draws a reward; undefended: draw 2 keep 1). (4) Spoils: discard 1 (tr
 to Krog, events/reactions to Valhalla); after a trip or a won challenge draw up to 9. Between
 turns the Krog top is offered clockwise from the next player (1 coin: the Krog top + a Thing
 card). The game ends when the calendar returns to the sword (M47), when no calendar challenge
-is left (M48) or after ``max_turns`` turns (truncation). Most renown wins; ties: challenge
+is left (M48) or at the ``max_turns`` / ``max_decisions`` caps (truncation). Most renown wins; ties: challenge
 renown, then coins (coin rewards included), then a shared win.
 
 Events and reactions are in the deck and count for hand sizes and discards; playing them (for
@@ -42,7 +42,7 @@ Actions (one fixed Discrete(492) space for every player count; ranges in ``actio
     (opponent x troop), defend (5), take_card (card kinds), discard (card kinds), reserve (40),
     keep_reward (6), reveal_reward (6). Troop 5 is the troop being laid down.
 
-Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.layout(n)``, printed
+Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``, printed
 in docs/rules/midgard.md.
 
 Rewards: win (default), score (renown centred, /30), dense (challenge renown as it is won, /30;
