@@ -20,8 +20,8 @@ the winner draws a reward; undefended: draw 2 keep 1). (4) Spoils: discard 1 (tr
 to Krog, events/reactions to Valhalla); after a trip or a won challenge draw up to 9. Between
 turns the Krog top is offered clockwise from the next player (1 coin: the Krog top + a Thing
 card). The game ends when the calendar returns to the sword (M47), when no calendar challenge
-is left (M48) or at the ``max_turns`` / ``max_decisions`` caps (truncation). Most renown wins; ties: challenge
-renown, then coins (coin rewards included), then a shared win.
+is left (M48) or at the ``max_turns`` / ``max_decisions`` caps (truncation). Most renown wins;
+ties: challenge renown, then coins (coin rewards included), then a shared win.
 
 Events and reactions are in the deck and count for hand sizes and discards; playing them (for
 their effects or as +3/+5/+7 bonuses) is Midgard part 2.
