@@ -267,7 +267,6 @@ class SpielCase(Case):
                              "set_from": "engine+set_from(numpy)"}
 
     def __init__(self, pyspiel, name: str, params: dict, obs: str | None, seed: int):
-        self.pyspiel = pyspiel
         game = pyspiel.load_game(name, params)
         super().__init__("open_spiel", name, self.LOOPS[obs], game.num_players(),
                          obs_size=int(np.prod(game.information_state_tensor_shape())))
