@@ -51,7 +51,7 @@ ISMCTS_FOR = {
     "wizard_v0": "ismcts:20:rollout=heuristic:bias=1:reward=score",
     "bigwig_v0": "ismcts:100:reward=score",
     # ~570 decisions a game and ~1 ms a heuristic decision: random rollouts cut at 100 moves.
-    "midgard_v0": "ismcts:100:reward=score:max_rollout_steps=100",
+    "midgard_v0": "ismcts:60:reward=score:max_rollout_steps=100",
 }
 
 
