@@ -17,9 +17,8 @@ own and results do not depend on the number of worker processes or on their sche
 allows).
 
 Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are built inside the
-workers from their specs); workers ignore SIGINT, and Ctrl-C in the parent stops the pool and
-keeps every finished game: the results are summarised and written as usual, marked
-``interrupted``.
+workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the pool and keeps every
+finished game: the results are summarised and written as usual, marked ``interrupted``.
 
 Output (``out`` directory): ``games.csv`` and ``games.json`` (one record per game: seed, label
 and spec per seat, scores, winners, returns, steps, seconds), ``summary.json``,
@@ -173,6 +172,19 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM (main thread only); returns what to restore, or None."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
 def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     """Play the games of ``cfg``; Ctrl-C keeps the finished ones (see the module docstring)."""
     if cfg.games < 1:
@@ -196,6 +208,9 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         bar = tqdm(total=len(tasks), desc=f"{game.name} {n}p", unit="game", dynamic_ncols=True)
     t0 = time.perf_counter()
     pool = None
+    # SIGTERM (kill, a scheduler's timeout) is handled like Ctrl-C: the pool is terminated rather
+    # than orphaned, and the finished games are kept.
+    previous = _on_sigterm(_interrupt)
     try:
         if cfg.workers == 1:
             results = map(play_task, tasks)
@@ -217,6 +232,8 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
             pool.terminate()
             pool.join()
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         if bar is not None:
             bar.close()
     records.sort(key=lambda r: r["index"])

@@ -85,6 +85,22 @@ def test_ctrl_c_keeps_finished_games(workers, tmp_path):
     assert json.loads((out / "summary.json").read_text())["games_played"] == 3
 
 
+def test_sigterm_is_handled_like_ctrl_c():
+    import os
+    import signal
+
+    def terminate(record, seen=[]):  # noqa: B006 - a counter across calls
+        seen.append(record)
+        if len(seen) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    before = signal.getsignal(signal.SIGTERM)
+    res = run_arena(ArenaConfig("gobig", ["heuristic", "random"], games=40, players=2, seed=5, workers=2),
+                    on_record=terminate)
+    assert res.interrupted and 2 <= len(res.records) < 40
+    assert signal.getsignal(signal.SIGTERM) == before  # restored
+
+
 def test_outputs(tmp_path):
     res = run_arena(ArenaConfig("gobig", ["heuristic", "random"], games=4, players=2, seed=1))
     out = write_results(res, tmp_path / "run")
