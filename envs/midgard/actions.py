@@ -44,7 +44,14 @@ RANGES = [
     ("reserve", (NUM_CHALLENGES,)),  # Alfheim
     ("keep_reward", (NUM_REWARD_KINDS,)),
     ("reveal_reward", (NUM_REWARD_KINDS,)),  # reveal a coin reward for its coins
+    # part 2 (events, bonuses, reactions): appended, so the ids above are unchanged
+    ("play_event", (DATA.num_events,)),  # play an event for its effect (Preparation)
+    ("bonus", (DATA.num_events + DATA.num_reactions,)),  # an event/reaction face down as a bonus
+    ("react", (DATA.num_reactions,)),  # play a reaction in a reaction window
+    ("move", (NUM_WORLDS,)),  # move the own meeple by a card effect (not a trip)
 ]
+FIRST_ACTION_CARD = NUM_KINDS - DATA.num_events - DATA.num_reactions  # kind of the first event
+FIRST_REACTION = FIRST_ACTION_CARD + DATA.num_events
 
 BASE: dict[str, int] = {}
 SHAPE: dict[str, tuple] = {}
@@ -129,7 +136,7 @@ def action_name(action: int) -> str:
     k = DATA.kind_names
     troop = (lambda t: "the new troop" if t == PENDING else f"troop {t}")
     if name in ("hire", "pass", "end_phase", "new_troop", "finish", "cancel", "refuse"):
-        return {"hire": "hire in Krog", "pass": "pass (Krog)", "end_phase": "end phase",
+        return {"hire": "hire in Krog", "pass": "pass", "end_phase": "end phase",
                 "new_troop": "lay down a new troop", "finish": "finish / confirm", "cancel": "cancel",
                 "refuse": "refuse to defend"}[name]
     if name == "place_class":
@@ -163,5 +170,13 @@ def action_name(action: int) -> str:
         return f"discard {k[c[0]]}"
     if name == "reserve":
         return f"reserve {DATA.challenges[c[0]].name}"
+    if name == "play_event":
+        return f"play {k[FIRST_ACTION_CARD + c[0]]}"
+    if name == "bonus":
+        return f"bonus {k[FIRST_ACTION_CARD + c[0]]} (+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
+    if name == "react":
+        return f"react with {k[FIRST_REACTION + c[0]]}"
+    if name == "move":
+        return f"move to {WORLD_NAMES[c[0]]}"
     kind, value = DATA.rewards[c[0]]
     return f"{'keep' if name == 'keep_reward' else 'reveal'} reward {kind} {value}"

@@ -10,14 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
+from .cardplay import BY_TRIGGER, CARDS
 from .cards import DATA, NUM_CLASSES, THOR, TYR
-from .modes import CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, NUM_MODES, RELOCATE, TRAVEL
+from .modes import CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, NUM_MODES, REACT, RELOCATE, TRAVEL
 from .troops import EMPTY, THOR_TAIL
 
 K = DATA.num_kinds
 NCH = len(DATA.challenges)
 NW = len(DATA.worlds)
 NR = len(DATA.rewards)
+TRIGGERS = tuple(BY_TRIGGER)
 MAX_TROOPS = 5
 MAX_TROOP_CARDS = 17.0  # a series: 8 naturals + 6 Tyr + 3 Thor
 
@@ -63,6 +65,15 @@ def make_layout(n: int) -> Layout:
         ("ctx_discard_left", 1),  # discards still due for a challenge / 3
         ("flags", 3),  # made a trip, won a challenge, had troops at the start of the turn
         ("turn", 1),  # turn / max_turns
+        ("events_left", 1),  # events the active seat may still play this Preparation / 2 (clipped)
+        ("played", K),  # events/reactions played and waiting for their reaction window (LIFO)
+        ("played_cancelled", 1),  # the latest of them was cancelled
+        ("loki_pool", K),  # cards discarded face up to Loki's Trick / 8
+        ("window", len(TRIGGERS)),  # triggers the seat asked in the open reaction window may answer
+        ("contest", 4),  # challenge attempt, battle, requirements ignored / 2, difficulty change (+4) / 8
+        ("contest_seats", (2, n)),  # side 0 (the facing seat / the attacker), side 1 (defender)
+        ("bonus_placed", 2),  # a face-down bonus on side 0 (challenge / attacker) and side 1, as seen
+        ("own_bonus", K),  # the observer's own face-down bonus card
     ])
 
 
@@ -140,6 +151,29 @@ def encode_observation(s, player: int) -> np.ndarray:
     v["active"][rel[s.active]] = 1.0
     v["flags"][:] = (s.made_trip, s.won_challenge, s.had_troops)
     v["turn"][0] = min(s.turn / game.options["max_turns"], 1.0)
+    v["events_left"][0] = min(s.events_left / 2.0, 1.0)
+    for c in s.played:
+        v["played"][c["k"]] = 1.0
+    if s.played:
+        v["played_cancelled"][0] = float(s.played[-1]["x"])
+    for k in s.pool:
+        v["loki_pool"][k] += 0.125
+    c = s.contest
+    if c is not None:
+        v["contest"][:] = (c["t"] == "ch", c["t"] == "bt", min(c.get("ign", 0) / 2.0, 1.0),
+                           min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0))
+        v["contest_seats"][0, rel[c["p"]]] = 1.0
+        if c["t"] == "ch":
+            v["ctx_challenge"][c["ch"]] = 1.0
+        else:
+            v["contest_seats"][1, rel[c["q"]]] = 1.0
+        for side in (0, 1):
+            k, owner = c["b"][side], c["bs"][side]
+            if owner == player:
+                v["own_bonus"][k] = 1.0
+                v["bonus_placed"][side] = 1.0
+            elif k >= 0 and c["t"] == "ch":
+                v["bonus_placed"][side] = 1.0
     if not s.stack:
         return buf
     f = s.stack[-1]
@@ -162,6 +196,9 @@ def encode_observation(s, player: int) -> np.ndarray:
         v["ctx_relocate"][f["troop"]] = 1.0
         v["ctx_relocate"][6 + (0 if f["wild"] == TYR else 1)] = 1.0
         v["ctx_relocate"][[8 + o for o in f["options"]]] = 1.0
+    elif m == REACT:
+        for r in f["kinds"]:
+            v["window"][TRIGGERS.index(CARDS[r].trigger)] = 1.0
     elif m == KEEP and f["p"] == player:
         for k in f["drawn"]:
             v["ctx_keep"][k] += 0.5

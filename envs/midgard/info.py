@@ -22,6 +22,32 @@ class InfoMixin:
             out["drawn"] = len(f["drawn"])  # only the chooser sees the rewards drawn
         return out
 
+    def _contest_view(self, player: int):
+        """A contest in progress; bonuses are face down: their owner knows the card, the others
+        know that a challenge got one (M30) but not whether a battle side placed one (MD16)."""
+        c = self.contest
+        if c is None:
+            return None
+        out = {k: (list(v) if isinstance(v, list) else v) for k, v in c.items() if k not in ("b", "bs", "held")}
+        bonus = []
+        for side in (0, 1):
+            k, owner = c["b"][side], c["bs"][side]
+            if owner == player:
+                bonus.append(k)
+            elif k >= 0 and c["t"] == "ch":
+                bonus.append("face down")
+            else:
+                bonus.append(None)
+        out["bonus"] = bonus
+        return out
+
+    def hidden_bonus(self, player: int) -> list:
+        """(side, owner) of face-down bonuses ``player`` cannot see."""
+        c = self.contest
+        if c is None:
+            return []
+        return [(side, c["bs"][side]) for side in (0, 1) if c["b"][side] >= 0 and c["bs"][side] != player]
+
     def view(self, player: int) -> dict:
         n = self.game.num_players
         return {
@@ -43,6 +69,11 @@ class InfoMixin:
             "reward_top": self.reward_deck[-1] if self.reward_top_known == player and self.reward_deck else None,
             "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
             "stack": [self._frame_view(f, player) for f in self.stack],
+            "events_left": self.events_left,
+            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"], "immune": list(c["imm"])}
+                       for c in self.played],
+            "pool": list(self.pool),
+            "contest": self._contest_view(player),
             "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
             "challenge_renown": self.challenge_renown().tolist(),
         }
@@ -59,12 +90,30 @@ class InfoMixin:
         pool = list(self.thing)
         for q in others:  # cards everyone saw join a hand stay there (X7); the rest is resampled
             pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q] - self.known[q]).tolist())
+        hidden = self.hidden_bonus(player) if self.contest is not None else []
+        ch_hidden = [(side, q) for side, q in hidden if self.contest["t"] == "ch"]
+        for side, _ in ch_hidden:
+            pool.append(self.contest["b"][side])
         rng.shuffle(pool)
+        if ch_hidden:  # a face-down challenge bonus is some event or reaction nobody else saw
+            s.contest["b"] = list(s.contest["b"])
+            s.contest["held"] = list(s.contest["held"])
+            for side, _ in ch_hidden:
+                i = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
+                old, new = s.contest["b"][side], pool.pop(i)
+                s.contest["held"].remove(old)
+                s.contest["held"].append(new)
+                s.contest["b"][side] = new
         for q in others:
             k = int(self.hands[q].sum() - self.known[q].sum())
             s.hands[q] = self.known[q] + np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
             pool = pool[k:]
         s.thing = pool
+        if hidden and self.contest["t"] == "bt":  # a battle side's secret choice: resampled too
+            s.contest["b"] = list(s.contest["b"])
+            for side, q in hidden:
+                choices = [-1] + [k for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[q, k] > 0]
+                s.contest["b"][side] = int(choices[rng.integers(len(choices))])
         keep_top = self.reward_top_known == player and self.reward_deck
         rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
         hidden_keep = [f for f in s.stack if f["m"] == KEEP and f["p"] != player]
@@ -106,6 +155,10 @@ class InfoMixin:
         s.made_trip, s.won_challenge, s.had_troops = self.made_trip, self.won_challenge, self.had_troops
         s.stack = [_copy_frame(f) for f in self.stack]
         s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
+        s.played = [_copy_frame(c) for c in self.played]
+        s.pool = list(self.pool)
+        s.contest = None if self.contest is None else _copy_frame(self.contest)
+        s.events_left = self.events_left
         s._mask = self._mask
         return s
 
@@ -124,6 +177,8 @@ class InfoMixin:
         for f in self.stack:
             if f["m"] == RELOCATE:
                 total[f["wild"]] += 1
+        for k in [c["k"] for c in self.played] + self.pool + (self.contest["held"] if self.contest else []):
+            total[k] += 1
         if total.tolist() != list(DATA.kind_counts):
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
@@ -238,7 +293,8 @@ class InfoMixin:
             "turn": self.turn, "decisions": self.decisions, "start_player": self.start_player,
             "active": self.active, "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
             "stack": [_copy_frame(f) for f in self.stack], "over": self.over, "truncated": self.truncated,
-            "end_reason": self.end_reason,
+            "end_reason": self.end_reason, "played": [_copy_frame(c) for c in self.played], "pool": list(self.pool),
+            "contest": None if self.contest is None else _copy_frame(self.contest), "events_left": self.events_left,
         }
 
     @classmethod
@@ -263,6 +319,10 @@ class InfoMixin:
         s.made_trip, s.won_challenge, s.had_troops = d["made_trip"], d["won_challenge"], d["had_troops"]
         s.stack = [_copy_frame(f) for f in d["stack"]]
         s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
+        s.played = [_copy_frame(c) for c in d["played"]]
+        s.pool = list(d["pool"])
+        s.contest = None if d["contest"] is None else _copy_frame(d["contest"])
+        s.events_left = d["events_left"]
         return s
 
 
@@ -276,4 +336,6 @@ def _as_counts(kinds, size: int) -> np.ndarray:
 
 
 def _copy_frame(f: dict) -> dict:
+    """Frames (and contests, played cards) hold ints, strings, flat lists, lists of lists that are
+    never changed in place, and a continuation dict that is never changed."""
     return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}

@@ -10,18 +10,24 @@ import numpy as np
 
 from . import actions as A
 from . import challenges as C
+from .cardplay import FIRST, FIRST_REACTION
 from .cards import DATA, SNEDIG, THOR, TYR
 from .modes import (
+    BONUS,
     BUILD,
     CHALLENGE,
     CLAIM,
     DEFEND,
     DISCARD_REQ,
+    ENGAGE,
+    EV_DISCARD,
     KEEP,
     KROG,
     MODE_RANGES,
+    MOVE,
     ONSLAUGHT,
     PREP,
+    REACT,
     RELOCATE,
     RESERVE,
     SPOILS,
@@ -63,6 +69,9 @@ class MaskMixin:
             if self.had_troops:
                 self._mask_claim_targets(mask, p, hand)
             self._mask_reveal(mask, p)
+            if self.events_left > 0:
+                base = A.BASE["play_event"]
+                mask[base:base + DATA.num_events] = hand[FIRST:FIRST_REACTION] > 0
         elif m == BUILD:
             self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
             mask[A.FINISH] = self.pending.is_valid()
@@ -101,12 +110,15 @@ class MaskMixin:
                     if len(combo) == len(chosen):
                         mask[A.FINISH] = True
             mask[A.CANCEL] = True
-        elif m in (DISCARD_REQ, SPOILS):
+        elif m in (DISCARD_REQ, SPOILS, EV_DISCARD):
             mask[A.BASE["discard"]:A.BASE["discard"] + A.NUM_KINDS] = hand > 0
         elif m == TAKE:
             base = A.BASE["take_card"]
             if f["src"] == "valhalla":
-                mask[base:base + A.NUM_KINDS] = self.valhalla > 0
+                mask[base:base + A.NUM_KINDS] = self._valhalla_avail(f) > 0
+            elif f["src"] == "pool":
+                for k in self.pool:
+                    mask[base + k] = True
             else:
                 for k in self.krog:
                     mask[base + k] = True
@@ -116,6 +128,23 @@ class MaskMixin:
         elif m == KEEP:
             for k in f["drawn"]:
                 mask[A.BASE["keep_reward"] + k] = True
+        elif m == REACT:
+            mask[A.PASS] = True
+            for r in f["kinds"]:
+                if hand[r] > 0:
+                    mask[A.BASE["react"] + r - FIRST_REACTION] = True
+        elif m == BONUS:
+            mask[A.PASS] = True
+            base = A.BASE["bonus"]
+            mask[base:base + A.NUM_KINDS - FIRST] = hand[FIRST:] > 0
+        elif m == ENGAGE:
+            for ti, t in enumerate(self.troops[p]):
+                if not t.engaged:
+                    mask[A.BASE["select_troop"] + ti] = True
+        elif m == MOVE:
+            base = A.BASE["move"]
+            mask[base:base + A.NUM_WORLDS] = True
+            mask[base + self.world[p]] = False
         elif m == DEFEND:
             mask[A.REFUSE] = True
             for ti, t in enumerate(self.troops[p]):
@@ -138,6 +167,15 @@ class MaskMixin:
             return True
         if name == "end_phase":
             return True
+        if name == "play_event":
+            return self.events_left > 0 and hand[FIRST + c[0]] > 0
+        if name == "react":
+            r = FIRST_REACTION + c[0]
+            return r in f["kinds"] and hand[r] > 0
+        if name == "bonus":
+            return hand[FIRST + c[0]] > 0
+        if name == "move":
+            return c[0] != self.world[p]
         if name == "reveal_reward":
             return c[0] in REWARD_COIN_KINDS and self.rewards[p, c[0]] > 0
         if name == "new_troop":
@@ -170,6 +208,8 @@ class MaskMixin:
             return claim_check(self.troops[f["target"]][f["troop"]], c[0], c[1], hand)
         if name == "relocate":
             return c[0] in f["options"]
+        if name == "select_troop" and m == ENGAGE:
+            return c[0] < len(self.troops[p]) and not self.troops[p][c[0]].engaged
         if name == "select_troop":
             ti = c[0]
             if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f["chosen"]:
@@ -199,7 +239,9 @@ class MaskMixin:
         if name == "discard":
             return hand[c[0]] > 0
         if name == "take_card":
-            return self.valhalla[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
+            if f["src"] == "pool":
+                return c[0] in self.pool
+            return self._valhalla_avail(f)[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
         if name == "reserve":
             return c[0] in self.open
         if name == "keep_reward":
@@ -258,9 +300,18 @@ class MaskMixin:
     def _regrouped_sizes(self, p: int) -> dict:
         return {ti: t.ncards() for ti, t in enumerate(self.troops[p]) if not t.engaged}
 
+    def _valhalla_avail(self, f: dict):
+        """Valhalla as a take-card frame offers it: an event never takes its own card back."""
+        if "excl" not in f:
+            return self.valhalla
+        v = self.valhalla.copy()
+        v[f["excl"]] -= 1
+        return v
+
     def _feasible_sets(self, p: int, ch) -> list:
         cand = [ti for ti, t in enumerate(self.troops[p]) if not t.engaged]
-        return C.feasible_sets(ch, self.troops[p], cand, int(self.coins[p]), int(self.hands[p].sum()))
+        return C.feasible_sets(ch, self.troops[p], cand, int(self.coins[p]), int(self.hands[p].sum()),
+                               self.ignore_allowance(p))
 
     def _can_face(self, p: int, cid: int) -> bool:
         ch = DATA.challenges[cid]

@@ -1,4 +1,4 @@
-"""Midgard: The Card Game, rules engine part 1 (pure Python + numpy; no PettingZoo import).
+"""Midgard: The Card Game, rules engine (pure Python + numpy; no PettingZoo import).
 
 Rules: ../shared/seeds/midgard.txt; rulings: RULINGS.md section 5, §7.5-7.6 and section 1; the
 long form with every rule, ruling, the action table and the observation table is
@@ -23,8 +23,15 @@ card). The game ends when the calendar returns to the sword (M47), when no calen
 is left (M48) or at the ``max_turns`` / ``max_decisions`` caps (truncation). Most renown wins;
 ties: challenge renown, then coins (coin rewards included), then a shared win.
 
-Events and reactions are in the deck and count for hand sizes and discards; playing them (for
-their effects or as +3/+5/+7 bonuses) is Midgard part 2.
+Events, reactions and bonuses (cardplay.py). One event per Preparation (Bragi's Song allows
+another), effect at once, then Valhalla; attack events hit every seat (the player too), personal
+ones the player. Reactions are the only out-of-turn play: after each trigger a reaction window
+asks the seats in the ruled order (the active seat, then clockwise; M42), a seat only while it
+holds a matching reaction (MD15); a played event or reaction opens its own window (Odin's
+Reprimand cancels it; chains resolve last-in first-out); the reactor draws a replacement at
+once. Bonus cards (any event or reaction for its +3/+5/+7, face down, one per side): on a
+challenge the opponents from the left until one places, then the facing seat (M30); in a battle
+the attacker, then the defender, secretly (M37, MD16); revealed together, then Valhalla.
 
 Options
     start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).
@@ -34,13 +41,15 @@ Options
                     policies that loop inside a turn; default 20000, range 1..10000000.
     start_player    None (default: seeded chance, M7) or a seat 0..N-1.
 
-Actions (one fixed Discrete(492) space for every player count; ranges in ``actions.RANGES``)
+Actions (one fixed Discrete(551) space for every player count; ranges in ``actions.RANGES``)
     0 hire, 1 pass (Krog); 2 end phase; 3 new troop; 4 finish/confirm; 5 cancel; 6 refuse to
     defend; then place_class (troop 0-5 x class), place_snedig (troop x side), place_tyr (troop x
     slot), place_thor (troop x first class), relocate (2), claim_target (opponent x troop),
     claim (slot x form), travel (9 worlds), face (40 challenges), select_troop (5), attack
     (opponent x troop), defend (5), take_card (card kinds), discard (card kinds), reserve (40),
-    keep_reward (6), reveal_reward (6). Troop 5 is the troop being laid down.
+    keep_reward (6), reveal_reward (6); part 2, appended: play_event (17 events), bonus (25
+    events and reactions), react (8 reactions), move (9 worlds, a move by a card effect); ``pass``
+    also declines a reaction or a bonus. Troop 5 is the troop being laid down. Discrete(551).
 
 Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``, printed
 in docs/rules/midgard.md.
@@ -48,7 +57,9 @@ in docs/rules/midgard.md.
 Rewards: win (default), score (renown centred, /30), dense (challenge renown as it is won, /30;
 secret renown rewards are added at the last step).
 
-Version history: v0 - first release (part 1: no event/reaction play, no bonuses).
+Version history: v0 - part 1 (no event/reaction play, no bonuses); then part 2 within v0:
+events, reaction windows and bonus cards (new actions appended, observation grown; golden
+playthroughs regenerated).
 """
 
 from __future__ import annotations
@@ -60,24 +71,30 @@ from ..core.game import Game, State
 from ..core.options import Option
 from . import actions as A
 from . import challenges as C
+from .cardplay import FIRST, FIRST_REACTION, CardPlayMixin
 from .cards import DATA
 from .encoding import make_layout
 from .info import InfoMixin
 from .masks import MaskMixin, place_kind_pos
 from .modes import (  # noqa: F401  (re-exported: the modes are part of the engine's API)
+    BONUS,
     BUILD,
     CHALLENGE,
     CLAIM,
     DEFEND,
     DISCARD_REQ,
+    ENGAGE,
+    EV_DISCARD,
     HAND_SIZE,
     KEEP,
     KROG,
     MIN_OPEN,
     MODE_NAMES,
+    MOVE,
     NUM_MODES,
     ONSLAUGHT,
     PREP,
+    REACT,
     RELOCATE,
     RESERVE,
     SPOILS,
@@ -122,7 +139,7 @@ class MidgardGame(Game):
         return MidgardState.setup(self, rng)
 
 
-class MidgardState(MaskMixin, InfoMixin, State):
+class MidgardState(CardPlayMixin, MaskMixin, InfoMixin, State):
     # The chance generator is materialised lazily: clones and JSON dumps copy its state dict
     # (a few microseconds) instead of building a new generator each time.
     @property
@@ -200,6 +217,10 @@ class MidgardState(MaskMixin, InfoMixin, State):
         s.active = 0
         s.made_trip = s.won_challenge = s.had_troops = False
         s.stack = []
+        s.played = []  # events/reactions played, waiting for their reaction window (cardplay.py)
+        s.pool = []  # cards discarded face up to Loki's Trick, until its player keeps one
+        s.contest = None  # the challenge attempt or battle being resolved (bonuses, reactions)
+        s.events_left = 0  # events the active seat may still play this Preparation
         s.over = s.truncated = False
         s.end_reason = ""
         s._mask = None
@@ -290,7 +311,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
         more = 0
         for e in DATA.challenges[cid].instant:
             if e.kind == "all_to_midgard":
-                self.world[:] = 0  # a move by a card effect is not a trip (M23)
+                self._all_to_midgard(range(self.game.num_players))  # not a trip (M23)
             elif e.kind == "open_another":
                 more += 1
         return more
@@ -330,6 +351,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
             t.engaged = False  # regroup (M10, M12)
         self.had_troops = bool(self.troops[p])
         self.made_trip = self.won_challenge = False
+        self.events_left = 1  # one event per Preparation (more only where a card allows)
         self.stack = [{"m": PREP, "p": p}]
 
     def _end_onslaught(self) -> None:
@@ -362,6 +384,7 @@ class MidgardState(MaskMixin, InfoMixin, State):
         self._mask = None
         self.decisions += 1
         self._step(action)
+        self._settle()
         if not self.over and self.decisions >= self.game.options["max_decisions"]:
             self._end_game("max_decisions", truncated=True)
 
@@ -388,6 +411,11 @@ class MidgardState(MaskMixin, InfoMixin, State):
             elif name == "new_troop":
                 self.pending = Troop()
                 self.stack.append({"m": BUILD, "p": p})
+            elif name == "play_event":
+                k = FIRST + c[0]
+                self._from_hand(p, k)
+                self.events_left -= 1
+                self._play_card(k, p)
             elif name == "claim_target":
                 n = self.game.num_players
                 self.stack.append({"m": CLAIM, "p": p, "target": (p + c[0] + 1) % n, "troop": c[1]})
@@ -448,9 +476,13 @@ class MidgardState(MaskMixin, InfoMixin, State):
             f["left"] -= 1
             if f["left"] == 0:
                 self.stack.pop()
-                self._resolve_challenge(p, f["ch"], f["troops"])
+                self._start_bonus()
         elif m == TAKE:
             k = c[0]
+            if f["src"] == "pool":
+                self.stack.pop()
+                self._take_from_pool(p, k)
+                return
             if f["src"] == "valhalla":
                 self.valhalla[k] -= 1
             else:
@@ -471,13 +503,32 @@ class MidgardState(MaskMixin, InfoMixin, State):
         elif m == DEFEND:
             self.stack.pop()
             if name == "refuse":
+                self.contest = None
                 self._undefended(f["att"])
             else:
-                self._battle(f["att"], f["troop"], p, c[0])
+                self._defend(c[0])
         elif m == SPOILS:
             self._from_hand(p, c[0])
             self._dispose(c[0])
             self._finish_spoils()
+        elif m == REACT:
+            if name == "react":
+                self._react(f, FIRST_REACTION + c[0])
+            else:
+                f["p"] = -1
+        elif m == BONUS:
+            if name == "bonus":
+                self._place_bonus(f, FIRST + c[0])
+            else:
+                f["p"] = -1
+        elif m == EV_DISCARD:
+            self._event_discard(f, c[0])
+        elif m == ENGAGE:
+            self.troops[p][c[0]].engaged = True
+            f["p"] = -1
+        elif m == MOVE:
+            self.world[p] = c[0]  # a move by a card effect: no trip, no benefit (M23)
+            self.stack.pop()
 
     def _do_place(self, p: int, name: str, c) -> None:
         ti = c[0]
@@ -538,19 +589,6 @@ class MidgardState(MaskMixin, InfoMixin, State):
             self._end_game("no calendar challenge left (M48)")
 
     # ---- challenges (M28-M32, M47) ------------------------------------------------------
-    def _declare_challenge(self, p: int, cid: int, chosen) -> None:
-        ch = DATA.challenges[cid]
-        for ti in chosen:
-            self.troops[p][ti].engaged = True
-        self._pay(p, C.cost(ch, len(chosen)))
-        # Part 2 hooks in here: the "troop engaged for a challenge" reaction window (Balder's
-        # Assistance) and the bonus windows (opponents from the left, then the facing seat) push
-        # frames before the resolution, which takes the revealed bonuses as arguments.
-        if ch.discard:
-            self.stack.append({"m": DISCARD_REQ, "p": p, "ch": cid, "troops": list(chosen), "left": ch.discard})
-        else:
-            self._resolve_challenge(p, cid, chosen)
-
     def _resolve_challenge(self, p: int, cid: int, chosen, bonus_might: int = 0, bonus_difficulty: int = 0) -> None:
         ch = DATA.challenges[cid]
         troops = [self.troops[p][ti] for ti in chosen]
@@ -574,18 +612,10 @@ class MidgardState(MaskMixin, InfoMixin, State):
                 return
         if not self._calendar_left():
             self._end_game("no calendar challenge left (M48)")
+            return
+        self._won_window(p)
 
     # ---- battles (M35-M37) --------------------------------------------------------------
-    def _attack(self, p: int, q: int, ti: int) -> None:
-        # Part 2: the "attacked" reaction window and the face-down bonuses of both sides come
-        # before ``_battle``, which takes them as ``bonus_att`` / ``bonus_def``.
-        self._pay(p, 1)
-        self.troops[p][ti].engaged = True
-        if any(not t.engaged for t in self.troops[q]):
-            self.stack.append({"m": DEFEND, "p": q, "att": p, "troop": ti})
-        else:
-            self._undefended(p)
-
     def _battle(self, p: int, ti: int, q: int, di: int, bonus_att: int = 0, bonus_def: int = 0) -> None:
         self.troops[q][di].engaged = True
         att = self.troops[p][ti].might(MIGHT) + bonus_att

@@ -26,6 +26,11 @@ def test_random_play_short_games_reach_every_action_range():
     for name, shape in A.RANGES:
         size = int(np.prod(shape)) if shape else 1
         assert counts[A.BASE[name]:A.BASE[name] + size].sum() > 0, name
+    # every event and every reaction was played for its effect at least once (issue 7)
+    for rng_name, first in (("play_event", A.FIRST_ACTION_CARD), ("react", A.FIRST_REACTION)):
+        size = A.SHAPE[rng_name][0]
+        never = [A.DATA.kind_names[first + i] for i in range(size) if counts[A.BASE[rng_name] + i] == 0]
+        assert not never, f"never played: {never}"
 
 
 @pytest.mark.parametrize("n", [3, 6])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.midgard.rules import (
+    BONUS,
     BUILD,
     CHALLENGE,
     CLAIM,
@@ -382,6 +383,8 @@ def test_fenrir_discard_requirement_follows_disposal_rules():
     assert s.mode == DISCARD_REQ and legal(s, "discard", k("Loki's Trick"))
     act(s, "discard", k("Tyr"))
     assert s.krog == [TYR]  # wildcards go to Krog (M41)
+    assert s.mode == BONUS and s.current_player == 0  # still holds an event: may add a bonus (M30)
+    act(s, "pass")
     assert s.won[0] == [ch("Fenrir")]  # might 13 >= 11
     assert s.valhalla.sum() == 8
 

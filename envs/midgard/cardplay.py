@@ -1,0 +1,332 @@
+"""Midgard part 2: events, reaction windows and bonus cards (``CardPlayMixin`` of ``MidgardState``).
+
+Everything here is driven by the decision stack (modes.py). Three kinds of frame are *queues*:
+their seat ``p`` is -1 until ``_settle`` finds the next seat that can answer (a seat that cannot
+answer is not asked, ruling MD15), and when the queue runs dry the frame is popped and its
+continuation ``then`` runs:
+
+* ``reaction_window`` (M42): ``queue`` = ``[seat, [reaction kinds it may play]]`` in the ruled
+  order (the active seat first, then clockwise); ``card`` = the window answers the card on top
+  of ``state.played`` (it closes at once when that card is cancelled).
+* ``bonus`` (M30, M37): ``queue`` = ``[seat, side]``; side 0 is the challenge (or the attacker),
+  side 1 the facing troops (or the defender). The first opponent who places a side-0 bonus on a
+  challenge ends the side-0 asking.
+* ``event_discard`` / ``event_engage``: each affected seat in turn discards a card / engages one
+  regrouped troop for an attack event.
+
+Cards played for an effect wait in ``state.played`` (``{"k": kind, "s": seat, "x": cancelled,
+"imm": [immune seats]}``) while their ``card_played`` window is open (Odin's Reprimand), then
+go to Valhalla and their effects apply (effect kinds: cards.EVENT_EFFECTS / REACTION_EFFECTS).
+A challenge attempt or battle in progress is ``state.contest``.
+"""
+
+from __future__ import annotations
+
+from . import challenges as C
+from .cards import DATA
+from .modes import BONUS, DEFEND, DISCARD_REQ, ENGAGE, EV_DISCARD, MOVE, REACT, TAKE
+
+FIRST = len(DATA.kind_names) - DATA.num_events - DATA.num_reactions  # first event kind
+FIRST_REACTION = FIRST + DATA.num_events
+CARDS = {c.kind: c for c in DATA.action_cards}
+EVENT_KINDS = [c.kind for c in DATA.action_cards if c.is_event]
+REACTION_KINDS = [c.kind for c in DATA.action_cards if not c.is_event]
+BY_TRIGGER = {t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in
+              ("card_played", "troop_engaged_for_challenge", "attacked", "attack_event",
+               "challenge_faced_by_opponent", "challenge_won_by_opponent", "moved_by_effect")}
+IGNORE_KINDS = [(c.kind, e.n) for c in DATA.action_cards if not c.is_event for e in c.effects
+                if e.kind == "ignore_requirement"]
+
+
+class CardPlayMixin:
+    # ---- settling queue frames -------------------------------------------------------------
+    def _settle(self) -> None:
+        """Advance queue frames until the top frame has a seat to decide (or the game is over)."""
+        while self.stack and not self.over:
+            f = self.stack[-1]
+            if f["p"] >= 0:
+                return
+            m = f["m"]
+            if m == REACT:
+                self._advance_window(f)
+            elif m == BONUS:
+                self._advance_bonus(f)
+            else:
+                self._advance_queue(f)
+
+    def _order_from(self, first: int) -> list[int]:
+        n = self.game.num_players
+        return [(first + i) % n for i in range(n)]
+
+    # ---- reaction windows (M42) -----------------------------------------------------------
+    def _open_window(self, asks, then, card: bool = False) -> None:
+        """Push a window if some seat could ever answer it; otherwise run ``then`` at once."""
+        asks = [[q, kinds] for q, kinds in asks if kinds]
+        if not asks or self.over:
+            self._continue(then)
+            return
+        self.stack.append({"m": REACT, "p": -1, "queue": asks, "card": card, "then": then})
+
+    def _advance_window(self, f: dict) -> None:
+        if f["card"] and self.played[-1]["x"]:
+            f["queue"] = []  # the card was cancelled: nothing left to answer
+        while f["queue"]:
+            q, kinds = f["queue"].pop(0)
+            if any(self.hands[q, r] for r in kinds):
+                f["p"], f["kinds"] = q, kinds
+                return
+        self.stack.pop()
+        self._continue(f["then"])
+
+    def _react(self, f: dict, r: int) -> None:
+        q = f["p"]
+        self._from_hand(q, r)
+        self._draw(q)  # the reactor draws a replacement at once (M42)
+        f["p"] = -1
+        self._play_card(r, q)
+
+    def _play_card(self, k: int, seat: int) -> None:
+        """An event or reaction is played for its effect: it waits while others may cancel it."""
+        self.played.append({"k": k, "s": seat, "x": False, "imm": []})
+        card = CARDS[k]
+        trig = BY_TRIGGER["card_played"]
+        if card.is_event and card.type == "attack":
+            trig = trig + BY_TRIGGER["attack_event"]
+        asks = [[q, trig] for q in self._order_from(self.active) if q != seat]
+        self._open_window(asks, {"do": "played"}, card=True)
+
+    def _continue(self, then) -> None:
+        if then is None or self.over:
+            return
+        do = then["do"]
+        if do == "played":
+            c = self.played.pop()
+            self.valhalla[c["k"]] += 1  # used, not discarded: to Valhalla (M41)
+            if not c["x"]:
+                if CARDS[c["k"]].is_event:
+                    self._event_effects(c)
+                else:
+                    self._reaction_effects(c)
+        elif do == "engaged":
+            self._after_engage()
+        elif do == "attacked":
+            self._after_attack()
+
+    def _reaction_effects(self, c: dict) -> None:
+        q = c["s"]
+        for e in CARDS[c["k"]].effects:
+            if e.kind == "cancel_card":
+                self.played[-1]["x"] = True
+            elif e.kind == "immune":
+                self.played[-1]["imm"].append(q)
+            elif e.kind == "ignore_requirement":
+                self.contest["ign"] += e.n
+            elif e.kind == "difficulty_change":
+                self.contest["dd"] += e.n
+            elif e.kind == "regroup_own":
+                for t in self.troops[q]:
+                    t.engaged = False
+            elif e.kind == "gain_coins":
+                self._gain_coins(q, e.n)
+            elif e.kind == "move_self":
+                self.stack.append({"m": MOVE, "p": q})
+
+    # ---- events ---------------------------------------------------------------------------
+    def _event_effects(self, c: dict) -> None:
+        p, card = c["s"], CARDS[c["k"]]
+        if card.type == "attack":
+            affected = [q for q in self._order_from(p) if q not in c["imm"]]
+        else:
+            affected = [p]
+        for e in card.effects:
+            kind = e.kind
+            if kind == "draw_cards":
+                self._draw(p, e.n)
+            elif kind == "gain_coins":
+                for q in affected:
+                    self._gain_coins(q, e.n)
+            elif kind == "regroup_own":
+                for t in self.troops[p]:
+                    t.engaged = False
+            elif kind == "take_from_valhalla":  # the event itself is already there: not offered
+                if self.valhalla.sum() > 1:
+                    self.stack.append({"m": TAKE, "p": p, "src": "valhalla", "excl": c["k"]})
+            elif kind == "take_from_krog":
+                if self.krog:
+                    self.stack.append({"m": TAKE, "p": p, "src": "krog"})
+            elif kind == "draw_rewards":
+                for _ in range(e.n):
+                    self._draw_reward(p)
+            elif kind == "extra_event":
+                self.events_left += 1
+            elif kind == "turn_calendar":
+                for _ in range(e.n):
+                    self.calendar = (self.calendar + 1) % C.CALENDAR_STEPS
+                    if self.calendar == 0:  # any turn of the dial onto the sword ends the game (M47)
+                        self._end_game("calendar (M47)")
+                        return
+            elif kind == "all_lose_coins":
+                for q in affected:
+                    self._pay(q, min(e.n, int(self.coins[q])))
+            elif kind == "move_self":
+                self.stack.append({"m": MOVE, "p": p})
+            elif kind == "all_to_midgard":
+                self._all_to_midgard(affected)
+            elif kind == "open_challenges":
+                more = e.n
+                while more > 0 and self.ch_deck:
+                    more += self._open_one() - 1
+            elif kind == "renew_challenges":
+                self.ch_out.extend(self.open)
+                self.open = []
+                while len(self.open) < 6 and self.ch_deck:
+                    self._open_one()  # "open another" is ignored during the renewal (M33)
+                if not self._calendar_left():
+                    self._end_game("no calendar challenge left (M48)")
+                    return
+            elif kind in ("all_discard", "all_discard_keep_one"):
+                n = e.n if kind == "all_discard" else 1
+                queue = [q for q in affected for _ in range(n)]
+                self.stack.append({"m": EV_DISCARD, "p": -1, "queue": queue,
+                                   "keep": kind == "all_discard_keep_one", "by": p})
+            elif kind == "opponents_engage_one":
+                queue = [q for q in affected if q != p]
+                self.stack.append({"m": ENGAGE, "p": -1, "queue": queue})
+
+    def _all_to_midgard(self, seats) -> None:
+        """Meeples moved by an effect (not a trip, M23); the moved seats may answer (Hermod's Ride)."""
+        moved = [q for q in seats if self.world[q] != 0]
+        for q in moved:
+            self.world[q] = 0
+        if moved and self.stack and not self.over:
+            kinds = BY_TRIGGER["moved_by_effect"]
+            self._open_window([[q, kinds] for q in self._order_from(self.active) if q in moved], None)
+
+    def _advance_queue(self, f: dict) -> None:
+        while f["queue"]:
+            q = f["queue"].pop(0)
+            if f["m"] == EV_DISCARD and self.hands[q].sum() > 0:
+                f["p"] = q
+                return
+            if f["m"] == ENGAGE and any(not t.engaged for t in self.troops[q]):
+                f["p"] = q
+                return
+        self.stack.pop()
+        if f["m"] == EV_DISCARD and f["keep"] and self.pool:
+            self.stack.append({"m": TAKE, "p": f["by"], "src": "pool"})
+
+    def _event_discard(self, f: dict, k: int) -> None:
+        q = f["p"]
+        self._from_hand(q, k)
+        if f["keep"]:
+            self.pool.append(k)  # face up until the player keeps one (Loki's Trick)
+        else:
+            self._dispose(k)
+        f["p"] = -1
+
+    def _take_from_pool(self, p: int, k: int) -> None:
+        self.pool.remove(k)
+        self._to_hand(p, k, known=True)
+        for x in self.pool:
+            self._dispose(x)
+        self.pool = []
+
+    # ---- challenges: engagement window, discards, bonuses (M29, M30) ----------------------
+    def ignore_allowance(self, p: int) -> int:
+        """Requirements a seat may leave unmet when facing: an "ignore" reaction in hand (M29)."""
+        return max((n for k, n in IGNORE_KINDS if self.hands[p, k] > 0), default=0)
+
+    def _declare_challenge(self, p: int, cid: int, chosen) -> None:
+        ch = DATA.challenges[cid]
+        for ti in chosen:
+            self.troops[p][ti].engaged = True
+        self._pay(p, C.cost(ch, len(chosen)))
+        self.contest = {"t": "ch", "p": p, "ch": cid, "tr": list(chosen), "ign": 0, "dd": 0,
+                        "b": [-1, -1], "bs": [-1, -1], "held": []}
+        asks = [[p, BY_TRIGGER["troop_engaged_for_challenge"]]]
+        asks += [[q, BY_TRIGGER["challenge_faced_by_opponent"]] for q in self._order_from(p)[1:]]
+        self._open_window(asks, {"do": "engaged"})
+
+    def _after_engage(self) -> None:
+        c = self.contest
+        p, ch = c["p"], DATA.challenges[c["ch"]]
+        if C.unmet_icons(ch, [self.troops[p][ti] for ti in c["tr"]]) > c["ign"]:
+            self.contest = None  # no (or a cancelled) "ignore" reaction: the attempt fails (M29)
+            return
+        left = min(ch.discard, int(self.hands[p].sum()))
+        if left:
+            self.stack.append({"m": DISCARD_REQ, "p": p, "ch": c["ch"], "troops": list(c["tr"]), "left": left})
+        else:
+            self._start_bonus()
+
+    def _start_bonus(self) -> None:
+        c = self.contest
+        if c["t"] == "ch":
+            queue = [[q, 0] for q in self._order_from(c["p"])[1:]] + [[c["p"], 1]]
+        else:
+            queue = [[c["p"], 0], [c["q"], 1]]
+        self.stack.append({"m": BONUS, "p": -1, "queue": queue, "side": -1})
+
+    def _advance_bonus(self, f: dict) -> None:
+        c = self.contest
+        while f["queue"]:
+            q, side = f["queue"].pop(0)
+            if side == 0 and c["b"][0] >= 0:
+                continue  # one bonus per side (M30)
+            if self.hands[q, FIRST:].any():
+                f["p"], f["side"] = q, side
+                return
+        self.stack.pop()
+        self._reveal()
+
+    def _place_bonus(self, f: dict, k: int) -> None:
+        c = self.contest
+        q, side = f["p"], f["side"]
+        c["b"][side], c["bs"][side] = k, q
+        if c["t"] == "ch":  # face down on the table; the replacement comes at once (M30)
+            self._from_hand(q, k)
+            c["held"].append(k)
+            self._draw(q)
+        f["p"] = -1
+
+    def _reveal(self) -> None:
+        """Both bonuses are revealed together and go to Valhalla; then the contest is decided."""
+        c = self.contest
+        self.contest = None
+        val = [DATA.bonus[k] if k >= 0 else 0 for k in c["b"]]
+        for side, k in enumerate(c["b"]):
+            if k < 0:
+                continue
+            if c["t"] == "bt":  # battle bonuses left the hand only now (simultaneous, MD16)
+                self._from_hand(c["bs"][side], k)
+                self._draw(c["bs"][side])
+            self.valhalla[k] += 1
+        if c["t"] == "ch":
+            self._resolve_challenge(c["p"], c["ch"], c["tr"], bonus_might=val[1], bonus_difficulty=val[0] + c["dd"])
+        else:
+            self._battle(c["p"], c["ti"], c["q"], c["di"], bonus_att=val[0], bonus_def=val[1])
+
+    def _won_window(self, p: int) -> None:
+        kinds = BY_TRIGGER["challenge_won_by_opponent"]
+        self._open_window([[q, kinds] for q in self._order_from(self.active) if q != p], None)
+
+    # ---- battles (M35-M37) ------------------------------------------------------------------
+    def _attack(self, p: int, q: int, ti: int) -> None:
+        self._pay(p, 1)
+        self.troops[p][ti].engaged = True
+        self.contest = {"t": "bt", "p": p, "ti": ti, "q": q, "di": -1, "b": [-1, -1], "bs": [-1, -1], "held": []}
+        self._open_window([[q, BY_TRIGGER["attacked"]]], {"do": "attacked"})
+
+    def _after_attack(self) -> None:
+        c = self.contest
+        if any(not t.engaged for t in self.troops[c["q"]]):
+            self.stack.append({"m": DEFEND, "p": c["q"], "att": c["p"], "troop": c["ti"]})
+        else:
+            self.contest = None
+            self._undefended(c["p"])
+
+    def _defend(self, di: int) -> None:
+        c = self.contest
+        c["di"] = di
+        self.troops[c["q"]][di].engaged = True
+        self._start_bonus()
