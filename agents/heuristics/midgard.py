@@ -9,13 +9,21 @@ or run of consecutive classes, Snedigs on the flanks, a Tyr for one gap or to re
 might and size; its steps are queued and replayed. No Claiming for Gods.
 
 Onslaught, in order: (1) face the open (or reserved) challenge here with the most renown that a
-feasible, affordable set of regrouped troops beats *for sure* (might >= current difficulty; no
-bonuses exist in part 1), using the fewest troops; (2) travel to a world where such a challenge
+feasible, affordable set of regrouped troops beats *without bonuses* (might >= current
+difficulty), using the fewest troops; (2) travel to a world where such a challenge
 waits for the troops that remain after the trip; (3) attack a Järl here whose every regrouped troop
 is weaker than ours, if a coin is to spare; (4) make one trip anyway for the hand reset and the
 benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop (defending
-is free: troops regroup on our own turn); Krog: hires troop cards when coins allow; discards
-event/reaction cards first, then the class card that fits least; keeps the best reward.
+is free: troops regroup on our own turn); Krog: hires troop cards when coins allow; discards the
+card it values least (events and reactions by their bonus, class cards by how well they fit);
+keeps the best reward.
+
+Part 2. Preparation ends with a gain-only personal event if one is in hand (Odin's Ravens, Ivaldi's
+Forge, Freyr's Harvest, ...). Bonuses: the smallest card that turns the contest its way (on its own
+challenge an unknown opponent bonus counts as +7; on an opponent's challenge only to stop a win;
+in battles assuming no bonus on the other side), else none. Reactions: plays what the window offers,
+Odin's Reprimand only against another seat's attack event, Skuld's Thread only against a challenge
+that would be won.
 """
 
 from __future__ import annotations
@@ -129,8 +137,11 @@ class HeuristicAgent(Agent):
             "krog": self._krog, "preparation": self._prep, "build": self._build, "onslaught": self._onslaught,
             "defend": self._defend, "spoils": self._discard, "discard_requirement": self._discard,
             "take_card": self._take, "reserve": self._reserve, "keep_reward": self._keep,
+            "bonus": self._bonus, "reaction_window": self._react, "event_discard": self._discard,
         }.get(mode)
         a = handler(s, p, mask) if handler is not None else None
+        if mode == "preparation" and a == A.END_PHASE:
+            a = self._event(s, p, mask)
         if a is None or not mask[a]:
             a = self._fallback(mode, mask)
         return int(a)
@@ -238,13 +249,69 @@ class HeuristicAgent(Agent):
 
         def keep_value(k):
             if k > THOR:
-                return -1.0  # events and reactions cannot be played in part 1
+                return 0.5 + DATA.bonus[k] / 7.0  # kept as bonuses and reactions, but cheap
             if k >= SNEDIG:
                 return 5.0
             neighbours = (hand[k - 1] if k > 0 else 0) + (hand[k + 1] if k < 9 else 0)
             return MIGHT[k] + 1.5 * neighbours + 1.0 * (hand[k] - 1) + (0.5 if hand[k] >= 2 else 0.0)
 
         return A.BASE["discard"] + min(kinds, key=keep_value)
+
+    def _event(self, s, p, mask):
+        """Play a personal event that only gains (cards, coins, a reward); else end the phase."""
+        for name in GOOD_EVENTS:
+            a = A.BASE["play_event"] + DATA.kind_names.index(name) - A.FIRST_ACTION_CARD
+            if mask[a]:
+                return a
+        return A.END_PHASE
+
+    def _bonus(self, s, p, mask):
+        """Place the smallest bonus that turns the contest our way (a challenge bonus of an
+        unknown card counts as +7); otherwise keep the cards."""
+        c = s.contest
+        f = s.stack[-1]
+        side = f["side"]
+        cards = sorted((DATA.bonus[k], k) for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[p, k])
+        if c["t"] == "ch":
+            q = c["p"]
+            ch = DATA.challenges[c["ch"]]
+            might = C.might(ch, [s.troops[q][i] for i in c["tr"]], MIGHT)
+            diff = s.challenge_difficulty(c["ch"]) + c["dd"] + (7 if c["b"][0] >= 0 else 0)
+            if side == 1:  # our troops: catch up with the difficulty
+                need = diff - might
+                good = [k for b, k in cards if b >= need] if need > 0 else []
+            else:  # the opponent's challenge: stop a win
+                need = might - diff + 1
+                good = [k for b, k in cards if b >= need] if might >= diff else []
+        else:
+            att = s.troops[c["p"]][c["ti"]].might(MIGHT)
+            dfn = s.troops[c["q"]][c["di"]].might(MIGHT)
+            need = dfn - att if side == 0 else att - dfn + 1
+            good = [k for b, k in cards if b >= need] if need > 0 else []
+        if good:
+            return A.BASE["bonus"] + good[0] - A.FIRST_ACTION_CARD
+        return A.PASS
+
+    def _react(self, s, p, mask):
+        """Play every reaction the window offers, but Odin's Reprimand only against another seat's
+        attack event and Skuld's Thread only against a challenge that would be won."""
+        for r in s.stack[-1]["kinds"]:
+            a = A.BASE["react"] + r - A.FIRST_REACTION
+            if not mask[a]:
+                continue
+            name = DATA.kind_names[r]
+            if name == "Odin's Reprimand":
+                top = s.played[-1] if s.played else None
+                card = DATA.action_cards[top["k"] - A.FIRST_ACTION_CARD] if top else None
+                if card is None or not (card.is_event and card.type == "attack") or top["s"] == p:
+                    continue
+            if name == "Skuld's Thread":
+                c = s.contest
+                ch = DATA.challenges[c["ch"]]
+                if C.might(ch, [s.troops[c["p"]][i] for i in c["tr"]], MIGHT) < s.challenge_difficulty(c["ch"]):
+                    continue
+            return a
+        return A.PASS
 
     def _take(self, s, p, mask):
         ids = [k for k in range(DATA.num_kinds) if mask[A.BASE["take_card"] + k]]
@@ -257,6 +324,10 @@ class HeuristicAgent(Agent):
     def _keep(self, s, p, mask):
         ids = [k for k in range(len(DATA.rewards)) if mask[A.BASE["keep_reward"] + k]]
         return A.BASE["keep_reward"] + max(ids, key=lambda k: (DATA.rewards[k][1], DATA.rewards[k][0] == "renown"))
+
+
+GOOD_EVENTS = ("Odin's Ravens", "Ivaldi's Forge", "Freyr's Harvest", "Valkyrie's Choice", "Bragi's Song",
+               "Feast in the Krog", "Mimir's Well")
 
 
 def _assign(troops, free, need) -> list[int]:
