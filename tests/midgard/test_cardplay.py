@@ -532,3 +532,23 @@ def test_windows_skip_seats_without_a_matching_reaction():
     assert s.observe(2)[s.game.layout.slice("window")].sum() == 1
     act(s, "pass")
     assert s.coins[0] == 8 and s.mode == PREP
+
+
+def test_aec_agent_selection_follows_windows_and_bonus_rounds():
+    from deckzoo.envs import make
+
+    env = make("midgard_v0", num_players=4, start_position=4, max_turns=60)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    out_of_turn = 0
+    for agent in env.agent_iter():
+        obs, _rew, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        s = env.unwrapped.state
+        assert agent == f"player_{s.current_player}"
+        if s.mode in (REACT, BONUS) and s.current_player != s.active:
+            out_of_turn += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert out_of_turn > 0
