@@ -9,7 +9,7 @@ import numpy as np
 from . import actions as A
 from .cards import DATA, WORLD_NAMES
 from .encoding import encode_observation
-from .modes import KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
+from .modes import BONUS, KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
 from .troops import Troop
 
 MIGHT = DATA.might
@@ -109,11 +109,15 @@ class InfoMixin:
             s.hands[q] = self.known[q] + np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
             pool = pool[k:]
         s.thing = pool
-        if hidden and self.contest["t"] == "bt":  # a battle side's secret choice: resampled too
-            s.contest["b"] = list(s.contest["b"])
-            for side, q in hidden:
-                choices = [-1] + [k for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[q, k] > 0]
-                s.contest["b"][side] = int(choices[rng.integers(len(choices))])
+        c = self.contest
+        if (c is not None and c["t"] == "bt" and player != c["p"] and self.stack
+                and self.stack[-1]["m"] == BONUS and self.stack[-1]["side"] == 1):
+            # the attacker's secret choice (placed or not, and which; MD16) is resampled from its
+            # resampled hand: no bonus or any event/reaction in it
+            q = c["p"]
+            choices = [-1] + [k for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[q, k] > 0]
+            k = int(choices[rng.integers(len(choices))])
+            s.contest["b"], s.contest["bs"] = [k, c["b"][1]], [q if k >= 0 else -1, c["bs"][1]]
         keep_top = self.reward_top_known == player and self.reward_deck
         rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
         hidden_keep = [f for f in s.stack if f["m"] == KEEP and f["p"] != player]

@@ -18,9 +18,10 @@ from deckzoo.envs.midgard.rules import (
     PREP,
     REACT,
     TAKE,
+    MidgardGame,
 )
 
-from .util import DATA, act, at, blank, ch, complete, give, k, legal, troop, world
+from .util import DATA, A, act, at, blank, ch, complete, give, k, legal, troop, world
 
 PETER = "Kriger - Berserker - Thor - Ränger - Göddar"  # might 11 (the rulebook's example)
 
@@ -157,6 +158,17 @@ def test_battle_determinize_resamples_the_attackers_secret_choice():
     bonus(s, "Loki's Trick")
     rng = np.random.default_rng(1)
     seen = {s.determinize(1, rng).contest["b"][0] for _ in range(40)}
+    assert -1 in seen and len(seen) > 1
+    # the same when Alice placed nothing: determinize does not leak whether she did
+    s = _battle("Loki's Trick")
+    act(s, "pass")
+    assert s.current_player == 1
+    seen = set()
+    for _ in range(40):
+        d = s.determinize(1, rng)
+        seen.add(d.contest["b"][0])
+        d.apply(A.encode("pass"))  # the reveal works on every sample
+        d.check_invariants()
     assert -1 in seen and len(seen) > 1
 
 
@@ -552,3 +564,23 @@ def test_aec_agent_selection_follows_windows_and_bonus_rounds():
             out_of_turn += 1
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert out_of_turn > 0
+
+
+def test_deep_checks_on_every_part_2_decision():
+    """Exact masks, JSON round trips, observe == f(view) and determinize on every reaction window,
+    bonus round, event discard/engage and move met in short random games."""
+    from deckzoo.envs.core.conformance import check_state
+
+    modes = (REACT, BONUS, EV_DISCARD, ENGAGE, MOVE)
+    seen = set()
+    rng = np.random.default_rng(5)
+    for n in (3, 5):
+        game = MidgardGame(n, start_position=4, max_turns=30)
+        for g in range(4):
+            s = game.new_state(100 * n + g)
+            while not s.is_terminal():
+                if s.mode in modes:
+                    seen.add(s.mode)
+                    check_state(s, rng, deep=True)
+                s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
+    assert seen >= {REACT, BONUS}
