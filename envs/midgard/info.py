@@ -238,6 +238,7 @@ class InfoMixin:
                              f"[might {t.might(MIGHT)}]")
         if self.pending is not None:
             lines.append(f"     new troop: {self.pending.describe(names)}")
+        lines.extend(self._cardplay_lines(None))
         if self.over:
             lines.append(f"game over ({self.end_reason}); winners: "
                          f"{', '.join(f'player_{w}' for w in self.winners())}")
@@ -276,12 +277,32 @@ class InfoMixin:
         own = ", ".join(f"{DATA.rewards[x][0]} {DATA.rewards[x][1]}" for x, c in enumerate(v["rewards"])
                         for _ in range(c))
         lines.append(f"your rewards: {own or '-'}")
+        lines.extend(self._cardplay_lines(player))
         if v["over"]:
             lines.append(f"game over ({v['end_reason']})")
         elif v["stack"]:
             top = v["stack"][-1]
             lines.append(f"player_{v['current_player']} to decide: {top['mode']}")
         return "\n".join(lines)
+
+    def _cardplay_lines(self, player) -> list[str]:
+        """Cards in play, the Loki pool and a contest's bonuses (face down for ``player``; all
+        shown when ``player`` is None)."""
+        names = DATA.kind_names
+        lines = []
+        for c in self.played:
+            lines.append(f"in play: {names[c['k']]} by player_{c['s']}{' (cancelled)' if c['x'] else ''}")
+        if self.pool:
+            lines.append("Loki's Trick pool: " + ", ".join(names[k] for k in self.pool))
+        c = self.contest
+        if c is not None:
+            shown = [c["b"][side] if player is None else None for side in (0, 1)]
+            if player is not None:
+                shown = self._contest_view(player)["bonus"]
+            what = "challenge " + DATA.challenges[c["ch"]].name if c["t"] == "ch" else "battle"
+            bon = ", ".join("-" if b is None or b == -1 else (b if isinstance(b, str) else names[b]) for b in shown)
+            lines.append(f"{what}: bonuses [{bon}]")
+        return lines
 
     def _to_dict(self) -> dict:
         return {

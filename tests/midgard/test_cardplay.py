@@ -92,6 +92,17 @@ def test_jotun_example_thomas_and_peter_bonuses():
     s.check_invariants()
 
 
+def test_a_bonus_is_not_the_turns_event_m45a():
+    s = _jotun("Odin's Reprimand")
+    s.events_left = 1  # as if this Onslaught followed a Preparation without an event
+    bonus(s, "Loki's Trick")
+    bonus(s, "Odin's Reprimand")
+    assert s.events_left == 1
+    s.events_left = 0
+    s._start_turn(1)  # Thomas, who used an event as a bonus, may still play one in his turn
+    assert s.events_left == 1 and s.mode == PREP and s.current_player == 1
+
+
 def test_jotun_lost_without_peters_bonus():
     s = _jotun("Odin's Reprimand")
     bonus(s, "Loki's Trick")
