@@ -14,7 +14,7 @@ Card kinds (ints, used everywhere a card is stored; cards of one kind are interc
     13...   the events, then the reactions, in file order (17 + 8 with the shipped file)
 
 Effects are data: each event/reaction/challenge/world names effect ``kind``s from the small,
-documented sets below, which the engine interprets (events and reactions: Midgard part 2).
+documented sets below, which the engine interprets (events and reactions: cardplay.py).
 """
 
 from __future__ import annotations
