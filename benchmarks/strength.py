@@ -49,7 +49,7 @@ ISMCTS_FOR = {
     "gobig_v0": "ismcts:60:rollout=heuristic",
     "bignumber_v0": "ismcts:30:rollout=heuristic:bias=1:reward=score",
     "wizard_v0": "ismcts:20:rollout=heuristic:bias=1:reward=score",
-    "bigwig_v0": "ismcts:100:reward=score",
+    "bigwig_v0": "ismcts:300:reward=score",
     # ~570 decisions a game and ~1 ms a heuristic decision: random rollouts cut at 100 moves.
     "midgard_v0": "ismcts:60:reward=score:max_rollout_steps=100",
 }
