@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-fast lint playthroughs bench clean-venv
+.PHONY: demo test test-fast lint playthroughs bench bench-peers clean-venv
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ playthroughs: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py
+
+# The peers (OpenSpiel, rlcard for PettingZoo's classic card envs) come from the [bench] extra.
+bench-peers: $(STAMP)
+	$(PY) -m pip install -q -e ".[bench]"
+	$(PY) benchmarks/peers.py
 
 clean-venv:
 	rm -rf $(VENV)
