@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
+from . import challenges as C
 from .cardplay import BY_TRIGGER, CARDS
 from .cards import DATA, NUM_CLASSES, THOR, TYR
 from .modes import CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, NUM_MODES, REACT, RELOCATE, TRAVEL
@@ -77,129 +78,257 @@ def make_layout(n: int) -> Layout:
     ])
 
 
-def _troop_into(slots: np.ndarray, flags: np.ndarray, t, flag_offset: int) -> None:
-    """Fill a (12, 3) slot view and the flags of one troop; flags: exists, series, [engaged], size, might."""
+# Encoded troops by content: a troop's slots and flags depend only on its cards (and the might
+# table), and the same few troops recur in every observation, so each is computed once.
+_TROOP_CACHE: dict[tuple, tuple[tuple[int, ...], tuple[float, ...], float, float]] = {}
+_TROOP_CACHE_MAX = 1 << 16
+_OFFSETS: dict[int, dict[str, int]] = {}
+# "+n to all other active challenges" of each challenge (M31), for the difficulty piece.
+_OTHERS_BONUS = [sum(e.n for e in ch.lasting if e.kind == "difficulty_others") for ch in DATA.challenges]
+
+
+def _troop_code(t) -> tuple[tuple[int, ...], tuple[float, ...], float, float]:
+    """(flat slot indices in a (12, 3) troop block, their values, cards / 17, might / 40) of a troop."""
+    key = (t.cls, t.nat, t.tyr, t.thor) if t.series else tuple(t.line)
+    code = _TROOP_CACHE.get(key)
+    if code is not None:
+        return code
+    idx: list[int] = []
+    val: list[float] = []
     if t.series:
-        s = t.cls + 1
-        slots[s, 0] = t.nat / 8.0
-        slots[s, 1] = t.tyr / 6.0
-        slots[s, 2] = t.thor / 3.0
+        s = 3 * (t.cls + 1)
+        idx += (s, s + 1, s + 2)
+        val += (t.nat / 8.0, t.tyr / 6.0, t.thor / 3.0)
     else:
-        line = t.line
-        for i in range(12):
-            k = line[i]
+        for i, k in enumerate(t.line):
             if k == EMPTY:
                 continue
             if k == TYR:
-                slots[i, 1] = 1.0
+                idx.append(3 * i + 1)
             elif k == THOR or k == THOR_TAIL:
-                slots[i, 2] = 1.0
+                idx.append(3 * i + 2)
             elif k <= NUM_CLASSES:
-                slots[i, 0] = 1.0
-    flags[0] = 1.0
-    flags[1] = float(t.series)
-    if flag_offset:
-        flags[2] = float(t.engaged)
-    flags[2 + flag_offset] = t.ncards() / MAX_TROOP_CARDS
-    flags[3 + flag_offset] = min(t.might(DATA.might) / 40.0, 1.0)
+                idx.append(3 * i)
+            else:
+                continue
+            val.append(1.0)
+    code = (tuple(idx), tuple(val), t.ncards() / MAX_TROOP_CARDS, min(t.might(DATA.might) / 40.0, 1.0))
+    if len(_TROOP_CACHE) >= _TROOP_CACHE_MAX:
+        _TROOP_CACHE.clear()
+    _TROOP_CACHE[key] = code
+    return code
+
+
+def _offsets(game) -> dict[str, int]:
+    n = game.num_players
+    off = _OFFSETS.get(n)
+    if off is None:
+        off = _OFFSETS[n] = {name: a for name, _, a, _ in game.layout.pieces}
+    return off
+
+
+_ORDERS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _order_array(n: int, player: int) -> np.ndarray:
+    """Seats in observer-relative order (row 0 = the observer), as an index array."""
+    arr = _ORDERS.get((n, player))
+    if arr is None:
+        arr = _ORDERS[(n, player)] = np.array([(player + i) % n for i in range(n)])
+    return arr
 
 
 def encode_observation(s, player: int) -> np.ndarray:
+    """Fill the layout: array pieces by slice, every scalar entry collected as (flat index, value)
+    and written with one fancy assignment (numpy scalar writes one by one cost more than the rest)."""
     game = s.game
     n = game.num_players
-    buf, v = game.layout.new()
+    buf = np.zeros(game.layout.size, dtype=np.float32)
+    o = _offsets(game)
     order = [(player + i) % n for i in range(n)]
-    rel = {q: i for i, q in enumerate(order)}
-    v["hand"][:] = s.hands[player] / 8.0
-    v["hand_sizes"][:] = np.minimum(s.hands[order].sum(axis=1) / 30.0, 1.0)
-    v["known_in_hand"][:] = s.known[order] / 8.0
-    v["coins"][:] = s.coins[order] / 50.0
-    v["skat"][0] = s.skat / 50.0
-    v["worlds"][np.arange(n), s.world[order]] = 1.0
-    troops, flags = v["troops"], v["troop_flags"]
+    rel = [0] * n
+    for i, q in enumerate(order):
+        rel[q] = i
+    # Per-seat numbers as Python lists (a few tolist() calls cost less than numpy ops per piece).
+    hands = s.hands
+    rewards = s.rewards.tolist()
+    revealed = s.revealed.tolist()
+    coins = s.coins.tolist()
+    sizes = hands.sum(axis=1).tolist()
+    idx: list[int] = [o["skat"]]
+    val: list[float] = [s.skat / 50.0]
+    a = o["hand"]
+    np.multiply(hands[player], 0.125, out=buf[a:a + K], casting="unsafe")  # exact: counts / 8
+    a = o["known_in_hand"]
+    np.multiply(s.known[_order_array(n, player)], 0.125, out=buf[a:a + n * K].reshape(n, K), casting="unsafe")
+    a = o["valhalla"]
+    np.multiply(s.valhalla, 0.125, out=buf[a:a + K], casting="unsafe")
+    a = o["own_rewards"]
+    for k, x in enumerate(rewards[player]):
+        if x:
+            idx.append(a + k)
+            val.append(x / 6.0)
+    a_hs, a_co, a_rv, a_rc = o["hand_sizes"], o["coins"], o["revealed"], o["reward_counts"]
+    for r, q in enumerate(order):
+        idx += (a_hs + r, a_co + r, a_rc + r)
+        val += (min(sizes[q] / 30.0, 1.0), coins[q] / 50.0, min(sum(rewards[q]) / 30.0, 1.0))
+        base = a_rv + r * NR
+        for k, x in enumerate(revealed[q]):
+            if x:
+                idx.append(base + k)
+                val.append(x / 6.0)
+    a = o["worlds"]
+    world = s.world.tolist()
+    for r, q in enumerate(order):
+        idx.append(a + r * NW + world[q])
+        val.append(1.0)
+    a_slots, a_flags = o["troops"], o["troop_flags"]
     for r, q in enumerate(order):
         for ti, t in enumerate(s.troops[q]):
-            _troop_into(troops[r, ti], flags[r, ti], t, 1)
-    if s.pending is not None:
-        _troop_into(v["pending"], v["pending_flags"], s.pending, 0)
-    v["open"][s.open] = 1.0
-    reserved, won = v["reserved"], v["won"]
+            sl, sv, nc, mt = _troop_code(t)
+            base = a_slots + (r * MAX_TROOPS + ti) * 36
+            idx += [base + i for i in sl]
+            val += sv
+            base = a_flags + (r * MAX_TROOPS + ti) * 5
+            idx += (base, base + 1, base + 2, base + 3, base + 4)
+            val += (1.0, float(t.series), float(t.engaged), nc, mt)
+    t = s.pending
+    if t is not None:
+        sl, sv, nc, mt = _troop_code(t)
+        base = o["pending"]
+        idx += [base + i for i in sl]
+        val += sv
+        base = o["pending_flags"]
+        idx += (base, base + 1, base + 2, base + 3)
+        val += (1.0, float(t.series), nc, mt)
+    a = o["open"]
+    for c in s.open:
+        idx.append(a + c)
+        val.append(1.0)
+    a_res, a_won = o["reserved"], o["won"]
     for q in range(n):
-        if s.reserved[q] >= 0:
-            reserved[rel[q], s.reserved[q]] = 1.0
-        won[rel[q], s.won[q]] = 1.0
-    v["challenges_out"][s.ch_out] = 1.0
+        c = s.reserved[q]
+        if c >= 0:
+            idx.append(a_res + rel[q] * NCH + c)
+            val.append(1.0)
+        base = a_won + rel[q] * NCH
+        for c in s.won[q]:
+            idx.append(base + c)
+            val.append(1.0)
+    a = o["challenges_out"]
+    for c in s.ch_out:
+        idx.append(a + c)
+        val.append(1.0)
     active = s.open + [c for c in s.reserved if c >= 0]
-    if active:
-        diff = v["difficulty"]
-        for cid, d in zip(active, s.difficulties(active)):
-            diff[cid] = min(d / 30.0, 1.0)
-    v["challenge_deck"][0] = len(s.ch_deck) / NCH
-    v["valhalla"][:] = s.valhalla / 8.0
-    if s.krog:
-        v["krog"][:] = np.bincount(np.asarray(s.krog), minlength=K) / 8.0
-        v["krog_top"][s.krog[-1]] = 1.0
-    v["thing_size"][0] = len(s.thing) / DATA.deck_size
-    v["calendar"][s.calendar] = 1.0
-    v["season"][s.season()] = 1.0
-    v["own_rewards"][:] = s.rewards[player] / 6.0
-    v["revealed"][:] = s.revealed[order] / 6.0
-    v["reward_counts"][:] = np.minimum(s.rewards[order].sum(axis=1) / 30.0, 1.0)
-    v["reward_deck"][0] = len(s.reward_deck) / 30.0
+    if active:  # the difficulty of C.difficulty with C.lasting_bonus_for, summed once for all
+        a = o["difficulty"]
+        chs = DATA.challenges
+        season = C.season_of(s.calendar)
+        ids = [chs[c].id for c in active]
+        total = sum(_OTHERS_BONUS[c] for c in active)
+        for cid in active:
+            ch = chs[cid]
+            lasting = total - _OTHERS_BONUS[cid] * ids.count(ch.id)
+            d = ch.difficulty + ch.season_bonus[season] + lasting
+            idx.append(a + cid)
+            val.append(min(d / 30.0, 1.0))
+    idx.append(o["challenge_deck"])
+    val.append(len(s.ch_deck) / NCH)
+    krog = s.krog
+    if krog:
+        a = o["krog"]
+        for k in set(krog):
+            idx.append(a + k)
+            val.append(krog.count(k) / 8.0)
+        idx.append(o["krog_top"] + krog[-1])
+        val.append(1.0)
+    idx += (o["thing_size"], o["calendar"] + s.calendar, o["season"] + s.season(), o["reward_deck"])
+    val += (len(s.thing) / DATA.deck_size, 1.0, 1.0, len(s.reward_deck) / 30.0)
     if s.reward_top_known == player and s.reward_deck:
-        v["reward_top"][s.reward_deck[-1]] = 1.0
-    v["active"][rel[s.active]] = 1.0
-    v["flags"][:] = (s.made_trip, s.won_challenge, s.had_troops)
-    v["turn"][0] = min(s.turn / game.options["max_turns"], 1.0)
-    v["events_left"][0] = min(s.events_left / 2.0, 1.0)
-    for c in s.played:
-        v["played"][c["k"]] = 1.0
-    if s.played:
-        v["played_cancelled"][0] = float(s.played[-1]["x"])
-    for k in s.pool:
-        v["loki_pool"][k] += 0.125
+        idx.append(o["reward_top"] + s.reward_deck[-1])
+        val.append(1.0)
+    a = o["flags"]
+    idx += (o["active"] + rel[s.active], a, a + 1, a + 2, o["turn"], o["events_left"])
+    val += (1.0, float(s.made_trip), float(s.won_challenge), float(s.had_troops),
+            min(s.turn / game.options["max_turns"], 1.0), min(s.events_left / 2.0, 1.0))
+    played = s.played
+    if played:
+        a = o["played"]
+        for c in played:
+            idx.append(a + c["k"])
+            val.append(1.0)
+        idx.append(o["played_cancelled"])
+        val.append(float(played[-1]["x"]))
+    pool = s.pool
+    if pool:
+        a = o["loki_pool"]
+        for k in set(pool):
+            idx.append(a + k)
+            val.append(pool.count(k) * 0.125)
     c = s.contest
     if c is not None:
-        v["contest"][:] = (c["t"] == "ch", c["t"] == "bt", min(c.get("ign", 0) / 2.0, 1.0),
-                           min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0))
-        v["contest_seats"][0, rel[c["p"]]] = 1.0
+        a = o["contest"]
+        idx += (a, a + 1, a + 2, a + 3)
+        val += (float(c["t"] == "ch"), float(c["t"] == "bt"), min(c.get("ign", 0) / 2.0, 1.0),
+                min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0))
+        a = o["contest_seats"]
+        idx.append(a + rel[c["p"]])
+        val.append(1.0)
         if c["t"] == "ch":
-            v["ctx_challenge"][c["ch"]] = 1.0
+            idx.append(o["ctx_challenge"] + c["ch"])
         else:
-            v["contest_seats"][1, rel[c["q"]]] = 1.0
+            idx.append(a + n + rel[c["q"]])
+        val.append(1.0)
         for side in (0, 1):
             k, owner = c["b"][side], c["bs"][side]
             if owner == player:
-                v["own_bonus"][k] = 1.0
-                v["bonus_placed"][side] = 1.0
+                idx += (o["own_bonus"] + k, o["bonus_placed"] + side)
+                val += (1.0, 1.0)
             elif k >= 0 and c["t"] == "ch":
-                v["bonus_placed"][side] = 1.0
-    if not s.stack:
-        return buf
-    f = s.stack[-1]
-    m = f["m"]
-    v["current_player"][rel[f["p"]]] = 1.0
-    v["mode"][m] = 1.0
-    if m in (CHALLENGE, DISCARD_REQ):
-        v["ctx_challenge"][f["ch"]] = 1.0
-        v["ctx_chosen"][f["chosen"] if m == CHALLENGE else f["troops"]] = 1.0
-        if m == DISCARD_REQ:
-            v["ctx_discard_left"][0] = f["left"] / 3.0
-    elif m == TRAVEL:
-        v["ctx_world"][f["world"]] = 1.0
-        v["ctx_chosen"][f["chosen"]] = 1.0
-    elif m == CLAIM:
-        v["ctx_target"][rel[f["target"]], f["troop"]] = 1.0
-    elif m == DEFEND:
-        v["ctx_target"][rel[f["att"]], f["troop"]] = 1.0
-    elif m == RELOCATE:
-        v["ctx_relocate"][f["troop"]] = 1.0
-        v["ctx_relocate"][6 + (0 if f["wild"] == TYR else 1)] = 1.0
-        v["ctx_relocate"][[8 + o for o in f["options"]]] = 1.0
-    elif m == REACT:
-        for r in f["kinds"]:
-            v["window"][TRIGGERS.index(CARDS[r].trigger)] = 1.0
-    elif m == KEEP and f["p"] == player:
-        for k in f["drawn"]:
-            v["ctx_keep"][k] += 0.5
+                idx.append(o["bonus_placed"] + side)
+                val.append(1.0)
+    if s.stack:
+        f = s.stack[-1]
+        m = f["m"]
+        idx += (o["current_player"] + rel[f["p"]], o["mode"] + m)
+        val += (1.0, 1.0)
+        if m in (CHALLENGE, DISCARD_REQ):
+            idx.append(o["ctx_challenge"] + f["ch"])
+            val.append(1.0)
+            a = o["ctx_chosen"]
+            chosen = f["chosen"] if m == CHALLENGE else f["troops"]
+            idx += [a + i for i in chosen]
+            val += [1.0] * len(chosen)
+            if m == DISCARD_REQ:
+                idx.append(o["ctx_discard_left"])
+                val.append(f["left"] / 3.0)
+        elif m == TRAVEL:
+            idx.append(o["ctx_world"] + f["world"])
+            val.append(1.0)
+            a = o["ctx_chosen"]
+            idx += [a + i for i in f["chosen"]]
+            val += [1.0] * len(f["chosen"])
+        elif m == CLAIM:
+            idx.append(o["ctx_target"] + rel[f["target"]] * MAX_TROOPS + f["troop"])
+            val.append(1.0)
+        elif m == DEFEND:
+            idx.append(o["ctx_target"] + rel[f["att"]] * MAX_TROOPS + f["troop"])
+            val.append(1.0)
+        elif m == RELOCATE:
+            a = o["ctx_relocate"]
+            idx += (a + f["troop"], a + 6 + (0 if f["wild"] == TYR else 1))
+            idx += [a + 8 + x for x in f["options"]]
+            val += [1.0] * (2 + len(f["options"]))
+        elif m == REACT:
+            a = o["window"]
+            for r in f["kinds"]:
+                idx.append(a + TRIGGERS.index(CARDS[r].trigger))
+                val.append(1.0)
+        elif m == KEEP and f["p"] == player:
+            a = o["ctx_keep"]
+            drawn = list(f["drawn"])
+            for k in set(drawn):
+                idx.append(a + k)
+                val.append(drawn.count(k) * 0.5)
+    buf[idx] = val
     return buf
