@@ -4,7 +4,9 @@ Three loops per env (default options, default player count, or --players):
 
 * ``aec``: ``env.last()`` every step (observation + mask, what an RL loop pays), random legal action;
 * ``engine``: ``legal_mask()`` + ``apply`` only;
-* ``engine+obs``: the same plus ``observe(current_player)`` every step.
+* ``engine+obs``: the same plus ``observe(current_player)`` every step;
+* ``parallel`` (envs with a native Parallel API): one ``step`` per joint action, random legal
+  action per agent from its mask; steps/s counts ``step`` calls.
 
 Each loop runs whole games for about ``--seconds`` and reports steps/s and games/s. Results go
 to benchmarks/results/throughput.json and are printed as a table.
@@ -58,6 +60,24 @@ def bench_aec(name: str, opts: dict, seconds: float, seed: int) -> tuple[int, in
     return steps, games, time.perf_counter() - t0
 
 
+def bench_parallel(name: str, opts: dict, seconds: float, seed: int) -> tuple[int, int, float]:
+    env = E.make(name, parallel=True, **opts)
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    t0 = time.perf_counter()
+    obs, _ = env.reset(seed=seed)
+    while True:
+        while env.agents:
+            actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+            obs, *_ = env.step(actions)
+            steps += 1
+        games += 1
+        if time.perf_counter() - t0 >= seconds:
+            break
+        obs, _ = env.reset()
+    return steps, games, time.perf_counter() - t0
+
+
 def bench_engine(name: str, opts: dict, seconds: float, seed: int, observe: bool) -> tuple[int, int, float]:
     game = E.game_class(name)(**opts)
     rng = np.random.default_rng(seed)
@@ -87,12 +107,14 @@ def main(argv=None) -> list[dict]:
     loops = [("aec", lambda n, o: bench_aec(n, o, args.seconds, 0)),
              ("engine", lambda n, o: bench_engine(n, o, args.seconds, 0, False)),
              ("engine+obs", lambda n, o: bench_engine(n, o, args.seconds, 0, True))]
+    parallel = ("parallel", lambda n, o: bench_parallel(n, o, args.seconds, 0))
+    plan = [(name, loops + ([parallel] if hasattr(E.ENVS[name], "parallel_env") else [])) for name in names]
     rows = []
-    with tqdm(total=len(names) * len(loops), desc="throughput", unit="run") as bar:
-        for name in names:
+    with tqdm(total=sum(len(ls) for _, ls in plan), desc="throughput", unit="run") as bar:
+        for name, env_loops in plan:
             opts = _options(name, args.players)
             players = E.game_class(name)(**opts).num_players
-            for loop, fn in loops:
+            for loop, fn in env_loops:
                 steps, games, dt = fn(name, opts)
                 rows.append({"env": name, "players": players, "loop": loop, "steps": steps, "games": games,
                              "seconds": round(dt, 3), "steps_per_s": round(steps / dt, 1),
