@@ -4,9 +4,9 @@ modules that do not exist (yet) are skipped, so features land without touching t
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import sys
+
+from .registry import optional_module
 
 SUBCOMMAND_MODULES = (
     "deckzoo.agents.demo",
@@ -19,13 +19,10 @@ SUBCOMMAND_MODULES = (
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deckzoo", description="deckzoo: card-game environments for RL")
     sub = parser.add_subparsers(dest="command", required=True)
-    for mod in SUBCOMMAND_MODULES:
-        try:
-            found = importlib.util.find_spec(mod) is not None
-        except ModuleNotFoundError:
-            found = False
-        if found:
-            importlib.import_module(mod).add_parser(sub)
+    for name in SUBCOMMAND_MODULES:
+        mod = optional_module(name)
+        if mod is not None:
+            mod.add_parser(sub)
     return parser
 
 

@@ -28,23 +28,22 @@ def register_agent(name: str, factory: Callable[[str, int | None, str | None], A
     _FACTORIES[name] = factory
 
 
+def optional_module(name: str):
+    """The module if it exists, else None (features land as modules appear, no registry edits)."""
+    try:
+        found = importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    return importlib.import_module(name) if found else None
+
+
 def _load_plugins() -> None:
     for mod in _PLUGINS:
-        try:
-            found = importlib.util.find_spec(mod) is not None
-        except ModuleNotFoundError:
-            found = False
-        if found:
-            importlib.import_module(mod)
+        optional_module(mod)
 
 
 def heuristic_module(game_name: str):
-    mod = f"deckzoo.agents.heuristics.{game_name}"
-    try:
-        found = importlib.util.find_spec(mod) is not None
-    except ModuleNotFoundError:
-        found = False
-    return importlib.import_module(mod) if found else None
+    return optional_module(f"deckzoo.agents.heuristics.{game_name}")
 
 
 def has_heuristic(game_name: str) -> bool:
