@@ -39,6 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
 from deckzoo.envs.core.errors import ConfigError
 
 from .match import play_match

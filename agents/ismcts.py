@@ -53,6 +53,7 @@ import math
 import time
 
 import numpy as np
+
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.game import InfoState, State
 

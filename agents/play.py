@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
 from deckzoo.envs.core.errors import ConfigError
 
 from .registry import make_agent

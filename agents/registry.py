@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import Callable
+from collections.abc import Callable
 
 from deckzoo.envs.core.errors import ConfigError
 

@@ -66,4 +66,4 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
-__all__ = ["ENVS", "GAMES", "make", "game_class", "ConfigError", "IllegalActionError"]
+__all__ = ["ENVS", "GAMES", "ConfigError", "IllegalActionError", "game_class", "make"]

@@ -14,7 +14,7 @@ from .gobig.rules import GoBigGame as Game
 
 env, raw_env = aec_constructors(Game)
 
-__all__ = ["env", "raw_env", "Game"]
+__all__ = ["Game", "env", "raw_env"]
 
 SHORT_OPTIONS: dict = {}
 DEMO_OPTIONS = {"num_players": 4}

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import register_agent
 from deckzoo.envs.core.errors import ConfigError

@@ -62,13 +62,14 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import deckzoo.envs as E
 import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
+
+import deckzoo.envs as E
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
-from gymnasium import spaces
 
 POOL = "pool"
 LATEST = "latest"

@@ -38,8 +38,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import deckzoo.envs as E
 import numpy as np
+
+import deckzoo.envs as E
 from deckzoo.agents.registry import has_heuristic, make_agent
 from deckzoo.agents.stats import wilson_interval, win_credit
 from deckzoo.envs.core.errors import ConfigError

@@ -18,6 +18,7 @@ Uses only ``info_state.view()`` and the mask; the engine's pure ``resolve_trick`
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.envs.bigwig.cards import (
     DVERGAR,
     FENRIR,

@@ -30,6 +30,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
+
 from deckzoo.envs.core.game import InfoState
 from deckzoo.envs.gobig.rules import (
     COPIES,

@@ -29,6 +29,7 @@ that would be won.
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.envs.core.game import InfoState
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard import challenges as C

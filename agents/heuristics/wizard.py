@@ -31,6 +31,7 @@ Card play, with ``need`` = bid - tricks won:
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.envs.core.game import InfoState
 from deckzoo.envs.wizard.cards import (
     DECK_COUNTS,

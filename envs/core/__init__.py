@@ -4,4 +4,4 @@ from .errors import ConfigError, IllegalActionError
 from .game import Game, InfoState, State
 from .options import Option
 
-__all__ = ["ConfigError", "IllegalActionError", "Game", "InfoState", "State", "Option"]
+__all__ = ["ConfigError", "Game", "IllegalActionError", "InfoState", "Option", "State"]

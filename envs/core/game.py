@@ -138,11 +138,11 @@ class Game:
     def _setup(self) -> None:
         raise NotImplementedError
 
-    def new_state(self, seed: int | None = None) -> "State":
+    def new_state(self, seed: int | None = None) -> State:
         """A fresh game; all chance comes from one generator seeded here."""
         return self._new_state(np.random.default_rng(seed))
 
-    def _new_state(self, rng: np.random.Generator) -> "State":
+    def _new_state(self, rng: np.random.Generator) -> State:
         raise NotImplementedError
 
     def config(self) -> dict:
@@ -192,7 +192,7 @@ class State:
     def observe(self, player: int) -> np.ndarray:
         raise NotImplementedError
 
-    def _determinize(self, player: int, rng: np.random.Generator) -> "State":
+    def _determinize(self, player: int, rng: np.random.Generator) -> State:
         raise NotImplementedError
 
     def action_name(self, action: int) -> str:
@@ -205,7 +205,7 @@ class State:
         raise NotImplementedError
 
     @classmethod
-    def _from_dict(cls, game: Game, d: dict) -> "State":
+    def _from_dict(cls, game: Game, d: dict) -> State:
         raise NotImplementedError
 
     # ---- shared behaviour -----------------------------------------------------------------
@@ -270,7 +270,7 @@ class State:
         s = self.game.score_sign * np.asarray(self.scores(), dtype=np.float64)
         return (s - s.mean()) / self.game.score_scale
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A full state equal to this one in everything ``player`` can know; hidden cards resampled.
 
         The copy's own chance generator is re-seeded from ``rng`` so that a search agent's
@@ -278,7 +278,7 @@ class State:
         """
         return self._determinize(player, rng)
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """A deep copy sharing the (immutable) game; the generator is copied with ``copy_rng``.
 
         Games should override this with a hand-rolled copy of their fields (much cheaper).
@@ -289,7 +289,7 @@ class State:
             memo[id(rng)] = copy_rng(rng)
         return copy.deepcopy(self, memo)
 
-    def for_player(self, player: int) -> "InfoState":
+    def for_player(self, player: int) -> InfoState:
         return InfoState(self, player)
 
     def to_dict(self) -> dict:
@@ -301,7 +301,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, game: Game | None = None) -> "State":
+    def from_dict(cls, d: dict, game: Game | None = None) -> State:
         if game is None:
             from .. import game_class  # late import: the registry imports the games
 

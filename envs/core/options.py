@@ -7,8 +7,9 @@ this declarative is what lets docs and the CLI print the options without repeati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .errors import ConfigError
 

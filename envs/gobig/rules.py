@@ -137,11 +137,24 @@ class GoBigGame(Game):
 
 
 class GoBigState(State):
-    __slots__ = ("game", "rng", "current_player", "phase", "hands", "deck", "market", "displays",
-                 "banks", "box", "turn", "start_player", "over")
+    __slots__ = (
+        "banks",
+        "box",
+        "current_player",
+        "deck",
+        "displays",
+        "game",
+        "hands",
+        "market",
+        "over",
+        "phase",
+        "rng",
+        "start_player",
+        "turn",
+    )
 
     @classmethod
-    def deal(cls, game: GoBigGame, rng: np.random.Generator) -> "GoBigState":
+    def deal(cls, game: GoBigGame, rng: np.random.Generator) -> GoBigState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng
@@ -296,7 +309,7 @@ class GoBigState(State):
         buf /= game.obs_div
         return buf
 
-    def _determinize(self, player: int, rng: np.random.Generator) -> "GoBigState":
+    def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:
         """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes."""
         s = self._copy(fork_rng(rng))
         others = [q for q in range(self.game.num_players) if q != player]
@@ -311,10 +324,10 @@ class GoBigState(State):
             k += size
         return s
 
-    def clone(self) -> "GoBigState":
+    def clone(self) -> GoBigState:
         return self._copy(copy_rng(self.rng))
 
-    def _copy(self, rng: np.random.Generator) -> "GoBigState":
+    def _copy(self, rng: np.random.Generator) -> GoBigState:
         s = GoBigState.__new__(GoBigState)
         s.game, s.rng = self.game, rng
         s.current_player, s.phase, s.turn = self.current_player, self.phase, self.turn
@@ -371,7 +384,7 @@ class GoBigState(State):
         }
 
     @classmethod
-    def _from_dict(cls, game: GoBigGame, d: dict) -> "GoBigState":
+    def _from_dict(cls, game: GoBigGame, d: dict) -> GoBigState:
         s = cls.__new__(cls)
         s.game = game
         s.current_player, s.phase, s.turn = d["current_player"], d["phase"], d["turn"]

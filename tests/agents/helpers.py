@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import deckzoo.envs as E
 import numpy as np
+
+import deckzoo.envs as E
 from deckzoo.agents.registry import has_heuristic
 
 ENV_NAMES = list(E.ENVS)

@@ -6,6 +6,7 @@ import csv
 import json
 
 import pytest
+
 from deckzoo.agents.arena import ArenaConfig, parse_agents, run_arena, schedule, write_results
 from deckzoo.agents.cli import main
 from deckzoo.envs import ConfigError

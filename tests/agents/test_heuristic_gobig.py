@@ -2,9 +2,9 @@
 
 
 import pytest
+
 from deckzoo.agents.heuristics.gobig import HeuristicAgent, prob_at_least, survival, unseen_counts
 from deckzoo.envs.gobig.rules import DRAW_DECK, TAKE_MARKET, encode_play
-
 from tests.gobig.helpers import position
 
 

@@ -20,6 +20,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
 

@@ -1,6 +1,7 @@
 """ISMCTS: spec parsing, budgets, determinism, search quality on explicit Go Big positions."""
 
 import pytest
+
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.heuristics.gobig import HeuristicAgent
 from deckzoo.agents.ismcts import ISMCTSAgent, parse_spec
@@ -8,7 +9,6 @@ from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs import ConfigError
 from deckzoo.envs.gobig.rules import GoBigGame, encode_play
-
 from tests.gobig.helpers import position
 
 

@@ -4,9 +4,10 @@ steps the deep ones: exact mask, round trips, view/observe/determinize)."""
 
 from __future__ import annotations
 
-import deckzoo.envs as E
 import numpy as np
 import pytest
+
+import deckzoo.envs as E
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.conformance import check_state
 

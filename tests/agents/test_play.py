@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+
 from deckzoo.agents.cli import main
 from deckzoo.agents.play import parse_choice, play_game, render_for, render_view, replay
 from deckzoo.envs import ConfigError

@@ -1,6 +1,7 @@
 """Win shares, Wilson intervals, ranks and ratings (agents/stats.py)."""
 
 import pytest
+
 from deckzoo.agents.stats import Ratings, ranks_from_result, summarize, wilson_interval, win_credit
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+
 from deckzoo.envs.bignumber.cards import (
     NUM_TYPES,
     SET_INDEX,

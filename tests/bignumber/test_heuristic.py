@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.heuristics.bignumber import HeuristicAgent
 from deckzoo.agents.match import play_match

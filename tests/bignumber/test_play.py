@@ -3,9 +3,10 @@ determinism, bad inputs, and the env-level reward contract."""
 
 from __future__ import annotations
 
-import deckzoo.envs as E
 import numpy as np
 import pytest
+
+import deckzoo.envs as E
 from deckzoo.envs.bignumber.rules import BigNumberGame
 from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, check_random_play
 

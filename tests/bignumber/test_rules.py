@@ -7,6 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from deckzoo.envs.bignumber.cards import HAND_SIZE, NUM_TYPES, SET_INDEX, parse_card
 from deckzoo.envs.bignumber.rules import (
     ADD_BASE,

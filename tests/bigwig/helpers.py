@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.envs.bigwig.cards import (
     HOLMGANG,
     KIND_COPIES,

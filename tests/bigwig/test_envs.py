@@ -3,6 +3,7 @@ and the native Parallel env lets every seat of a trick commit in one step."""
 
 import numpy as np
 import pytest
+
 from deckzoo.envs import IllegalActionError, bigwig_v0
 from deckzoo.envs.bigwig.cards import point_kind, standard
 from deckzoo.envs.bigwig.rules import PASS, PHASE_COMMIT, TARGET_BASE

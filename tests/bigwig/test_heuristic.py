@@ -1,6 +1,7 @@
 """The BigWig heuristic plays only legal moves and clearly beats random players."""
 
 import numpy as np
+
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent

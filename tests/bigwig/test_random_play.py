@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from deckzoo.envs.bigwig.rules import JOIN, PLAY_WELL, BigWigGame
 from deckzoo.envs.core.conformance import check_determinism, check_random_play
 

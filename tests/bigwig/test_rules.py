@@ -3,6 +3,7 @@ explicit positions, plus the pure helper tables."""
 
 import numpy as np
 import pytest
+
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.bigwig.cards import (
     DVERGAR,

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from deckzoo.envs.bigwig.cards import (
     ALFAR,
     DECK_SIZE,

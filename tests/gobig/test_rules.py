@@ -7,7 +7,14 @@ import pytest
 
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.gobig.rules import (
-    DRAW_DECK, NUM_ACTIONS, TAKE_MARKET, GoBigGame, beaten_seats, decode_play, encode_play, winners_of,
+    DRAW_DECK,
+    NUM_ACTIONS,
+    TAKE_MARKET,
+    GoBigGame,
+    beaten_seats,
+    decode_play,
+    encode_play,
+    winners_of,
 )
 
 from .helpers import position

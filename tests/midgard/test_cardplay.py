@@ -8,6 +8,7 @@ event and every reaction of the data file, and rulings M29, M30, M37, M42, M45a,
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.envs.midgard.rules import (
     BONUS,
     DEFEND,

@@ -4,6 +4,7 @@ worked examples (Draugr/Hel, Peter against the Jotun, Surt, Hrodsorm and the sea
 from __future__ import annotations
 
 import pytest
+
 from deckzoo.envs.midgard import challenges as C
 
 from .util import DATA, troop

@@ -8,6 +8,7 @@ import json
 from collections import Counter
 
 import pytest
+
 from deckzoo.envs.midgard.cards import DATA, DATA_FILE, NUM_CLASSES, DataError, load_data, validate
 
 RAW = json.loads(DATA_FILE.read_text(encoding="utf-8"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.heuristics.midgard import HeuristicAgent, plan_troop
 from deckzoo.agents.match import play_match

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+
 from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, check_random_play
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.rules import MidgardGame

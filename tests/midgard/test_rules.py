@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.midgard.rules import (
     BONUS,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
 from deckzoo.envs.midgard.rules import MidgardGame, MidgardState

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.config import TrainConfig, config_from_dict, config_to_dict, load_config
 

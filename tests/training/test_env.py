@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import warnings
 
-import deckzoo.envs as E
-import deckzoo.training as T
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+import deckzoo.envs as E
+import deckzoo.training as T
 from deckzoo.agents.base import RandomAgent
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.training.single_agent import SingleAgentEnv, gym_id
-from gymnasium.utils.env_checker import check_env as gym_check_env
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 NAMES = list(E.ENVS)
 

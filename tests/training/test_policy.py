@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
-import deckzoo.envs as E
 import numpy as np
 import pytest
 import torch
+from sb3_contrib import MaskablePPO
+
+import deckzoo.envs as E
 from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.policy import PolicyAgent, PolicyWeights, PPOAgent, masked_choice
 from deckzoo.training.single_agent import SingleAgentEnv
-from sb3_contrib import MaskablePPO
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import random
 
-import deckzoo.envs as E
 import numpy as np
 import pytest
 import torch
+
+import deckzoo.envs as E
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.config import config_from_dict

@@ -1,6 +1,7 @@
 """Build explicit Wizard positions from a stacked deck (never relying on what a seed deals)."""
 
 import numpy as np
+
 from deckzoo.envs.wizard.cards import DECK_COUNTS, NULL, NUM_KINDS, WIZARD, make_card
 from deckzoo.envs.wizard.rules import WizardGame, encode_bid, encode_play, encode_trump
 

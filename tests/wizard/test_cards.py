@@ -2,6 +2,9 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from deckzoo.envs.wizard.cards import (
     DECK_COUNTS,
     DECK_KINDS,
@@ -35,8 +38,6 @@ from deckzoo.envs.wizard.rules import (
     encode_play,
     encode_trump,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from .helpers import card, cards
 

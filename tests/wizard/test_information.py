@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+
 from deckzoo.envs import wizard_v0
 from deckzoo.envs.core.conformance import check_bad_inputs
 from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, playable, score_bounds

@@ -3,6 +3,7 @@ full and shortened games (cheap checks every step, deep checks on a sample)."""
 
 import numpy as np
 import pytest
+
 from deckzoo.envs.core.conformance import check_determinism, check_random_play
 from deckzoo.envs.wizard.rules import BID_BASE, WizardGame
 

@@ -4,6 +4,7 @@ positions built from stacked decks (tests/wizard/helpers.py)."""
 
 import numpy as np
 import pytest
+
 from deckzoo.envs import ConfigError, IllegalActionError
 from deckzoo.envs.wizard.cards import LED_FREE, NO_TRUMP, TRUMP_PENDING, WIZARD
 from deckzoo.envs.wizard.rules import (
