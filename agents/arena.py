@@ -249,8 +249,8 @@ def summary_markdown(result: ArenaResult) -> str:
         f"# Arena: {result.game_name}, {result.num_players} players",
         "",
         f"- agents: {', '.join(cfg.agents)}",
-        f"- games: {len(result.records)} of {cfg.games}{' (interrupted)' if result.interrupted else ''}; "
-        f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}",
+        (f"- games: {len(result.records)} of {cfg.games}{' (interrupted)' if result.interrupted else ''}; "
+        f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}"),
         f"- uniform win share 1/P = {1 / result.num_players:.3f}; intervals are 95% Wilson over seat-games",
         "- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
         f"- wall time {result.seconds:.1f} s",

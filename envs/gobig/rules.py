@@ -360,8 +360,8 @@ class GoBigState(State):
 
     def render(self) -> str:
         n = self.game.num_players
-        lines = [f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
-                 f"box {self.box.tolist()}"]
+        lines = [(f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
+                 f"box {self.box.tolist()}")]
         for p in range(n):
             d = self.displays[p]
             hand = " ".join(str(v + 1) * int(c) for v, c in enumerate(self.hands[p]) if c)

@@ -123,7 +123,7 @@ def test_outputs(tmp_path):
     ({"options": {"end_rule": "never"}}, "end_rule"),
 ])
 def test_bad_configs(kw, match):
-    base = dict(game="gobig", agents=["random"], games=2, players=2)
+    base = {"game": "gobig", "agents": ["random"], "games": 2, "players": 2}
     with pytest.raises(ConfigError, match=match):
         run_arena(ArenaConfig(**{**base, **kw}))
 

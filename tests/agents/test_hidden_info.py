@@ -168,7 +168,7 @@ def swapped_hands_position():
     (50/50 either way) while a searcher that sees the cards always picks the winning move."""
     from tests.gobig.helpers import position
 
-    kw = dict(banks=[[5] * 5, [2] * 10, [5] * 4], current=0)
+    kw = {"banks": [[5] * 5, [2] * 10, [5] * 4], "current": 0}
     return position(hands=[[7, 1, 1], [6], [7]], **kw), position(hands=[[7, 1, 1], [7], [6]], **kw)
 
 

@@ -91,7 +91,7 @@ def test_reward_modes(name, reward):
     rng = np.random.default_rng(0)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
-        obs, rew, term, trunc, info = env.last()
+        obs, rew, term, trunc, _info = env.last()
         totals[agent] += rew
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     state = env.unwrapped.state
