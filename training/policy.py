@@ -62,6 +62,22 @@ class PolicyWeights:
         w, b = self.head
         return np.einsum(spec, x, w) + b
 
+    def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Logits of the actions ``legal`` (indices) for one observation: the head's rows for the
+        legal actions only. With a large action space (Big Number: 2180) and few legal actions,
+        the head is most of a forward pass, so pool opponents and evaluation use this."""
+        x = np.asarray(obs, dtype=np.float32).reshape(-1)
+        act = ACTIVATIONS[self.activation]
+        for w, b in self.hidden:
+            x = act(np.einsum("i,ij->j", x, w) + b)
+        wt = self.__dict__.get("_head_t")
+        if wt is None:  # the head transposed, (actions, in): a legal action's weights are one row
+            wt = self.__dict__["_head_t"] = np.ascontiguousarray(self.head[0].T)
+        return np.einsum("ij,j->i", wt[legal], x) + self.head[1][legal]
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_head_t"}  # the cache is rebuilt
+
     def equals(self, other: PolicyWeights) -> bool:
         pairs = list(zip(self.hidden, other.hidden)) + [(self.head, other.head)]
         return (self.activation == other.activation and len(self.hidden) == len(other.hidden)
@@ -94,13 +110,17 @@ def _linear(m) -> tuple[np.ndarray, np.ndarray]:
 def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
     """Argmax over the legal actions (``rng`` None) or a sample of the masked softmax."""
     legal = np.flatnonzero(mask)
-    z = logits[legal]
+    return int(legal[_choose(logits[legal], rng)])
+
+
+def _choose(z: np.ndarray, rng: np.random.Generator | None) -> int:
+    """Index of the largest of ``z`` (``rng`` None) or a sample of ``softmax(z)``."""
     if rng is None:
-        return int(legal[int(np.argmax(z))])
+        return int(np.argmax(z))
     p = np.exp(z - z.max())
     c = np.cumsum(p)
     i = int(np.searchsorted(c, rng.random() * c[-1], side="right"))
-    return int(legal[min(i, len(legal) - 1)])
+    return min(i, len(z) - 1)
 
 
 class PolicyAgent(Agent):
@@ -118,8 +138,8 @@ class PolicyAgent(Agent):
         if obs.size != self.weights.obs_size:
             raise ConfigError(f"{self.name}: the policy takes observations of size {self.weights.obs_size}, "
                               f"this game gives {obs.size} (trained for another game or options?)")
-        return masked_choice(self.weights.logits(obs), info_state.legal_mask(),
-                             None if self.deterministic else self.rng)
+        legal = np.flatnonzero(info_state.legal_mask())
+        return int(legal[_choose(self.weights.legal_logits(obs, legal), None if self.deterministic else self.rng)])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(deterministic={self.deterministic})"

@@ -185,6 +185,9 @@ class Trainer:
         from stable_baselines3.common.logger import configure
 
         torch.set_num_threads(self.cfg.torch_threads)
+        # sb3-contrib builds a masked Categorical for every forward pass; torch's argument checks
+        # (a simplex check over num_actions per row) cost more than the sampling (Big Number: 2180)
+        torch.distributions.Distribution.set_default_validate_args(False)
         ckpt = self.run_dir / CHECKPOINT
         if self.resume and not ckpt.exists():
             raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")

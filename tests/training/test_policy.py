@@ -95,3 +95,23 @@ def test_arena_cli_accepts_ppo(model_path, tmp_path, capsys):
                "--no-progress", "--out", str(tmp_path / "arena")])
     assert rc == 0
     assert "ppo" in capsys.readouterr().out
+
+
+def test_legal_logits_are_the_legal_entries_of_the_logits():
+    import pickle
+
+    env = SingleAgentEnv("bignumber_v0")
+    model = MaskablePPO("MlpPolicy", env, seed=4, device="cpu", policy_kwargs={"net_arch": [32, 32]})
+    w = PolicyWeights.from_sb3(model.policy)
+    obs, _ = env.reset(seed=0)
+    legal = np.flatnonzero(env.action_masks())
+    assert 0 < len(legal) < w.num_actions
+    np.testing.assert_allclose(w.legal_logits(obs, legal), w.logits(obs)[legal], rtol=1e-5, atol=1e-5)
+    # the transposed head is a cache: not pickled, rebuilt on use, equal weights either way
+    w2 = pickle.loads(pickle.dumps(w))
+    assert "_head_t" in w.__dict__ and "_head_t" not in w2.__dict__ and w2.equals(w)
+    np.testing.assert_array_equal(w2.legal_logits(obs, legal), w.legal_logits(obs, legal))
+    # the agent plays the argmax of the legal logits
+    agent = PolicyAgent(w, deterministic=True)
+    state = env.unwrapped.state if hasattr(env, "unwrapped") else env.state
+    assert agent.act(state.for_player(env.seat)) == legal[int(np.argmax(w.logits(obs)[legal]))]
