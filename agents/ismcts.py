@@ -31,6 +31,14 @@ by the game's ``score_scale``). Both are mapped from [-1, 1] to [0, 1] for the U
 exploration constant means the same in every game. Rollouts cut short by ``max_rollout_steps``
 are valued by ``score_returns`` clipped to [-1, 1] (the only generic signal before the end).
 
+Horizon. With ``horizon=k`` the tree and the rollouts stop once ``k`` scoring rounds (deals,
+hands: the engine's public ``round_index()``) have ended after the decision, or at the game's end,
+and an iteration is valued by the points each seat gained meanwhile: ``score_returns()`` at the
+stop minus ``score_returns()`` at the decision. A round's points are much less noisy than a whole
+game's outcome and far cheaper to roll out to, so the same second buys more and better samples.
+These values have no fixed range, so the UCB formula sees them min-max normalised over the values
+seen in the current search (as MuZero normalises its Q values). Games without rounds ignore it.
+
 Budget. ``iterations`` (deterministic given the seed) or ``seconds`` per move (wall clock; not
 reproducible, so arenas that must replay exactly use iterations). A decision with a single legal
 action is answered at once without search.
@@ -42,6 +50,7 @@ Registry specs (``make_agent``)::
     ismcts:0.5s              half a second per move
     ismcts:300:rollout=heuristic:c=0.5:reward=score:max_rollout_steps=200
     ismcts:60:rollout=heuristic:bias=1     progressive bias towards the heuristic's moves
+    ismcts:200:rollout=heuristic:horizon=1 roll out to the end of the round, value its points
 
 (options are separated by ``:``, so a spec never contains the ``,`` that separates agents in
 ``deckzoo arena --agents``; ``,`` is accepted too when the spec is passed on its own).
@@ -107,6 +116,8 @@ class ISMCTSAgent(Agent):
             widening (a node visited n times considers ``1 + int(0.5 * sqrt(n))`` moves), so a
             small budget refines the agent's play instead of trying every move once
             (0: plain SO-ISMCTS, every legal move expanded before UCB applies).
+        horizon: stop each iteration after this many scoring rounds and value it by the points
+            gained (see the module docstring); None: play every rollout to the end.
     """
 
     name = "ismcts"
@@ -114,7 +125,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = None, exploration: float = 0.7,
                  rollout_agent: Agent | None = None, reward: str = "win",
-                 max_rollout_steps: int | None = None, bias: float = 0.0):
+                 max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None):
         super().__init__(seed)
         if seconds is None and (not isinstance(iterations, (int, np.integer)) or iterations < 1):
             raise ConfigError(f"ismcts: 'iterations' must be a positive int, got {iterations!r}")
@@ -128,7 +139,11 @@ class ISMCTSAgent(Agent):
             raise ConfigError(f"ismcts: 'max_rollout_steps' must be >= 0, got {max_rollout_steps!r}")
         if bias < 0 or (bias > 0 and rollout_agent is None):
             raise ConfigError(f"ismcts: 'bias' must be >= 0 and needs a rollout agent, got {bias!r}")
+        if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
+            raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
+        self.horizon = None if horizon is None else int(horizon)
         self.bias = float(bias)
+        self._stop_round: int | None = None  # per search, set by act
         self.iterations = int(iterations)
         self.seconds = seconds
         self.exploration = float(exploration)
@@ -143,7 +158,7 @@ class ISMCTSAgent(Agent):
         budget = f"seconds={self.seconds}" if self.seconds is not None else f"iterations={self.iterations}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
         return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
-                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps})")
+                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon})")
 
     # ---- search -----------------------------------------------------------------------------
     def act(self, info_state: InfoState) -> int:
@@ -159,6 +174,13 @@ class ISMCTSAgent(Agent):
             self.rollout_agent.seed(int(self.rng.integers(2**63)))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        # Horizon mode: where to stop, the points at the decision, the range of values seen.
+        self._stop_round = None
+        if self.horizon is not None:
+            first = info_state.determinize(self.rng)
+            self._stop_round = first.round_index() + self.horizon
+            self._base = first.score_returns()
+            self._lo, self._hi = math.inf, -math.inf
         while True:
             if deadline is None:
                 if done >= self.iterations:
@@ -179,10 +201,15 @@ class ISMCTSAgent(Agent):
         rng = self.rng
         c = self.exploration
         bias = self.bias
+        stop = self._stop_round
+        if stop is None:
+            lo, span = 0.0, 1.0
+        else:  # min-max normalisation of the raw point gains (0.5 until two values differ)
+            lo, span = (self._lo, self._hi - self._lo) if self._hi > self._lo else (-0.5, 1.0)
         node = root
         path = []
         # Selection and expansion.
-        while not state.is_terminal():
+        while not state.is_terminal() and (stop is None or state.round_index() < stop):
             p = state.current_player
             legal = np.flatnonzero(state.legal_mask())
             children = node.children
@@ -215,7 +242,10 @@ class ISMCTSAgent(Agent):
                 if child is None:  # not yet admitted by progressive widening
                     continue
                 child.avail += 1
-                score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                mean = child.total / child.visits
+                if stop is not None:
+                    mean = (mean - lo) / span if span > 0 else 0.5
+                score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
                 if a == preferred:
                     score += bias / (1 + child.visits)
                 if score > best_score:
@@ -230,6 +260,8 @@ class ISMCTSAgent(Agent):
         while not state.is_terminal():
             if limit is not None and steps >= limit:
                 break
+            if stop is not None and state.round_index() >= stop:
+                break
             p = state.current_player
             if agent is None:
                 legal = np.flatnonzero(state.legal_mask())
@@ -238,8 +270,13 @@ class ISMCTSAgent(Agent):
             else:
                 state.apply(agent.act(state.for_player(p)))
             steps += 1
-        # Backpropagation: rewards in [0, 1] per seat.
-        value = self._value(state)
+        # Backpropagation: rewards in [0, 1] per seat (horizon: raw point gains).
+        if stop is not None:
+            value = np.asarray(state.score_returns(), dtype=np.float64) - self._base
+            self._lo = min(self._lo, float(value.min()))
+            self._hi = max(self._hi, float(value.max()))
+        else:
+            value = self._value(state)
         for child in path:
             child.visits += 1
             child.total += value[child.player]
@@ -258,7 +295,8 @@ def parse_spec(arg: str | None) -> dict:
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
-    ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``.
+    ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
+    ``horizon``.
     """
     out: dict = {}
     if not arg:
@@ -287,9 +325,11 @@ def parse_spec(arg: str | None) -> dict:
                 out["max_rollout_steps"] = int(val)
             elif key == "bias":
                 out["bias"] = float(val)
+            elif key == "horizon":
+                out["horizon"] = int(val)
             else:
                 raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} "
-                                  "(known: iterations, seconds, c, rollout, reward, max_rollout_steps, bias)")
+                                  "(known: iterations, seconds, c, rollout, reward, max_rollout_steps, bias, horizon)")
         except ValueError as e:
             if isinstance(e, ConfigError):
                 raise

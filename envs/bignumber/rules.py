@@ -356,6 +356,10 @@ class BigNumberState(State):
     def is_terminal(self) -> bool:
         return self.over
 
+    def round_index(self) -> int:
+        """Deals finished so far (points are settled at each deal's end)."""
+        return self.deal + 1 if self.over else self.deal
+
     def scores(self) -> np.ndarray:
         return np.asarray(self.scores_, dtype=np.int64)
 

@@ -444,6 +444,10 @@ class BigWigState(State):
     def vp(self) -> np.ndarray:
         return self.collected @ POINT_VP
 
+    def round_index(self) -> int:
+        """Rounds (altar cards) resolved so far: each settles at most one point card."""
+        return self.round if self.is_terminal() else max(self.round - 1, 0)
+
     def scores(self) -> np.ndarray:
         return self.vp()
 

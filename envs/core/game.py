@@ -265,6 +265,15 @@ class State:
             out[win] = 1.0 / len(win)
         return out
 
+    def round_index(self) -> int:
+        """Public count of the scoring rounds (deals, hands) finished so far; 0 in a game without them.
+
+        Rounds are where points are settled, so a search may stop its rollouts at the next change
+        of this counter and value them by the points gained (ISMCTS's ``horizon``): a round's
+        outcome is far less noisy than a whole game's. It must be known to every seat.
+        """
+        return 0
+
     def score_returns(self) -> np.ndarray:
         """Final points centred on the table mean and scaled to about [-1, 1] (``reward="score"``)."""
         s = self.game.score_sign * np.asarray(self.scores(), dtype=np.float64)

@@ -437,6 +437,10 @@ class WizardState(State):
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER
 
+    def round_index(self) -> int:
+        """Rounds finished so far (each round is scored at its end)."""
+        return self.round if self.is_terminal() else self.round - 1
+
     def scores(self) -> np.ndarray:
         return np.array(self.points, dtype=np.int64)
 

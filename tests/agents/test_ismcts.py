@@ -151,3 +151,81 @@ def test_bias_widens_progressively():
     plain = make_agent("ismcts:16:rollout=heuristic", "gobig", 1)
     plain.act(state.for_player(0))
     assert all(v > 0 for v in plain.last_visits.values())
+
+
+# ---- horizon: rollouts cut at the end of the scoring round ---------------------------------------
+def test_parse_and_validate_horizon():
+    assert parse_spec("200:rollout=heuristic:horizon=2") == {"iterations": 200, "rollout": "heuristic",
+                                                             "horizon": 2}
+    for spec in ("ismcts:10:horizon=0", "ismcts:10:horizon=x"):
+        with pytest.raises(ConfigError, match="horizon"):
+            make_agent(spec, "bignumber", 0)
+    assert make_agent("ismcts:10:horizon=1", "bignumber", 0).horizon == 1
+
+
+class _Recording(ISMCTSAgent):
+    """Records where each iteration stopped: (round_index, terminal) of the state it valued."""
+
+    def _iterate(self, root, state):
+        ends = self.__dict__.setdefault("ends", [])
+        original = state.score_returns
+
+        def spy():
+            ends.append((state.round_index(), state.is_terminal()))
+            return original()
+
+        state.score_returns = spy  # the horizon valuation reads the points once, at the stop
+        super()._iterate(root, state)
+
+
+@pytest.mark.parametrize("game_name,horizon", [("bignumber", 1), ("wizard", 1), ("wizard", 2), ("bigwig", 1)])
+def test_horizon_stops_every_iteration_at_the_round_end(game_name, horizon):
+    import deckzoo.envs as E
+
+    state = E.game_class(game_name)(4).new_state(5)
+    for _ in range(7):  # a little way into the first round
+        state.apply(int(state.legal_actions()[0]))
+    while len(state.legal_actions()) < 2:
+        state.apply(int(state.legal_actions()[0]))
+    start = state.round_index()
+    agent = _Recording(1, iterations=40, horizon=horizon)
+    action = agent.act(state.for_player(state.current_player))
+    assert state.is_legal(action)
+    assert len(agent.ends) == 40
+    assert all(done or r == start + horizon for r, done in agent.ends), agent.ends
+
+
+def test_horizon_values_the_points_of_the_round():
+    """Seat 0 can lead its whole one-suit hand (N12) and end the deal with no penalty; leading one
+    card lets the others play on. Valued by the deal's points, the search takes the deal at once."""
+    from deckzoo.envs.bignumber.rules import BigNumberGame, BigNumberState
+
+    state = BigNumberState.from_hands(BigNumberGame(4), ["9d 8d", "1c 2c 3h", "4s 5s 6h", "7c 7h 2s"], leader=0)
+    names = {state.action_name(int(a)): int(a) for a in state.legal_actions()}
+    agent = ISMCTSAgent(0, iterations=60, horizon=1)
+    assert agent.act(state.for_player(0)) == names["play 9♦ 8♦ (98)"]
+
+
+@pytest.mark.parametrize("game_name", ["gobig", "bignumber", "wizard", "bigwig", "midgard"])
+def test_round_index_is_public_and_never_decreases(game_name):
+    import numpy as np
+
+    import deckzoo.envs as E
+
+    game = E.game_class(game_name)(4)
+    rng = np.random.default_rng(0)
+    state = game.new_state(3)
+    last, steps = state.round_index(), 0
+    while not state.is_terminal() and steps < 3000:
+        p = state.current_player
+        if steps % 50 == 0:
+            assert state.determinize(p, rng).round_index() == state.round_index()
+        state.apply(int(rng.choice(state.legal_actions())))
+        assert state.round_index() >= last
+        last, steps = state.round_index(), steps + 1
+    assert state.is_terminal()
+    # At the end: every scoring round finished (Big Number's deals, Wizard's 15 rounds, BigWig's
+    # altar cards); games without rounds stay at 0.
+    finished = {"bignumber": len(state.view(0).get("deal_penalties", [])), "wizard": 15,
+                "bigwig": state.view(0).get("round")}.get(game_name, 0)
+    assert last == finished
