@@ -81,6 +81,28 @@ class EvalConfig:
 
 
 @dataclass
+class PretrainConfig:
+    """Behaviour cloning before PPO (training/pretrain.py): the policy first imitates an agent."""
+
+    imitate: Any = None
+    """Agent spec to imitate (``heuristic``, or any spec ``make_agent`` knows); null: no pretraining."""
+    decisions: int = 100_000
+    """Decisions to record (whole games, every seat, until at least this many)."""
+    holdout: float = 0.1
+    """Share of the recorded games held out to measure the imitation accuracy (0 <= holdout < 1)."""
+    epochs: int = 5
+    """Passes over the recorded decisions."""
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    """Adam step size of the cloning (its own optimiser; PPO's starts fresh afterwards)."""
+    value: bool = True
+    """Also fit the value head to the imitated agent's discounted returns (``ppo.gamma``, the
+    run's ``reward``), so that PPO's first advantages are sane."""
+    eval_games: int = 200
+    """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO starts (0: none)."""
+
+
+@dataclass
 class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
@@ -114,6 +136,7 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
 
     @property
     def rollout_steps(self) -> int:
@@ -209,6 +232,25 @@ def _check(cfg: TrainConfig) -> None:
         bad("opponents.mix", "weights sum to 0")
     if not all(isinstance(s, str) for s in cfg.eval.opponents):
         bad("eval.opponents", f"must be a list of agent specs, got {cfg.eval.opponents!r}")
+    pre = cfg.pretrain
+    if pre.imitate is not None:
+        from deckzoo.agents.registry import make_agent
+
+        if not isinstance(pre.imitate, str):
+            bad("pretrain.imitate", f"must be an agent spec (e.g. heuristic) or null, got {pre.imitate!r}")
+        try:
+            make_agent(pre.imitate, cfg.game, 0)
+        except ConfigError as e:
+            raise ConfigError(f"config key 'pretrain.imitate': {e}") from None
+    for key in ("decisions", "epochs", "batch_size"):
+        if getattr(pre, key) < 1:
+            bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
+    if pre.eval_games < 0:
+        bad("pretrain.eval_games", f"must be >= 0, got {pre.eval_games}")
+    if not 0 <= pre.holdout < 1:
+        bad("pretrain.holdout", f"must be in [0, 1), got {pre.holdout}")
+    if not pre.learning_rate > 0:
+        bad("pretrain.learning_rate", f"must be > 0, got {pre.learning_rate}")
     # The game itself validates num_players and its options (its error names the key).
     game_cls = E.ENVS[env_name].Game
     try:
@@ -253,6 +295,7 @@ __all__ = [
     "EvalConfig",
     "OpponentConfig",
     "PPOConfig",
+    "PretrainConfig",
     "TrainConfig",
     "config_from_dict",
     "config_to_dict",

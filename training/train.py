@@ -161,6 +161,7 @@ class RunState:
     train_seconds: float = 0.0  # wall time inside PPO (collection + updates), evaluation excluded
     train_cpu_seconds: float = 0.0  # CPU time of this process over the same spans
     eval_history: list = field(default_factory=list)
+    pretrain: dict | None = None  # behaviour cloning's report (pretrain.py), once it has run
 
 
 class Trainer:
@@ -201,6 +202,27 @@ class Trainer:
             (self.run_dir / "config.yaml").write_text(yaml.safe_dump(config_to_dict(self.cfg), sort_keys=False))
             self.model = _new_model(self.cfg, self.venv)
         self.model.set_logger(configure(str(self.run_dir / "tb"), ["tensorboard"]))
+        if self.cfg.pretrain.imitate is not None and self.rs.pretrain is None:
+            self._pretrain()
+
+    def _pretrain(self) -> None:
+        """Behaviour cloning (pretrain.py) before the first rollout, its evaluation, then a
+        checkpoint: a run resumed from here or later never repeats or skips it."""
+        from .pretrain import pretrain
+
+        cfg, pre = self.cfg, self.cfg.pretrain
+        log.info("pretraining: imitating %s over %d decisions", pre.imitate, pre.decisions)
+        report = pretrain(self.model, self.game, pre, reward=cfg.reward, gamma=cfg.ppo.gamma, vf_coef=cfg.ppo.vf_coef,
+                          max_grad_norm=cfg.ppo.max_grad_norm, seed=_seed(cfg.seed, 1), progress=cfg.progress_bar)
+        log.info("pretraining: %.0f s, held-out imitation accuracy %.3f (untrained %.3f, random legal %.3f)",
+                 report["seconds"], report["accuracy"], report["accuracy_before"], report["random_accuracy"])
+        for k in ("accuracy", "accuracy_before", "random_accuracy"):
+            self.model.logger.record(f"pretrain/{k}", report[k])
+        if pre.eval_games:
+            report["eval"] = self._evaluate(pre.eval_games, 0)
+        self.rs.pretrain = report
+        self.model.logger.dump(0)
+        self.save_checkpoint()
 
     # ---- the loop ----
     def run(self) -> dict:
@@ -297,6 +319,9 @@ class Trainer:
             "steps_per_cpu_second": model.num_timesteps / max(rs.train_cpu_seconds, 1e-9),
             "wall_seconds_this_session": wall, "final_eval_seconds": time.perf_counter() - t0,
             "n_envs": cfg.n_envs, "vec_env": cfg.vec_env, "torch_threads": cfg.torch_threads,
+            "pretrain": rs.pretrain,
+            # the run's CPU budget: behaviour cloning (collection + fitting) plus PPO
+            "budget_cpu_seconds": rs.train_cpu_seconds + (rs.pretrain or {}).get("cpu_seconds", 0.0),
             "opponent_mix": self.mix, "pool_size": len(rs.pool), "load_average": list(os.getloadavg()),
             "final_eval": final,
         }
@@ -358,7 +383,7 @@ class Trainer:
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v

@@ -51,6 +51,15 @@ def test_shipped_configs_load(path):
     ({"opponents": {"mix": {"random": 0}}}, "'opponents.mix'"),
     ({"num_players": 9}, "num_players"),
     ({"game_options": {"no_such_option": 1}}, "no_such_option"),
+    ({"pretrain": {"imitate": "heuristic", "lerning_rate": 1e-3}}, "'pretrain.lerning_rate'"),
+    ({"pretrain": {"imitate": "nobody"}}, "'pretrain.imitate'"),
+    ({"pretrain": {"imitate": 3}}, "'pretrain.imitate'"),
+    ({"pretrain": {"imitate": "heuristic", "decisions": 0}}, "'pretrain.decisions'"),
+    ({"pretrain": {"imitate": "heuristic", "epochs": 0}}, "'pretrain.epochs'"),
+    ({"pretrain": {"imitate": "heuristic", "holdout": 1.0}}, "'pretrain.holdout'"),
+    ({"pretrain": {"imitate": "heuristic", "learning_rate": 0}}, "'pretrain.learning_rate'"),
+    ({"pretrain": {"imitate": "heuristic", "value": "yes"}}, "'pretrain.value'"),
+    ({"pretrain": {"imitate": "heuristic", "eval_games": -1}}, "'pretrain.eval_games'"),
 ])
 def test_bad_config_is_rejected_naming_the_key(data, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):

@@ -31,7 +31,7 @@ def tiny(run_dir, game="gobig", rollouts=4, **over):
         "eval": {"every": 2 * ROLLOUT, "games": 2, "final_games": 0, "opponents": ["random"]},
     }
     for k, v in over.items():
-        data[k] = {**data[k], **v} if isinstance(v, dict) and k in ("ppo", "opponents", "eval") else v
+        data[k] = {**data.get(k, {}), **v} if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain") else v
     return config_from_dict(data)
 
 
