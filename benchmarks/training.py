@@ -114,10 +114,15 @@ def write_report(res: dict) -> None:
         "steps/CPU-s = the same per second of CPU time of the training process, which is single-threaded",
         "with `vec_env: dummy` and one torch thread: the rate one otherwise idle core would give.",
         "The machine has 2 cores shared with other jobs: the 1-minute load average is given at start and end.",
+        "BC = behaviour cloning of the game's heuristic before PPO (`pretrain` in the config, training/pretrain.py):",
+        "BC s = its wall seconds (recording the heuristic's games + fitting); imitation = held-out accuracy",
+        "(greedy action == the heuristic's) over all decisions / over the decisions with 2+ legal actions;",
+        "BC vs heuristic = the cloned policy's win share before any PPO. CPU s = CPU seconds of BC + PPO,",
+        "the run's budget (30 minutes = 1800 s); evaluation excluded.",
         "",
-        ("| game | P | options | reward | steps | PPO time (s) | steps/s | steps/CPU-s | vs random | vs heuristic "
-         "| 1/P | final games | load start / end |"),
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ("| game | P | options | reward | BC s | imitation | BC vs heuristic | steps | PPO time (s) | steps/s "
+         "| steps/CPU-s | CPU s | vs random | vs heuristic | 1/P | final games | load start / end |"),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game in GAMES:
         s = res["games"].get(game)
@@ -126,9 +131,15 @@ def write_report(res: dict) -> None:
         final = {r["opponent"]: r for r in s["final_eval"]}
         games = max((r["games"] for r in s["final_eval"]), default=0)
         opts = json.dumps(s["config"]["game_options"]) if s["config"]["game_options"] else "-"
+        pre = s.get("pretrain") or {}
+        bc_eval = {r["opponent"]: r for r in pre.get("eval", [])}
+        bc = (f"{pre['seconds']:.0f} | {pre['accuracy']:.3f} / {pre['choice_accuracy']:.3f} | "
+              f"{_fmt_share(bc_eval.get('heuristic'))}" if pre else "- | - | -")
+        cpu = s.get("budget_cpu_seconds", s.get("train_cpu_seconds"))
         lines.append(
-            f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {s['steps']:,} | "
+            f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {bc} | {s['steps']:,} | "
             f"{s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | {_cpu_rate(s)} | "
+            f"{'n/a' if cpu is None else f'{cpu:.0f}'} | "
             f"{_fmt_share(final.get('random'))} | "
             f"{_fmt_share(final.get('heuristic'))} | {1 / s['num_players']:.3f} | {games} | "
             f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |")

@@ -36,7 +36,13 @@ def test_report_and_curves(tmp_path, monkeypatch):
         {"vec_env": "dummy", "n_envs": 16, "torch_threads": 1, "steps": 2048, "seconds": 1.0,
          "steps_per_second": 2048.0, "steps_per_cpu_second": 2100.0, "load_average": [1.0, 1.0]}]})
     md = (tmp_path / "training.md").read_text()
-    assert "| gobig | 4 | - | win | 2,048 | 2 | 1024 | 2048 | 0.600 [0.500, 0.690] **>1/P** | " \
+    assert "| gobig | 4 | - | win | - | - | - | 2,048 | 2 | 1024 | 2048 | 1 | 0.600 [0.500, 0.690] **>1/P** | " \
            "0.200 [0.160, 0.240] | 0.250 | 400 | 2.5 / 3.0 |" in md
     assert "| dummy | 16 | 1 | 2,048 | 1.0 | 2048 | 2100 | 1.0 / 1.0 |" in md
+    # with behaviour cloning: its seconds, accuracies, the cloned policy's win share, BC + PPO CPU seconds
+    summary.update(pretrain={"seconds": 30.4, "accuracy": 0.9, "choice_accuracy": 0.81, "cpu_seconds": 29.0,
+                             "eval": [row(0, "heuristic", 0.22, 0.18, 0.27, 200)]}, budget_cpu_seconds=30.0)
+    bench.save_results({"games": {"gobig": summary}})
+    md = (tmp_path / "training.md").read_text()
+    assert "| gobig | 4 | - | win | 30 | 0.900 / 0.810 | 0.220 [0.180, 0.270] | 2,048 | 2 | 1024 | 2048 | 30 | " in md
     assert (tmp_path / "training.gobig.png").stat().st_size > 1000
