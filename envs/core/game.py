@@ -13,6 +13,10 @@ A game subclass fills in:
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
   ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``,
   ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+
+Optional: ``is_legal(a)`` (a cheaper legality test than the whole mask), ``simultaneous_players()``
+/ ``legal_mask_for(p)`` (face-down commits), ``round_index()`` (games scored in rounds: lets a
+search stop its rollouts at a round's end), ``clone()`` (hand-rolled, much faster than deepcopy).
 """
 
 from __future__ import annotations
