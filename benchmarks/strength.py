@@ -182,20 +182,23 @@ def main(argv=None) -> int:
             "machine": f"{platform.processor() or platform.machine()}, Python {platform.python_version()}",
             "workers": args.workers, "seed": args.seed}
 
-    kept: list[dict] = []
-    if args.append and (out / "strength.json").exists():
-        old = json.loads((out / "strength.json").read_text())
-        kept = old["rows"]
-        meta["command"] = old["meta"]["command"] + "; then " + meta["command"]
+    command = meta["command"]
 
     def save():
+        # With --append the file is read again at every save, so two runs appending different
+        # games at the same time both keep their rows.
         meta["skipped"] = skipped
-        new_keys = {(r["env"], r["hero"] == "heuristic") for r in rows}
-        all_rows = [r for r in kept if (r["env"], r["hero"] == "heuristic") not in new_keys] + rows
-        order = {name: i for i, name in enumerate(E.ENVS)}
-        all_rows.sort(key=lambda r: (order.get(r["env"], 99), r["hero"] != "heuristic"))
-        (out / "strength.json").write_text(json.dumps({"meta": meta, "rows": all_rows}, indent=1))
-        (out / "strength.md").write_text(markdown(all_rows, meta))
+        kept: list[dict] = []
+        meta["command"] = command
+        if args.append and (out / "strength.json").exists():
+            old = json.loads((out / "strength.json").read_text())
+            kept = old["rows"]
+            if command not in old["meta"]["command"]:
+                meta["command"] = old["meta"]["command"] + "; then " + command
+            else:
+                meta["command"] = old["meta"]["command"]
+        (out / "strength.json").write_text(json.dumps({"meta": meta, "rows": merge_rows(kept, rows)}, indent=1))
+        (out / "strength.md").write_text(markdown(merge_rows(kept, rows), meta))
 
     try:
         run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save)
@@ -204,6 +207,15 @@ def main(argv=None) -> int:
     save()
     print((out / "strength.md").read_text())
     return 0
+
+
+def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
+    """``kept`` with each match-up in ``rows`` replaced or added, in registry order."""
+    new_keys = {(r["env"], r["hero"] == "heuristic") for r in rows}
+    all_rows = [r for r in kept if (r["env"], r["hero"] == "heuristic") not in new_keys] + rows
+    order = {name: i for i, name in enumerate(E.ENVS)}
+    all_rows.sort(key=lambda r: (order.get(r["env"], 99), r["hero"] != "heuristic"))
+    return all_rows
 
 
 def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save) -> None:
