@@ -220,6 +220,7 @@ class Trainer:
             self.model.logger.record(f"pretrain/{k}", report[k])
         if pre.eval_games:
             report["eval"] = self._evaluate(pre.eval_games, 0)
+            self.rs.next_eval = self.cfg.eval.every  # step 0 is evaluated: the next one is due at `every`
         self.rs.pretrain = report
         self.model.logger.dump(0)
         self.save_checkpoint()
