@@ -165,7 +165,8 @@ def play_task(task: dict) -> dict:
     return {
         "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
         "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
-        "decisions": res.decisions, "think_seconds": res.think_seconds, "seconds": time.perf_counter() - t0,
+        "decisions": res.decisions, "think_seconds": res.think_seconds,
+        "max_think_seconds": res.max_think_seconds, "seconds": time.perf_counter() - t0,
     }
 
 

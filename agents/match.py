@@ -23,6 +23,7 @@ class MatchResult:
     # Per seat: decisions taken and seconds spent inside ``act`` (for search budgets).
     decisions: list[int] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
+    max_think_seconds: list[float] = field(default_factory=list)  # the slowest single decision
 
 
 def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, max_steps: int = 1_000_000) -> MatchResult:
@@ -30,13 +31,15 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, ma
     state = game.new_state(seed)
     steps = 0
     n = game.num_players
-    decisions, think = [0] * n, [0.0] * n
+    decisions, think, longest = [0] * n, [0.0] * n, [0.0] * n
     clock = time.perf_counter
     while not state.is_terminal():
         p = state.current_player
         t0 = clock()
         action = agents[p].act(state.for_player(p))
-        think[p] += clock() - t0
+        dt = clock() - t0
+        think[p] += dt
+        longest[p] = max(longest[p], dt)
         decisions[p] += 1
         state.apply(action)
         steps += 1
@@ -44,4 +47,4 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, ma
             raise RuntimeError(f"game with seed {seed} exceeded {max_steps} steps")
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
                        winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
-                       decisions=decisions, think_seconds=think)
+                       decisions=decisions, think_seconds=think, max_think_seconds=longest)

@@ -89,7 +89,8 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
     """Per-label summary rows (sorted by win share) from arena game records.
 
     A record needs ``seats`` (label per seat), ``scores`` and ``winners``; with ``decisions`` and
-    ``think_seconds`` (per seat) the rows also report seconds per move.
+    ``think_seconds`` (per seat) the rows also report seconds per move, and with
+    ``max_think_seconds`` the slowest single decision.
     """
     records = sorted(records, key=lambda r: r["index"])
     rows: dict[str, dict] = {}
@@ -97,11 +98,13 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
     for rec in records:
         for seat, label in enumerate(rec["seats"]):
             row = rows.setdefault(label, {"agent": label, "seat_games": 0, "wins": 0.0, "score_sum": 0.0,
-                                          "decisions": 0, "think": 0.0})
+                                          "decisions": 0, "think": 0.0, "longest": None})
             row["seat_games"] += 1
             if "decisions" in rec:
                 row["decisions"] += rec["decisions"][seat]
                 row["think"] += rec["think_seconds"][seat]
+            if "max_think_seconds" in rec:
+                row["longest"] = max(row["longest"] or 0.0, rec["max_think_seconds"][seat])
             row["wins"] += win_credit(rec["winners"], seat)
             row["score_sum"] += float(rec["scores"][seat])
         ratings.update(rec["seats"], ranks_from_result(rec["scores"], rec["winners"], score_sign))
@@ -125,6 +128,7 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
             "decisions": row["decisions"],
             # Wall-clock seconds inside ``act`` per decision (not reproducible: machine load).
             "sec_per_move": row["think"] / row["decisions"] if row["decisions"] else 0.0,
+            "max_sec_per_move": row["longest"],  # the slowest decision (None: not recorded)
         })
     out.sort(key=lambda r: (-r["win_share"], r["agent"]))
     return out

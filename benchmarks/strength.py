@@ -101,17 +101,19 @@ def markdown(rows: list[dict], meta: dict) -> str:
         ("Win share: a win counts 1, a win shared by w seats 1/w. The interval is the 95% Wilson interval "
         "over the hero's games; 'above' means its lower end is above the uniform share 1/P. Games were "
         "added in batches until the interval separated from 1/P (or the cap). ms/move is wall-clock "
-        "time per decision on this (shared) machine."),
+        "time per decision on this (shared) machine, on average and for the slowest decision ('-': "
+        "not recorded by that run)."),
         "",
         ("| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero ms/move | "
-        "hero mean score | opp. mean score |"),
-        "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|",
+        "hero max ms/move | hero mean score | opp. mean score |"),
+        "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|",
     ]
     for r in rows:
         h, o = r["hero_row"], r["opponent_row"]
         lines.append(f"| {r['env']} | {r['players']} | {r['hero']} | {r['opponent']} | {r['games']} | "
                      f"{h['win_share']:.3f} | [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | {r['uniform']:.3f} | "
-                     f"{r['verdict']} | {1000 * h['sec_per_move']:.1f} | {h['mean_score']:.1f} | {o['mean_score']:.1f} |")
+                     f"{r['verdict']} | {1000 * h['sec_per_move']:.1f} | {_ms(h.get('max_sec_per_move'))} | "
+                     f"{h['mean_score']:.1f} | {o['mean_score']:.1f} |")
     heur = [r for r in rows if r["hero"] == "heuristic"]
     srch = [r for r in rows if r["hero"] != "heuristic"]
     lines += [
@@ -207,6 +209,10 @@ def main(argv=None) -> int:
     save()
     print((out / "strength.md").read_text())
     return 0
+
+
+def _ms(seconds) -> str:
+    return "-" if seconds is None else f"{1000 * seconds:.0f}"
 
 
 def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
