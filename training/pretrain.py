@@ -198,7 +198,7 @@ def pretrain(model, game, pcfg, *, reward: str, gamma: float, vf_coef: float, ma
     t0, c0 = time.perf_counter(), time.process_time()
     demos = collect_demos(game, pcfg.imitate, pcfg.decisions, seed, reward=reward, gamma=gamma, progress=progress)
     collect_seconds = time.perf_counter() - t0
-    held_games = int(round(demos.games * pcfg.holdout))
+    held_games = round(demos.games * pcfg.holdout)
     held = demos.game_index >= demos.games - held_games
     train_idx, test_idx = np.flatnonzero(~held), np.flatnonzero(held)
     before = accuracy(model.policy, demos, test_idx)

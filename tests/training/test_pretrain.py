@@ -101,7 +101,7 @@ def test_pretraining_runs_once_and_resume_is_exact(tmp_path, monkeypatch):
     rep = summary["pretrain"]
     assert rep["decisions"] >= 400 and 0 <= rep["accuracy"] <= 1 and len(rep["eval"]) == 1
     assert summary["budget_cpu_seconds"] == pytest.approx(summary["train_cpu_seconds"] + rep["cpu_seconds"])
-    assert [r["step"] for r in straight.rs.eval_history][0] == 0  # the cloned policy's evaluation
+    assert straight.rs.eval_history[0]["step"] == 0  # the cloned policy's evaluation
     # stop right after pretraining (its checkpoint), then resume: pretraining must not run again
     stopped = Trainer(tiny(tmp_path / "b", rollouts=3, pretrain=PRE))
     stopped.setup()
