@@ -61,6 +61,7 @@ def test_dense_returns_are_the_seat_score_changes():
 @pytest.fixture(scope="module")
 def cloned():
     cfg = tiny("unused", ppo={"net_arch": [64, 64]})
+    torch.set_num_threads(1)  # as the trainer does: two threads on a busy 2-core machine are 10x slower
     torch.manual_seed(0)
     model = _new_model(cfg, make_vec_env(cfg, {"random": 1.0}))
     game = E.game_class("gobig")(4)
