@@ -40,7 +40,10 @@ These values have no fixed range, so the UCB formula sees them min-max normalise
 seen in the current search (as MuZero normalises its Q values). Games without rounds ignore it.
 
 Budget. ``iterations`` (deterministic given the seed) or ``seconds`` per move (wall clock; not
-reproducible, so arenas that must replay exactly use iterations). A decision with a single legal
+reproducible, so arenas that must replay exactly use iterations), or both: at most that many
+iterations and at most that long (``ismcts:500:1s``), which replays exactly as long as the clock
+never cuts a search short and still bounds the slowest move (a Big Number search at a deal's first
+lead rolls out whole deals and takes several times the average). A decision with a single legal
 action is answered at once without search.
 
 Registry specs (``make_agent``)::
@@ -48,6 +51,7 @@ Registry specs (``make_agent``)::
     ismcts                   200 iterations, random rollouts
     ismcts:1000              1000 iterations
     ismcts:0.5s              half a second per move
+    ismcts:500:1s            500 iterations, but never more than a second
     ismcts:300:rollout=heuristic:c=0.5:reward=score:max_rollout_steps=200
     ismcts:60:rollout=heuristic:bias=1     progressive bias towards the heuristic's moves
     ismcts:200:rollout=heuristic:horizon=1 roll out to the end of the round, value its points
@@ -103,8 +107,9 @@ class ISMCTSAgent(Agent):
 
     Args:
         seed: seeds the agent's generator (determinizations, tie-breaks, random rollouts).
-        iterations: iterations per move (used when ``seconds`` is None).
-        seconds: wall-clock budget per move; overrides ``iterations``.
+        iterations: iterations per move (None: ``DEFAULT_ITERATIONS``, or unlimited when
+            ``seconds`` is given).
+        seconds: wall-clock budget per move; with ``iterations`` too, whichever ends first.
         exploration: UCB constant ``c`` for rewards in [0, 1] (0.7 as in Cowling et al.).
         rollout_agent: an ``Agent`` used for rollouts instead of uniform random moves. It is
             re-seeded from this agent's generator, so runs stay reproducible.
@@ -122,12 +127,14 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
+    def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, exploration: float = 0.7,
                  rollout_agent: Agent | None = None, reward: str = "win",
                  max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None):
         super().__init__(seed)
-        if seconds is None and (not isinstance(iterations, (int, np.integer)) or iterations < 1):
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and (not isinstance(iterations, (int, np.integer)) or iterations < 1):
             raise ConfigError(f"ismcts: 'iterations' must be a positive int, got {iterations!r}")
         if seconds is not None and not seconds > 0:
             raise ConfigError(f"ismcts: 'seconds' must be positive, got {seconds!r}")
@@ -144,7 +151,7 @@ class ISMCTSAgent(Agent):
         self.horizon = None if horizon is None else int(horizon)
         self.bias = float(bias)
         self._stop_round: int | None = None  # per search, set by act
-        self.iterations = int(iterations)
+        self.iterations = None if iterations is None else int(iterations)
         self.seconds = seconds
         self.exploration = float(exploration)
         self.rollout_agent = rollout_agent
@@ -155,7 +162,8 @@ class ISMCTSAgent(Agent):
         self.last_visits: dict[int, int] = {}
 
     def __repr__(self) -> str:
-        budget = f"seconds={self.seconds}" if self.seconds is not None else f"iterations={self.iterations}"
+        budget = ", ".join(f"{k}={v}" for k, v in (("iterations", self.iterations), ("seconds", self.seconds))
+                           if v is not None)
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
         return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
                 f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon})")
@@ -181,11 +189,11 @@ class ISMCTSAgent(Agent):
             self._stop_round = first.round_index() + self.horizon
             self._base = first.score_returns()
             self._lo, self._hi = math.inf, -math.inf
+        limit = self.iterations
         while True:
-            if deadline is None:
-                if done >= self.iterations:
-                    break
-            elif done > 0 and time.perf_counter() >= deadline:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             self._iterate(root, info_state.determinize(self.rng))
             root.visits += 1

@@ -47,6 +47,9 @@ DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
 #   the current round and values it by the points gained, which buys ~10x the iterations and a
 #   cleaner signal: in 16-game pilots Big Number went from 0.13 to 0.38 and Wizard (4 games) won 3.
 #   Adding ``bias=1`` (the heuristic's own move first) did not change Big Number (0.31, 16 games).
+#   Their first moves of a round roll out whole rounds and take several times the average (Big
+#   Number's slowest move took 2.9 s against a 0.36 s mean, load ~3), so ``1s`` caps every search
+#   at one second of wall clock as well.
 # * BigWig's heuristic (~3 ms a decision) is too slow to roll out with, so its search uses random
 #   rollouts; a round there is one trick, too short a horizon for a game of hand management
 #   (horizon=2: 0 wins in an 8-game pilot, points level).
@@ -54,8 +57,8 @@ DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
 # Override with --ismcts-for.
 ISMCTS_FOR = {
     "gobig_v0": "ismcts:60:rollout=heuristic",
-    "bignumber_v0": "ismcts:500:rollout=heuristic:horizon=1",
-    "wizard_v0": "ismcts:300:rollout=heuristic:horizon=1",
+    "bignumber_v0": "ismcts:500:1s:rollout=heuristic:horizon=1",
+    "wizard_v0": "ismcts:300:1s:rollout=heuristic:horizon=1",
     "bigwig_v0": "ismcts:300:reward=score",
     "midgard_v0": "ismcts:60:reward=score:max_rollout_steps=100",
 }

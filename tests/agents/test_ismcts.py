@@ -99,6 +99,21 @@ def test_seconds_budget_stops_in_time():
     assert time.perf_counter() - t0 < 2.0  # one iteration past the deadline at most (generous for CI)
 
 
+def test_iterations_and_seconds_together_stop_at_whichever_comes_first():
+    state = GoBigGame(4).new_state(2)
+    seat = state.current_player
+    few = ISMCTSAgent(seed=0, iterations=5, seconds=60.0)  # the count ends it long before the clock
+    assert few.act(state.for_player(seat)) == ISMCTSAgent(seed=0, iterations=5).act(state.for_player(seat))
+    assert few.last_iterations == 5
+    capped = ISMCTSAgent(seed=0, iterations=10**9, seconds=0.05)  # the clock ends it
+    capped.act(state.for_player(seat))
+    assert 1 <= capped.last_iterations < 10**9
+    assert parse_spec("500:1s") == {"iterations": 500, "seconds": 1.0}
+    agent = make_agent("ismcts:500:1s", "gobig", 0)
+    assert (agent.iterations, agent.seconds) == (500, 1.0) and "iterations=500, seconds=1.0" in repr(agent)
+    assert make_agent("ismcts:0.5s", "gobig", 0).iterations is None
+
+
 def test_truncated_rollouts_and_score_reward_play_legal_games():
     game = GoBigGame(3)
     agents = [ISMCTSAgent(seed=1, iterations=6, max_rollout_steps=5, reward="score"),
