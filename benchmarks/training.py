@@ -145,6 +145,8 @@ def write_report(res: dict) -> None:
             f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |")
     lines += ["", ("Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
                    "evaluation, with its 95% interval)."), ""]
+    if res.get("notes"):  # free text kept in the JSON (how a row was obtained, what it shows)
+        lines += ["## Notes", "", *[f"* {n}" for n in res["notes"]], ""]
     if res.get("throughput"):
         lines += [
             "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, batch 512, 4 epochs)",

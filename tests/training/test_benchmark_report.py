@@ -42,7 +42,8 @@ def test_report_and_curves(tmp_path, monkeypatch):
     # with behaviour cloning: its seconds, accuracies, the cloned policy's win share, BC + PPO CPU seconds
     summary.update(pretrain={"seconds": 30.4, "accuracy": 0.9, "choice_accuracy": 0.81, "cpu_seconds": 29.0,
                              "eval": [row(0, "heuristic", 0.22, 0.18, 0.27, 200)]}, budget_cpu_seconds=30.0)
-    bench.save_results({"games": {"gobig": summary}})
+    bench.save_results({"games": {"gobig": summary}, "notes": ["a note on how a row was obtained"]})
     md = (tmp_path / "training.md").read_text()
+    assert "## Notes\n\n* a note on how a row was obtained\n" in md
     assert "| gobig | 4 | - | win | 30 | 0.900 / 0.810 | 0.220 [0.180, 0.270] | 2,048 | 2 | 1024 | 2048 | 30 | " in md
     assert (tmp_path / "training.gobig.png").stat().st_size > 1000
