@@ -131,6 +131,8 @@ def markdown(rows: list[dict], meta: dict) -> str:
     ]
     if meta.get("skipped"):
         lines += ["", "Not measured: " + "; ".join(meta["skipped"]) + "."]
+    if meta.get("notes"):
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in meta["notes"]]
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +167,9 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--append", action="store_true",
                    help="keep the rows already in OUT/strength.json for match-ups not played now")
+    p.add_argument("--note", action="append", default=[],
+                   help="a note printed under the table (kept by later --append runs; with --envs '' "
+                        "--append, only the notes are added)")
     args = p.parse_args(argv)
 
     ismcts_for = {} if args.ismcts != DEFAULT_ISMCTS else dict(ISMCTS_FOR)
@@ -195,13 +200,15 @@ def main(argv=None) -> int:
         meta["skipped"] = skipped
         kept: list[dict] = []
         meta["command"] = command
+        meta["notes"] = list(args.note)
         if args.append and (out / "strength.json").exists():
             old = json.loads((out / "strength.json").read_text())
             kept = old["rows"]
-            if command not in old["meta"]["command"]:
-                meta["command"] = old["meta"]["command"] + "; then " + command
+            if not rows or command in old["meta"]["command"]:  # nothing played (notes only), or saved before
+                meta.update({k: old["meta"][k] for k in ("command", "date", "machine", "workers", "seed")})
             else:
-                meta["command"] = old["meta"]["command"]
+                meta["command"] = old["meta"]["command"] + "; then " + command
+            meta["notes"] = old["meta"].get("notes", []) + [n for n in args.note if n not in old["meta"].get("notes", [])]
         (out / "strength.json").write_text(json.dumps({"meta": meta, "rows": merge_rows(kept, rows)}, indent=1))
         (out / "strength.md").write_text(markdown(merge_rows(kept, rows), meta))
 

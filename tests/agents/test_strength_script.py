@@ -39,3 +39,12 @@ def test_strength_append_replaces_only_what_was_played(tmp_path):
     data = json.loads((tmp_path / "strength.json").read_text())
     assert [r["hero"] for r in data["rows"]] == ["heuristic", "ismcts:3"]
     assert "; then " in data["meta"]["command"]
+    # Notes: kept by later appending runs, and a notes-only call (no envs) changes nothing else.
+    strength.main(base + ["--ismcts", "ismcts:2", "--skip", "heuristic", "--append", "--note", "first note"])
+    strength.main(["--envs", "", "--out", str(tmp_path), "--append", "--note", "second note"])
+    after = json.loads((tmp_path / "strength.json").read_text())
+    assert after["meta"]["notes"] == ["first note", "second note"]
+    assert [r["hero"] for r in after["rows"]] == ["heuristic", "ismcts:2"]
+    assert after["meta"]["command"].count("; then ") == 2  # the notes-only call is not a run
+    md = (tmp_path / "strength.md").read_text()
+    assert "## Notes" in md and "- first note" in md and "- second note" in md
