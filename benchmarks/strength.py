@@ -56,7 +56,7 @@ DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
 # * Midgard: ~570 decisions a game and ~1 ms a heuristic decision: random rollouts cut at 100 moves.
 # Override with --ismcts-for.
 ISMCTS_FOR = {
-    "gobig_v0": "ismcts:60:rollout=heuristic",
+    "gobig_v0": "ismcts:60:1s:rollout=heuristic",
     "bignumber_v0": "ismcts:500:1s:rollout=heuristic:horizon=1",
     "wizard_v0": "ismcts:300:1s:rollout=heuristic:horizon=1",
     "bigwig_v0": "ismcts:300:reward=score",
