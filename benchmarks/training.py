@@ -189,7 +189,8 @@ def plot_curve(game: str, s: dict) -> None:
     ax.set_ylim(0, 1)
     ax.set_xlabel("learner env steps")
     ax.set_ylabel("win share")
-    ax.set_title(f"{game} ({s['num_players']} players): MaskablePPO self-play")
+    warm = " after cloning the heuristic (step 0)" if s.get("pretrain") else " self-play"
+    ax.set_title(f"{game} ({s['num_players']} players): MaskablePPO{warm}", fontsize=10)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(RESULTS / f"training.{game}.png", dpi=100)
