@@ -210,10 +210,8 @@ class ISMCTSAgent(Agent):
         c = self.exploration
         bias = self.bias
         stop = self._stop_round
-        if stop is None:
-            lo, span = 0.0, 1.0
-        else:  # min-max normalisation of the raw point gains (0.5 until two values differ)
-            lo, span = (self._lo, self._hi - self._lo) if self._hi > self._lo else (-0.5, 1.0)
+        if stop is not None:  # min-max normalisation of the raw point gains (0.5 while all are equal)
+            lo, span = (self._lo, self._hi - self._lo) if self._hi > self._lo else (self._lo - 0.5, 1.0)
         node = root
         path = []
         # Selection and expansion.
@@ -252,7 +250,7 @@ class ISMCTSAgent(Agent):
                 child.avail += 1
                 mean = child.total / child.visits
                 if stop is not None:
-                    mean = (mean - lo) / span if span > 0 else 0.5
+                    mean = (mean - lo) / span
                 score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
                 if a == preferred:
                     score += bias / (1 + child.visits)
