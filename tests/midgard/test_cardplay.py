@@ -191,6 +191,16 @@ def _event_table(n=3):
     return s
 
 
+def _event_played(name: str):
+    """Seat 0, given only the event ``name``, plays it in its preparation step on the event table."""
+    s = _event_table()
+    give(s, 0, k(name))
+    complete(s)
+    prep(s)
+    play(s, name)
+    return s
+
+
 def test_one_event_per_preparation_and_bragi_allows_another():
     s = _event_table()
     give(s, 0, k("Freyr's Harvest"), k("Odin's Ravens"), k("Bragi's Song"))
@@ -301,26 +311,14 @@ def test_feast_in_the_krog_takes_from_the_krog():
 
 
 def test_freyrs_harvest_and_valkyries_choice():
-    s = _event_table()
-    give(s, 0, k("Freyr's Harvest"))
-    complete(s)
-    prep(s)
-    play(s, "Freyr's Harvest")
+    s = _event_played("Freyr's Harvest")
     assert s.coins[0] == 8 and s.skat == 50 - 18 - 2
-    s = _event_table()
-    give(s, 0, k("Valkyrie's Choice"))
-    complete(s)
-    prep(s)
-    play(s, "Valkyrie's Choice")
+    s = _event_played("Valkyrie's Choice")
     assert s.rewards[0].sum() == 1
 
 
 def test_fimbulwinter_turns_the_calendar_and_can_end_the_game():
-    s = _event_table()
-    give(s, 0, k("Fimbulwinter"))
-    complete(s)
-    prep(s)
-    play(s, "Fimbulwinter")
+    s = _event_played("Fimbulwinter")
     assert s.calendar == 1 and s.season() == 1
     s = _event_table()
     s.calendar = 7
@@ -357,11 +355,7 @@ def test_omen_of_ragnarok_everyone_discards():
 
 
 def test_sleipnirs_gallop_moves_without_a_trip():
-    s = _event_table()
-    give(s, 0, k("Sleipnir's Gallop"))
-    complete(s)
-    prep(s)
-    play(s, "Sleipnir's Gallop")
+    s = _event_played("Sleipnir's Gallop")
     assert s.mode == MOVE and not legal(s, "move", world("Midgard"))
     act(s, "move", world("Asgard"))
     assert s.world[0] == world("Asgard") and not s.made_trip and s.rewards[0].sum() == 0
@@ -385,11 +379,7 @@ def test_fenrirs_howl_and_hermods_ride():
 
 
 def test_norns_weaving_opens_one_more():
-    s = _event_table()
-    give(s, 0, k("Norns' Weaving"))
-    complete(s)
-    prep(s)
-    play(s, "Norns' Weaving")
+    s = _event_played("Norns' Weaving")
     assert len(s.open) == 7
 
 
