@@ -136,7 +136,7 @@ class SingleAgentEnv(gym.Env):
         self._pool_ids: list[int] = []  # the drawable pool, oldest first
         self._pool_agents: dict[int, Agent] = {}  # id -> agent: the pool plus retired ones still seated
         self._pool_rng = np.random.default_rng(0)  # shared by pool agents; reseeded in reset(seed)
-        self.state = None
+        self.game_state = None
         self.seat = 0
         self.seat_agents: list[Agent | None] = []
         self._seat_pool_ids: list[int | None] = []  # pool id of each seat's agent (None: not a pool agent)
@@ -245,19 +245,19 @@ class SingleAgentEnv(gym.Env):
             for i in range(n - 1):
                 s = (self.seat + 1 + i) % n
                 self.seat_agents[s], self.seat_labels[s], self._seat_pool_ids[s] = self._draw_opponent(i)
-            self.state = self.game.new_state(int(self.np_random.integers(2**63)))
+            self.game_state = self.game.new_state(int(self.np_random.integers(2**63)))
             self._last_score = self._own_score()
             self._ep_return, self._ep_len = 0.0, 0
             self._done = False
             self._play_opponents()
-            if not self.state.is_terminal():
+            if not self.game_state.is_terminal():
                 break
         if self.render_mode == "human":
             self.render()
-        return self.state.observe(self.seat), {"learner_seat": self.seat, "opponents": list(self.seat_labels)}
+        return self.game_state.observe(self.seat), {"learner_seat": self.seat, "opponents": list(self.seat_labels)}
 
     def step(self, action):
-        state = self.state
+        state = self.game_state
         if state is None or self._done:
             raise RuntimeError("step() called on a finished episode; call reset()")
         try:
@@ -298,15 +298,15 @@ class SingleAgentEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's exact legal mask (bool); all True once the game is over, so that a
         sampler given a finished episode never sees an empty mask."""
-        if self.state is None or self._done or self.state.current_player != self.seat:
+        if self.game_state is None or self._done or self.game_state.current_player != self.seat:
             return np.ones(self.game.num_actions, dtype=bool)
-        return self.state.legal_mask().astype(bool, copy=False)
+        return self.game_state.legal_mask().astype(bool, copy=False)
 
     def render(self):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        text = f"learner: seat {self.seat}\n" + self.state.render()
+        text = f"learner: seat {self.seat}\n" + self.game_state.render()
         if self.render_mode == "human":
             print(text)
             return None
@@ -314,10 +314,10 @@ class SingleAgentEnv(gym.Env):
 
     # ---- internals ------------------------------------------------------------------------
     def _own_score(self) -> float:
-        return float(self.state.scores()[self.seat]) if self.reward_mode == "dense" else 0.0
+        return float(self.game_state.scores()[self.seat]) if self.reward_mode == "dense" else 0.0
 
     def _play_opponents(self) -> None:
-        state, seat, agents = self.state, self.seat, self.seat_agents
+        state, seat, agents = self.game_state, self.seat, self.seat_agents
         while True:
             p = state.current_player
             if p is None or p == seat:
@@ -330,7 +330,7 @@ class SingleAgentEnv(gym.Env):
         seats = [("agent", a) if pid is None else ("pool", pid) for a, pid in zip(self.seat_agents, self._seat_pool_ids)]
         return pickle.dumps({
             "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
-            "agents": self._agents, "fixed": self._fixed, "state": self.state, "seat": self.seat,
+            "agents": self._agents, "fixed": self._fixed, "state": self.game_state, "seat": self.seat,
             "seats": seats, "labels": self.seat_labels, "last_score": self._last_score,
             "episode": (self._ep_return, self._ep_len), "done": self._done,
         })
@@ -344,7 +344,7 @@ class SingleAgentEnv(gym.Env):
         self.np_random = np.random.Generator(bit_gen)
         self._pool_rng.bit_generator.state = d["pool_rng"]
         self._agents, self._fixed = d["agents"], d["fixed"]
-        self.state, self.seat, self.seat_labels, self._last_score = d["state"], d["seat"], d["labels"], d["last_score"]
+        self.game_state, self.seat, self.seat_labels, self._last_score = d["state"], d["seat"], d["labels"], d["last_score"]
         self._ep_return, self._ep_len = d["episode"]
         self._done = d["done"]
         self.seat_agents, self._seat_pool_ids = [], []

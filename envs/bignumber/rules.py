@@ -312,7 +312,11 @@ class BigNumberState(State):
         hand, known = self.hands[p], self.known[p]
         for c in cards:
             hand[c] -= 1
-            known[c] = min(known[c], hand[c])
+            # A played copy is one the table saw picked up, as far as the table knows: the
+            # known count drops by the copies played, never below zero. It must not read
+            # ``hand`` (a secret count): with two decks that would reveal a dealt duplicate.
+            if known[c]:
+                known[c] -= 1
         if not any(hand):  # N9 / N12: the deal ends at once, no pick-up
             for c in self.middle + cards:
                 self.out[c] += 1

@@ -17,7 +17,7 @@ from .errors import IllegalActionError
 
 
 class DeckzooAECEnv(AECEnv):
-    """AEC view of a deckzoo engine. ``env.unwrapped.state`` is the engine state."""
+    """AEC view of a deckzoo engine. ``env.unwrapped.game_state`` is the engine state."""
 
     def __init__(self, game_cls, **options):
         super().__init__()
@@ -40,7 +40,7 @@ class DeckzooAECEnv(AECEnv):
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._seed_stream = np.random.default_rng()
-        self.state = None
+        self.game_state = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -54,19 +54,19 @@ class DeckzooAECEnv(AECEnv):
         if seed is not None:
             self._seed_stream = np.random.default_rng(seed)
         game_seed = int(self._seed_stream.integers(2**63))
-        self.state = self.game.new_state(game_seed)
-        self._rewards = RewardTracker(self.reward_mode, self.state)
+        self.game_state = self.game.new_state(game_seed)
+        self._rewards = RewardTracker(self.reward_mode, self.game_state)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def observe(self, agent):
         seat = self._seat[agent]
-        state = self.state
+        state = self.game_state
         if state.current_player == seat and not self.terminations.get(agent, True):
             mask = state.legal_mask().astype(np.int8)  # a copy: never aliases engine memory
         else:
@@ -79,7 +79,7 @@ class DeckzooAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        state = self.state
+        state = self.game_state
         try:
             state.apply(action)
         except IllegalActionError:
@@ -104,12 +104,12 @@ class DeckzooAECEnv(AECEnv):
     def _end_with(self, rewards: dict, info: dict, offender=None):
         self.rewards = rewards
         self._accumulate_rewards()
-        if offender is None and getattr(self.state, "truncated", False):
+        if offender is None and getattr(self.game_state, "truncated", False):
             # the engine cut the game off (a turn cap such as Midgard's max_turns): a truncation
             self.truncations = {a: True for a in self.agents}
         else:
             self.terminations = {a: True for a in self.agents}
-        scores = np.asarray(self.state.scores()).tolist()
+        scores = np.asarray(self.game_state.scores()).tolist()
         for a in self.agents:
             self.infos[a] = {**info, "scores": scores}
         self.agent_selection = self.agents[0] if offender is None else offender
@@ -122,7 +122,7 @@ class DeckzooAECEnv(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        text = self.state.render()
+        text = self.game_state.render()
         if self.render_mode == "human":
             print(text)
             return None

@@ -39,7 +39,7 @@ class DeckzooParallelEnv(ParallelEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.noop + 1) for a in self.possible_agents}
         self._seed_stream = np.random.default_rng()
-        self.state = None
+        self.game_state = None
         self.agents = []
 
     def observation_space(self, agent):
@@ -51,27 +51,27 @@ class DeckzooParallelEnv(ParallelEnv):
     def _mask(self, seat: int, acting: tuple[int, ...]) -> np.ndarray:
         mask = np.zeros(self.noop + 1, dtype=np.int8)
         if seat in acting:
-            mask[: self.noop] = self.state.legal_mask_for(seat)
+            mask[: self.noop] = self.game_state.legal_mask_for(seat)
         else:
             mask[self.noop] = 1
         return mask
 
     def _observations(self):
-        acting = self.state.simultaneous_players()
-        return {a: {"observation": self.state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
+        acting = self.game_state.simultaneous_players()
+        return {a: {"observation": self.game_state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
                 for a in self.agents}
 
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._seed_stream = np.random.default_rng(seed)
-        self.state = self.game.new_state(int(self._seed_stream.integers(2**63)))
-        self._rewards = RewardTracker(self.reward_mode, self.state)
+        self.game_state = self.game.new_state(int(self._seed_stream.integers(2**63)))
+        self._rewards = RewardTracker(self.reward_mode, self.game_state)
         self.agents = self.possible_agents[:]
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions):
-        acting = self.state.simultaneous_players()
-        trial = self.state.clone()
+        acting = self.game_state.simultaneous_players()
+        trial = self.game_state.clone()
         try:
             for agent in self.agents:
                 seat = self._seat[agent]
@@ -91,10 +91,10 @@ class DeckzooParallelEnv(ParallelEnv):
             offender = agent
             rewards = {a: (-1.0 if a == offender else 0.0) for a in self.agents}
             return self._finish(rewards, {"illegal_action": True})
-        self.state = trial
-        step = self._rewards.step_rewards(self.state)
+        self.game_state = trial
+        step = self._rewards.step_rewards(self.game_state)
         rewards = {a: float(step[self._seat[a]]) for a in self.agents}
-        if self.state.is_terminal():
+        if self.game_state.is_terminal():
             return self._finish(rewards, {})
         if self.render_mode == "human":
             self.render()
@@ -103,9 +103,9 @@ class DeckzooParallelEnv(ParallelEnv):
                 {a: {} for a in self.agents})
 
     def _finish(self, rewards, info):
-        scores = np.asarray(self.state.scores()).tolist()
+        scores = np.asarray(self.game_state.scores()).tolist()
         acting = ()
-        obs = {a: {"observation": self.state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
+        obs = {a: {"observation": self.game_state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
                for a in self.agents}
         out = (obs, rewards, {a: True for a in self.agents}, {a: False for a in self.agents},
                {a: {**info, "scores": scores} for a in self.agents})
@@ -117,7 +117,7 @@ class DeckzooParallelEnv(ParallelEnv):
     def render(self):
         if self.render_mode is None:
             return None
-        text = self.state.render()
+        text = self.game_state.render()
         if self.render_mode == "human":
             print(text)
             return None

@@ -77,14 +77,14 @@ def test_rewards_through_the_env(reward):
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         step = np.array([env.rewards[a] for a in env.possible_agents])
         if len(state.history) > deals:
             deals = len(state.history)
             paid.append(step)
         elif reward == "dense":
             assert not step.any()  # nothing between deal ends
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     assert deals == len(state.history) >= 2
     if reward == "dense":
         want = -np.asarray(state.history, float) / 10.0

@@ -430,3 +430,24 @@ def test_N15_every_round_removes_a_card_from_the_hands(n, two_decks):
 def test_from_hands_refuses_impossible_positions(hands):
     with pytest.raises(ValueError, match="not a Big Number position"):
         position(game(2), *hands)
+
+
+def test_N_D1_known_cards_never_read_the_secret_hand():
+    """Two two-deck worlds with the same public history: seat 0 picks up a 7h and then leads a 7h.
+    In one world seat 0 was also dealt a 7h. What the others know must not tell the worlds apart."""
+    worlds = []
+    for seat0 in ("8c 7h 2s", "8c 3d 2s"):
+        s = position(game(3, two_decks=True), seat0, "7h 5c 4c", "9d 6s 2d", leader=BEN)
+        play(s, "7h")  # Ben leads the 7h
+        pass_(s)  # Carla
+        play(s, "8c")  # Anna beats it and picks up the 7h (a choice of one)
+        pass_(s)
+        pass_(s)  # Ben and Carla pass: Anna leads
+        play(s, "7h")
+        worlds.append(s)
+    a, b = worlds
+    assert a.hands[ANNA][c("7h")] == 1 and b.hands[ANNA][c("7h")] == 0  # the worlds do differ
+    for p in (BEN, CARLA):
+        assert a.view(p) == b.view(p)
+        np.testing.assert_array_equal(a.observe(p), b.observe(p))
+    assert a.view(BEN)["known"][ANNA] == []

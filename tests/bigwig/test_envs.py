@@ -16,14 +16,14 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
     env = bigwig_v0.env(num_players=n)
     env.reset(seed=n)
     rng = np.random.default_rng(n)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     checked = 0
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         in_trick = state.phase == PHASE_COMMIT and len(state.simultaneous_players()) > 1
         others = [a for a in env.agents if a != agent]
         before = {a: env.observe(a) for a in others}
@@ -36,8 +36,8 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
                 assert np.array_equal(after["observation"], before[a]["observation"]), f"{a} saw {agent}'s commit"
                 # (the AEC mask itself moves with the turn; the seat's own pending mask does not change)
                 seat = int(a.split("_")[1])
-                assert np.array_equal(env.unwrapped.state.legal_mask_for(seat), masks[a])
-                assert env.unwrapped.state.view(seat) == views[a]
+                assert np.array_equal(env.unwrapped.game_state.legal_mask_for(seat), masks[a])
+                assert env.unwrapped.game_state.view(seat) == views[a]
             checked += 1
     assert checked > 20
 
@@ -45,7 +45,7 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
 def test_aec_pending_seat_knows_it_must_still_commit_but_not_what_others_did():
     env = bigwig_v0.raw_env(num_players=3)
     env.reset(seed=0)
-    env.state = table([[standard("red", 9)], [standard("blue", 9)], [standard("green", 1)]], point_kind(["red"]))
+    env.game_state = table([[standard("red", 9)], [standard("blue", 9)], [standard("green", 1)]], point_kind(["red"]))
     layout = env.game.layout
     env.agent_selection = "player_0"
     env.step(standard("red", 9))
@@ -67,7 +67,7 @@ def test_parallel_all_trick_players_commit_in_one_step(n):
     simultaneous = 0
     steps = 0
     while env.agents:
-        state = env.state
+        state = env.game_state
         acting = state.simultaneous_players()
         for a in env.agents:
             seat = int(a.split("_")[1])
@@ -86,9 +86,9 @@ def test_parallel_all_trick_players_commit_in_one_step(n):
         for a, r in rew.items():
             totals[a] += r
     assert simultaneous > 10
-    returns = env.state.returns()
+    returns = env.game_state.returns()
     assert np.allclose([totals[a] for a in env.possible_agents], returns)
-    assert steps < env.state.round * (n + 2) + 1  # far fewer steps than the AEC env needs
+    assert steps < env.game_state.round * (n + 2) + 1  # far fewer steps than the AEC env needs
 
 
 def test_parallel_same_seed_and_actions_same_game():
@@ -101,7 +101,7 @@ def test_parallel_same_seed_and_actions_same_game():
             actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
             obs, rew, *_ = env.step(actions)
             trace.append((sorted(actions.items()), sorted(rew.items())))
-        return trace, env.state.to_dict()
+        return trace, env.game_state.to_dict()
 
     assert run() == run()
 
@@ -109,21 +109,21 @@ def test_parallel_same_seed_and_actions_same_game():
 def test_parallel_illegal_action_raises_and_keeps_the_state():
     env = bigwig_v0.parallel_env(num_players=3)
     obs, _ = env.reset(seed=2)
-    while len(env.state.simultaneous_players()) < 3:
+    while len(env.game_state.simultaneous_players()) < 3:
         obs, *_ = env.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents})
     actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents}
     bad = dict(actions, player_2=int(np.flatnonzero(obs["player_2"]["action_mask"] == 0)[0]))
-    before = env.state.to_dict()
+    before = env.game_state.to_dict()
     with pytest.raises(IllegalActionError):
         env.step(bad)
-    assert env.state.to_dict() == before
+    assert env.game_state.to_dict() == before
     env.step(actions)  # the legal joint action still works
 
 
 def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():
     env = bigwig_v0.parallel_env(num_players=3)
     env.reset(seed=0)
-    env.state = table([[standard("red", 1)], [standard("red", 2)], [standard("blue", 1)]], 15,
+    env.game_state = table([[standard("red", 1)], [standard("red", 2)], [standard("blue", 1)]], 15,
                       collected=[[], [point_kind(["red"])], []])
     obs = env._observations()
     assert obs["player_0"]["action_mask"][:env.noop].any()  # the challenger picks a target
@@ -136,9 +136,9 @@ def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
     env = bigwig_v0.raw_env(num_players=3, reward="dense")
     env.reset(seed=0)
     p2, p3 = point_kind(["red"]), point_kind(["red", "green"])
-    env.state = table([[standard("red", 9)], [standard("red", 2)], [standard("blue", 1)]], 15,
+    env.game_state = table([[standard("red", 9)], [standard("red", 2)], [standard("blue", 1)]], 15,
                       collected=[[], [p3, p2], []], altar=[point_kind(["blue"])])
-    env._rewards = type(env._rewards)("dense", env.state)
+    env._rewards = type(env._rewards)("dense", env.game_state)
     env.agent_selection = "player_0"
     env.step(TARGET_BASE)  # challenge the player to the left (seat 1)
     env.step(env.unwrapped.game.stake_base + p3)

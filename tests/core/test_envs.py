@@ -67,10 +67,10 @@ def test_aec_illegal_raise_keeps_state_and_penalize_ends(name):
     obs, *_ = env.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0]) if (obs["action_mask"] == 0).any() else env.action_space(
         env.agent_selection).n
-    before = env.unwrapped.state.to_dict()
+    before = env.unwrapped.game_state.to_dict()
     with pytest.raises(IllegalActionError):
         env.step(bad)
-    assert env.unwrapped.state.to_dict() == before
+    assert env.unwrapped.game_state.to_dict() == before
 
     env = E.make(name, illegal_action="penalize", **short(name))
     env.reset(seed=1)
@@ -94,7 +94,7 @@ def test_reward_modes(name, reward):
         obs, rew, term, trunc, _info = env.last()
         totals[agent] += rew
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     got = np.array([totals[a] for a in env.possible_agents])
     game = state.game
     if reward == "win":
@@ -157,8 +157,8 @@ def test_reset_seed_stream_is_reproducible(name):
     def run():
         env = E.make(name, **short(name))
         env.reset(seed=11)
-        first = env.unwrapped.state.to_dict()
+        first = env.unwrapped.game_state.to_dict()
         env.reset()
-        return first, env.unwrapped.state.to_dict()
+        return first, env.unwrapped.game_state.to_dict()
 
     assert run() == run()

@@ -133,7 +133,7 @@ def test_sparse_rewards_stay_zero_until_the_end():
             continue
         assert reward == 0.0 and all(r == 0.0 for r in env.rewards.values())
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert env.unwrapped.state.is_terminal()
+    assert env.unwrapped.game_state.is_terminal()
 
 
 @pytest.mark.parametrize("name", list(E.ENVS))
@@ -146,7 +146,7 @@ def test_observations_never_alias_engine_memory(name):
     for step, agent in enumerate(env.agent_iter()):
         obs, _, term, trunc, _ = env.last()
         if step < 60:
-            state = env.unwrapped.state
+            state = env.unwrapped.game_state
             raw = state.observe(0)
             kept.append((obs, {k: v.copy() for k, v in obs.items()}, raw, raw.copy()))
         if term or trunc:

@@ -560,7 +560,7 @@ def test_aec_agent_selection_follows_windows_and_bonus_rounds():
         if term or trunc:
             env.step(None)
             continue
-        s = env.unwrapped.state
+        s = env.unwrapped.game_state
         assert agent == f"player_{s.current_player}"
         if s.mode in (REACT, BONUS) and s.current_player != s.active:
             out_of_turn += 1

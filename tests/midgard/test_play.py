@@ -144,7 +144,7 @@ def test_aec_reports_the_turn_cap_as_truncation():
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert env.unwrapped.state.truncated
+    assert env.unwrapped.game_state.truncated
 
 
 def test_render_view_shows_only_what_the_seat_knows():

@@ -73,13 +73,13 @@ def test_masks_observations_and_win_reward(name):
     env.reset(seed=3)
     for _ in range(3):
         seat = env.seat
-        assert env.state.current_player == seat
-        np.testing.assert_array_equal(env.action_masks(), env.state.legal_mask())
-        np.testing.assert_array_equal(env.state.observe(seat), env.state.observe(seat))
+        assert env.game_state.current_player == seat
+        np.testing.assert_array_equal(env.action_masks(), env.game_state.legal_mask())
+        np.testing.assert_array_equal(env.game_state.observe(seat), env.game_state.observe(seat))
         rewards, info = play_random(env, rng)
         assert all(r == 0.0 for r in rewards[:-1])
-        assert rewards[-1] == pytest.approx(float(env.state.returns()[seat]))
-        assert info["learner_seat"] == seat and info["winners"] == sorted(env.state.winners())
+        assert rewards[-1] == pytest.approx(float(env.game_state.returns()[seat]))
+        assert info["learner_seat"] == seat and info["winners"] == sorted(env.game_state.winners())
         env.reset()
 
 
@@ -88,12 +88,12 @@ def test_score_and_dense_rewards():
     env = make("gobig_v0", reward="score")
     env.reset(seed=5)
     rewards, _ = play_random(env, rng)
-    assert rewards[-1] == pytest.approx(float(env.state.score_returns()[env.seat]))
+    assert rewards[-1] == pytest.approx(float(env.game_state.score_returns()[env.seat]))
     env = make("gobig_v0", reward="dense")
     env.reset(seed=5)
     rewards, _ = play_random(env, rng)
     game = env.game
-    assert sum(rewards) == pytest.approx(game.score_sign * env.state.scores()[env.seat] / game.score_scale)
+    assert sum(rewards) == pytest.approx(game.score_sign * env.game_state.scores()[env.seat] / game.score_scale)
 
 
 def test_learner_seat_fixed_and_varied():
@@ -130,17 +130,17 @@ def test_illegal_actions_penalize_or_raise():
     env = make("gobig_v0")
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
-    before = env.state.to_dict()
+    before = env.game_state.to_dict()
     _, r, term, trunc, info = env.step(illegal)
     assert (r, term, trunc, info) == (-1.0, True, False, {"illegal_action": True})
-    assert env.state.to_dict() == before
+    assert env.game_state.to_dict() == before
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     env = make("gobig_v0", illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError):
         env.step(illegal)
-    assert env.state.current_player == env.seat
+    assert env.game_state.current_player == env.seat
 
 
 @pytest.mark.parametrize("kwargs,key", [
@@ -221,7 +221,7 @@ def test_episode_stats():
     env.reset(seed=0)
     rewards, info = play_random(env, np.random.default_rng(0))
     assert info["episode"] == {"r": pytest.approx(sum(rewards)), "l": len(rewards)}
-    assert info["is_success"] == (env.seat in env.state.winners())
+    assert info["is_success"] == (env.seat in env.game_state.winners())
 
 
 def test_max_steps_truncates():

@@ -113,5 +113,5 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
     np.testing.assert_array_equal(w2.legal_logits(obs, legal), w.legal_logits(obs, legal))
     # the agent plays the argmax of the legal logits
     agent = PolicyAgent(w, deterministic=True)
-    state = env.unwrapped.state if hasattr(env, "unwrapped") else env.state
+    state = env.unwrapped.game_state if hasattr(env, "unwrapped") else env.game_state
     assert agent.act(state.for_player(env.seat)) == legal[int(np.argmax(w.logits(obs)[legal]))]

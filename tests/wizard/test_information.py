@@ -214,7 +214,7 @@ def test_w13_dense_reward_is_each_rounds_score_change_when_the_round_is_scored()
     env = wizard_v0.env(num_players=3, num_rounds=3, reward="dense")
     env.reset(seed=5)
     rng = np.random.default_rng(0)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     scale = state.game.score_scale
     assert scale == 60.0
     totals = np.zeros(3)
