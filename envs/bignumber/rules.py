@@ -42,6 +42,11 @@ step), the middle set, its size and owner, out-of-play cards, cards each seat is
 (picked up, not played since: X7), hand sizes, scores, who passed in the current sequence, whose
 turn, the deal's start player, the phase, the deal number. Table: ``game.layout.table()``.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout.table()``):
+the observation's pieces as seat 0 sees them except its ``hand`` (and ``selection``), then
+``hands`` (every seat's), ``selection`` (two decks: the play the seat to act is building) and
+``aside`` (the undealt cards). No card order: each deal is shuffled afresh, nothing is drawn.
+
 Rewards: win (default), score (penalty points, sign -1, centred, / target), dense (each deal's
 penalty points, negated, / target, at the end of the deal).
 
@@ -55,6 +60,7 @@ import numpy as np
 from ..core.encoding import Layout
 from ..core.errors import ConfigError
 from ..core.game import Game, State
+from ..core.global_state import StateLayout
 from ..core.options import Option
 from .cards import (
     HAND_SIZE,
@@ -148,6 +154,12 @@ class BigNumberGame(Game):
         self.observation_shape = (self.layout.size,)
         self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
         self.count_size = self.offsets["middle_size"]
+        hidden = [("hands", (n, NUM_TYPES))]  # every seat's cards, count / copies
+        if self.two_decks:
+            hidden.append(("selection", NUM_TYPES))  # the play the seat to act is building
+        hidden.append(("aside", NUM_TYPES))  # the cards dealt to nobody this deal (N3)
+        own = ("hand", "selection") if self.two_decks else ("hand",)  # the observer's pieces
+        self.state_layout = StateLayout(self.layout, own, hidden)
 
     def _new_state(self, rng):
         return BigNumberState.new(self, rng)
@@ -438,6 +450,18 @@ class BigNumberState(State):
             buf[o["phase"] + self.phase] = 1.0
         buf[o["deal_start"] + (self.deal_start - player) % n] = 1.0
         buf[o["deal"]] = min(self.deal / max(g.max_deals - 1, 1), 1.0)
+        return buf
+
+    def global_state(self) -> np.ndarray:
+        """Seat 0's observation without its own pieces, then every hand, the selection being built
+        and the aside cards. No order is encoded: every deal is shuffled afresh."""
+        g = self.game
+        buf, v = g.state_layout.start(self.observe(0))
+        scale = 1.0 / g.copies
+        v["hands"] = np.asarray(self.hands) * scale
+        v["aside"] = np.asarray(self.aside) * scale
+        if self.pending and self.phase in (LEAD, ANSWER):
+            v["selection"] = np.asarray(_counts(self.pending)) * scale
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> BigNumberState:

@@ -43,6 +43,11 @@ commit, and nothing in any view (hand sizes included) shows another seat's commi
 Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
 clockwise. See ``game.layout`` / docs/rules/bigwig.md for the index table.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout.table()``):
+seat 0's observation without its own pieces, then every hand and well, the face-down commits, the
+seats yet to act, the draw pile (counts and its next 12 cards in order) and the whole altar pile
+in order (global_state.py).
+
 Rewards: win (default), score (VP centred, /20), dense (VP as they are won or lost, /20).
 
 Version history: v0 - first release.
@@ -74,6 +79,7 @@ from .cards import (
     draw_entitlement,
     small_name,
 )
+from .global_state import encode_state, make_state_layout
 from .trick import resolve_trick
 
 DEAL = 7
@@ -184,6 +190,7 @@ class BigWigGame(Game):
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
         self.relative = [[(s - p) % n for s in range(n)] for p in range(n)]
         self.age_rank_scaled = np.array(self.age_rank, dtype=np.float32) / (n - 1)
+        self.state_layout = make_state_layout(self)
 
     def _new_state(self, rng):
         return BigWigState.deal(self, rng)
@@ -557,6 +564,9 @@ class BigWigState(State):
             for s in self.queue:
                 buf[o["to_sacrifice"] + rel[s]] = 1.0
         return buf
+
+    def global_state(self) -> np.ndarray:
+        return encode_state(self)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
         """Resample what ``player`` cannot see: other hands, their face-down commits (the well

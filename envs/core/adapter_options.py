@@ -38,6 +38,18 @@ def make_spaces(game):
     return obs, spaces.Discrete(game.num_actions)
 
 
+def make_state_space(game) -> spaces.Box:
+    """The Box of ``env.state()``: the game's full-information global state (``game.state_layout``)."""
+    return spaces.Box(low=0.0, high=np.float32(game.state_high), shape=game.state_shape, dtype=np.float32)
+
+
+def global_state(game_state) -> np.ndarray:
+    """``env.state()`` of both adapters: the engine's global state (an error before ``reset``)."""
+    if game_state is None:
+        raise RuntimeError("state() needs a game: call reset() first")
+    return game_state.global_state()
+
+
 class RewardTracker:
     """Turns engine scores into per-step rewards for the chosen mode, for both adapters."""
 

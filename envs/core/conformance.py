@@ -7,7 +7,8 @@ expensive ones: the mask is exact (on clones, every masked-in action applies and
 masked-out one raises ``IllegalActionError`` leaving the clone unchanged), JSON round trips are
 exact, ``view`` is JSON-able, ``observe`` is in bounds and depends only on ``view`` (checked
 against determinized states, which have equal views but different hidden cards), and
-``determinize`` keeps each seat's view.
+``determinize`` keeps each seat's view; ``global_state`` is in bounds, pure, and tells apart any
+two worlds that some seat can tell apart.
 
 Plain functions raising ``AssertionError`` so they need no test framework.
 """
@@ -89,6 +90,7 @@ def check_state(state: State, rng: np.random.Generator, deep: bool) -> None:
             raise AssertionError(f"mask has shape {mask.shape} dtype {mask.dtype}")
         if not mask.any():
             raise AssertionError(f"empty mask for player {state.current_player}:\n{state.render()}")
+    check_global_state(state, pure=deep)
     if not deep:
         return
     if not terminal:
@@ -118,6 +120,45 @@ def check_state(state: State, rng: np.random.Generator, deep: bool) -> None:
             det.check_invariants()
         if not terminal and p == state.current_player and not np.array_equal(det.legal_mask(), state.legal_mask()):
             raise AssertionError("determinized state has a different legal mask for the player to act")
+        check_global_state_between(state, det)
+
+
+def check_global_state(state: State, pure: bool = True) -> np.ndarray:
+    """``global_state()`` has the declared shape, dtype and bounds; with ``pure``, it is a function
+    of the position (asking twice, cloning, a JSON round trip and the seats' views change nothing)."""
+    game = state.game
+    x = state.global_state()
+    if x.shape != game.state_shape or x.shape != (game.state_layout.size,) or x.dtype != np.float32:
+        raise AssertionError(f"global state shape {x.shape} dtype {x.dtype}, declared {game.state_shape}")
+    if not (np.all(x >= 0) and np.all(x <= game.state_high)):
+        bad = np.flatnonzero((x < 0) | (x > game.state_high))
+        pieces = {name for name, _, a, b in game.state_layout.pieces for i in bad[:10] if a <= i < b}
+        raise AssertionError(f"global state out of bounds at {bad[:10].tolist()} ({sorted(pieces)}): {x[bad[:10]]}")
+    if not pure:
+        return x
+    for p in range(game.num_players):
+        state.observe(p)
+        state.view(p)
+    twin = type(state).from_dict(json.loads(json.dumps(state.to_dict())), game)
+    for other, how in ((state, "asking again"), (state.clone(), "a clone"), (twin, "a JSON round trip")):
+        if not np.array_equal(other.global_state(), x):
+            raise AssertionError(f"global state changed with {how}")
+    return x
+
+
+def check_global_state_between(state: State, other: State) -> None:
+    """Two worlds (``other`` a determinization of ``state``): the public part of the global state
+    is equal (it holds nothing hidden), and if any seat can tell the worlds apart (its view differs)
+    the global states differ (they hold everything hidden)."""
+    game = state.game
+    x, y = state.global_state(), other.global_state()
+    k = game.state_layout.public_size
+    if not np.array_equal(x[:k], y[:k]):
+        bad = np.flatnonzero(x[:k] != y[:k])[:10].tolist()
+        raise AssertionError(f"the public part of the global state depends on hidden cards (entries {bad})")
+    seen = [q for q in range(game.num_players) if other.view(q) != state.view(q)]
+    if seen and np.array_equal(x, y):
+        raise AssertionError(f"worlds that seats {seen} tell apart have the same global state")
 
 
 def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int = 0,

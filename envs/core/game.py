@@ -8,11 +8,18 @@ trips of the random generator, and the read-only ``InfoState`` proxy that agents
 A game subclass fills in:
 
 * ``Game``: ``name``, ``min_players``/``max_players``, ``OPTIONS``, ``score_sign``/``score_scale``,
-  ``_setup()`` (derive sizes from options: must set ``num_actions`` and ``observation_shape``),
-  ``_new_state(rng)``.
+  ``_setup()`` (derive sizes from options: must set ``num_actions``, ``observation_shape`` and
+  ``state_layout``), ``_new_state(rng)``.
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
-  ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``,
+  ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``, ``global_state()``,
   ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+
+The global state (``env.state()``, for centralised critics) is the full-information encoding of a
+position in absolute seat order: ``game.state_layout`` (a ``global_state.StateLayout``: the
+observation's public pieces, then every hand, face-down card and the order of the piles that
+decides the future) filled by ``state.global_state()``, every entry in ``[0, state_high]``. Two
+positions that any seat can tell apart have different global states; it never changes unless the
+position does.
 
 Optional: ``is_legal(a)`` (a cheaper legality test than the whole mask), ``simultaneous_players()``
 / ``legal_mask_for(p)`` (face-down commits), ``round_index()`` (games scored in rounds: lets a
@@ -28,6 +35,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
 
+from .encoding import Layout
 from .errors import ConfigError, IllegalActionError
 from .options import Option, validate_options
 
@@ -115,9 +123,16 @@ class Game:
 
     # Upper bound of every observation entry (entries are >= 0); used for the Box space.
     observation_high: ClassVar[float] = 1.0
+    # Upper bound of every global-state entry (entries are >= 0); used for ``state_space``.
+    state_high: ClassVar[float] = 1.0
 
     num_actions: int
     observation_shape: tuple[int, ...]
+    state_layout: Layout  # the global state's pieces (see the module docstring), set by _setup
+
+    @property
+    def state_shape(self) -> tuple[int, ...]:
+        return (self.state_layout.size,)
 
     def __init__(self, num_players: int | None = None, **options):
         if num_players is None:
@@ -194,6 +209,10 @@ class State:
         raise NotImplementedError
 
     def observe(self, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def global_state(self) -> np.ndarray:
+        """The full-information float32 encoding of this position (``game.state_layout``)."""
         raise NotImplementedError
 
     def _determinize(self, player: int, rng: np.random.Generator) -> State:

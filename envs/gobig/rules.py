@@ -23,7 +23,12 @@ Actions (23 ids)
     automatic (ruling X6: a choice of one is no choice), with none it is skipped (G8).
 
 Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
-clockwise. See ``LAYOUT`` / docs/rules/gobig.md for the index table.
+clockwise. See ``game.layout`` / docs/rules/gobig.md for the index table.
+
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout``): the
+observation's pieces as seat 0 sees them except its ``hand``, then ``hands`` (every seat's),
+``deck`` (count of each value) and ``deck_next`` (the next 12 deck cards in order, top first: the
+deck is the future; deeper cards only by their counts).
 
 Rewards: win (default), score (banked points centred, /50), dense (banked points as they are
 banked, /50).
@@ -37,6 +42,7 @@ import numpy as np
 
 from ..core.encoding import Layout
 from ..core.game import Game, State, copy_rng, fork_rng
+from ..core.global_state import StateLayout, put_pile
 from ..core.options import Option
 
 VALUES = 7
@@ -52,6 +58,9 @@ TAKE_MARKET = NUM_PLAYS + 1  # 22
 NUM_ACTIONS = NUM_PLAYS + 2
 
 PHASE_PLAY, PHASE_DRAW, PHASE_OVER = 0, 1, 2
+# Deck cards the global state shows in order: every draw and market refill takes 2 from the top,
+# so 12 cover six of them (a round and a half at 4 players); the rest of the deck is in its counts.
+DECK_WINDOW = 12
 PHASE_NAMES = ("play", "draw", "over")
 _CARD_VALUES = np.arange(1, VALUES + 1)
 _SET_SIZES = np.arange(1, 4).reshape(3, 1)
@@ -129,6 +138,11 @@ class GoBigGame(Game):
                             ("banks", COPIES), ("box", COPIES), ("deck_size", TOTAL_CARDS)):
             div[self.layout.slice(name)] = scale
         self.obs_div = div
+        self.state_layout = StateLayout(self.layout, ("hand",), [
+            ("hands", (n, VALUES)),  # every seat's hand, count of each value / 13
+            ("deck", VALUES),  # deck cards of each value / 13
+            ("deck_next", (DECK_WINDOW, VALUES)),  # one-hot value of the next 12 deck cards, top first
+        ])
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
 
@@ -307,6 +321,13 @@ class GoBigState(State):
         for c in self.market:
             buf[at["market"] + c - 1] += 1.0
         buf /= game.obs_div
+        return buf
+
+    def global_state(self) -> np.ndarray:
+        """Seat 0's observation without its hand, then every hand and the deck (counts, top 12)."""
+        buf, v = self.game.state_layout.start(self.observe(0))
+        v["hands"] = self.hands * (1.0 / COPIES)
+        put_pile(v["deck"], v["deck_next"], self.deck, 1.0 / COPIES, offset=1)
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:

@@ -9,6 +9,7 @@ import numpy as np
 from . import actions as A
 from .cards import DATA, WORLD_NAMES
 from .encoding import encode_observation
+from .global_state import encode_state
 from .modes import BONUS, KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
 from .troops import Troop
 
@@ -80,6 +81,9 @@ class InfoMixin:
 
     def observe(self, player: int) -> np.ndarray:
         return encode_observation(self, player)
+
+    def global_state(self) -> np.ndarray:
+        return encode_state(self)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> InfoMixin:
         """Resample what ``player`` cannot see: other hands with the Thing, others' hidden rewards

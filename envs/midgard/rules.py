@@ -54,6 +54,11 @@ Actions (one fixed Discrete(551) space for every player count; ranges in ``actio
 Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``, printed
 in docs/rules/midgard.md.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout``): seat 0's
+observation without what only it sees, then every hand and unrevealed reward, the face-down
+bonuses and their owners, the rewards drawn to choose from, and the decks: the Thing's counts and
+next 12 cards, the whole reward pile in order, the challenge deck and its next 6 (global_state.py).
+
 Rewards: win (default), score (renown centred, /30), dense (challenge renown as it is won, /30;
 secret renown rewards are added at the last step).
 
@@ -74,6 +79,7 @@ from . import challenges as C
 from .cardplay import FIRST, FIRST_REACTION, CardPlayMixin
 from .cards import DATA
 from .encoding import make_layout
+from .global_state import make_state_layout
 from .info import InfoMixin
 from .masks import MaskMixin, place_kind_pos
 from .modes import (  # noqa: F401  (re-exported: the modes are part of the engine's API)
@@ -134,6 +140,7 @@ class MidgardGame(Game):
         self.num_actions = A.NUM_ACTIONS
         self.layout = make_layout(self.num_players)
         self.observation_shape = (self.layout.size,)
+        self.state_layout = make_state_layout(self)
 
     def _new_state(self, rng):
         return MidgardState.setup(self, rng)

@@ -36,6 +36,11 @@ clockwise. Pieces: hand, hand_hidden, foresight, hand_sizes, flipped, trump, led
 trick_leader, bids, bid_pending, tricks_won, voids, played, scores, round, dealer,
 current_player, phase. The index table: ``game.layout.table()`` / docs/rules/wizard.md.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout.table()``):
+the public pieces above as seat 0 sees them, then ``hands`` (every seat's), ``foresight_hidden``
+(the Foresight round hides each seat's own card now) and ``stock`` (the undealt cards; their order
+never matters: every round shuffles the whole deck).
+
 Rewards: win (default: winners share +1, the rest -1), score (final points centred on the table
 mean, / (20 * K)), dense (each round's score change / (20 * K), given when the round is scored).
 
@@ -73,7 +78,7 @@ from .cards import (
     trump_name,
     winners_of,
 )
-from .encoding import SCALE, Encoder
+from .encoding import SCALE, Encoder, encode_state, make_state_layout
 from .hidden import sample_hidden
 
 PLAY_BASE = 0
@@ -149,6 +154,7 @@ class WizardGame(Game):
         self.encoder = Encoder(n, k)
         self.layout = self.encoder.layout
         self.observation_shape = (self.layout.size,)
+        self.state_layout = make_state_layout(self.layout, n)
         self.score_scale = 20.0 * k
 
     def deal_slots(self, rnd: int, dealer: int) -> np.ndarray:
@@ -485,6 +491,9 @@ class WizardState(State):
 
     def observe(self, player: int) -> np.ndarray:
         return self.game.encoder.observe(self, player)
+
+    def global_state(self) -> np.ndarray:
+        return encode_state(self)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> WizardState:
         """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
