@@ -20,7 +20,8 @@ before the learner ever decides (possible only in degenerate deals) is discarded
 
 Observation: ``state.observe(learner_seat)``, the game's float32 vector (``Box(0, observation_high)``).
 Actions: ``Discrete(game.num_actions)``; ``action_masks()`` returns the exact legal mask as a
-bool array, the way sb3-contrib's ``MaskablePPO`` expects.
+bool array, the way sb3-contrib's ``MaskablePPO`` expects. ``state()`` gives the game's
+full-information global state (``state_space``), as the PettingZoo envs' ``state()`` does.
 
 Reward (``reward=``): ``"win"`` (default) the learner's share of ``state.returns()`` at the end
 (+1 win, ties split, losers share -1); ``"score"`` its ``state.score_returns()`` at the end;
@@ -69,6 +70,7 @@ from gymnasium import spaces
 import deckzoo.envs as E
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
+from deckzoo.envs.core.adapter_options import global_state, make_state_space
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
 POOL = "pool"
@@ -131,6 +133,7 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = spaces.Box(0.0, np.float32(self.game.observation_high),
                                             shape=self.game.observation_shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state_space = make_state_space(self.game)
         self._fixed, self._mix = self._parse_opponents(opponents)
         self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
         self._pool_ids: list[int] = []  # the drawable pool, oldest first
@@ -301,6 +304,10 @@ class SingleAgentEnv(gym.Env):
         if self.game_state is None or self._done or self.game_state.current_player != self.seat:
             return np.ones(self.game.num_actions, dtype=bool)
         return self.game_state.legal_mask().astype(bool, copy=False)
+
+    def state(self) -> np.ndarray:
+        """The game's full-information global state (``state_space``), e.g. for a centralised critic."""
+        return global_state(self.game_state)
 
     def render(self):
         if self.render_mode is None:

@@ -83,6 +83,15 @@ def test_masks_observations_and_win_reward(name):
         env.reset()
 
 
+def test_global_state_for_a_centralised_critic():
+    env = make(NAMES[0])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.state()
+    env.reset(seed=4)
+    x = env.state()
+    assert env.state_space.contains(x) and np.array_equal(x, env.game_state.global_state())
+
+
 def test_score_and_dense_rewards():
     rng = np.random.default_rng(2)
     env = make("gobig_v0", reward="score")
