@@ -306,7 +306,7 @@ class SingleAgentEnv(gym.Env):
         return self.game_state.legal_mask().astype(bool, copy=False)
 
     def state(self) -> np.ndarray:
-        """The game's full-information global state (``state_space``), e.g. for a centralised critic."""
+        """The game's full-information global state (``state_space``), for a centralised critic."""
         return global_state(self.game_state)
 
     def render(self):

@@ -31,7 +31,7 @@ def make_state_layout(game) -> StateLayout:
         ("draw", NUM_KINDS),  # draw pile cards per kind / 2
         ("draw_next", (DRAW_WINDOW, NUM_KINDS)),  # one-hot kind of the next 12 draws, top first
         ("altar_pile_kinds", NUM_SMALL_KINDS),  # unrevealed small cards per kind / copies
-        ("altar_pile_next", (ALTAR_PILE, NUM_SMALL_KINDS)),  # the whole altar pile in order, top first
+        ("altar_pile_next", (ALTAR_PILE, NUM_SMALL_KINDS)),  # the whole altar pile, top first
     ])
 
 

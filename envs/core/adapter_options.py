@@ -39,8 +39,9 @@ def make_spaces(game):
 
 
 def make_state_space(game) -> spaces.Box:
-    """The Box of ``env.state()``: the game's full-information global state (``game.state_layout``)."""
-    return spaces.Box(low=0.0, high=np.float32(game.state_high), shape=game.state_shape, dtype=np.float32)
+    """The Box of ``env.state()``: the game's full-information state (``game.state_layout``)."""
+    return spaces.Box(low=0.0, high=np.float32(game.state_high), shape=game.state_shape,
+                      dtype=np.float32)
 
 
 def global_state(game_state) -> np.ndarray:

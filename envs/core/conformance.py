@@ -125,22 +125,24 @@ def check_state(state: State, rng: np.random.Generator, deep: bool) -> None:
 
 def check_global_state(state: State, pure: bool = True) -> np.ndarray:
     """``global_state()`` has the declared shape, dtype and bounds; with ``pure``, it is a function
-    of the position (asking twice, cloning, a JSON round trip and the seats' views change nothing)."""
+    of the position (asking twice, a clone, a JSON round trip, the seats' views change nothing)."""
     game = state.game
     x = state.global_state()
     if x.shape != game.state_shape or x.shape != (game.state_layout.size,) or x.dtype != np.float32:
-        raise AssertionError(f"global state shape {x.shape} dtype {x.dtype}, declared {game.state_shape}")
+        raise AssertionError(f"global state shape {x.shape} dtype {x.dtype}, "
+                             f"declared {game.state_shape}")
     if not (np.all(x >= 0) and np.all(x <= game.state_high)):
-        bad = np.flatnonzero((x < 0) | (x > game.state_high))
-        pieces = {name for name, _, a, b in game.state_layout.pieces for i in bad[:10] if a <= i < b}
-        raise AssertionError(f"global state out of bounds at {bad[:10].tolist()} ({sorted(pieces)}): {x[bad[:10]]}")
+        bad = np.flatnonzero((x < 0) | (x > game.state_high))[:10]
+        pieces = sorted({name for name, _, a, b in game.state_layout.pieces
+                         for i in bad if a <= i < b})
+        raise AssertionError(f"global state out of bounds at {bad.tolist()} ({pieces}): {x[bad]}")
     if not pure:
         return x
     for p in range(game.num_players):
         state.observe(p)
         state.view(p)
     twin = type(state).from_dict(json.loads(json.dumps(state.to_dict())), game)
-    for other, how in ((state, "asking again"), (state.clone(), "a clone"), (twin, "a JSON round trip")):
+    for other, how in ((state, "asking again"), (state.clone(), "a clone"), (twin, "JSON")):
         if not np.array_equal(other.global_state(), x):
             raise AssertionError(f"global state changed with {how}")
     return x
@@ -155,7 +157,7 @@ def check_global_state_between(state: State, other: State) -> None:
     k = game.state_layout.public_size
     if not np.array_equal(x[:k], y[:k]):
         bad = np.flatnonzero(x[:k] != y[:k])[:10].tolist()
-        raise AssertionError(f"the public part of the global state depends on hidden cards (entries {bad})")
+        raise AssertionError(f"the global state's public part depends on hidden cards: {bad}")
     seen = [q for q in range(game.num_players) if other.view(q) != state.view(q)]
     if seen and np.array_equal(x, y):
         raise AssertionError(f"worlds that seats {seen} tell apart have the same global state")

@@ -36,16 +36,17 @@ class StateLayout(Layout):
         unknown = [name for name in observer_pieces if name not in names]
         if unknown:
             raise ValueError(f"observer pieces {unknown} are not observation pieces")
-        public = [(name, shape, a, b) for name, shape, a, b in observation.pieces if name not in observer_pieces]
+        public = [piece for piece in observation.pieces if piece[0] not in observer_pieces]
         super().__init__([(name, shape) for name, shape, _, _ in public] + list(hidden_pieces))
         self.observer_pieces = observer_pieces
         # where each public entry of the state comes from in the observation (one gather)
-        self.public_index = np.concatenate([np.arange(a, b) for _, _, a, b in public] or [np.zeros(0)]).astype(np.intp)
+        index = [np.arange(a, b) for _, _, a, b in public]
+        self.public_index = np.concatenate(index).astype(np.intp) if index else np.zeros(0, np.intp)
         self.public_size = len(self.public_index)
         self.offsets = {name: a for name, _, a, _ in self.pieces}
 
     def start(self, seat0_observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """A new state buffer with its public part filled, and its named pieces (as ``Layout.new``)."""
+        """A new buffer with its public part filled, and its named pieces (as ``Layout.new``)."""
         buf, v = self.new()
         buf[:self.public_size] = seat0_observation[self.public_index]
         return buf, v
@@ -53,8 +54,9 @@ class StateLayout(Layout):
 
 def put_pile(counts: np.ndarray, order: np.ndarray, pile, scale, offset: int = 0) -> None:
     """Encode ``pile`` (card kinds + ``offset``, top = last) into its two pieces: ``counts[k]`` =
-    copies of kind ``k`` times ``scale`` (a number or a per-kind array); ``order[i]`` = one-hot kind
-    of the ``i``-th card from the top, for the first ``len(order)`` cards (rows past the end stay 0)."""
+    copies of kind ``k`` times ``scale`` (a number or a per-kind array); ``order[i]`` = one-hot
+    kind of the ``i``-th card from the top, for the first ``len(order)`` cards (rows past the end
+    stay 0)."""
     if not len(pile):
         return
     kinds = np.asarray(pile, dtype=np.intp)

@@ -141,7 +141,7 @@ class GoBigGame(Game):
         self.state_layout = StateLayout(self.layout, ("hand",), [
             ("hands", (n, VALUES)),  # every seat's hand, count of each value / 13
             ("deck", VALUES),  # deck cards of each value / 13
-            ("deck_next", (DECK_WINDOW, VALUES)),  # one-hot value of the next 12 deck cards, top first
+            ("deck_next", (DECK_WINDOW, VALUES)),  # one-hot value of the next 12 cards, top first
         ])
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]

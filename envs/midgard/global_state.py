@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core.global_state import StateLayout, put_pile
 from .cards import DATA
-from .encoding import NCH, K, NR
+from .encoding import NCH, NR, K
 from .modes import KEEP
 
 THING_WINDOW = 12
@@ -38,7 +38,7 @@ def make_state_layout(game) -> StateLayout:
     return StateLayout(game.layout, observer, [
         ("hands", (n, K)),  # every seat's hand: copies of each card kind / 8
         ("rewards", (n, NR)),  # every seat's unrevealed rewards of each kind / 6
-        ("bonus", (2, K)),  # one-hot face-down bonus card on side 0 (challenge / attacker) and side 1
+        ("bonus", (2, K)),  # one-hot face-down bonus of side 0 (challenge / attacker) and side 1
         ("bonus_owner", (2, n)),  # one-hot seat that placed each side's bonus
         ("keep_drawn", NR),  # the rewards drawn for a keep-one choice / 2
         ("reward_top_known", n),  # one-hot seat that put the reward pile's top back (and knows it)
@@ -48,7 +48,7 @@ def make_state_layout(game) -> StateLayout:
         ("reward_pile", NR),  # reward pile cards of each kind / copies
         ("reward_pile_next", (REWARD_PILE, NR)),  # the whole reward pile in order, top first
         ("challenge_pile", NCH),  # challenges still in the deck
-        ("challenge_pile_next", (CHALLENGE_WINDOW, NCH)),  # one-hot next 6 challenges to open, in order
+        ("challenge_pile_next", (CHALLENGE_WINDOW, NCH)),  # one-hot next 6 challenges to open
     ])
 
 

@@ -23,9 +23,9 @@ Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` 
     current_player  N       one-hot seat to act
     phase           3       one-hot: trump choice, bidding, play (all zero at the end)
 
-The global state (``env.state()``, ``make_state_layout``) is the public pieces above in absolute seat
-order (seat 0's observation without hand, hand_hidden, foresight), then every seat's hand, whether
-the Foresight round hides the own cards now, and the stock's cards.
+The global state (``env.state()``, ``make_state_layout``) is the public pieces above in absolute
+seat order (seat 0's observation without hand, hand_hidden, foresight), then every seat's hand,
+whether the Foresight round hides the own cards now, and the stock's cards.
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def make_state_layout(observation: Layout, n: int) -> StateLayout:
     stock's order is not encoded: it is never drawn from (the next round shuffles all 60 cards)."""
     return StateLayout(observation, PRIVATE_PIECES, [
         ("hands", (n, NUM_KINDS)),  # every seat's hand, as "hand"
-        ("foresight_hidden", 1),  # 1 while every seat's own card is hidden (Foresight round before play)
+        ("foresight_hidden", 1),  # 1 while each seat's own card is hidden (Foresight, before play)
         ("stock", NUM_KINDS),  # the undealt cards under the flipped one, count / copies
     ])
 

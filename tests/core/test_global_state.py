@@ -82,7 +82,7 @@ def test_state_does_not_change_when_nothing_changes(name):
 def test_pettingzoo_state_tests(name, n):
     """PettingZoo 1.27's state_test (space checks, then state() after every step of random actions,
     contained in state_space); its warnings (all-zero states, NaNs, wrong dtype...) fail too.
-    Random actions ignore masks, so the env penalizes an illegal one (the game ends) instead of raising."""
+    Random actions ignore masks, so the env penalizes an illegal one (the game ends), not raise."""
     env = E.make(name, num_players=n, illegal_action="penalize", **short(name))
     with warnings.catch_warnings():
         warnings.filterwarnings("error", module="pettingzoo.test.state_test")
@@ -106,7 +106,8 @@ def test_adapters_give_the_engine_state(name):
     env.reset(seed=5)
     game = raw.game
     assert env.state_space.shape == game.state_shape == (game.state_layout.size,)
-    assert env.state_space.dtype == np.float32 and float(env.state_space.high.max()) == game.state_high
+    assert env.state_space.dtype == np.float32
+    assert float(env.state_space.high.max()) == game.state_high
     for _ in range(20):
         x = env.state()
         assert np.array_equal(x, raw.game_state.global_state())
@@ -156,7 +157,8 @@ def test_put_pile_counts_and_order_from_the_top():
     assert [int(np.argmax(r)) for r in order] == [1, 3, 3] and order.sum() == 3
     counts[:], order[:] = 0, 0
     put_pile(counts, order, [5, 6], 1.0, offset=4)  # shorter than the window; kinds 1, 2
-    assert counts.tolist() == [0, 1, 1, 0] and order[0, 2] == order[1, 1] == 1 and not order[2].any()
+    assert counts.tolist() == [0, 1, 1, 0]
+    assert order[0, 2] == order[1, 1] == 1 and not order[2].any()
     counts[:], order[:] = 0, 0
     put_pile(counts, order, [], 1.0)
     assert not counts.any() and not order.any()
