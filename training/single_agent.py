@@ -70,7 +70,7 @@ from gymnasium import spaces
 import deckzoo.envs as E
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
-from deckzoo.envs.core.adapter_options import global_state, make_state_space
+from deckzoo.envs.core.adapter_options import GlobalStateMixin
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
 POOL = "pool"
@@ -99,7 +99,7 @@ def register_envs() -> list[str]:
     return ids
 
 
-class SingleAgentEnv(gym.Env):
+class SingleAgentEnv(GlobalStateMixin, gym.Env):
     """One learner seat against agents; see the module docstring."""
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -133,7 +133,6 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = spaces.Box(0.0, np.float32(self.game.observation_high),
                                             shape=self.game.observation_shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.state_space = make_state_space(self.game)
         self._fixed, self._mix = self._parse_opponents(opponents)
         self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
         self._pool_ids: list[int] = []  # the drawable pool, oldest first
@@ -304,10 +303,6 @@ class SingleAgentEnv(gym.Env):
         if self.game_state is None or self._done or self.game_state.current_player != self.seat:
             return np.ones(self.game.num_actions, dtype=bool)
         return self.game_state.legal_mask().astype(bool, copy=False)
-
-    def state(self) -> np.ndarray:
-        """The game's full-information global state (``state_space``), for a centralised critic."""
-        return global_state(self.game_state)
 
     def render(self):
         if self.render_mode is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from gymnasium import spaces
 
@@ -38,17 +40,21 @@ def make_spaces(game):
     return obs, spaces.Discrete(game.num_actions)
 
 
-def make_state_space(game) -> spaces.Box:
-    """The Box of ``env.state()``: the game's full-information state (``game.state_layout``)."""
-    return spaces.Box(low=0.0, high=np.float32(game.state_high), shape=game.state_shape,
-                      dtype=np.float32)
+class GlobalStateMixin:
+    """``state_space`` and ``state()``, the engine's full-information global state (for centralised
+    critics), for an env holding ``game`` and, once reset, ``game_state``: the AEC, Parallel and
+    single-agent envs. It comes first among the bases, before PettingZoo's ``state()`` stub."""
 
+    @functools.cached_property
+    def state_space(self) -> spaces.Box:
+        game = self.game
+        return spaces.Box(low=0.0, high=np.float32(game.state_high), shape=game.state_shape,
+                          dtype=np.float32)
 
-def global_state(game_state) -> np.ndarray:
-    """``env.state()`` of both adapters: the engine's global state (an error before ``reset``)."""
-    if game_state is None:
-        raise RuntimeError("state() needs a game: call reset() first")
-    return game_state.global_state()
+    def state(self) -> np.ndarray:
+        if self.game_state is None:
+            raise RuntimeError("state() needs a game: call reset() first")
+        return self.game_state.global_state()
 
 
 class RewardTracker:

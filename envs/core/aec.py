@@ -12,18 +12,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .adapter_options import (
-    RewardTracker,
-    agent_name,
-    global_state,
-    make_spaces,
-    make_state_space,
-    split_options,
-)
+from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
 from .errors import IllegalActionError
 
 
-class DeckzooAECEnv(AECEnv):
+class DeckzooAECEnv(GlobalStateMixin, AECEnv):
     """AEC view of a deckzoo engine. ``env.unwrapped.game_state`` is the engine state."""
 
     def __init__(self, game_cls, **options):
@@ -45,7 +38,6 @@ class DeckzooAECEnv(AECEnv):
         obs_space, act_space = make_spaces(self.game)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = make_state_space(self.game)
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._seed_stream = np.random.default_rng()
         self.game_state = None
@@ -80,10 +72,6 @@ class DeckzooAECEnv(AECEnv):
         else:
             mask = self._zero_mask.copy()
         return {"observation": state.observe(seat), "action_mask": mask}
-
-    def state(self) -> np.ndarray:
-        """The full-information global state (``state_space``), for centralised critics."""
-        return global_state(self.game_state)
 
     def step(self, action):
         agent = self.agent_selection

@@ -16,18 +16,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .adapter_options import (
-    RewardTracker,
-    agent_name,
-    global_state,
-    make_spaces,
-    make_state_space,
-    split_options,
-)
+from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
 from .errors import IllegalActionError
 
 
-class DeckzooParallelEnv(ParallelEnv):
+class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
     def __init__(self, game_cls, **options):
         self.game, adapter = split_options(game_cls, options)
         self.reward_mode = adapter["reward"]
@@ -45,7 +38,6 @@ class DeckzooParallelEnv(ParallelEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.noop + 1) for a in self.possible_agents}
-        self.state_space = make_state_space(self.game)
         self._seed_stream = np.random.default_rng()
         self.game_state = None
         self.agents = []
@@ -76,10 +68,6 @@ class DeckzooParallelEnv(ParallelEnv):
         self._rewards = RewardTracker(self.reward_mode, self.game_state)
         self.agents = self.possible_agents[:]
         return self._observations(), {a: {} for a in self.agents}
-
-    def state(self) -> np.ndarray:
-        """The full-information global state (``state_space``), for centralised critics."""
-        return global_state(self.game_state)
 
     def step(self, actions):
         acting = self.game_state.simultaneous_players()

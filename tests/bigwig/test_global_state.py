@@ -8,34 +8,25 @@ import numpy as np
 from deckzoo.envs.bigwig.global_state import DRAW_WINDOW
 from deckzoo.envs.bigwig.rules import PHASE_COMMIT, WELL, BigWigGame
 
-
-def _changed(state, edit) -> bool:
-    other = state.clone()
-    edit(other)
-    return not np.array_equal(other.global_state(), state.global_state())
-
-
-def _swap(pile, i: int, j: int) -> None:
-    pile[-1 - i], pile[-1 - j] = pile[-1 - j], pile[-1 - i]
+from ..core.piles import edit_changes_state, first_other, swap_from_top
 
 
 def test_the_whole_altar_pile_order_is_encoded():
     state = BigWigGame(num_players=4).new_state(1)
     small = state.small
-    j = next(j for j in range(1, len(small)) if small[-1 - j] != small[-1])
-    assert _changed(state, lambda s: _swap(s.small, 0, j))
+    j = first_other(small, 0, range(1, len(small)))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.small, 0, j))
     bottom = len(small) - 1  # the last card of the pile, 20-odd rounds away
-    j = next(j for j in range(bottom) if small[-1 - j] != small[0])
-    assert _changed(state, lambda s: _swap(s.small, bottom, j))
+    j = first_other(small, bottom, range(bottom))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.small, bottom, j))
 
 
 def test_the_draw_pile_shows_its_next_cards_in_order():
     state = BigWigGame(num_players=4).new_state(2)
-    draw = state.draw
-    j = next(j for j in range(1, DRAW_WINDOW) if draw[-1 - j] != draw[-1])
-    assert _changed(state, lambda s: _swap(s.draw, 0, j))
+    j = first_other(state.draw, 0, range(1, DRAW_WINDOW))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.draw, 0, j))
     v = state.game.state_layout.split(state.global_state())
-    assert [int(np.argmax(r)) for r in v["draw_next"]] == draw[::-1][:DRAW_WINDOW]
+    assert [int(np.argmax(r)) for r in v["draw_next"]] == state.draw[::-1][:DRAW_WINDOW]
 
 
 def test_face_down_commits_and_seats_to_act():

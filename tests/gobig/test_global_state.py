@@ -6,17 +6,7 @@ import numpy as np
 
 from deckzoo.envs.gobig.rules import COPIES, DECK_WINDOW, GoBigGame
 
-
-def _swap_changes_state(state, i: int, j: int) -> bool:
-    """Swap deck positions i and j (from the top) on a clone: does the global state change?"""
-    other = state.clone()
-    deck = other.deck
-    deck[-1 - i], deck[-1 - j] = deck[-1 - j], deck[-1 - i]
-    return not np.array_equal(other.global_state(), state.global_state())
-
-
-def _different(deck, i: int, j: int) -> bool:
-    return deck[-1 - i] != deck[-1 - j]
+from ..core.piles import edit_changes_state, first_other, swap_from_top
 
 
 def test_pieces_hold_the_hands_and_the_deck():
@@ -31,7 +21,8 @@ def test_pieces_hold_the_hands_and_the_deck():
 def test_the_order_of_the_next_cards_is_encoded_and_deeper_ones_only_by_counts():
     state = GoBigGame(num_players=2).new_state(3)
     deck = state.deck
-    near = next(j for j in range(1, DECK_WINDOW) if _different(deck, 0, j))
-    assert _swap_changes_state(state, 0, near)
-    far = next(j for j in range(DECK_WINDOW + 1, len(deck)) if _different(deck, DECK_WINDOW, j))
-    assert not _swap_changes_state(state, DECK_WINDOW, far)  # documented: beyond the window
+    j = first_other(deck, 0, range(1, DECK_WINDOW))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.deck, 0, j))
+    j = first_other(deck, DECK_WINDOW, range(DECK_WINDOW + 1, len(deck)))
+    # documented: deeper than the window only the counts show
+    assert not edit_changes_state(state, lambda s: swap_from_top(s.deck, DECK_WINDOW, j))

@@ -8,26 +8,18 @@ import numpy as np
 from deckzoo.envs.midgard.global_state import CHALLENGE_WINDOW, THING_WINDOW
 from deckzoo.envs.midgard.rules import MidgardGame
 
-
-def _changed(state, edit) -> bool:
-    other = state.clone()
-    edit(other)
-    return not np.array_equal(other.global_state(), state.global_state())
-
-
-def _swap(pile, i: int, j: int) -> None:
-    pile[-1 - i], pile[-1 - j] = pile[-1 - j], pile[-1 - i]
+from ..core.piles import edit_changes_state, first_other, swap_from_top
 
 
 def test_deck_orders_that_decide_the_future_are_encoded():
     state = MidgardGame(num_players=4).new_state(6)
     thing, rewards = state.thing, state.reward_deck
-    j = next(j for j in range(1, THING_WINDOW) if thing[-1 - j] != thing[-1])
-    assert _changed(state, lambda s: _swap(s.thing, 0, j))
+    j = first_other(thing, 0, range(1, THING_WINDOW))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.thing, 0, j))
     bottom = len(rewards) - 1  # the reward pile is encoded whole
-    j = next(j for j in range(bottom) if rewards[-1 - j] != rewards[0])
-    assert _changed(state, lambda s: _swap(s.reward_deck, bottom, j))
-    assert _changed(state, lambda s: _swap(s.ch_deck, 0, CHALLENGE_WINDOW - 1))
+    j = first_other(rewards, bottom, range(bottom))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.reward_deck, bottom, j))
+    assert edit_changes_state(state, lambda s: swap_from_top(s.ch_deck, 0, CHALLENGE_WINDOW - 1))
 
 
 def test_hidden_rewards_and_hands_of_every_seat():
