@@ -5,6 +5,8 @@ Three loops per env (default options, default player count, or --players):
 * ``aec``: ``env.last()`` every step (observation + mask, what an RL loop pays), random legal action;
 * ``engine``: ``legal_mask()`` + ``apply`` only;
 * ``engine+obs``: the same plus ``observe(current_player)`` every step;
+* ``engine+obs+state``: the same plus ``global_state()`` (``env.state()``) every step, what a
+  centralised critic's rollout pays;
 * ``parallel`` (envs with a native Parallel API): one ``step`` per joint action, random legal
   action per agent from its mask; steps/s counts ``step`` calls.
 
@@ -78,7 +80,8 @@ def bench_parallel(name: str, opts: dict, seconds: float, seed: int) -> tuple[in
     return steps, games, time.perf_counter() - t0
 
 
-def bench_engine(name: str, opts: dict, seconds: float, seed: int, observe: bool) -> tuple[int, int, float]:
+def bench_engine(name: str, opts: dict, seconds: float, seed: int, observe: bool,
+                 global_state: bool = False) -> tuple[int, int, float]:
     game = E.game_class(name)(**opts)
     rng = np.random.default_rng(seed)
     steps = games = 0
@@ -88,6 +91,8 @@ def bench_engine(name: str, opts: dict, seconds: float, seed: int, observe: bool
         while state.current_player is not None:
             if observe:
                 state.observe(state.current_player)
+            if global_state:
+                state.global_state()
             state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
             steps += 1
         games += 1
@@ -106,7 +111,8 @@ def main(argv=None) -> list[dict]:
     names = [E._canonical(n) for n in args.envs.split(",") if n]
     loops = [("aec", lambda n, o: bench_aec(n, o, args.seconds, 0)),
              ("engine", lambda n, o: bench_engine(n, o, args.seconds, 0, False)),
-             ("engine+obs", lambda n, o: bench_engine(n, o, args.seconds, 0, True))]
+             ("engine+obs", lambda n, o: bench_engine(n, o, args.seconds, 0, True)),
+             ("engine+obs+state", lambda n, o: bench_engine(n, o, args.seconds, 0, True, True))]
     parallel = ("parallel", lambda n, o: bench_parallel(n, o, args.seconds, 0))
     plan = [(name, loops + ([parallel] if hasattr(E.ENVS[name], "parallel_env") else [])) for name in names]
     rows = []
@@ -124,9 +130,10 @@ def main(argv=None) -> list[dict]:
             "cpus": os.cpu_count(), "loadavg_1m": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"meta": meta, "results": rows}, indent=2) + "\n")
-    print(f"{'env':<14}{'players':>8}  {'loop':<12}{'steps/s':>11}{'games/s':>10}")
+    print(f"{'env':<14}{'players':>8}  {'loop':<18}{'steps/s':>11}{'games/s':>10}")
     for r in rows:
-        print(f"{r['env']:<14}{r['players']:>8}  {r['loop']:<12}{r['steps_per_s']:>11,.0f}{r['games_per_s']:>10.1f}")
+        print(f"{r['env']:<14}{r['players']:>8}  {r['loop']:<18}{r['steps_per_s']:>11,.0f}"
+              f"{r['games_per_s']:>10.1f}")
     print(f"(load average {meta['loadavg_1m']:.1f} on {meta['cpus']} CPUs; written to {args.out})")
     return rows
 
