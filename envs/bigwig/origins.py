@@ -36,7 +36,7 @@ class Origins:
 
     @classmethod
     def dealt(cls, hidden: np.ndarray, hand_sizes: list[int]) -> Origins:
-        """Nothing seen yet: one pile holding ``hidden`` (counts per kind), ``hand_sizes`` dealt from it."""
+        """Nothing seen yet: one pile of ``hidden`` (counts per kind), ``hand_sizes`` dealt."""
         n = len(hand_sizes)
         return cls([hidden.tolist()], [hidden.tolist()], [list(hand_sizes)], [[0] * n],
                    [[] for _ in range(n)])
@@ -55,7 +55,7 @@ class Origins:
         self.drawn.append([0] * n)
 
     def reveal(self, seat: int, kind: int) -> None:
-        """``seat`` showed a card of ``kind`` from its hand (played, sacrificed or spent as a ticket)."""
+        """``seat`` showed a card of ``kind`` from its hand (played, sacrificed or a ticket)."""
         held, left = self.held, self.left
         if len(left) == 1:  # before the first reshuffle every card comes from the deck
             left[0][kind] -= 1
@@ -63,7 +63,7 @@ class Origins:
             return
         piles = [b for b in range(len(left)) if held[b][seat] and left[b][kind]]
         if not piles:
-            raise AssertionError(f"seat {seat} showed a card of kind {kind} that no pile it drew from holds")
+            raise AssertionError(f"seat {seat} showed kind {kind}: no pile it drew from has it")
         if len(piles) > 1:
             self.unattributed[seat].append([kind, piles])
             return
@@ -114,8 +114,9 @@ class Origins:
                    [[[int(k), list(p)] for k, p in plays] for plays in d["unattributed"]])
 
     def clone(self) -> Origins:
-        return Origins([c[:] for c in self.cards], [lf[:] for lf in self.left], [h[:] for h in self.held],
-                       [d[:] for d in self.drawn], [[[k, p[:]] for k, p in plays] for plays in self.unattributed])
+        return Origins([c[:] for c in self.cards], [lf[:] for lf in self.left],
+                       [h[:] for h in self.held], [d[:] for d in self.drawn],
+                       [[[k, p[:]] for k, p in plays] for plays in self.unattributed])
 
     # ---- determinize --------------------------------------------------------------------
     def deal_hidden(self, player: int, own: list[int], keep: dict[int, list[int]], pile_size: int,
@@ -137,12 +138,16 @@ class Origins:
         room = [h[:] for h in self.held]  # room[b][q]: q's places from pile b still to fill
         supply = [lf[:] for lf in self.left]
         every = list(piles)
-        # (seat, kind, candidate piles, stays in hand): the ambiguous plays first, then the known cards
+        # (seat, kind, candidate piles, stays in hand): ambiguous plays first, then the known cards
         items = [(q, k, c, False) for q, plays in enumerate(self.unattributed) for k, c in plays]
         items += [(player, k, every, True) for k in own]
         items += [(q, k, every, True) for q, kinds in keep.items() for k in kinds]
         if len(self.left) > 1:
-            order = sorted(items, key=lambda it: sum(1 for b in it[2] if room[b][it[0]] and supply[b][it[1]]))
+            def options(item):
+                q, k, candidates, _ = item
+                return sum(1 for b in candidates if room[b][q] and supply[b][k])
+
+            order = sorted(items, key=options)
             if not _search(order, 0, room, supply, rng):
                 raise AssertionError("no consistent deal of the hidden cards exists")
         else:  # a single pile: everything comes from it
@@ -157,7 +162,7 @@ class Origins:
         last = len(self.left) - 1
         for b in piles:
             if room[b][player]:
-                raise AssertionError(f"pile {b}: {room[b][player]} of the player's places left unfilled")
+                raise AssertionError(f"pile {b}: {room[b][player]} of the player's places unfilled")
             pool = np.repeat(np.arange(NUM_KINDS), supply[b])
             rng.shuffle(pool)
             at = 0
@@ -174,7 +179,8 @@ class Origins:
 
 
 def _search(items, depth, room, supply, rng) -> bool:
-    """Place ``items[depth:]`` on candidate piles with room and supply left (random order, backtracking)."""
+    """Place ``items[depth:]`` on candidate piles with room and supply left (random order,
+    backtracking)."""
     if depth == len(items):
         return True
     q, k, candidates, _ = items[depth]

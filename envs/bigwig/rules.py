@@ -159,7 +159,7 @@ class BigWigGame(Game):
             ("my_commit", NUM_KINDS + 1),  # one-hot: own face-down card in the current trick (46 = well)
             ("to_act", 1),  # the observer has a decision to make now (in a trick: has not committed yet)
             ("phase", 5),  # one-hot: target, stake, ticket, commit, sacrifice
-            ("current_player", n),  # one-hot relative seat deciding now (empty in a trick or another's ticket)
+            ("current_player", n),  # one-hot seat deciding now (none in a trick or others' ticket)
             ("round_card", NUM_SMALL_KINDS),  # one-hot: the revealed altar card (point kinds, holmgang)
             ("trump", 4),  # red, yellow, blue, green shown on the card at stake (white is always trump)
             ("participants", n),  # relative seats playing the current trick
@@ -173,7 +173,7 @@ class BigWigGame(Game):
             ("discard", NUM_KINDS),  # face-up discard pile per kind / 2
             ("hand_sizes", n),  # cards in hand (well included; a committed card still counts) / 9
             ("draw_pile", 1),  # large cards left to draw / 52
-            ("reshuffled", NUM_KINDS),  # the draw pile's cards when the discard pile was shuffled into it / 2
+            ("reshuffled", NUM_KINDS),  # the draw pile's cards when it was reshuffled / 2 (X7)
             ("drawn_since", n),  # cards each relative seat drew from the current draw pile / 52
             ("altar_pile", 1),  # unrevealed small cards / 24
             ("holmgangs", NUM_HOLMGANGS),  # thermometer: holmgang cards revealed
@@ -490,7 +490,8 @@ class BigWigState(State):
         or while another seat decides about a ticket (only Til Valhallar holders are asked, so
         showing who is asked would show who holds one)."""
         ph = self.phase
-        if ph == PHASE_COMMIT or ph == PHASE_OVER or (ph == PHASE_TICKET and player != self.current_player):
+        hidden = ph == PHASE_TICKET and player != self.current_player
+        if hidden or ph in (PHASE_COMMIT, PHASE_OVER):
             return None
         return self.current_player
 
@@ -574,7 +575,8 @@ class BigWigState(State):
         origins = self.origins
         if len(origins.cards) > 1:
             buf[o["reshuffled"]:o["reshuffled"] + NUM_KINDS] = _HALF[origins.cards[-1]]
-        buf[o["drawn_since"]:o["drawn_since"] + n] = np.asarray(origins.drawn[-1], dtype=np.float32)[order] / DECK_SIZE
+        drawn = np.asarray(origins.drawn[-1], dtype=np.float32)
+        buf[o["drawn_since"]:o["drawn_since"] + n] = drawn[order] / DECK_SIZE
         buf[o["altar_pile"]] = len(self.small) / SMALL_TOTAL
         buf[o["holmgangs"]:o["holmgangs"] + self.holmgangs] = 1.0
         base = o["last_trick"]
@@ -611,7 +613,7 @@ class BigWigState(State):
                 continue
             s.hands[q] = hands[q]
             s.well[q] = True
-            if self.commits[q] != NONE:  # any of q's cards could be the face-down one, the well included
+            if self.commits[q] != NONE:  # any of q's cards may be the face-down one, even the well
                 cards = np.repeat(np.arange(NUM_KINDS), hands[q])
                 pick = int(rng.integers(len(cards) + 1))
                 if pick == len(cards):
@@ -681,11 +683,11 @@ class BigWigState(State):
         for q in range(self.game.num_players):
             hidden = int(self.hands[q].sum()) + (self.commits[q] not in (NONE, WELL))
             if o.hidden_count(q) != hidden:
-                raise AssertionError(f"seat {q}: the record has {o.hidden_count(q)} unseen cards, the hand {hidden}")
+                raise AssertionError(f"seat {q}: {o.hidden_count(q)} on record, {hidden} held")
         for b, (left, held) in enumerate(zip(o.left, o.held)):
             pile = len(self.draw) if b == len(o.left) - 1 else 0
             if min(left) < 0 or min(held) < 0 or sum(left) != sum(held) + pile:
-                raise AssertionError(f"draw pile record {b} is inconsistent: left {left}, held {held}, pile {pile}")
+                raise AssertionError(f"draw pile record {b}: left {left}, held {held}, pile {pile}")
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:

@@ -116,7 +116,7 @@ class GoBigGame(Game):
             ("display_size", (n, 3)),  # one-hot size (1-3) of each display
             ("market", VALUES),  # market count of each value / 2
             ("banks", (n, VALUES)),  # banked count of each value per relative seat / 13
-            ("known", (n, VALUES)),  # cards each relative seat took from the market and still holds / 13 (X7)
+            ("known", (n, VALUES)),  # cards a seat took from the market, may still hold / 13 (X7)
             ("box", VALUES),  # beaten cards of each value / 13
             ("deck_size", 1),  # / 91
             ("current_player", n),  # one-hot relative seat to act
@@ -127,7 +127,8 @@ class GoBigGame(Game):
         self.obs_at = {name: a for name, _, a, _ in self.layout.pieces}
         div = np.ones(self.layout.size, dtype=np.float32)
         for name, scale in (("hand", COPIES), ("hand_sizes", TOTAL_CARDS), ("market", MARKET_SIZE),
-                            ("banks", COPIES), ("known", COPIES), ("box", COPIES), ("deck_size", TOTAL_CARDS)):
+                            ("banks", COPIES), ("known", COPIES), ("box", COPIES),
+                            ("deck_size", TOTAL_CARDS)):
             div[self.layout.slice(name)] = scale
         self.obs_div = div
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
@@ -323,7 +324,8 @@ class GoBigState(State):
         s = self._copy(fork_rng(rng))
         others = [q for q in range(self.game.num_players) if q != player]
         pool = np.concatenate([np.asarray(self.deck, dtype=np.int64)]
-                              + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q]) for q in others])
+                              + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q])
+                                 for q in others])
         rng.shuffle(pool)
         k = len(self.deck)
         s.deck = pool[:k].tolist()

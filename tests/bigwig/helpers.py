@@ -54,7 +54,7 @@ def table(hands, reveal, *, collected=None, altar=(), draw=(), discard=None, hol
         "round_card": NONE, "point_on_table": False, "trump": [False] * 4, "participants": [],
         "commits": [NONE] * n, "challenger": NONE, "target": NONE, "stake": NONE, "joiners": [], "queue": [],
         "last_trick": [NONE] * n, "last_winner": NONE,
-        # the table remembers nothing from before this position: hands and draw pile are one unseen lot
+        # the table remembers nothing from before this position: hands and draw pile are unseen
         "origins": Origins.dealt(placed, hand_counts.sum(axis=1).tolist()).to_dict(),
     }
     s = BigWigState._from_dict(game, d)

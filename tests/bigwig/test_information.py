@@ -49,7 +49,8 @@ def reshuffle_while_seat_0_draws():
     red 9, the discard pile (48 cards, all seen) becomes the draw pile, and seat 0 draws 3 of them.
     Seat 1 still holds green 7 and a Fenrir: every card not in seat 0's hand and not in the new pile
     was never discarded, so the table knows seat 1's hand by recall."""
-    hands = [[standard(R, 9), standard(R, 1), standard(Y, 1)], [standard(B, 5), standard(G, 7), FENRIR]]
+    hands = [[standard(R, 9), standard(R, 1), standard(Y, 1)],
+             [standard(B, 5), standard(G, 7), FENRIR]]
     s = table(hands, P2_RED, draw=[])
     commit(s, {0: WELL, 1: standard(B, 5)})
     s.apply(SACRIFICE_BASE + standard(R, 9))
@@ -72,7 +73,8 @@ def test_W_D1_recall_pins_an_opponents_hand_after_a_reshuffle():
 
 def test_W_D1_view_and_observation_keep_the_reshuffled_pile():
     s = reshuffle_while_seat_0_draws()
-    pile = counts(s.draw, NUM_KINDS) + s.hands[0] - counts([standard(R, 1), standard(Y, 1)], NUM_KINDS)
+    kept = counts([standard(R, 1), standard(Y, 1)], NUM_KINDS)  # seat 0's cards before the draw
+    pile = counts(s.draw, NUM_KINDS) + s.hands[0] - kept
     for p in (0, 1):
         v = s.view(p)
         assert v["reshuffled"] == pile.tolist() and sum(v["reshuffled"]) == 48
@@ -88,8 +90,8 @@ def test_W_D1_view_and_observation_keep_the_reshuffled_pile():
 def six_seats_two_reshuffles():
     """Six players with 8 cards each, 4 cards in the discard pile, none to draw. Everyone plays the
     well (no winner); in age order each sacrifices its first card and draws 1. Seat 0's sacrifice
-    completes the first reshuffled pile (5 cards), seats 0-4 draw one card each from it, and seat 5's
-    draw needs a second reshuffle (the 5 cards sacrificed by seats 1-5)."""
+    completes the first reshuffled pile (5 cards), seats 0-4 draw one card each from it, and seat
+    5's draw needs a second reshuffle (the 5 cards sacrificed by seats 1-5)."""
     kinds = [k for k in range(NUM_KINDS) for _ in range(KIND_COPIES[k])]
     discard = [standard(R, v) for v in (1, 2, 3, 4)]
     rest = [k for k in kinds if k not in discard]
@@ -108,9 +110,10 @@ def six_seats_two_reshuffles():
     return s, first, second
 
 
-def test_W_D1_cards_drawn_from_a_reshuffled_pile_stay_with_their_drawers_through_a_further_reshuffle():
+def test_W_D1_cards_drawn_from_a_reshuffled_pile_stay_with_their_drawers_after_another_reshuffle():
     s, first, second = six_seats_two_reshuffles()
-    assert len(s.origins.cards) == 3 and sorted(s.draw + [k for k in second if s.hands[5, k]]) == sorted(second)
+    assert len(s.origins.cards) == 3
+    assert sorted(s.draw + [k for k in second if s.hands[5, k]]) == sorted(second)
     assert s.view(3)["drawn_since"] == [0, 0, 0, 0, 0, 1]
     rng = np.random.default_rng(1)
     for p in (0, 5):
@@ -158,7 +161,7 @@ def test_W_D1_determinize_respects_the_record_in_random_games():
                             assert b == last and k in d.draw
             s.apply(int(rng.choice(s.legal_actions())))
             step += 1
-    assert max(seen_piles) >= 3 and seen_ambiguous > 0  # further reshuffles and ambiguous plays occurred
+    assert max(seen_piles) >= 3 and seen_ambiguous > 0  # further reshuffles, ambiguous plays
 
 
 # ---- two worlds: the same public history, different hidden cards -------------------------------
@@ -200,8 +203,8 @@ def test_commits_two_worlds_views_agree_until_the_reveal():
 
 def test_W_D1_reshuffle_record_two_worlds_views_agree():
     """The record of the draw piles comes from public events only. Seats 1 and 2 hold each other's
-    cards in the two worlds; seat 0 plays the well and seat 1 plays a Fenrir, both sacrifice and draw
-    across a reshuffle, and the next trick is played: seat 0's view is the same in both worlds."""
+    cards in the two worlds; seat 0 plays the well and seat 1 plays a Fenrir, both sacrifice and
+    draw across a reshuffle, and the next trick is played: seat 0's view is the same in both."""
     def world(hand_1, hand_2):
         hands = [[standard(R, 9), standard(R, 1), standard(Y, 1)],
                  [FENRIR, standard(B, 7)] + hand_1, [standard(Y, 2)] + hand_2]

@@ -308,7 +308,8 @@ def test_W_D3_only_til_valhallar_holders_are_asked_in_age_order():
     holders decide one after another, each join public before the next decision."""
     hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(B, 1)], [standard(B, 2)],
              [TIL_VALHALLAR], [standard(G, 1), standard(G, 2)]]
-    s = table(hands, HOLMGANG, collected=[[], [P2_RED], [P2_BLUE], [P3_RG], [P5], []], age_order=[0, 5, 1, 2, 3, 4])
+    s = table(hands, HOLMGANG, collected=[[], [P2_RED], [P2_BLUE], [P3_RG], [P5], []],
+              age_order=[0, 5, 1, 2, 3, 4])
     s.apply(TARGET_BASE)  # seat 0 challenges seat 1
     s.apply(stake_action(s, P2_RED))
     asked = []
@@ -339,7 +340,8 @@ def test_W_D3_holders_follow_age_order_not_seat_order():
 
 
 def test_W_D3_no_holder_means_no_ticket_decision():
-    s = table([[standard(R, 1)], [standard(R, 2)], [standard(B, 1)]], HOLMGANG, collected=[[], [P2_RED], []])
+    s = table([[standard(R, 1)], [standard(R, 2)], [standard(B, 1)]], HOLMGANG,
+              collected=[[], [P2_RED], []])
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     assert s.phase == PHASE_COMMIT and s.simultaneous_players() == (0, 1)

@@ -12,7 +12,7 @@ from deckzoo.envs.core.aec import aec_constructors
 from deckzoo.envs.core.game import Game, State
 from deckzoo.envs.core.parallel import parallel_constructor
 
-ALL_HOLMGANGS_FIRST_SEED = 26492  # bigwig_v0 with the defaults: the four holmgang cards come out first
+ALL_HOLMGANGS_FIRST_SEED = 26492  # bigwig_v0, default options: the four holmgang cards come first
 
 
 class DecidedAtDealGame(Game):

@@ -8,7 +8,13 @@ import pytest
 from deckzoo.envs import wizard_v0
 from deckzoo.envs.core.conformance import check_bad_inputs
 from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, playable, score_bounds
-from deckzoo.envs.wizard.rules import PHASE_NAMES, PHASE_PLAY, WizardGame, WizardState, sample_hidden
+from deckzoo.envs.wizard.rules import (
+    PHASE_NAMES,
+    PHASE_PLAY,
+    WizardGame,
+    WizardState,
+    sample_hidden,
+)
 
 from .helpers import bid_all, card, cards, encode_bid, encode_trump, play, stacked
 
@@ -306,7 +312,8 @@ def test_two_worlds_shown_voids_and_played_cards_do_not_read_the_hands():
     """``mid_trick_state`` against a world where seats 1 and 3 hold other unplayed cards (still
     consistent with every card played and every void shown): seats 0 and 2 see the same views."""
     a = mid_trick_state()
-    b = stacked(["E5 G2 W", "H1 E1 D3", "D1 D2 H4", "N E9 H2"], flipped="H13", dealer=3, scores=[20, -10, 0, 30])
+    b = stacked(["E5 G2 W", "H1 E1 D3", "D1 D2 H4", "N E9 H2"], flipped="H13", dealer=3,
+                scores=[20, -10, 0, 30])
     bid_all(b, [1, 0, 2, 1])
     play(b, "E5", "E1", "D1", "N")
     play(b, "G2", "D3")
