@@ -12,14 +12,17 @@ top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
   the highest card if nobody played a trump; a tie means no winner and the card goes under the
   altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
 * a holmgang: the player with the fewest VP (ties: youngest, §7.2) challenges another player who
-  holds a point card, choosing the target and the card at stake; every other player may then spend
-  a Til Valhallar to join; the duellists and joiners play a trick with the stake's colours; the
-  winner takes the stake and every card under the altar. The game ends after the 4th holmgang round.
+  holds a point card, choosing the target and the card at stake; every other player holding a Til
+  Valhallar may then spend it to join (asked in age order); the duellists and joiners play a trick
+  with the stake's colours; the winner takes the stake and every card under the altar. The game
+  ends after the 4th holmgang round.
 
 Playing the well card never wins, but afterwards (youngest first, then clockwise) the player takes
 it back, sacrifices another card and draws 1/2/3 cards for a sacrificed value 0-3/4-6/7-10, never
 beyond 9 cards in hand; with nothing else in hand they draw 2 without a sacrifice. The empty draw
-pile is refilled by shuffling the discard pile. Most VP wins; ties: most cards in hand; then shared.
+pile is refilled by shuffling the discard pile; everyone saw those cards, so the views keep the
+composition of the reshuffled pile and who drew how many from it (``origins.py``). Most VP wins;
+ties: most cards in hand; then shared.
 
 Options
     num_players  2-6 (default 4).
@@ -31,7 +34,8 @@ Actions (109 + num_players ids; n = num_players)
     0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
     46          play the well card
     47-92       sacrifice a card of kind k - 47 (after playing the well)
-    93          join the holmgang with a Til Valhallar ticket;  94  do not join
+    93          join the holmgang with a Til Valhallar ticket;  94  do not join (asked only of
+                onlookers holding one, in age order; nobody else sees who is asked)
     95..93+n    challenge the player (a - 94) seats to your left
     94+n..108+n put the challenged player's point card of kind (a - 94 - n) at stake
     Every decision is a single step with an exact mask; forced choices are still asked.

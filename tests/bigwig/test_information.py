@@ -201,7 +201,7 @@ def test_commits_two_worlds_views_agree_until_the_reveal():
     assert_same_views(a, b, (0, 2))
 
 
-def test_W_D1_reshuffle_record_two_worlds_views_agree():
+def test_draw_pile_record_two_worlds_views_agree():
     """The record of the draw piles comes from public events only. Seats 1 and 2 hold each other's
     cards in the two worlds; seat 0 plays the well and seat 1 plays a Fenrir, both sacrifice and
     draw across a reshuffle, and the next trick is played: seat 0's view is the same in both."""
