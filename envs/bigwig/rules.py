@@ -679,6 +679,8 @@ class BigWigState(State):
             raise AssertionError("negative card count")
         if (self._public_sizes() > HAND_LIMIT).any():
             raise AssertionError(f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}")
+        if self.phase == PHASE_TICKET and not self.hands[self.current_player, TIL_VALHALLAR]:
+            raise AssertionError(f"seat {self.current_player} is asked about a ticket it lacks")
         self._check_origins()
 
     def _check_origins(self) -> None:

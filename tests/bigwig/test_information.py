@@ -178,8 +178,10 @@ def test_W_D3_a_til_valhallar_holder_who_passes_leaves_no_trace():
         s.apply(TARGET_BASE)
         s.apply(s.game.stake_base + P2_RED)
     assert a.phase == PHASE_TICKET and a.current_player == 2 and b.phase == PHASE_COMMIT
+    rng = np.random.default_rng(3)
     for p in others:
         assert a.view(p)["current_player"] is None and not a.view(p)["to_act"]
+        assert a.determinize(p, rng).hands[2, TIL_VALHALLAR] >= 1  # the decider keeps a ticket
     a.apply(PASS)
     assert_same_views(a, b, others)
     commit(a, {0: standard(R, 1), 1: standard(B, 2)})
