@@ -223,9 +223,11 @@ class BatchedEnv:
     def legal_mask(self) -> np.ndarray:
         return self._mask
 
-    def step(self, actions, active=None) -> Step:
+    def step(self, actions, active=None, final_seats=None) -> Step:
         """Apply one action per lane. ``active`` (bool ``(B,)``) limits the step to some lanes:
-        the others keep their position and get zero rewards (their action is ignored)."""
+        the others keep their position and get zero rewards (their action is ignored).
+        ``final_seats`` (``(B,)``) chooses whose view ``info["final_obs"]`` shows (default: the
+        seat that made the last move)."""
         eng = self.engine
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
@@ -253,7 +255,7 @@ class BatchedEnv:
             rewards[bad] = 0.0
             rewards[bad, movers[bad]] = -1.0
             done[bad] = True
-        return self._finish(rewards, done, movers, bad)
+        return self._finish(rewards, done, movers if final_seats is None else final_seats, bad)
 
     def _rewards(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Rewards as ``RewardTracker`` computes them (float64, then float32) and the lanes done."""
@@ -274,7 +276,7 @@ class BatchedEnv:
                 rewards[ended] = (s - s.mean(axis=1, keepdims=True)) / g.score_scale
         return rewards, done
 
-    def _finish(self, rewards, done, movers, bad) -> Step:
+    def _finish(self, rewards, done, observers, bad) -> Step:
         eng = self.engine
         info = {"illegal": np.zeros(self.num_envs, dtype=bool)}
         if bad is not None:
@@ -282,8 +284,8 @@ class BatchedEnv:
         final = np.flatnonzero(done)
         if len(final):
             info["final_lanes"] = final
-            info["final_player"] = movers[final]
-            info["final_obs"] = eng.observe(movers[final], final)
+            info["final_player"] = observers[final]
+            info["final_obs"] = eng.observe(observers[final], final)
             info["final_scores"] = eng.scores(final)
             eng.start(final)
             if self.reward_mode == "dense":
