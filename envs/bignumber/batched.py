@@ -84,7 +84,6 @@ def _set_tables():
 
 class BigNumberBatched(BatchedEngine):
     game_cls = BigNumberGame
-    UNSUPPORTED: dict = {}
 
     def __init__(self, game: BigNumberGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)

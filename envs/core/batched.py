@@ -23,7 +23,7 @@ This module holds what every batched game shares:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -63,7 +63,7 @@ class BatchedEngine:
 
     game_cls: type
     #: option name -> why the batched engine cannot play it (``ConfigError`` names it)
-    UNSUPPORTED: dict[str, str] = {}
+    UNSUPPORTED: ClassVar[dict[str, str]] = {}
 
     def __init__(self, game, num_envs: int, rng: np.random.Generator):
         self.game = game

@@ -27,6 +27,7 @@ action always raises.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -38,7 +39,7 @@ Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 class SingleAgentVectorEnv(VectorEnv):
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, name: str, num_envs: int = 1, seed=None, opponents: str | Policy = "random",
                  learner_seat: int | None = None, illegal_action: str = "penalize", **options):

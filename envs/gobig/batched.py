@@ -42,7 +42,6 @@ _POS = np.arange(TOTAL_CARDS)
 
 class GoBigBatched(BatchedEngine):
     game_cls = GoBigGame
-    UNSUPPORTED: dict = {}
 
     def __init__(self, game: GoBigGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)

@@ -64,7 +64,6 @@ _VOID_BITS = np.array([[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(1
 
 class WizardBatched(BatchedEngine):
     game_cls = WizardGame
-    UNSUPPORTED: dict = {}
 
     def __init__(self, game: WizardGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)

@@ -70,14 +70,14 @@ def test_gym_view_plays_the_scalar_games(name):
 
 def test_gym_view_with_random_opponents_and_learner_seats():
     envs = vector.make_gym("wizard_v0", num_envs=32, seed=3, num_players=4, num_rounds=2, reward="score")
-    obs, info = envs.reset(seed=3)
+    _, info = envs.reset(seed=3)
     rng = np.random.default_rng(0)
     seats = set()
     for _ in range(40):
         seats.update(envs.seat.tolist())
         assert (envs.env.engine.cur == envs.seat).all()  # the learner is to act in every lane
         assert np.array_equal(envs.action_masks(), info["action_mask"])
-        obs, reward, terminated, _, info = envs.step(random_actions(info["action_mask"], rng))
+        _, reward, terminated, _, info = envs.step(random_actions(info["action_mask"], rng))
         assert not reward[~terminated].any()  # score rewards come at the end only
     assert seats == {0, 1, 2, 3}
 
