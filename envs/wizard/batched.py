@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.batched import BatchedEngine, float32_table, relative_seats, rotate
+from ..core.batched import BatchedEngine, float32_table, relative_seats, rotate, seat_positions
 from .cards import (
     COUNT_SCALE,
     DECK_KINDS,
@@ -80,6 +80,7 @@ class WizardBatched(BatchedEngine):
         self.tlen = np.zeros(B, dtype=i64)
         self.tdone = np.zeros(B, dtype=i64)
         self.hands = np.zeros((B, n, NUM_KINDS), dtype=np.int8)
+        self.suits = np.zeros((B, n, NUM_SUITS), dtype=np.int8)  # suited cards held, per suit
         self.played = np.zeros((B, NUM_KINDS), dtype=np.int8)
         self.hs = np.zeros((B, n), dtype=i64)
         self.bids = np.full((B, n), -1, dtype=i64)
@@ -140,7 +141,9 @@ class WizardBatched(BatchedEngine):
         """Set up the round ``rnd``/``dealer`` already hold for ``lanes``, from a deal record."""
         n = self.n
         rnd, dealer = self.rnd[lanes], self.dealer[lanes]
-        self.hands[lanes] = rec["hands"]
+        hands = rec["hands"]
+        self.hands[lanes] = hands
+        self.suits[lanes] = hands[:, :, :NUM_SUITED].reshape(len(lanes), n, NUM_SUITS, RANKS).sum(axis=3)
         self.hs[lanes] = rnd[:, None]
         flipped = rec["flipped"]
         self.flipped[lanes] = flipped
@@ -167,16 +170,16 @@ class WizardBatched(BatchedEngine):
         phase = self.phase
         held = self.hands[self.all, self.cur] > 0
         led = self.led
-        has = held[:, :NUM_SUITED].reshape(B, NUM_SUITS, RANKS).any(axis=2)
-        suit = np.minimum(led, NUM_SUITS - 1)
-        must = (led >= 0) & (led < NUM_SUITS) & has[self.all, np.maximum(suit, 0)]
-        allowed = held & _FOLLOW[np.where(must, led, NUM_SUITS)]
+        suit = np.clip(led, 0, NUM_SUITS - 1)
+        must = (led >= 0) & (led < NUM_SUITS) & (self.suits[self.all, self.cur, suit] > 0)
+        # (2-D tables are indexed with ``take``: numpy's fancy indexing is far slower there)
+        allowed = held & _FOLLOW.take(np.where(must, led, NUM_SUITS), axis=0)
         allowed &= (phase == PHASE_PLAY)[:, None]
         mask[:, :NUM_KINDS] = allowed
         if (phase != PHASE_PLAY).any():
             bid = np.flatnonzero(phase == PHASE_BID)
             if len(bid):
-                mask[bid] = self._bid_rows[self.rnd[bid]]
+                mask[bid] = self._bid_rows.take(self.rnd[bid], axis=0)
                 last = bid[self.cur[bid] == self.dealer[bid]]
                 if len(last):
                     b = self.bids[last]
@@ -219,6 +222,8 @@ class WizardBatched(BatchedEngine):
         n = self.n
         c = self.cur[lanes]
         self.hands[lanes, c, card] -= 1
+        suited = card < NUM_SUITED
+        self.suits[lanes[suited], c[suited], card[suited] // RANKS] -= 1
         self.played[lanes, card] += 1
         self.hs[lanes, c] -= 1
         self.tcard[lanes, c] = card
@@ -246,7 +251,7 @@ class WizardBatched(BatchedEngine):
         the led suit; a trick of Nulls only goes to its first card."""
         n = self.n
         leader = self.leader[lanes]
-        cards = np.take_along_axis(self.tcard[lanes], relative_seats(leader, n), axis=1)  # play order
+        cards = rotate(self.tcard[lanes], relative_seats(leader, n))  # in play order
         wizard = cards == WIZARD
         suited = cards < NUM_SUITED
         suit = np.where(suited, cards // RANKS, -1)
@@ -301,7 +306,7 @@ class WizardBatched(BatchedEngine):
         D = self.obs_dim
         cur, phase, rnd = self.cur[pick], self.phase[pick], self.rnd[pick]
         order = relative_seats(seats, n)  # absolute seat at each relative position
-        rel = (self._seats - seats[:, None]) % n  # relative position of each absolute seat
+        rel = seat_positions(seats, n)  # relative position of each absolute seat
         hidden = (rnd == 1) & (phase < PHASE_PLAY) if g.foresight else None
         # one-hot entries, one column each (0 = the first hand entry, overwritten below)
         hot = np.zeros((k, 8 + 2 * n), dtype=np.int64)
@@ -331,8 +336,10 @@ class WizardBatched(BatchedEngine):
         hand = self.hands[lanes, seats]
         if hidden is not None and hidden.any():
             hand[hidden] = 0
+        # counts times COUNT_SCALE (1 for suited cards, 1/4 for Wizards and Nulls), in two cheap steps
         a = o["hand"]
-        np.multiply(hand, COUNT_SCALE, out=buf[:, a:a + NUM_KINDS])
+        buf[:, a:a + NUM_KINDS] = hand
+        buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
         if g.foresight:
             fore = np.flatnonzero(rnd == 1)
             if len(fore):
@@ -347,9 +354,10 @@ class WizardBatched(BatchedEngine):
         a = o["tricks_won"]
         buf[:, a:a + n] = tab[rotate(self.won[pick], order)]
         a = o["voids"]
-        buf[:, a:a + 4 * n] = _VOID_BITS[rotate(self.voids[pick], order)].reshape(k, 4 * n)
+        buf[:, a:a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], order), axis=0).reshape(k, 4 * n)
         a = o["played"]
-        np.multiply(self.played[pick], COUNT_SCALE, out=buf[:, a:a + NUM_KINDS])
+        buf[:, a:a + NUM_KINDS] = self.played[pick]
+        buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
         a = o["scores"]
         pts = rotate(self.points[pick], order)
         buf[:, a:a + n] = (pts - self._score_lo) / self._score_span
@@ -364,6 +372,7 @@ class WizardBatched(BatchedEngine):
             self.flipped[lane], self.trump[lane], self.led[lane] = s.flipped, s.trump, s.led
             self.leader[lane], self.tlen[lane], self.tdone[lane] = s.trick_leader, len(s.trick), len(s.tricks)
             self.hands[lane] = s.hands
+            self.suits[lane] = s.suit_counts
             self.played[lane] = s.played
             self.hs[lane], self.bids[lane], self.won[lane] = s.hand_sizes, s.bids, s.tricks_won
             self.voids[lane], self.points[lane] = s.voids, s.points
