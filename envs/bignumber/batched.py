@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.batched import BatchedEngine, float32_table, relative_seats, rotate
+from ..core.batched import BatchedEngine, flat_order, float32_table, relative_seats, rotate
 from .cards import HAND_SIZE, NUM_TYPES, RANKS, SETS, SUITS, play_value
 from .rules import (
     ADD_BASE,
@@ -47,6 +47,11 @@ _TYPES = np.arange(NUM_TYPES)
 _RANK = _TYPES // SUITS + 1  # 1-9
 _SUIT = _TYPES % SUITS
 _POW10 = 10 ** np.arange(RANKS + 2, dtype=np.int64)
+# hand (k, 36) @ _PATTERN_BITS -> per suit its 9-bit rank pattern, per rank its 4-bit suit pattern
+_PATTERN_BITS = np.zeros((NUM_TYPES, SUITS + RANKS), dtype=np.float32)
+_PATTERN_BITS[_TYPES, _SUIT] = 1 << (_RANK - 1)
+_PATTERN_BITS[_TYPES, SUITS + _RANK - 1] = 1 << _SUIT
+_PATTERN_BASE = np.concatenate([np.arange(SUITS) * 512, 2048 + np.arange(RANKS) * 16])
 _REPUNIT = np.array([(10**r - 1) // 9 for r in range(RANKS + 2)], dtype=np.int64)  # 0, 1, 11, 111...
 
 
@@ -92,6 +97,7 @@ class BigNumberBatched(BatchedEngine):
         self.phase = np.zeros(B, dtype=i64)
         self.hands = np.zeros((B, n, NUM_TYPES), dtype=np.int8)
         self.known = np.zeros((B, n, NUM_TYPES), dtype=np.int8)
+        self.hsize = np.zeros((B, n), dtype=i64)  # cards in each hand
         self.out = np.zeros((B, NUM_TYPES), dtype=np.int8)
         self.middle = np.zeros((B, NUM_TYPES), dtype=np.int8)
         self.msize = np.zeros(B, dtype=i64)
@@ -147,6 +153,7 @@ class BigNumberBatched(BatchedEngine):
 
     def _new_deal(self, lanes, rec) -> None:
         self.hands[lanes] = rec["hands"]
+        self.hsize[lanes] = HAND_SIZE
         self.known[lanes] = 0
         self.out[lanes] = 0
         self._clear_middle(lanes)
@@ -189,10 +196,9 @@ class BigNumberBatched(BatchedEngine):
         # singles: any held card when leading, a higher one when answering a single
         higher = (m == 1)[:, None] & (_RANK[None, :] > value[:, None])
         mask[lanes, PLAY_BASE:PLAY_BASE + NUM_TYPES] = (hand > 0) & (lead[:, None] | higher)
-        grid = hand.reshape(k, RANKS, SUITS).astype(np.int64)
-        suit_pat = (grid << np.arange(RANKS)[None, :, None]).sum(axis=1)  # (k, 4)
-        rank_pat = (grid << np.arange(SUITS)[None, None, :]).sum(axis=2)  # (k, 9)
-        keys = np.concatenate([np.arange(SUITS) * 512 + suit_pat, 2048 + np.arange(RANKS) * 16 + rank_pat], axis=1)
+        # the hand's rank pattern in each suit and suit pattern in each rank, as table keys
+        # (one small float matrix product: exact, and far cheaper than shifts and sums)
+        keys = (hand.astype(np.float32) @ _PATTERN_BITS).astype(np.int64) + _PATTERN_BASE
         # N12: leading the whole hand when it is one suit or one rank (2+ cards)
         sizes = hand.sum(axis=1, dtype=np.int64)
         uniform = lead & (sizes >= 2)
@@ -305,7 +311,7 @@ class BigNumberBatched(BatchedEngine):
         lanes, actions = lanes[rest], actions[rest]
         if not self.two:
             ids = actions - PLAY_BASE
-            self._play(lanes, self._set_counts[ids], self._set_size[ids], self._set_value[ids])
+            self._play(lanes, self._set_counts.take(ids, axis=0), self._set_size[ids], self._set_value[ids])
             return
         add = actions < FINISH
         self._add(lanes[add], actions[add] - ADD_BASE)
@@ -332,9 +338,10 @@ class BigNumberBatched(BatchedEngine):
         c = self.cur[lanes]
         hand = self.hands[lanes, c] - cards
         self.hands[lanes, c] = hand
+        self.hsize[lanes, c] -= size
         # a played copy lowers the known count by the copies played, never below zero (N-D1)
         self.known[lanes, c] = np.maximum(self.known[lanes, c] - cards, 0)
-        out = ~hand.any(axis=1)  # N9 / N12: the deal ends at once, no pick-up
+        out = self.hsize[lanes, c] == 0  # N9 / N12: the deal ends at once, no pick-up
         if out.any():
             gone = lanes[out]
             self.out[gone] += self.middle[gone] + cards[out]
@@ -361,6 +368,7 @@ class BigNumberBatched(BatchedEngine):
     def _pick(self, lanes, card) -> None:
         c = self.cur[lanes]
         self.hands[lanes, c, card] += 1
+        self.hsize[lanes, c] += 1
         self.known[lanes, c, card] += 1
         self.middle[lanes, card] -= 1
         self.out[lanes] += self.middle[lanes]  # N8: the rest goes out of play
@@ -385,7 +393,7 @@ class BigNumberBatched(BatchedEngine):
         self.cur[going] = (self.cur[going] + 1) % self.n
 
     def _end_deal(self, lanes, finisher) -> None:
-        pen = self.hands[lanes].sum(axis=2, dtype=np.int64)
+        pen = self.hsize[lanes]
         pen[np.arange(len(lanes)), finisher] = 0
         self.points[lanes] += pen
         g = self.game
@@ -414,7 +422,7 @@ class BigNumberBatched(BatchedEngine):
         if lanes is None:
             lanes = self.all
         k = len(seats)
-        order = relative_seats(seats, n)
+        flat = flat_order(relative_seats(seats, n))
         cur, phase = self.cur[pick], self.phase[pick]
         buf = np.zeros((k, D), dtype=np.float32)
         a = o["hand"]
@@ -431,7 +439,7 @@ class BigNumberBatched(BatchedEngine):
         a = o["out_of_play"]
         buf[:, a:a + NUM_TYPES] = self.out[pick]
         a = o["known"]
-        buf[:, a:a + n * NUM_TYPES] = rotate(self.known[pick], order).reshape(k, n * NUM_TYPES)
+        buf[:, a:a + n * NUM_TYPES] = rotate(self.known[pick], flat).reshape(k, n * NUM_TYPES)
         if self.copies > 1:
             buf[:, :g.count_size] *= 1.0 / self.copies
         owner, msize = self.owner[pick], self.msize[pick]
@@ -451,9 +459,9 @@ class BigNumberBatched(BatchedEngine):
         buf.reshape(-1)[hot.ravel()] = 1.0
         buf[:, o["hand"]] = hand0
         a = o["hand_sizes"]
-        buf[:, a:a + n] = self._size_tab[rotate(self.hands[pick].sum(axis=2, dtype=np.int64), order)]
+        buf[:, a:a + n] = self._size_tab[rotate(self.hsize[pick], flat)]
         a = o["scores"]
-        buf[:, a:a + n] = np.minimum(rotate(self.points[pick], order) / g.max_score, 1.0)
+        buf[:, a:a + n] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)
         buf[:, o["deal"]] = np.minimum(self.deal[pick] / max(g.max_deals - 1, 1), 1.0)
         return buf
 
@@ -463,6 +471,7 @@ class BigNumberBatched(BatchedEngine):
             self.phase[lane] = s.phase
             self.cur[lane] = -1 if s.current_player is None else s.current_player
             self.hands[lane], self.known[lane], self.out[lane] = s.hands, s.known, s.out
+            self.hsize[lane] = [sum(h) for h in s.hands]
             self.middle[lane] = np.bincount(np.asarray(s.middle, dtype=np.int64), minlength=NUM_TYPES)
             self.msize[lane] = len(s.middle)
             self.mvalue[lane] = play_value(s.middle) if s.middle else 0

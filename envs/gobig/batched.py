@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.batched import BatchedEngine, relative_seats, rotate
+from ..core.batched import BatchedEngine, flat_order, relative_seats, rotate, seat_positions
 from .rules import (
     COPIES,
     DRAW_DECK,
@@ -225,8 +225,8 @@ class GoBigBatched(BatchedEngine):
         if lanes is None:
             lanes = self.all
         k = len(seats)
-        order = relative_seats(seats, n)
-        rel = (self._seats - seats[:, None]) % n
+        flat = flat_order(relative_seats(seats, n))
+        rel = seat_positions(seats, n)
         cur, phase = self.cur[pick], self.phase[pick]
         dval, dsize = self.dval[pick], self.dsize[pick]
         shown = dval > 0
@@ -241,15 +241,15 @@ class GoBigBatched(BatchedEngine):
         base = (np.arange(k) * D)[:, None]
         hot += base
         buf = np.zeros((k, D), dtype=np.float32)
-        flat = buf.reshape(-1)
-        flat[hot.ravel()] = 1.0
-        flat[base[:, 0] + np.where(market[:, 1] > 0, o["market"] + market[:, 1] - 1, 0)] += 1.0
+        cells = buf.reshape(-1)
+        cells[hot.ravel()] = 1.0
+        cells[base[:, 0] + np.where(market[:, 1] > 0, o["market"] + market[:, 1] - 1, 0)] += 1.0
         a = o["hand"]
         buf[:, a:a + VALUES] = self.hands[lanes, seats]
         a = o["hand_sizes"]
-        buf[:, a:a + n] = rotate(self.hands[pick].sum(axis=2, dtype=np.int64), order)
+        buf[:, a:a + n] = rotate(self.hands[pick].sum(axis=2, dtype=np.int64), flat)
         a = o["banks"]
-        buf[:, a:a + n * VALUES] = rotate(self.banks[pick], order).reshape(k, n * VALUES)
+        buf[:, a:a + n * VALUES] = rotate(self.banks[pick], flat).reshape(k, n * VALUES)
         a = o["box"]
         buf[:, a:a + VALUES] = self.box[pick]
         buf[:, o["deck_size"]] = self.top[pick]

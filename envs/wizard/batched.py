@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.batched import BatchedEngine, float32_table, relative_seats, rotate, seat_positions
+from ..core.batched import (
+    BatchedEngine,
+    flat_order,
+    float32_table,
+    relative_seats,
+    rotate,
+    seat_positions,
+)
 from .cards import (
     COUNT_SCALE,
     DECK_KINDS,
@@ -251,7 +258,7 @@ class WizardBatched(BatchedEngine):
         the led suit; a trick of Nulls only goes to its first card."""
         n = self.n
         leader = self.leader[lanes]
-        cards = rotate(self.tcard[lanes], relative_seats(leader, n))  # in play order
+        cards = rotate(self.tcard[lanes], flat_order(relative_seats(leader, n)))  # in play order
         wizard = cards == WIZARD
         suited = cards < NUM_SUITED
         suit = np.where(suited, cards // RANKS, -1)
@@ -306,6 +313,7 @@ class WizardBatched(BatchedEngine):
         D = self.obs_dim
         cur, phase, rnd = self.cur[pick], self.phase[pick], self.rnd[pick]
         order = relative_seats(seats, n)  # absolute seat at each relative position
+        flat = flat_order(order)
         rel = seat_positions(seats, n)  # relative position of each absolute seat
         hidden = (rnd == 1) & (phase < PHASE_PLAY) if g.foresight else None
         # one-hot entries, one column each (0 = the first hand entry, overwritten below)
@@ -328,10 +336,10 @@ class WizardBatched(BatchedEngine):
         hot[:, 8 + n:] = np.where(bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel)
         hot += (np.arange(k) * D)[:, None]
         buf = np.zeros((k, D), dtype=np.float32)
-        flat = buf.reshape(-1)
-        flat[hot.ravel()] = 1.0
+        cells = buf.reshape(-1)
+        cells[hot.ravel()] = 1.0
         if hidden is not None and hidden.any():
-            flat[np.flatnonzero(hidden) * D + o["hand_hidden"]] = 1.0
+            cells[np.flatnonzero(hidden) * D + o["hand_hidden"]] = 1.0
         # dense pieces
         hand = self.hands[lanes, seats]
         if hidden is not None and hidden.any():
@@ -350,16 +358,16 @@ class WizardBatched(BatchedEngine):
                     a += NUM_KINDS
         tab = self._inv_k_tab
         a = o["hand_sizes"]
-        buf[:, a:a + n] = tab[rotate(self.hs[pick], order)]
+        buf[:, a:a + n] = tab[rotate(self.hs[pick], flat)]
         a = o["tricks_won"]
-        buf[:, a:a + n] = tab[rotate(self.won[pick], order)]
+        buf[:, a:a + n] = tab[rotate(self.won[pick], flat)]
         a = o["voids"]
-        buf[:, a:a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], order), axis=0).reshape(k, 4 * n)
+        buf[:, a:a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0).reshape(k, 4 * n)
         a = o["played"]
         buf[:, a:a + NUM_KINDS] = self.played[pick]
         buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
         a = o["scores"]
-        pts = rotate(self.points[pick], order)
+        pts = rotate(self.points[pick], flat)
         buf[:, a:a + n] = (pts - self._score_lo) / self._score_span
         return buf
 
