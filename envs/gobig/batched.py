@@ -48,6 +48,7 @@ class GoBigBatched(BatchedEngine):
         B, n = self.B, self.n
         self.phase = np.zeros(B, dtype=np.int64)
         self.hands = np.zeros((B, n, VALUES), dtype=np.int8)
+        self.hsize = np.zeros((B, n), dtype=np.int64)  # cards in each hand
         self.banks = np.zeros((B, n, VALUES), dtype=np.int8)
         self.box = np.zeros((B, VALUES), dtype=np.int8)
         self.dval = np.zeros((B, n), dtype=np.int64)
@@ -91,6 +92,7 @@ class GoBigBatched(BatchedEngine):
         self.deck[lanes] = rec["deck"]
         self.top[lanes] = rec["top"]
         self.hands[lanes] = rec["hands"]
+        self.hsize[lanes] = rec["hands"].sum(axis=2)
         self.market[lanes] = rec["market"]
         self.banks[lanes] = 0
         self.box[lanes] = 0
@@ -130,6 +132,7 @@ class GoBigBatched(BatchedEngine):
         size += 1
         v += 1
         self.hands[lanes, c, v - 1] -= size
+        self.hsize[lanes, c] -= size
         dval, dsize = self.dval[lanes], self.dsize[lanes]
         # ruling G6: other displays of this size at a higher value; the nearest value is beaten
         higher = ((self._seats != c[:, None]) & (dsize == size[:, None]) & (dval > v[:, None]))
@@ -146,7 +149,7 @@ class GoBigBatched(BatchedEngine):
         self.dval[lanes] = dval
         self.dsize[lanes] = dsize
         if self._literal:
-            out = ~self.hands[lanes, c].any(axis=1)
+            out = self.hsize[lanes, c] == 0
             self._end(lanes[out])
             lanes = lanes[~out]
         has_deck, has_market = self.top[lanes] > 0, self.market[lanes, 0] > 0
@@ -163,6 +166,7 @@ class GoBigBatched(BatchedEngine):
             got, seat = lanes[has], c[has]
             top = self.top[got] - 1
             self.hands[got, seat, self.deck[got, top] - 1] += 1
+            self.hsize[got, seat] += 1
             self.top[got] = top
 
     def _take_market(self, lanes) -> None:
@@ -171,6 +175,7 @@ class GoBigBatched(BatchedEngine):
             m = self.market[lanes, j]
             has = m > 0
             self.hands[lanes[has], c[has], m[has] - 1] += 1
+            self.hsize[lanes[has], c[has]] += 1
         for j in range(MARKET_SIZE):  # refilled at once from the deck
             has = self.top[lanes] > 0
             got = lanes[has]
@@ -181,7 +186,7 @@ class GoBigBatched(BatchedEngine):
 
     def _end_turn(self, lanes) -> None:
         c = self.cur[lanes]
-        out = ~self.hands[lanes, c].any(axis=1)  # after the draw step (ruling G10)
+        out = self.hsize[lanes, c] == 0  # after the draw step (ruling G10)
         self._end(lanes[out])
         lanes, nxt = lanes[~out], (c[~out] + 1) % self.n
         self._bank(lanes, nxt)
@@ -247,7 +252,7 @@ class GoBigBatched(BatchedEngine):
         a = o["hand"]
         buf[:, a:a + VALUES] = self.hands[lanes, seats]
         a = o["hand_sizes"]
-        buf[:, a:a + n] = rotate(self.hands[pick].sum(axis=2, dtype=np.int64), flat)
+        buf[:, a:a + n] = rotate(self.hsize[pick], flat)
         a = o["banks"]
         buf[:, a:a + n * VALUES] = rotate(self.banks[pick], flat).reshape(k, n * VALUES)
         a = o["box"]
@@ -263,6 +268,7 @@ class GoBigBatched(BatchedEngine):
             arr[lanes] = rec[key]
         for lane, s in zip(lanes.tolist(), states):
             self.banks[lane], self.box[lane] = s.banks, s.box
+            self.hsize[lane] = s.hands.sum(axis=1)
             self.phase[lane] = s.phase
             self.cur[lane] = -1 if s.current_player is None else s.current_player
             self.dval[lane] = [0 if d is None else d[0] for d in s.displays]
