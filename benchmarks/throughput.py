@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import json
 import os
 import platform
@@ -43,6 +44,8 @@ from deckzoo.envs import vector
 
 HERE = Path(__file__).resolve().parent
 RESULTS_DIR = HERE / "results"
+DOCS = HERE.parent / "docs" / "vector.md"
+DOCS_BEGIN, DOCS_END = "<!-- throughput.py results: begin -->", "<!-- throughput.py results: end -->"
 PLAYERS = 4
 KEY_TABLES = 2  # pre-drawn key tables a batched case cycles through
 
@@ -172,7 +175,7 @@ def targets(rows: list[dict], mem: list[dict], batches: list[int]) -> list[dict]
             add(f"{name} cost per step, B={lo} -> B={hi}", round(growth, 1),
                 f"< {hi // lo} (linear)", growth < hi / lo)
             sizes = sorted(cost)
-            for a, b in zip(sizes, sizes[1:]):
+            for a, b in itertools.pairwise(sizes):
                 add(f"{name} cost per step, B={a} -> B={b}", round(cost[b] / cost[a], 2), f"< {b / a:g}",
                     cost[b] / cost[a] < b / a)
     return out
@@ -206,6 +209,14 @@ def markdown(result: dict) -> str:
     if result["notes"]:
         out += ["", "## Notes", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"
+
+
+def update_docs(result: dict, path: Path = DOCS) -> None:
+    """Replace the results section of docs/vector.md (between its markers) with this run's tables."""
+    text = path.read_text()
+    a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
+    body = "\n".join("##" + line if line.startswith("#") else line for line in markdown(result).splitlines())
+    path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
 
 
 def chart(result: dict, path: Path) -> bool:
@@ -247,6 +258,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
+    ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/vector.md")
     args = ap.parse_args(argv)
     names = [E._canonical(n) for n in args.envs.split(",") if n]
     batches = [int(b) for b in args.batch.split(",") if b]
@@ -271,6 +283,8 @@ def main(argv=None) -> dict:
     (out / "throughput.md").write_text(markdown(result))
     if not chart(result, out / "throughput.png"):
         notes.append("no chart: matplotlib is not installed")
+    if args.update_docs:
+        update_docs(result)
     print(markdown(result))
     return result
 

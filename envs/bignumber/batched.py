@@ -190,7 +190,6 @@ class BigNumberBatched(BatchedEngine):
 
     def _mask_one_deck(self, mask, lanes) -> None:
         hand = self.hands[lanes, self.cur[lanes]]
-        k = len(lanes)
         lead = self.phase[lanes] == LEAD
         m, value = self.msize[lanes], self.mvalue[lanes]
         # singles: any held card when leading, a higher one when answering a single
