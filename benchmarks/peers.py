@@ -192,12 +192,14 @@ class ParallelCase(Case):
 
 
 class EngineCase(Case):
-    """deckzoo engine: ``legal_mask`` + ``apply`` (and ``observe(current_player)`` if asked)."""
+    """deckzoo engine: ``legal_mask`` + ``apply`` (and ``observe(current_player)`` if asked, and
+    ``global_state()``, what a centralised critic's rollout adds, if asked too)."""
 
-    def __init__(self, name: str, game, observe: bool, seed: int):
-        super().__init__("deckzoo", name, "engine+obs" if observe else "engine", game.num_players,
+    def __init__(self, name: str, game, observe: bool, seed: int, global_state: bool = False):
+        loop = ("engine+obs" if observe else "engine") + ("+state" if global_state else "")
+        super().__init__("deckzoo", name, loop, game.num_players,
                          obs_size=int(np.prod(game.observation_shape)))
-        self.game, self.observe = game, observe
+        self.game, self.observe, self.global_state = game, observe, global_state
         self.seeds = np.random.default_rng(seed)
         self.state = game.new_state(int(self.seeds.integers(2**63)))
 
@@ -212,6 +214,8 @@ class EngineCase(Case):
                 continue
             if observe:
                 state.observe(p)
+            if self.global_state:
+                state.global_state()
             legal = state.legal_mask().nonzero()[0]
             state.apply(int(legal[pick.index(len(legal))]))
             steps += 1

@@ -8,7 +8,8 @@ Cases (every one plays random legal moves; a step is one decision of one game):
   pre-drawn table of random byte keys (the legal action with the largest key), so choosing
   costs about the same small amount per lane everywhere;
 * scalar ``engine+obs`` (``legal_mask`` + ``apply`` + ``observe(current_player)``), ``engine``
-  and ``aec`` (``env.last()`` + ``env.step``) of the same game and options (``--scalar-loops``);
+  and ``aec`` (``env.last()`` + ``env.step``) of the same game and options (``--scalar-loops``;
+  ``engine+obs+state`` adds ``global_state()``, the ``env.state()`` a centralised critic reads);
 * OpenSpiel's C++ ``oh_hell`` (4 players, the nearest peer of Wizard): ``apply_action`` +
   ``legal_actions`` with the information-state tensor written into a numpy buffer every step
   (``make_observation(...).set_from``), and without any observation (skipped with a note if
@@ -114,7 +115,8 @@ def build_cases(names: list[str], batches: list[int], scalar_loops: list[str], s
                 mod = E.ENVS[name]
                 cases.append(peers.AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
             else:
-                cases.append(peers.EngineCase(name, game, observe=loop == "engine+obs", seed=seed))
+                cases.append(peers.EngineCase(name, game, observe=loop.startswith("engine+obs"), seed=seed,
+                                              global_state=loop == "engine+obs+state"))
     if spiel:
         try:
             import pyspiel
@@ -254,7 +256,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--slice", type=float, default=0.3, help="seconds per case per round")
     ap.add_argument("--envs", default=",".join(vector.available()), help="comma-separated env names")
     ap.add_argument("--batch", default="1,64,1024,4096", help="batch sizes of the batched cases")
-    ap.add_argument("--scalar-loops", default="engine+obs", help="scalar loops: engine+obs, engine, aec")
+    ap.add_argument("--scalar-loops", default="engine+obs",
+                    help="scalar loops: engine+obs, engine, aec, engine+obs+state (+ global_state())")
     ap.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
