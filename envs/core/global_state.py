@@ -43,7 +43,6 @@ class StateLayout(Layout):
         index = [np.arange(a, b) for _, _, a, b in public]
         self.public_index = np.concatenate(index).astype(np.intp) if index else np.zeros(0, np.intp)
         self.public_size = len(self.public_index)
-        self.offsets = {name: a for name, _, a, _ in self.pieces}
 
     def start(self, seat0_observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A new buffer with its public part filled, and its named pieces (as ``Layout.new``)."""
