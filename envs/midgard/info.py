@@ -70,8 +70,8 @@ class InfoMixin:
             "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
             "stack": [self._frame_view(f, player) for f in self.stack],
             "events_left": self.events_left,
-            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"], "immune": list(c["imm"])}
-                       for c in self.played],
+            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"], "immune": list(c["imm"]),
+                        "resolving": c["r"] >= 0} for c in self.played],
             "pool": list(self.pool),
             "contest": self._contest_view(player),
             "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,

@@ -335,6 +335,8 @@ class MidgardState(CardPlayMixin, MaskMixin, InfoMixin, State):
         self.truncated = truncated
         self.end_reason = reason
         self.stack = []
+        while self.played:  # an effect that ends the game is done: its card reaches Valhalla
+            self.valhalla[self.played.pop()["k"]] += 1
         if self.pending is not None:  # cannot happen from play; keeps conservation if forced
             for k in self.pending.cards():
                 self.hands[self.active, k] += 1

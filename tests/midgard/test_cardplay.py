@@ -201,6 +201,65 @@ def _event_played(name: str):
     return s
 
 
+def _empty_thing(s, holder=2):
+    """Every card not placed yet goes to seat ``holder``'s hand: the Thing starts empty, so a draw
+    reshuffles Valhalla (and the Krog but its top) at once."""
+    complete(s)
+    for x in s.thing:
+        s.hands[holder, x] += 1
+    s.thing = []
+    s.check_invariants()
+
+
+def _pass_windows(s):
+    while s.mode == REACT:
+        act(s, "pass")
+
+
+def test_M_D4_ivaldis_forge_cannot_draw_itself_back():
+    # "after applying its effect, it should be dropped in Valhalla" (MD20): while the Forge draws
+    # its two cards it is not in Valhalla, so the reshuffle cannot hand it back
+    s = _event_table()
+    give(s, 0, k("Ivaldi's Forge"))
+    s.valhalla[k("Göddar")] = 1
+    _empty_thing(s)
+    prep(s)
+    play(s, "Ivaldi's Forge")
+    _pass_windows(s)
+    assert s.hands[0, k("Ivaldi's Forge")] == 0 and hand(s, 0) == 1 and s.hands[0, k("Göddar")] == 1
+    assert s.valhalla[k("Ivaldi's Forge")] == 1 and s.valhalla.sum() == 1 and s.played == []
+    s.check_invariants()
+
+
+def test_M_D4_bragis_song_cannot_repeat_itself():
+    s = _event_table()
+    give(s, 0, k("Bragi's Song"))
+    _empty_thing(s)
+    prep(s)
+    play(s, "Bragi's Song")  # draw 1 (nothing to draw) and one more event allowed
+    _pass_windows(s)
+    assert hand(s, 0) == 0 and s.valhalla[k("Bragi's Song")] == 1 and s.events_left == 1
+    assert not legal(s, "play_event", k("Bragi's Song") - 13) and s.legal_actions() == [A.END_PHASE]
+
+
+def test_M_D4_an_event_stays_in_play_until_its_effect_is_done():
+    s = _event_table()
+    give(s, 0, k("Loki's Trick"), k("Kriger"))
+    give(s, 1, k("Thor"))
+    complete(s)
+    prep(s)
+    play(s, "Loki's Trick")
+    assert s.mode == EV_DISCARD  # the effect is resolving: the card is in play, not in Valhalla
+    assert s.valhalla[k("Loki's Trick")] == 0
+    assert s.view(1)["played"] == [{"card": k("Loki's Trick"), "seat": 0, "cancelled": False, "immune": [],
+                                   "resolving": True}]
+    act(s, "discard", k("Kriger"))
+    act(s, "discard", k("Thor"))
+    act(s, "take_card", k("Thor"))
+    assert s.played == [] and s.valhalla[k("Loki's Trick")] == 1 and s.mode == PREP
+    s.check_invariants()
+
+
 def test_one_event_per_preparation_and_bragi_allows_another():
     s = _event_table()
     give(s, 0, k("Freyr's Harvest"), k("Odin's Ravens"), k("Bragi's Song"))
