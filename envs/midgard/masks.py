@@ -261,7 +261,7 @@ class MaskMixin:
                 if place_check(t, TYR, slot, hand, table)[0]:
                     mask[A.encode("place_tyr", ti, slot)] = True
         if hand[THOR]:
-            for s in range(9):
+            for s in range(10):
                 if place_check(t, THOR, s, hand, table)[0]:
                     mask[A.encode("place_thor", ti, s)] = True
 
