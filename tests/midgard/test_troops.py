@@ -28,7 +28,24 @@ from deckzoo.envs.midgard.troops import (
     small_troops,
 )
 
-from .util import DATA, SNEDIG, THOR, TYR, A, Troop, act, all_troops, at, blank, build_steps, give, k, ks, legal, troop
+from .util import (
+    DATA,
+    SNEDIG,
+    THOR,
+    TYR,
+    A,
+    Troop,
+    act,
+    all_troops,
+    at,
+    blank,
+    build_steps,
+    give,
+    k,
+    ks,
+    legal,
+    troop,
+)
 
 
 def hand(*names):
