@@ -255,7 +255,7 @@ class CardPlayMixin:
         ch = DATA.challenges[cid]
         for ti in chosen:
             self.troops[p][ti].engaged = True
-        self._pay(p, C.cost(ch, len(chosen)))
+        self._pay(p, C.troop_cost(len(chosen)))  # the icons are paid once the window is over
         self.contest = {"t": "ch", "p": p, "ch": cid, "tr": list(chosen), "ign": 0, "dd": 0,
                         "b": [-1, -1], "bs": [-1, -1], "held": []}
         asks = [[p, BY_TRIGGER["troop_engaged_for_challenge"]]]
@@ -265,10 +265,15 @@ class CardPlayMixin:
     def _after_engage(self) -> None:
         c = self.contest
         p, ch = c["p"], DATA.challenges[c["ch"]]
-        if C.unmet_icons(ch, [self.troops[p][ti] for ti in c["tr"]]) > c["ign"]:
+        troops = [self.troops[p][ti] for ti in c["tr"]]
+        coins, cards = int(self.coins[p]), int(self.hands[p].sum())
+        if C.unmet_requirements(ch, troops, coins, cards) > c["ign"]:
             self.contest = None  # no (or a cancelled) "ignore" reaction: the attempt fails (M29)
             return
-        left = min(ch.discard, int(self.hands[p].sum()))
+        skip_coins, skip_discard = C.ignored_costs(ch, troops, coins, cards, c["ign"])
+        if not skip_coins:
+            self._pay(p, ch.coins)
+        left = 0 if skip_discard else ch.discard
         if left:
             self.stack.append({"m": DISCARD_REQ, "p": p, "ch": c["ch"], "troops": list(c["tr"]), "left": left})
         else:

@@ -22,7 +22,7 @@ from deckzoo.envs.midgard.rules import (
     MidgardGame,
 )
 
-from .util import DATA, A, act, at, blank, ch, complete, give, k, legal, troop, world
+from .util import DATA, A, Troop, act, at, blank, ch, complete, give, k, legal, troop, world
 
 PETER = "Kriger - Berserker - Thor - Ränger - Göddar"  # might 11 (the rulebook's example)
 
@@ -511,6 +511,52 @@ def test_without_balder_the_requirement_blocks_and_passing_fails_the_attempt():
     act(s, "finish")
     act(s, "pass")  # the requirement stays unmet: the attempt fails, the troop stays engaged
     assert s.mode == ONSLAUGHT and s.won[0] == [] and s.troops[0][0].engaged
+
+
+def _face_with_balder(challenge, troops, coins, gifts=()):
+    """Seat 0, in Midgard with ``coins``, holds Balder's Assistance (and ``gifts``), faces
+    ``challenge`` with all its ``troops`` and plays Balder's Assistance in the engagement window."""
+    s = blank(3)
+    s.troops[0] = list(troops)
+    s.skat += int(s.coins[0]) - coins
+    s.coins[0] = coins
+    s.open = [ch(challenge)]
+    give(s, 0, k("Balder's Assistance"), *(k(x) for x in gifts))
+    complete(s, thing_top=[k("Hyggelig")])  # the replacement for the Balder
+    at(s, 0, ONSLAUGHT)
+    assert legal(s, "face", ch(challenge))
+    act(s, "face", ch(challenge))
+    for ti in range(len(troops)):
+        act(s, "select_troop", ti)
+    act(s, "finish")
+    assert s.mode == REACT and s.current_player == 0
+    react(s, "Balder's Assistance")
+    return s
+
+
+def test_M_D5_trade_with_no_coin_and_balders_assistance():
+    # "Ignore one of the requirements": the coin icon is a requirement (MD21); ignored, it is not
+    # paid, so a seat without coins may face Trade while it holds Balder's Assistance
+    hyggelig = Troop.make_series(k("Hyggelig"), 2, 1, 1)  # Hyggelig x2, Tyr, Thor: might 9
+    s = blank(3)
+    s.troops[0] = [hyggelig]
+    s.skat += 6
+    s.coins[0] = 0
+    s.open = [ch("Trade")]
+    complete(s)
+    assert not legal(at(s, 0, ONSLAUGHT), "face", ch("Trade"))  # no coin, no Balder
+    s = _face_with_balder("Trade", [hyggelig], coins=0)
+    assert s.mode == ONSLAUGHT and s.won[0] == [ch("Trade")] and s.coins[0] == 0
+    s.check_invariants()
+
+
+def test_M_D5_jormungand_with_balders_assistance_ignoring_the_discard():
+    strong = troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr")
+    s = _face_with_balder("Jormungand", [strong], coins=6, gifts=["Kriger"])
+    assert s.mode == ONSLAUGHT and s.won[0] == [ch("Jormungand")]  # no discard was asked
+    assert s.hands[0, k("Kriger")] == 1 and s.hands[0, k("Hyggelig")] == 1 and s.krog == []
+    assert s.coins[0] == 6
+    s.check_invariants()
 
 
 def test_odins_reprimand_cancels_a_reaction():
