@@ -304,7 +304,7 @@ class CardPlayMixin:
         q, side = f["p"], f["side"]
         c["b"][side], c["bs"][side] = k, q
         if c["t"] == "ch":  # face down on the table; the replacement comes at once (M30)
-            self._from_hand(q, k)
+            self.hands[q, k] -= 1  # unseen: the known cards change only at the reveal (MD22)
             c["held"].append(k)
             self._draw(q)
         f["p"] = -1
@@ -320,6 +320,8 @@ class CardPlayMixin:
             if c["t"] == "bt":  # battle bonuses left the hand only now (simultaneous, MD16)
                 self._from_hand(c["bs"][side], k)
                 self._draw(c["bs"][side])
+            else:
+                self._shown(c["bs"][side], k)
             self.valhalla[k] += 1
         if c["t"] == "ch":
             self._resolve_challenge(c["p"], c["ch"], c["tr"], bonus_might=val[1], bonus_difficulty=val[0] + c["dd"])

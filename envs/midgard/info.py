@@ -41,6 +41,17 @@ class InfoMixin:
         out["bonus"] = bonus
         return out
 
+    def face_down(self) -> np.ndarray:
+        """Per seat and kind, the challenge bonus it placed face down and nobody else has seen yet:
+        off its hand but still counted in its known cards until the reveal (MD22)."""
+        out = np.zeros_like(self.hands)
+        c = self.contest
+        if c is not None and c["t"] == "ch":
+            for side in (0, 1):
+                if c["b"][side] >= 0:
+                    out[c["bs"][side], c["b"][side]] += 1
+        return out
+
     def hidden_bonus(self, player: int) -> list:
         """(side, owner) of face-down bonuses ``player`` cannot see."""
         c = self.contest
@@ -87,27 +98,32 @@ class InfoMixin:
         s = self.clone()
         n = self.game.num_players
         others = [q for q in range(n) if q != player]
+        # A seat's cards are its hand plus a face-down challenge bonus of its (MD22); those that
+        # everyone saw join it stay (X7), the rest is resampled with the Thing.
+        held = self.hands + self.face_down()
         pool = list(self.thing)
-        for q in others:  # cards everyone saw join a hand stay there (X7); the rest is resampled
-            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q] - self.known[q]).tolist())
-        hidden = self.hidden_bonus(player) if self.contest is not None else []
-        ch_hidden = [(side, q) for side, q in hidden if self.contest["t"] == "ch"]
-        for side, _ in ch_hidden:
-            pool.append(self.contest["b"][side])
+        for q in others:
+            pool.extend(np.repeat(np.arange(DATA.num_kinds), held[q] - self.known[q]).tolist())
         rng.shuffle(pool)
-        if ch_hidden:  # a face-down challenge bonus is some event or reaction nobody else saw
-            s.contest["b"] = list(s.contest["b"])
-            s.contest["held"] = list(s.contest["held"])
-            for side, _ in ch_hidden:
-                i = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
-                old, new = s.contest["b"][side], pool.pop(i)
-                s.contest["held"].remove(old)
+        bonus_side = {q: side for side, q in self.hidden_bonus(player) if self.contest["t"] == "ch"}
+        if bonus_side:
+            s.contest["b"], s.contest["held"] = list(s.contest["b"]), list(s.contest["held"])
+        for q in others:
+            cards = list(np.repeat(np.arange(DATA.num_kinds), self.known[q]))
+            if q in bonus_side and not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():
+                # the bonus is an event or reaction: with none known, one comes from the pool
+                cards.append(pool.pop(next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)))
+            k = int(held[q].sum()) - len(cards)
+            cards, pool = cards + pool[:k], pool[k:]
+            if q in bonus_side:  # the face-down bonus: any event or reaction among them
+                side = bonus_side[q]
+                actions = [x for x in cards if x >= A.FIRST_ACTION_CARD]
+                new = int(actions[rng.integers(len(actions))])
+                cards.remove(new)
+                s.contest["held"].remove(s.contest["b"][side])
                 s.contest["held"].append(new)
                 s.contest["b"][side] = new
-        for q in others:
-            k = int(self.hands[q].sum() - self.known[q].sum())
-            s.hands[q] = self.known[q] + np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
-            pool = pool[k:]
+            s.hands[q] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=DATA.num_kinds)
         s.thing = pool
         c = self.contest
         if (c is not None and c["t"] == "bt" and player != c["p"] and self.stack
@@ -187,7 +203,7 @@ class InfoMixin:
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
             raise AssertionError("negative card counts")
-        if (self.known > self.hands).any() or (self.known < 0).any():
+        if (self.known > self.hands + self.face_down()).any() or (self.known < 0).any():
             raise AssertionError("publicly known cards exceed a hand")
         if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
             raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")

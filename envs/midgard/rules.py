@@ -261,9 +261,14 @@ class MidgardState(CardPlayMixin, MaskMixin, InfoMixin, State):
             self.known[p, kind] += 1
 
     def _from_hand(self, p: int, kind: int) -> None:
-        """A card leaves a hand face up (placed, given, discarded): the public lower bound on that
-        hand's copies of the kind drops by one (from public facts only, never from the hand)."""
+        """A card leaves a hand face up (placed, given, discarded)."""
         self.hands[p, kind] -= 1
+        self._shown(p, kind)
+
+    def _shown(self, p: int, kind: int) -> None:
+        """Everyone saw a card of seat ``p`` leave it: the public lower bound on that seat's copies
+        of the kind drops by one (from public facts only, never from the hand). A face-down
+        challenge bonus counts as the seat's until it is revealed (MD22)."""
         if self.known[p, kind]:
             self.known[p, kind] -= 1
 
