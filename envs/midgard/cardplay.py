@@ -252,7 +252,6 @@ class CardPlayMixin:
         return max((n for k, n in IGNORE_KINDS if self.hands[p, k] > 0), default=0)
 
     def _declare_challenge(self, p: int, cid: int, chosen) -> None:
-        ch = DATA.challenges[cid]
         for ti in chosen:
             self.troops[p][ti].engaged = True
         self._pay(p, C.troop_cost(len(chosen)))  # the icons are paid once the window is over
