@@ -4,6 +4,7 @@ codec and the observation/view contract."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -158,3 +159,13 @@ def test_render_view_shows_only_what_the_seat_knows():
     assert all(name in text.split("your hand:")[1] for name in mine)
     assert text.split("your hand:")[0] == other.split("your hand:")[0].replace("player_1 (you)", "player_1").replace(
         "player_2", "player_2 (you)")
+
+
+def test_docs_action_and_observation_tables_match_the_code():
+    """docs/rules/midgard.md prints the action ranges and the 4-player layout; they must not drift."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "midgard.md").read_text(encoding="utf-8")
+    assert A.range_table() in text
+    layout = MidgardGame(4).layout
+    for name, shape, a, b in layout.pieces:
+        assert f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |" in text, name
+    assert f"| **total** | {layout.size} | |" in text and f"`Discrete({A.NUM_ACTIONS})`" in text
