@@ -30,7 +30,8 @@ RANGES = [
     ("place_class", (MAX_TROOPS + 1, 10)),  # (troop, class): a natural card into a troop
     ("place_snedig", (MAX_TROOPS + 1, 2)),  # (troop, side 0 left / 1 right)
     ("place_tyr", (MAX_TROOPS + 1, 12)),  # (troop, slot 0-11: 0/11 flanks, class c at c+1)
-    ("place_thor", (MAX_TROOPS + 1, 10)),  # (troop, class: the lower of the two it covers, or the series')
+    # (troop, class): the lower of the two classes a Thor covers, or the class of a series
+    ("place_thor", (MAX_TROOPS + 1, 10)),
     ("relocate", (2,)),  # where a displaced wildcard goes: below the low end / above the high end
     ("claim_target", (MAX_PLAYERS - 1, MAX_TROOPS)),  # (opponent rel seat - 1, troop)
     ("claim", (12, 4)),  # (slot, form: take Tyr, take Thor, put Tyr, put Thor)

@@ -73,7 +73,8 @@ LABELLED_FIELDS = {
     "reactions": ("type", "bonus", "trigger", "effects"),
     "worlds": ("troops", "benefit"),
     "rewards": ("kind", "value", "count"),
-    "challenges": ("worlds", "requires", "difficulty", "season", "renown", "calendar", "instant", "lasting"),
+    "challenges": ("worlds", "requires", "difficulty", "season", "renown", "calendar", "instant",
+                   "lasting"),
 }
 BONUS_VALUES = (3, 5, 7)
 
@@ -189,7 +190,8 @@ class CardData:
                     continue
                 parts = []
                 for label in SOURCE_LABELS[1:]:
-                    fields = [f if f in rec else f"{f} (none)" for f, x in rec["sources"].items() if x == label]
+                    fields = [f if f in rec else f"{f} (none)"
+                              for f, x in rec["sources"].items() if x == label]
                     if fields:
                         parts.append(f"{label}: {', '.join(fields)}")
                 if parts:
@@ -236,7 +238,7 @@ def _source(rec: dict, where: str, section: str) -> str:
         _fail(where, "a rulebook record must label each field in 'sources'")
     missing = [f for f in want if f not in sources]
     if missing:
-        _fail(where, f"'sources' must label {missing} (absent fields too: their 'none' may be supplied)")
+        _fail(where, f"'sources' must label {missing} (absent fields too: 'none' may be supplied)")
     extra = [f for f in sources if f not in want]
     if extra:
         _fail(where, f"'sources' labels {extra}; the labelled fields are {list(want)}")
@@ -373,7 +375,8 @@ def validate(raw: dict) -> CardData:
                 or not all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 12 for t in troops)):
             _fail(f"{where} ({name!r})", f"field 'troops' must list 1-5 minimum troop sizes in 1..12, got {troops!r}")
         benefit = _effect(rec.get("benefit"), f"{where} ({name!r}).benefit", WORLD_BENEFITS)
-        worlds.append(World(i, name, tuple(troops), benefit, _source(rec, f"{where} ({name!r})", "worlds")))
+        src = _source(rec, f"{where} ({name!r})", "worlds")
+        worlds.append(World(i, name, tuple(troops), benefit, src))
 
     rewards_raw = _section(raw, "rewards")
     rewards, reward_counts, seen = [], [], set()

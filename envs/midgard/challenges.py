@@ -58,7 +58,8 @@ def unmet_requirements(ch: Challenge, troops, coins: int, hand_size: int) -> int
             + (hand_size < ch.discard))
 
 
-def ignored_costs(ch: Challenge, troops, coins: int, hand_size: int, ignore: int) -> tuple[bool, bool]:
+def ignored_costs(ch: Challenge, troops, coins: int, hand_size: int,
+                  ignore: int) -> tuple[bool, bool]:
     """(coin icon ignored, discard icon ignored) when ``ignore`` icons may be ignored (MD21): the
     unmet icons take the allowance first; what is left goes to the icons that cost the seat
     something, the discard icon first, then the coin icon."""

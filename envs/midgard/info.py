@@ -81,8 +81,8 @@ class InfoMixin:
             "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
             "stack": [self._frame_view(f, player) for f in self.stack],
             "events_left": self.events_left,
-            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"], "immune": list(c["imm"]),
-                        "resolving": c["r"] >= 0} for c in self.played],
+            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"],
+                        "immune": list(c["imm"]), "resolving": c["r"] >= 0} for c in self.played],
             "pool": list(self.pool),
             "contest": self._contest_view(player),
             "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
@@ -112,7 +112,8 @@ class InfoMixin:
             cards = list(np.repeat(np.arange(DATA.num_kinds), self.known[q]))
             if q in bonus_side and not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():
                 # the bonus is an event or reaction: with none known, one comes from the pool
-                cards.append(pool.pop(next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)))
+                first = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
+                cards.append(pool.pop(first))
             k = int(held[q].sum()) - len(cards)
             cards, pool = cards + pool[:k], pool[k:]
             if q in bonus_side:  # the face-down bonus: any event or reaction among them

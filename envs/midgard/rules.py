@@ -25,13 +25,14 @@ ties: challenge renown, then coins (coin rewards included), then a shared win.
 
 Events, reactions and bonuses (cardplay.py). One event per Preparation (Bragi's Song allows
 another), effect at once, then Valhalla (not before: MD20); attack events hit every seat (the
-player too), personal ones the player. Reactions are the only out-of-turn play: after each trigger a reaction window
-asks the seats in the ruled order (the active seat, then clockwise; M42), a seat only while it
-holds a matching reaction (MD15); a played event or reaction opens its own window (Odin's
-Reprimand cancels it; chains resolve last-in first-out); the reactor draws a replacement at
-once. Bonus cards (any event or reaction for its +3/+5/+7, face down, one per side): on a
-challenge the opponents from the left until one places, then the facing seat (M30); in a battle
-the attacker, then the defender, secretly (M37, MD16); revealed together, then Valhalla.
+player too), personal ones the player. Reactions are the only out-of-turn play: after each
+trigger a reaction window asks the seats in the ruled order (the active seat, then clockwise;
+M42), a seat only while it holds a matching reaction (MD15); a played event or reaction opens
+its own window (Odin's Reprimand cancels it; chains resolve last-in first-out); the reactor
+draws a replacement at once. Bonus cards (any event or reaction for its +3/+5/+7, face down,
+one per side): on a challenge the opponents from the left until one places, then the facing
+seat (M30); in a battle the attacker, then the defender, secretly (M37, MD16); revealed
+together, then Valhalla.
 
 Options
     start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).

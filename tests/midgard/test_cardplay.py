@@ -251,8 +251,8 @@ def test_M_D4_an_event_stays_in_play_until_its_effect_is_done():
     play(s, "Loki's Trick")
     assert s.mode == EV_DISCARD  # the effect is resolving: the card is in play, not in Valhalla
     assert s.valhalla[k("Loki's Trick")] == 0
-    assert s.view(1)["played"] == [{"card": k("Loki's Trick"), "seat": 0, "cancelled": False, "immune": [],
-                                   "resolving": True}]
+    assert s.view(1)["played"] == [{"card": k("Loki's Trick"), "seat": 0, "cancelled": False,
+                                    "immune": [], "resolving": True}]
     act(s, "discard", k("Kriger"))
     act(s, "discard", k("Thor"))
     act(s, "take_card", k("Thor"))
@@ -551,7 +551,8 @@ def test_M_D5_trade_with_no_coin_and_balders_assistance():
 
 
 def test_M_D5_jormungand_with_balders_assistance_ignoring_the_discard():
-    strong = troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr")
+    strong = troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl"
+                   " - Runecästr")
     s = _face_with_balder("Jormungand", [strong], coins=6, gifts=["Kriger"])
     assert s.mode == ONSLAUGHT and s.won[0] == [ch("Jormungand")]  # no discard was asked
     assert s.hands[0, k("Kriger")] == 1 and s.hands[0, k("Hyggelig")] == 1 and s.krog == []

@@ -17,6 +17,9 @@ VEKKSORM = DATA.challenge_by_name("Vekksorm of the Seas")
 HRODSORM = DATA.challenge_by_name("Hrodsorm Dragon")
 TROLL = DATA.challenge_by_name("Trollgjaldi")
 PETER = troop("Kriger - Berserker - Thor - Ränger - Göddar")
+# Alfred's troop: the Tyr stands for the Ränger
+ALFRED = troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr"
+               " - Snedig")
 SUMMER_POS, WINTER_POS = 0, 1
 
 
@@ -25,10 +28,9 @@ def test_seasons_alternate_from_summer_m46():
 
 
 def test_wildcard_is_not_a_requirement_draugr_and_hel():
-    alfred = troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - Snedig")
-    assert not C.meets(DATA.challenge_by_name("Draugr"), [alfred])  # the Tyr stands for the Ränger
-    assert C.unmet_icons(DATA.challenge_by_name("Draugr"), [alfred]) == 1
-    assert C.meets(DATA.challenge_by_name("Hel"), [alfred])  # Bueskytter, Runecästr and Tyr
+    assert not C.meets(DATA.challenge_by_name("Draugr"), [ALFRED])  # the Tyr stands for the Ränger
+    assert C.unmet_icons(DATA.challenge_by_name("Draugr"), [ALFRED]) == 1
+    assert C.meets(DATA.challenge_by_name("Hel"), [ALFRED])  # Bueskytter, Runecästr and Tyr
 
 
 def test_peter_against_the_jotun_summer_and_winter():
@@ -89,22 +91,22 @@ def test_an_ignored_icon_is_any_requirement_icon_md21():
     (Trade without a coin), the discard (Fenrir without a card); with every icon met it skips a
     cost: the discard icon first, then the coin icon; two icons unmet are too many."""
     draugr, trade, fenrir = (DATA.challenge_by_name(x) for x in ("Draugr", "Trade", "Fenrir"))
-    alfred = troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - Snedig")
     hyggelig = Troop.make_series(0, 2, 1)
     k = troop("Kriger - Berserker - Bueskytter")
-    assert C.unmet_requirements(draugr, [alfred], coins=0, hand_size=0) == 1
-    assert C.feasible(draugr, [alfred], 0, 0, ignore=1) and not C.feasible(draugr, [alfred], 0, 0)
+    assert C.unmet_requirements(draugr, [ALFRED], coins=0, hand_size=0) == 1
+    assert C.feasible(draugr, [ALFRED], 0, 0, ignore=1) and not C.feasible(draugr, [ALFRED], 0, 0)
     assert C.feasible(trade, [hyggelig], 0, 0, ignore=1) and not C.feasible(trade, [hyggelig], 0, 0)
     assert C.ignored_costs(trade, [hyggelig], 0, 0, ignore=1) == (True, False)
-    assert C.ignored_costs(trade, [hyggelig], 3, 0, ignore=1) == (True, False)  # met, skipped anyway
+    assert C.ignored_costs(trade, [hyggelig], 3, 0, ignore=1) == (True, False)  # met, yet skipped
     assert C.ignored_costs(trade, [hyggelig], 3, 0, ignore=0) == (False, False)
-    assert C.feasible(fenrir, [k], 0, 0, ignore=1) and C.ignored_costs(fenrir, [k], 0, 0, 1) == (False, True)
+    assert C.feasible(fenrir, [k], 0, 0, ignore=1)
+    assert C.ignored_costs(fenrir, [k], 0, 0, 1) == (False, True)
     assert C.ignored_costs(fenrir, [k], 0, 4, ignore=1) == (False, True)
-    assert C.ignored_costs(draugr, [alfred], 0, 0, ignore=1) == (False, False)  # spent on the Ränger
+    assert C.ignored_costs(draugr, [ALFRED], 0, 0, ignore=1) == (False, False)  # on the Ränger
     both = dataclasses.replace(trade, discard=1)  # no card has both; a data variant could
     assert C.ignored_costs(both, [hyggelig], 3, 3, ignore=1) == (False, True)
     assert C.ignored_costs(both, [hyggelig], 3, 3, ignore=2) == (True, True)
-    assert C.ignored_costs(both, [hyggelig], 0, 3, ignore=1) == (True, False)  # the unmet coin first
+    assert C.ignored_costs(both, [hyggelig], 0, 3, ignore=1) == (True, False)  # the unmet coin
     assert not C.feasible(both, [hyggelig], 0, 0, ignore=1)  # coin and discard unmet: two icons
     assert C.troop_cost(1) == 0 and C.troop_cost(3) == 2
 

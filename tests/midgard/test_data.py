@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +19,8 @@ from deckzoo.envs.midgard.cards import (
     load_data,
     validate,
 )
+
+from .util import RULES_PAGE
 
 RAW = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 
@@ -160,13 +161,17 @@ def test_data_labels_mark_every_field_of_a_rulebook_record():
     # Underground's requirements (and the only one of Crossing the Lava River's shown)
     assert _labels("Hel")["worlds"] == "production report"
     exploring = next(c for c in rulebook if c["name"] == "Exploring the Underground")
-    assert exploring["sources"]["requires"] == "partial" and "one of the requirements" in exploring["notes"]["requires"]
+    assert exploring["sources"]["requires"] == "partial"
+    assert "one of the requirements" in exploring["notes"]["requires"]
     assert _labels("Crossing the Lava River")["requires"] == "partial"
     # what test_challenge_facts_from_the_rulebook_are_kept checks as printed is labelled printed
-    printed = {"Jotun": "requires difficulty season renown calendar", "Vekksorm of the Seas": "difficulty season",
-               "Surt, King of Fire Giants": "difficulty", "Hel": "requires", "Draugr": "worlds lasting",
+    printed = {"Jotun": "requires difficulty season renown calendar",
+               "Vekksorm of the Seas": "difficulty season",
+               "Surt, King of Fire Giants": "difficulty", "Hel": "requires",
+               "Draugr": "worlds lasting",
                "Fenrir": "worlds instant", "Kraken": "worlds", "Huldre People": "requires",
-               "Veksorm from Caves": "requires", "Maelstrom": "requires", "Crossing the Ice Lake": "requires",
+               "Veksorm from Caves": "requires", "Maelstrom": "requires",
+               "Crossing the Ice Lake": "requires",
                "Trade": "requires", "Dispute of Runes": "instant", "Crossing the Storm": "instant",
                "Hrodsorm Dragon": "lasting", "Trollgjaldi": "calendar"}
     for c in rulebook:
@@ -175,9 +180,10 @@ def test_data_labels_mark_every_field_of_a_rulebook_record():
 
 
 def test_data_gaps_are_listed_on_the_rules_page():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "midgard.md").read_text(encoding="utf-8")
+    text = RULES_PAGE.read_text("utf-8")
     gaps = DATA.source_gaps()
-    assert any("Nidhogg: synthetic" in g for g in gaps) and any("Hel: production report" in g for g in gaps)
+    assert any("Nidhogg: synthetic" in g for g in gaps)
+    assert any("Hel: production report" in g for g in gaps)
     missing = [g for g in gaps if g not in text]
     assert missing == [], missing
 
@@ -222,15 +228,18 @@ BAD = [
     ("source", lambda r: r["challenges"][0].update(source="folklore"), "field 'source'"),
     ("synthetic with labels", lambda r: r["challenges"][-1].update(sources={"worlds": "rulebook"}),
      "a synthetic record has no 'sources'"),
-    ("no labels", lambda r: r["classes"][0].pop("sources"), "classes[0] ('Hyggelig'): a rulebook record must label"),
+    ("no labels", lambda r: r["classes"][0].pop("sources"),
+     "classes[0] ('Hyggelig'): a rulebook record must label"),
     ("unlabelled field", lambda r: r["challenges"][0]["sources"].pop("season"),
      "challenges[0] ('Jotun'): 'sources' must label ['season']"),
-    ("unknown field", lambda r: r["challenges"][0]["sources"].update(colour="rulebook"), "'sources' labels ['colour']"),
+    ("unknown field", lambda r: r["challenges"][0]["sources"].update(colour="rulebook"),
+     "'sources' labels ['colour']"),
     ("unknown label", lambda r: r["challenges"][0]["sources"].update(worlds="folklore"),
      "'sources.worlds' must be one of"),
     ("note missing", lambda r: r["challenges"][3].pop("notes"),
      "challenges[3] ('Hel'): 'sources.worlds' is 'production report': 'notes.worlds' must say"),
-    ("note of nothing", lambda r: r["events"][0]["notes"].update(colour="red"), "'notes' names 'colour'"),
+    ("note of nothing", lambda r: r["events"][0]["notes"].update(colour="red"),
+     "'notes' names 'colour'"),
     ("reward count", lambda r: r["rewards"][0].update(count=7), "30 rewards"),
     ("event count", lambda r: r["events"].pop(), "17 events"),
 ]

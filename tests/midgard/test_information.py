@@ -25,7 +25,8 @@ def _same_for(a, b, seats) -> None:
     for p in seats:
         va, vb = a.view(p), b.view(p)
         diff = sorted(key for key in va if va[key] != vb[key])
-        assert diff == [], f"seat {p} tells the worlds apart by {diff}: {[(va[x], vb[x]) for x in diff]}"
+        shown = [(va[x], vb[x]) for x in diff]
+        assert diff == [], f"seat {p} tells the worlds apart by {diff}: {shown}"
         assert np.array_equal(a.observe(p), b.observe(p)), f"seat {p}'s observation differs"
     rng = np.random.default_rng(0)
     for s in (a, b):
@@ -111,8 +112,8 @@ def test_two_worlds_a_battle_bonus_placed_or_not():
 def _niflheim(top: int):
     """Seat 0 travels to Niflheim and draws the reward ``top`` (renown 1 or coins 3)."""
     s = blank(3)
-    s.troops[0] = [troop(x) for x in ("Kriger - Berserker - Bueskytter", "Skålde - Kriger - Berserker",
-                                      "Sjømann - Ränger - Göddar")]
+    s.troops[0] = [troop(x) for x in ("Kriger - Berserker - Bueskytter",
+                                      "Skålde - Kriger - Berserker", "Sjømann - Ränger - Göddar")]
     s.reward_deck = [top]
     complete(s)
     at(s, 0, ONSLAUGHT)

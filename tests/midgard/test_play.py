@@ -4,7 +4,6 @@ codec and the observation/view contract."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, c
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.rules import MidgardGame
 
-from .util import legal
+from .util import RULES_PAGE, legal
 
 
 def test_random_play_short_games_reach_every_action_range():
@@ -162,8 +161,8 @@ def test_render_view_shows_only_what_the_seat_knows():
 
 
 def test_docs_action_and_observation_tables_match_the_code():
-    """docs/rules/midgard.md prints the action ranges and the 4-player layout; they must not drift."""
-    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "midgard.md").read_text(encoding="utf-8")
+    """docs/rules/midgard.md prints the action ranges and the 4-player layout: no drift."""
+    text = RULES_PAGE.read_text("utf-8")
     assert A.range_table() in text
     layout = MidgardGame(4).layout
     for name, shape, a, b in layout.pieces:

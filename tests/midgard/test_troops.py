@@ -272,8 +272,8 @@ FORM = [
     (("Kriger", "Tyr", "Thor"), False),
     (("Hyggelig", "Runecästr", "Tyr"), False),  # no wrap-around
     (("Loki's Trick", "Kriger", "Berserker"), False),
-    (("Hyggelig", "Skålde", "Berserker", "Thor"), True),  # Hyggelig - Skålde - Thor, Berserker left out
-    (("Ränger", "Krigsjärl", "Runecästr", "Thor"), True),  # Thor - Krigsjärl - Runecästr (Ränger left out)
+    (("Hyggelig", "Skålde", "Berserker", "Thor"), True),  # Hyggelig - Skålde - Thor (no Berserker)
+    (("Ränger", "Krigsjärl", "Runecästr", "Thor"), True),  # Thor - Krigsjärl - Runecästr
     (("Runecästr", "Runecästr", "Thor"), True),  # a series: Thor stands for two Runecästr
     (("Tyr", "Snedig", "Snedig", "Tyr"), True),  # Snedig - Tyr - Tyr - Snedig
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 
@@ -11,6 +12,7 @@ from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
 from deckzoo.envs.midgard.rules import MidgardGame, MidgardState
 from deckzoo.envs.midgard.troops import EMPTY, THOR_TAIL, Troop
 
+RULES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "midgard.md"
 NAMES = {name: i for i, name in enumerate(DATA.kind_names)}
 NAMES.update({"Skald": 1, "Ranger": 6, "Runicastr": 9})
 
@@ -126,7 +128,8 @@ def all_troops(max_cards: int) -> list[Troop]:
                     t = Troop.sequence(line)
                     if t.ncards() <= max_cards and t.is_valid():
                         out.append(t)
-    for cls, nat, tyr, thor in itertools.product(range(10), range(1, max_cards + 1), range(7), range(4)):
+    counts = itertools.product(range(10), range(1, max_cards + 1), range(7), range(4))
+    for cls, nat, tyr, thor in counts:
         if nat + tyr + thor <= max_cards and Troop.make_series(cls, nat, tyr, thor).is_valid():
             out.append(Troop.make_series(cls, nat, tyr, thor))
     return out
@@ -160,6 +163,7 @@ def build_steps(t: Troop) -> list[tuple[str, int]]:
 
 __all__ = [
     "DATA",
+    "RULES_PAGE",
     "SNEDIG",
     "THOR",
     "TYR",
