@@ -191,10 +191,13 @@ def _event_table(n=3):
     return s
 
 
-def _event_played(name: str):
-    """Seat 0, given only the event ``name``, plays it in its preparation step on the event table."""
+def _event_played(name: str, gifts=None):
+    """Seat 0, given the event ``name`` (and each seat its ``gifts``, card names by seat), plays
+    it in its preparation step on the event table."""
     s = _event_table()
     give(s, 0, k(name))
+    for q, names in (gifts or {}).items():
+        give(s, q, *(k(x) for x in names))
     complete(s)
     prep(s)
     play(s, name)
@@ -243,12 +246,7 @@ def test_M_D4_bragis_song_cannot_repeat_itself():
 
 
 def test_M_D4_an_event_stays_in_play_until_its_effect_is_done():
-    s = _event_table()
-    give(s, 0, k("Loki's Trick"), k("Kriger"))
-    give(s, 1, k("Thor"))
-    complete(s)
-    prep(s)
-    play(s, "Loki's Trick")
+    s = _event_played("Loki's Trick", {0: ["Kriger"], 1: ["Thor"]})
     assert s.mode == EV_DISCARD  # the effect is resolving: the card is in play, not in Valhalla
     assert s.valhalla[k("Loki's Trick")] == 0
     assert s.view(1)["played"] == [{"card": k("Loki's Trick"), "seat": 0, "cancelled": False,
