@@ -108,12 +108,13 @@ class InfoMixin:
         bonus_side = {q: side for side, q in self.hidden_bonus(player) if self.contest["t"] == "ch"}
         if bonus_side:
             s.contest["b"], s.contest["held"] = list(s.contest["b"]), list(s.contest["held"])
-        for q in others:
-            cards = list(np.repeat(np.arange(DATA.num_kinds), self.known[q]))
-            if q in bonus_side and not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():
-                # the bonus is an event or reaction: with none known, one comes from the pool
+        cards_of = {q: list(np.repeat(np.arange(DATA.num_kinds), self.known[q])) for q in others}
+        for q in bonus_side:  # the bonus is an event or reaction: with none known, one comes from
+            if not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():  # the pool (before any deal)
                 first = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
-                cards.append(pool.pop(first))
+                cards_of[q].append(pool.pop(first))
+        for q in others:
+            cards = cards_of[q]
             k = int(held[q].sum()) - len(cards)
             cards, pool = cards + pool[:k], pool[k:]
             if q in bonus_side:  # the face-down bonus: any event or reaction among them

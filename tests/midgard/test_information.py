@@ -83,6 +83,33 @@ def test_M_D3_determinize_may_deal_the_known_card_as_the_face_down_bonus():
     assert k("Odin's Reprimand") in seen and len(seen) > 1
 
 
+def test_determinize_keeps_an_event_for_the_face_down_bonus():
+    # the bonus is the only event or reaction nobody has seen: however the other hidden hands
+    # are dealt, it stays for the bonus
+    s = blank(3)
+    s.troops[0] = [troop(PETER)]
+    s.world[0] = world("Jotunheim")
+    s.open = [ch("Jotun")]
+    give(s, 0, k("Fimbulwinter"))
+    give(s, 1, k("Kriger"), k("Göddar"), k("Tyr"), k("Snedig"), k("Hyggelig"), k("Ränger"))
+    give(s, 2, k("Loki's Trick"), k("Sjømann"))
+    for x in range(A.FIRST_ACTION_CARD, len(s.valhalla)):
+        if x not in (k("Fimbulwinter"), k("Loki's Trick")):
+            s.valhalla[x] = 1
+    complete(s)
+    at(s, 0, ONSLAUGHT)
+    act(s, "face", ch("Jotun"))
+    act(s, "select_troop", 0)
+    act(s, "finish")
+    act(s, "bonus", _bonus("Loki's Trick"))  # seat 1 holds none: seat 2 is asked
+    assert s.mode == BONUS and s.current_player == 0
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        d = s.determinize(0, rng)
+        assert d.contest["b"][0] == k("Loki's Trick")
+        d.check_invariants()
+
+
 # ---- placed bonuses: a battle bonus is secret until the reveal (MD16) ----------------------------
 def _battle(attacker_places: bool):
     s = blank(3)
