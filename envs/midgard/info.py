@@ -109,8 +109,10 @@ class InfoMixin:
         if bonus_side:
             s.contest["b"], s.contest["held"] = list(s.contest["b"]), list(s.contest["held"])
         cards_of = {q: list(np.repeat(np.arange(DATA.num_kinds), self.known[q])) for q in others}
-        for q in bonus_side:  # the bonus is an event or reaction: with none known, one comes from
-            if not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():  # the pool (before any deal)
+        # a face-down bonus is an event or reaction: a seat that has none among its known cards
+        # gets one from the pool before any hand is dealt (a deal could take the last one)
+        for q in bonus_side:
+            if not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():
                 first = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
                 cards_of[q].append(pool.pop(first))
         for q in others:
