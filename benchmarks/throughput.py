@@ -116,7 +116,8 @@ def build_cases(names: list[str], batches: list[int], scalar_loops: list[str], s
                 cases.append(peers.AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
             else:
                 obs, state = loop.startswith("engine+obs"), loop == "engine+obs+state"
-                cases.append(peers.EngineCase(name, game, observe=obs, seed=seed, global_state=state))
+                cases.append(peers.EngineCase(name, game, observe=obs, seed=seed,
+                                              global_state=state))
     if spiel:
         try:
             import pyspiel
