@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check envs agents training benchmarks tests
 
 playthroughs: $(STAMP)
-	$(PY) -m deckzoo.envs.core.playthrough
+	$(PY) -m deckzoo.envs.playthrough
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py

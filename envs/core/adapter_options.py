@@ -1,6 +1,9 @@
-"""Options shared by the AEC and Parallel adapters (reward mode, illegal handling, rendering)."""
+"""Options shared by the AEC and Parallel adapters and the single-agent Gymnasium env
+(deckzoo.training): reward modes, illegal-action handling, rendering, the spaces."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 from gymnasium import spaces
@@ -17,10 +20,17 @@ ADAPTER_OPTIONS = (
 ADAPTER_KEYS = {o.name for o in ADAPTER_OPTIONS}
 
 
+def validate_adapter_options(given: dict, where: str, **defaults) -> dict:
+    """``ADAPTER_OPTIONS`` checked (ConfigError names the key); ``defaults`` replaces a default
+    (the single-agent Gymnasium env penalises illegal actions unless told otherwise)."""
+    spec = tuple(replace(o, default=defaults[o.name]) if o.name in defaults else o for o in ADAPTER_OPTIONS)
+    return validate_options(spec, given, where)
+
+
 def split_options(game_cls, options: dict):
     """Separate adapter options from game options and validate both (ConfigError names the key)."""
-    adapter = validate_options(ADAPTER_OPTIONS, {k: v for k, v in options.items() if k in ADAPTER_KEYS},
-                               f"{game_cls.name} env")
+    adapter = validate_adapter_options({k: v for k, v in options.items() if k in ADAPTER_KEYS},
+                                       f"{game_cls.name} env")
     game = game_cls(**{k: v for k, v in options.items() if k not in ADAPTER_KEYS})
     return game, adapter
 

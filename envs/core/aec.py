@@ -28,7 +28,7 @@ class DeckzooAECEnv(AECEnv):
         self.illegal_action = adapter["illegal_action"]
         self.render_mode = adapter["render_mode"]
         self.metadata = {
-            "name": f"{game_cls.name}_v0",
+            "name": game_cls.env_name(),
             "render_modes": ["ansi", "human"],
             "is_parallelizable": False,
         }

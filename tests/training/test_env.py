@@ -17,11 +17,11 @@ from deckzoo.agents.base import RandomAgent
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.training.single_agent import SingleAgentEnv, gym_id
 
-NAMES = list(E.ENVS)
+NAMES = E.registry.env_names()
 
 
 def short(name):
-    return dict(getattr(E.ENVS[name], "SHORT_OPTIONS", {}))
+    return E.registry.short_options(name)
 
 
 def make(name, **kw):
