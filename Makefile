@@ -6,9 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-fast lint playthroughs bench bench-peers clean-venv
+.PHONY: demo test test-fast lint playthroughs layout-tables bench bench-peers clean-venv
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q $(TORCH)
@@ -19,6 +19,7 @@ demo: $(STAMP)
 	$(VENV)/bin/deckzoo demo
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check envs agents training benchmarks tests
 	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 test-fast: $(STAMP)
@@ -29,6 +30,10 @@ lint: $(STAMP)
 
 playthroughs: $(STAMP)
 	$(PY) -m deckzoo.envs.playthrough
+
+# The observation tables of docs/rules/<game>.md, printed from the layouts.
+layout-tables: $(STAMP)
+	$(PY) -m deckzoo.envs.layout_docs
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py

@@ -72,10 +72,10 @@ import deckzoo.envs as E
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs import registry
-from deckzoo.envs.registry import gym_id
 from deckzoo.envs.core.adapter_options import RewardTracker, make_spaces, validate_adapter_options
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.envs.core.options import check_seat
+from deckzoo.envs.registry import gym_id
 
 POOL = "pool"
 LATEST = "latest"

@@ -10,8 +10,8 @@ docs/rules/bignumber.md).
 | options | num_players, two_decks, target, single_deal, start_player, reward, illegal_action, render_mode |
 """
 
-from .rules import BigNumberGame as Game
 from ..core.aec import aec_constructors
+from .rules import BigNumberGame as Game
 
 env, raw_env = aec_constructors(Game)
 

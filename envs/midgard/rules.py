@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import ConfigError
 from ..core.game import Game, LazyRng, State
 from ..core.options import Option
 from . import actions as A
