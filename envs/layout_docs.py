@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import registry
 
-BLOCK = re.compile(r"(<!-- observation layout (\{.*?\}) -->\n)(.*?)(<!-- end observation layout -->)", re.S)
+BLOCK = re.compile(r"(<!-- observation layout (\{.*?\}) -->\n)(.*?)(<!-- end observation layout -->)", re.DOTALL)
 _ROW = re.compile(r"^\| `([^`]+)` \|[^|]*\|[^|]*\|(.*)\|\s*$")
 
 

@@ -181,7 +181,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 
 def aec_constructors(game_cls):
-    """``(env, raw_env)`` for a version module: ``raw_env`` is the bare adapter, ``env`` adds
+    """``(env, raw_env)`` for a game's env.py: ``raw_env`` is the bare adapter, ``env`` adds
     the order-enforcing wrapper (illegal actions are handled by the engine itself)."""
 
     def raw_env(**options) -> DeckzooAECEnv:
