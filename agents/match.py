@@ -46,7 +46,8 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int) ->
         state.apply(action)
         steps += 1
         if steps > game.max_game_length:
-            raise RuntimeError(f"game with seed {seed} exceeded max_game_length {game.max_game_length}")
+            raise RuntimeError(f"game with seed {seed} exceeded max_game_length "
+                               f"{game.max_game_length}")
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
                        winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
                        decisions=decisions, think_seconds=think, max_think_seconds=longest)

@@ -4,7 +4,8 @@ A person plays one seat against agents in the terminal. After every move the tab
 that seat sees it: the engine's ``view(seat)`` (never the full state, which holds the other
 hands), rendered by the state's ``render_view(player)`` (a game's own layout, or the generic one
 of ``deckzoo.envs.core.render``). On the person's turn the legal actions are listed as
-``id: name``; an action is chosen by its id, by its name (case-insensitive) or by an unambiguous start of its name.
+``id: name``; an action is chosen by its id, by its name (case-insensitive) or by an unambiguous
+start of its name.
 Anything else is answered with a hint and asked again; ``help`` lists the actions again,
 ``quit`` (or end of input, Ctrl-D / Ctrl-C) stops cleanly.
 
@@ -35,7 +36,7 @@ HELP = "type an action id or name; 'help' lists the actions again, 'quit' stops"
 
 # ---- rendering --------------------------------------------------------------------------------
 def render_for(state, player: int) -> str:
-    """The table as ``player`` sees it (the engine's ``render_view``, built from ``view(player)``)."""
+    """The table as ``player`` sees it: ``render_view``, built from ``view(player)`` only."""
     return state.render_view(player)
 
 

@@ -640,7 +640,8 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="total time per case")
     ap.add_argument("--slice", type=float, default=0.25, help="seconds per case per round")
-    ap.add_argument("--envs", default=",".join(E.registry.env_names()), help="comma-separated deckzoo env names")
+    ap.add_argument("--envs", default=",".join(E.registry.env_names()),
+                    help="comma-separated deckzoo env names")
     ap.add_argument("--no-peers", action="store_true", help="deckzoo only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))

@@ -134,7 +134,8 @@ def main(argv=None) -> int:
     import yaml
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--envs", default=",".join(E.registry.env_names()), help="comma-separated envs (default: all available)")
+    p.add_argument("--envs", default=",".join(E.registry.env_names()),
+                   help="comma-separated envs (default: every game)")
     p.add_argument("--ismcts", default=DEFAULT_ISMCTS,
                    help="ISMCTS spec for every env (default: each game's STRENGTH_ISMCTS, else "
                         f"{DEFAULT_ISMCTS})")

@@ -98,7 +98,8 @@ def bench_engine(name: str, opts: dict, seconds: float, seed: int, observe: bool
 def main(argv=None) -> list[dict]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    ap.add_argument("--envs", default=",".join(E.registry.env_names()), help="comma-separated env names")
+    ap.add_argument("--envs", default=",".join(E.registry.env_names()),
+                    help="comma-separated env names")
     ap.add_argument("--players", type=int, default=None, help="player count (default: each env's demo default)")
     ap.add_argument("--out", default=str(RESULTS))
     args = ap.parse_args(argv)
@@ -107,7 +108,8 @@ def main(argv=None) -> list[dict]:
              ("engine", lambda n, o: bench_engine(n, o, args.seconds, 0, False)),
              ("engine+obs", lambda n, o: bench_engine(n, o, args.seconds, 0, True))]
     parallel = ("parallel", lambda n, o: bench_parallel(n, o, args.seconds, 0))
-    plan = [(name, loops + ([parallel] if E.game_class(name).simultaneous else [])) for name in names]
+    plan = [(name, loops + ([parallel] if E.game_class(name).simultaneous else []))
+            for name in names]
     rows = []
     with tqdm(total=sum(len(ls) for _, ls in plan), desc="throughput", unit="run") as bar:
         for name, env_loops in plan:

@@ -35,7 +35,8 @@ __all__ = ["ENVS", "GAMES", "ConfigError", "IllegalActionError", "canonical", "g
 
 
 def __getattr__(name: str):
-    """``GAMES``, ``ENVS`` and the env modules by env name (``from deckzoo.envs import gobig_v0``)."""
+    """``GAMES``, ``ENVS``, and each env module by its env name (``from deckzoo.envs import
+    gobig_v0``)."""
     if name == "GAMES":
         return registry.games()
     if name == "ENVS":

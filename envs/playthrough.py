@@ -28,7 +28,8 @@ import numpy as np
 
 from . import registry
 
-HEADER = "# deckzoo golden playthrough; regenerate with `make playthroughs` (a diff is a behaviour change)"
+HEADER = ("# deckzoo golden playthrough; regenerate with `make playthroughs` "
+          "(a diff is a behaviour change)")
 SEED = 20261129
 
 
@@ -46,7 +47,8 @@ def _piece(values: np.ndarray) -> str:
     """A piece's non-zero entries, ``index:value`` (``i,j:value`` for a 2-D piece...)."""
     if values.ndim == 1:
         return " ".join(f"{i}:{_num(values[i])}" for i in np.flatnonzero(values)) or "-"
-    return " ".join(f"{','.join(map(str, ix))}:{_num(values[ix])}" for ix in zip(*np.nonzero(values))) or "-"
+    entries = zip(*np.nonzero(values))
+    return " ".join(f"{','.join(map(str, ix))}:{_num(values[ix])}" for ix in entries) or "-"
 
 
 def facts(game) -> list[str]:
@@ -54,7 +56,8 @@ def facts(game) -> list[str]:
     bounds = ", ".join(f"{r} [{_num(lo)}, {_num(hi)}]"
                        for r in ("win", "score", "dense") for lo, hi in [game.return_bounds(r)])
     lines = [f"title: {game.title}", f"version: {game.version}", f"num_players: {game.num_players}",
-             f"num_actions: {game.num_actions}", f"observation_shape: {list(game.observation_shape)}",
+             f"num_actions: {game.num_actions}",
+             f"observation_shape: {list(game.observation_shape)}",
              f"max_game_length: {game.max_game_length}",
              f"score_bounds: [{_num(game.score_bounds[0])}, {_num(game.score_bounds[1])}]",
              f"return_bounds: {bounds}", "layout:"]
@@ -74,7 +77,7 @@ class _Observations:
             pieces = {name: _piece(v) for name, v in self.layout.split(state.observe(p)).items()}
             before = self.last[p]
             for name, text in pieces.items():
-                if (before is None and text != "-") or (before is not None and before[name] != text):
+                if text != ("-" if before is None else before[name]):
                     out.append(f"obs[{p}] {name}: {text}")
             self.last[p] = pieces
         return out
@@ -152,7 +155,8 @@ def regenerate(root: Path, env_names: list[str], seed: int = SEED) -> list[Path]
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("games", nargs="*", help="env or game names (default: all)")
     ap.add_argument("--root", default=".", help="repository root")
     args = ap.parse_args(argv)

@@ -45,8 +45,9 @@ def _discover() -> dict[str, type[Game]]:
         where = f"{__package__}.{info.name}"
         game = getattr(importlib.import_module(where), "Game", None)
         if not (isinstance(game, type) and issubclass(game, Game)):
-            raise RegistryError(f"{where}: a package in deckzoo/envs is a game and must export its "
-                                "engine's Game class as `Game` in __init__.py (docs/adding-a-game.md)")
+            raise RegistryError(f"{where}: a package in deckzoo/envs is a game and must export "
+                                "its engine's Game class as `Game` in __init__.py "
+                                "(docs/adding-a-game.md)")
         if game.name != info.name:
             raise RegistryError(f"{where}: {game.__name__}.name is {game.name!r}; it must be the "
                                 f"folder's name, {info.name!r}")

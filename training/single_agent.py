@@ -101,8 +101,8 @@ class SingleAgentEnv(gym.Env):
                  reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",
                  render_mode: str | None = None, episode_stats: bool = False, max_steps: int | None = None,
                  **game_options):
-        adapter = validate_adapter_options(
-            {"reward": reward, "illegal_action": illegal_action, "render_mode": render_mode}, "SingleAgentEnv")
+        given = {"reward": reward, "illegal_action": illegal_action, "render_mode": render_mode}
+        adapter = validate_adapter_options(given, "SingleAgentEnv")
         self.game = E.game_class(game)(num_players, **game_options)
         self.game_name = type(self.game).name
         if isinstance(learner_seat, np.integer):
@@ -324,7 +324,8 @@ class SingleAgentEnv(gym.Env):
         self.np_random = np.random.Generator(bit_gen)
         self._pool_rng.bit_generator.state = d["pool_rng"]
         self._agents, self._fixed = d["agents"], d["fixed"]
-        self.game_state, self.seat, self.seat_labels, self._rewards = d["state"], d["seat"], d["labels"], d["rewards"]
+        self.game_state, self.seat, self.seat_labels = d["state"], d["seat"], d["labels"]
+        self._rewards = d["rewards"]
         self._ep_return, self._ep_len = d["episode"]
         self._done = d["done"]
         self.seat_agents, self._seat_pool_ids = [], []

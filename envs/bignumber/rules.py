@@ -117,7 +117,8 @@ class BigNumberGame(Game):
         Option("target", 15, "penalty points that end the game (rulebook: 10, 15 or 20)", kind=int,
                check=lambda v: 1 <= v <= 100, check_doc="must be in 1..100"),
         Option("single_deal", False, "play one deal only; fewest cards in hand wins", choices=(False, True)),
-        Option("start_player", None, "first deal's start seat; None = seeded chance (N4)", seat=True),
+        Option("start_player", None, "first deal's start seat; None = seeded chance (N4)",
+               seat=True),
     )
 
     def _setup(self):

@@ -23,7 +23,8 @@ ADAPTER_KEYS = {o.name for o in ADAPTER_OPTIONS}
 def validate_adapter_options(given: dict, where: str, **defaults) -> dict:
     """``ADAPTER_OPTIONS`` checked (ConfigError names the key); ``defaults`` replaces a default
     (the single-agent Gymnasium env penalises illegal actions unless told otherwise)."""
-    spec = tuple(replace(o, default=defaults[o.name]) if o.name in defaults else o for o in ADAPTER_OPTIONS)
+    spec = tuple(replace(o, default=defaults[o.name]) if o.name in defaults else o
+                 for o in ADAPTER_OPTIONS)
     return validate_options(spec, given, where)
 
 

@@ -132,10 +132,12 @@ def check_bounds(state: State, initial_scores: np.ndarray, steps: int) -> None:
     if scores.min() < lo or scores.max() > hi:
         raise AssertionError(f"scores {scores.tolist()} outside score_bounds {game.score_bounds}")
     dense = game.score_sign * (scores - initial_scores) / game.score_scale
-    for mode, returns in (("win", state.returns()), ("score", state.score_returns()), ("dense", dense)):
+    modes = (("win", state.returns()), ("score", state.score_returns()), ("dense", dense))
+    for mode, returns in modes:
         lo, hi = game.return_bounds(mode)
         if np.min(returns) < lo - 1e-9 or np.max(returns) > hi + 1e-9:
-            raise AssertionError(f"{mode} returns {np.round(returns, 4).tolist()} outside [{lo}, {hi}]")
+            raise AssertionError(f"{mode} returns {np.round(returns, 4).tolist()} outside "
+                                 f"[{lo}, {hi}]")
 
 
 def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int = 0) -> PlayStats:

@@ -164,8 +164,8 @@ class Game:
             if o.seat:
                 check_seat(self.options[o.name], self.num_players, self.name, o.name)
         self._setup()
-        missing = [a for a in ("num_actions", "observation_shape", "max_game_length", "score_bounds")
-                   if not hasattr(self, a)]
+        required = ("num_actions", "layout", "observation_shape", "max_game_length", "score_bounds")
+        missing = [a for a in required if not hasattr(self, a)]
         if missing:
             raise TypeError(f"{type(self).__name__}._setup must set {', '.join(missing)}")
 

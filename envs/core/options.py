@@ -33,7 +33,8 @@ def check_seat(value, num_players: int | None, where: str, name: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ConfigError(f"{where}: option {name!r} must be None or a seat, got {value!r}")
     if num_players is not None and value >= num_players:
-        raise ConfigError(f"{where}: option {name!r} must be a seat below {num_players}, got {value}")
+        raise ConfigError(f"{where}: option {name!r} must be a seat below {num_players}, "
+                          f"got {value}")
 
 
 def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where: str) -> dict:

@@ -99,7 +99,8 @@ class GoBigGame(Game):
     score_scale = 50.0
     OPTIONS = (
         Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
-        Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)", seat=True),
+        Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
+               seat=True),
     )
 
     def _setup(self):

@@ -132,7 +132,8 @@ class MidgardGame(Game):
         self.layout = make_layout(self.num_players)
         self.observation_shape = (self.layout.size,)
         self.max_game_length = self.options["max_decisions"]  # the engine cuts the game off there
-        renown = sum(v * k for (kind, v), k in zip(DATA.rewards, DATA.reward_counts) if kind == "renown")
+        renown = sum(v * k for (kind, v), k in zip(DATA.rewards, DATA.reward_counts)
+                     if kind == "renown")
         self.score_bounds = (0, sum(c.renown for c in DATA.challenges) + renown)
 
     def _new_state(self, rng):

@@ -122,7 +122,8 @@ class WizardGame(Game):
                kind=(int, type(None)), check=lambda v: v is None or v >= 1, check_doc="must be None or >= 1"),
         Option("foresight", True, "round 1 is the Foresight round (own card hidden, others' shown)",
                choices=(True, False)),
-        Option("first_dealer", None, "first dealer seat; None = seeded chance draw (ruling W3)", seat=True),
+        Option("first_dealer", None, "first dealer seat; None = seeded chance draw (ruling W3)",
+               seat=True),
     )
 
     def _setup(self):

@@ -75,8 +75,9 @@ class TinyState(State):
         return [int(p) for p in np.flatnonzero(s == s.max())]
 
     def view(self, player):
-        return {"player": player, "num_players": self.game.num_players, "hand": list(self.hands[player]),
-                "played": [list(x) for x in self.played], "current_player": self.current_player}
+        return {"player": player, "num_players": self.game.num_players,
+                "hand": list(self.hands[player]), "played": [list(x) for x in self.played],
+                "current_player": self.current_player}
 
     def observe(self, player):
         buf, v = self.game.layout.new()
@@ -105,8 +106,10 @@ class TinyState(State):
         return f"play {action}"
 
     def render(self):
-        lines = [f"player_{p}: hand {h}, played {x}" for p, (h, x) in enumerate(zip(self.hands, self.played))]
-        lines.append(self.game_over_line() if self.is_terminal() else f"player_{self.current_player} to play")
+        lines = [f"player_{p}: hand {h}, played {x}"
+                 for p, (h, x) in enumerate(zip(self.hands, self.played))]
+        over = self.is_terminal()
+        lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
         return "\\n".join(lines)
 
     def _to_dict(self):
@@ -117,7 +120,8 @@ class TinyState(State):
     def _from_dict(cls, game, d):
         s = cls()
         s.game, s.current_player = game, d["current_player"]
-        s.hands, s.rest, s.played = [list(h) for h in d["hands"]], list(d["rest"]), [list(x) for x in d["played"]]
+        s.hands, s.rest = [list(h) for h in d["hands"]], list(d["rest"])
+        s.played = [list(x) for x in d["played"]]
         return s
 '''
 
@@ -164,7 +168,8 @@ genv = gymnasium.make("deckzoo/Tiny-v0", opponents="random")
 obs, info = genv.reset(seed=0)
 done = False
 while not done:
-    obs, reward, term, trunc, info = genv.step(int(np.flatnonzero(genv.unwrapped.action_masks())[0]))
+    action = int(np.flatnonzero(genv.unwrapped.action_masks())[0])
+    obs, reward, term, trunc, info = genv.step(action)
     done = term or trunc
 assert term and -1 <= reward <= 1
 

@@ -16,7 +16,7 @@ def test_observation_table_matches_the_layout(name):
     assert path.exists(), f"{name} has no rules page {path}"
     text = path.read_text()
     blocks = list(BLOCK.finditer(text))
-    assert blocks, f"{path.name} has no generated observation table (see deckzoo/envs/layout_docs.py)"
+    assert blocks, f"{path.name} has no generated observation table (see envs/layout_docs.py)"
     assert refresh(text, registry.game_class(name)) == text, \
         f"{path.name}: the observation table differs from the code; run `make layout-tables`"
     for block in blocks:

@@ -58,4 +58,5 @@ def test_a_differing_playthrough_names_the_version_to_bump():
     path = next(p for p in FILES if p.parent.parent.name == "gobig")
     text = path.read_text().replace("max_game_length: ", "max_game_length: 1", 1)
     problem = difference(path.name, text)
-    assert "bump GoBigGame.version in " in problem and "envs/gobig/rules.py (now 0: gobig_v0 becomes" in problem
+    assert "bump GoBigGame.version in " in problem
+    assert "envs/gobig/rules.py (now 0: gobig_v0 becomes gobig_v1)" in problem
