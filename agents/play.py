@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 
 from .registry import make_agent
@@ -219,7 +220,7 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play one seat against agents in the terminal",
                        description=__doc__.split("\n\n")[1])
-    p.add_argument("game", nargs="?", help="game or env name, e.g. gobig")
+    p.add_argument("game", nargs="?", help=f"game or env name: {', '.join(registry.games())}")
     p.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
     p.add_argument("--opponents", default="heuristic",
                    help="agent spec for every other seat, or one per other seat, comma-separated")
