@@ -9,8 +9,8 @@ A game subclass fills in:
 
 * ``Game``: ``name``, ``title``, ``version``, ``min_players``/``max_players``, ``OPTIONS``,
   ``score_sign``/``score_scale``, ``_setup()`` (derive everything from the options: must set
-  ``num_actions``, ``observation_shape``, ``max_game_length`` and ``score_bounds``),
-  ``_new_state(rng)``.
+  ``num_actions``, ``layout`` and ``observation_shape``, ``max_game_length`` and
+  ``score_bounds``), ``_new_state(rng)``.
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
   ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``,
   ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
