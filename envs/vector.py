@@ -1,0 +1,86 @@
+"""Batched envs: thousands of games of one configuration stepped by one call.
+
+::
+
+    from deckzoo.envs import vector
+    env = vector.make("wizard_v0", num_envs=1024, seed=0, num_players=4)
+    obs, mask, player = env.reset()                 # (B, obs_dim) float32, (B, A) bool, (B,) int
+    obs, mask, player, rewards, terminated, info = env.step(actions)   # rewards (B, num_players)
+
+Observations, masks and action ids are those of the scalar env of the same game and options
+(the observation of the player to act in each lane, as ``state.observe(current_player)``), so a
+policy trained on one runs on the other. Finished games restart in the same step; see
+docs/vector.md for the whole contract, how chance is made to match the scalar engines in the
+tests, and the measured speed.
+
+Batched games (``available()``): every game whose folder has a ``batched.py`` defining its
+``BatchedEngine`` subclass (Wizard, Go Big and Big Number so far).
+"""
+
+from __future__ import annotations
+
+import functools
+import pkgutil
+from importlib import import_module
+from typing import Any
+
+from . import registry
+from .core.batched import BatchedEngine, BatchedEnv, StateDeals
+from .core.errors import ConfigError
+
+
+@functools.cache
+def _engines() -> dict[str, type[BatchedEngine]]:
+    """Env name -> the ``BatchedEngine`` subclass defined in that game folder's batched.py."""
+    found = {}
+    for name, game in registry.games().items():
+        package = import_module(f"{registry.__package__}.{name}")
+        if not any(m.name == "batched" for m in pkgutil.iter_modules(package.__path__)):
+            continue
+        module = import_module(f"{package.__name__}.batched")
+        engines = [c for c in vars(module).values() if isinstance(c, type)
+                   and issubclass(c, BatchedEngine) and c.__module__ == module.__name__]
+        if len(engines) != 1:
+            raise registry.RegistryError(f"{module.__name__} must define one BatchedEngine "
+                                         f"subclass, found {[c.__name__ for c in engines]}")
+        found[game.env_name()] = engines[0]
+    return found
+
+
+def available() -> list[str]:
+    """Env names that have a batched engine."""
+    return list(_engines())
+
+
+def engine_class(name: str):
+    key = registry.canonical(name)
+    if key not in _engines():
+        raise ConfigError(f"{name} has no batched engine; batched envs: {', '.join(_engines())}")
+    return _engines()[key]
+
+
+def make(name: str, num_envs: int = 1, seed: Any = None, **options) -> BatchedEnv:
+    """A batched env of ``num_envs`` games; ``options`` are the scalar env's (game options,
+    ``reward``, ``illegal_action``). ``seed`` seeds the batch's one generator."""
+    return BatchedEnv(engine_class(name), num_envs=num_envs, seed=seed, **options)
+
+
+def from_states(states, seed: Any = None, **adapter_options) -> BatchedEnv:
+    """A batched env whose lanes start from scalar positions (games in progress, one game
+    configuration); later chance comes from the batch generator seeded with ``seed``."""
+    if not states:
+        raise ValueError("from_states needs at least one state")
+    game = states[0].game
+    env = make(type(game).name, num_envs=len(states), seed=seed, **game.config(), **adapter_options)
+    env.load_states(states)
+    return env
+
+
+def make_gym(name: str, num_envs: int = 1, seed: Any = None, **options):
+    """The single-agent ``gymnasium.vector.VectorEnv`` view (``deckzoo.envs.core.batched_gym``)."""
+    from .core.batched_gym import SingleAgentVectorEnv
+
+    return SingleAgentVectorEnv(name, num_envs=num_envs, seed=seed, **options)
+
+
+__all__ = ["BatchedEnv", "StateDeals", "available", "engine_class", "from_states", "make", "make_gym"]
