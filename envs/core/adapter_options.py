@@ -1,12 +1,14 @@
-"""Options shared by the AEC and Parallel adapters and the single-agent Gymnasium env
-(deckzoo.training): reward modes, illegal-action handling, rendering, the spaces."""
+"""Options shared by the AEC and Parallel adapters, the batched envs and the single-agent Gymnasium
+env (deckzoo.training): reward modes, illegal-action handling, rendering, the spaces.
+
+Gymnasium is imported by ``make_spaces`` only, so the batched engines, which share the option
+checks and rewards, load with numpy alone."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import numpy as np
-from gymnasium import spaces
 
 from .options import Option, validate_options
 
@@ -41,6 +43,10 @@ def agent_name(seat: int) -> str:
 
 
 def make_spaces(game):
+    """``(observation space, action space)`` of one seat: the Dict of the float32 vector and the
+    int8 mask, and ``Discrete(num_actions)``."""
+    from gymnasium import spaces
+
     obs = spaces.Dict({
         "observation": spaces.Box(low=0.0, high=np.float32(game.observation_high), shape=game.observation_shape,
                                   dtype=np.float32),
