@@ -192,7 +192,7 @@ def replay(path: str | Path, input_fn: Callable[[str], str] = input, out: Callab
         shown += 1
         show()
     if state.is_terminal():
-        out("\ngame over; winners: " + ", ".join(f"player_{w}" for w in state.winners()))
+        out("\n" + state.game_over_line())
     return shown
 
 
