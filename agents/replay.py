@@ -109,6 +109,23 @@ def arena_replay(game: Game, task_result: dict) -> dict:
     return record
 
 
+def write_arena_replays(result, directory: str | Path) -> list[Path]:
+    """Write the replay of every arena game that kept its actions (``ArenaConfig.save_games``)
+    into ``directory``; those records lose the actions and name their file under ``replay``."""
+    import deckzoo.envs as E
+
+    game = E.game_class(result.game_name)(result.num_players, **result.config.options)
+    paths = []
+    for rec in result.records:
+        if "actions" not in rec:
+            continue
+        path = save_replay(arena_replay(game, rec), Path(directory) / f"{game.name}-{rec['index']:05d}.json")
+        del rec["actions"], rec["agent_seeds"]
+        rec["replay"] = path.name
+        paths.append(path)
+    return paths
+
+
 # ---- CLI ----------------------------------------------------------------------------------
 def run(args) -> int:
     from .viewer.page import replay_page

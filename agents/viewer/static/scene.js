@@ -112,7 +112,7 @@ const DZ = (() => {
       box.textContent = "the game starts";
       return box;
     }
-    box.dataset.seat = last.seat;
+    if (last.seat !== null) box.dataset.seat = last.seat;
     const mine = observer === null || observer === last.seat;
     if (last.public && !mine) {
       box.dataset.name = last.public;
