@@ -221,7 +221,7 @@ class Handler(BaseHTTPRequestHandler):
     lobby: Lobby  # set on the subclass made by make_server
     quiet = True
 
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+    def log_message(self, format, *args):
         if not self.quiet:
             super().log_message(format, *args)
 
@@ -303,7 +303,7 @@ class Handler(BaseHTTPRequestHandler):
             self._route(method)
         except RequestError as e:
             self._json({"error": str(e)}, e.status)
-        except Exception as e:  # an agent or engine bug: report it, keep serving
+        except Exception as e:  # noqa: BLE001 (an agent or engine bug: report it, keep serving)
             self._json({"error": f"internal error: {type(e).__name__}: {e}"},
                        HTTPStatus.INTERNAL_SERVER_ERROR)
 

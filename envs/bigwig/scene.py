@@ -13,7 +13,6 @@ from .cards import (
     COLOURS,
     HOLMGANG,
     KIND_VALUE,
-    NUM_KINDS,
     NUM_STANDARD,
     POINT_COLOURS,
     POINT_VP,
