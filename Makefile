@@ -26,7 +26,8 @@ test: $(STAMP) browser
 # Where it cannot be installed, those tests skip and say why.
 browser:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif sudo -n true 2>/dev/null; then SUDO=sudo; else SUDO=no; fi; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif sudo -n true 2>/dev/null; then SUDO=sudo; else SUDO=no; fi; \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$SUDO" != no ]; then \
 	    ($$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive \
 	      apt-get install -y -q chromium chromium-driver) \

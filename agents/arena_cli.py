@@ -60,10 +60,12 @@ def run(args) -> int:
     if args.save_games:
         from .replay import write_arena_replays
 
+        stamp = time.strftime("%Y%m%d-%H%M%S")
         folder = (Path(args.out) / "replays" if args.out else
-                  Path("deckzoo_games") / f"arena-{result.game_name}-{time.strftime('%Y%m%d-%H%M%S')}")
+                  Path("deckzoo_games") / f"arena-{result.game_name}-{stamp}")
         saved = write_arena_replays(result, folder)
-        print(f"{len(saved)} replays written to {folder}/ (view one: deckzoo replay FILE --html OUT.html)")
+        print(f"{len(saved)} replays written to {folder}/ "
+              "(view one: deckzoo replay FILE --html OUT.html)")
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)

@@ -26,8 +26,8 @@ class MatchResult:
     max_think_seconds: list[float] = field(default_factory=list)  # the slowest single decision
 
 
-def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, max_steps: int = 1_000_000,
-               actions: list[int] | None = None) -> MatchResult:
+def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
+               max_steps: int = 1_000_000, actions: list[int] | None = None) -> MatchResult:
     """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``.
 
     Every action taken is appended to ``actions`` if given (what a replay file keeps).

@@ -100,10 +100,16 @@ def save_replay(record: dict, path: str | Path) -> Path:
 
 def arena_replay(game: Game, task_result: dict) -> dict:
     """The replay of one arena game (``agents.arena.play_task``'s result with its actions)."""
-    record = {"game": game.name, "config": game.config(), "seed": task_result["seed"],
-              "seats": list(task_result["specs"]), "labels": list(task_result["seats"]),
-              "agent_seeds": list(task_result["agent_seeds"]), "actions": list(task_result["actions"]),
-              "arena_index": task_result["index"]}
+    record = {
+        "game": game.name,
+        "config": game.config(),
+        "seed": task_result["seed"],
+        "seats": list(task_result["specs"]),
+        "labels": list(task_result["seats"]),
+        "agent_seeds": list(task_result["agent_seeds"]),
+        "actions": list(task_result["actions"]),
+        "arena_index": task_result["index"],
+    }
     record["finished"] = True
     record["scores"], record["winners"] = task_result["scores"], task_result["winners"]
     return record
@@ -119,7 +125,9 @@ def write_arena_replays(result, directory: str | Path) -> list[Path]:
     for rec in result.records:
         if "actions" not in rec:
             continue
-        path = save_replay(arena_replay(game, rec), Path(directory) / f"{game.name}-{rec['index']:05d}.json")
+        path = save_replay(
+            arena_replay(game, rec), Path(directory) / f"{game.name}-{rec['index']:05d}.json"
+        )
         del rec["actions"], rec["agent_seeds"]
         rec["replay"] = path.name
         paths.append(path)
@@ -144,11 +152,18 @@ def run(args) -> int:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("replay", help="write a saved game as a self-contained HTML replay viewer",
-                       description=__doc__.split("\n\n")[1],
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "replay",
+        help="write a saved game as a self-contained HTML replay viewer",
+        description=__doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("file", help="a replay file (from deckzoo play, arena --save-games or serve)")
-    p.add_argument("--html", default=None, metavar="OUT",
-                   help="the page to write (default: FILE with the suffix .html)")
+    p.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="the page to write (default: FILE with the suffix .html)",
+    )
     p.add_argument("--step", type=int, default=0, help="the step the page opens at (default 0)")
     p.set_defaults(func=run)

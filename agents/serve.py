@@ -70,14 +70,20 @@ def _specs(opponents, n: int) -> list[str]:
         opponents = "heuristic"
     if isinstance(opponents, str):
         opponents = [s.strip() for s in opponents.split(",")]
-    if not isinstance(opponents, list) or not all(isinstance(s, str) and s.strip() for s in opponents):
-        raise RequestError(HTTPStatus.BAD_REQUEST, "'opponents' must be an agent spec or a list of them")
+    if not isinstance(opponents, list) or not all(
+        isinstance(s, str) and s.strip() for s in opponents
+    ):
+        raise RequestError(
+            HTTPStatus.BAD_REQUEST, "'opponents' must be an agent spec or a list of them"
+        )
     specs = [s.strip() for s in opponents]
     if len(specs) == 1:
         specs *= n - 1
     if len(specs) != n - 1:
-        raise RequestError(HTTPStatus.BAD_REQUEST,
-                           f"'opponents': give one agent spec or {n - 1} of them, got {len(specs)}")
+        raise RequestError(
+            HTTPStatus.BAD_REQUEST,
+            f"'opponents': give one agent spec or {n - 1} of them, got {len(specs)}",
+        )
     return specs
 
 
@@ -93,11 +99,24 @@ class Session:
         self.mod = scene_module(game.name)
         seeds = [int(x) for x in np.random.default_rng(seed).integers(2**63, size=n)]
         seat_specs = specs[:seat] + ["human"] + specs[seat:]
-        self.agents = {p: make_agent(spec, game.name, seeds[p])
-                       for p, spec in enumerate(seat_specs) if p != seat}
-        self.labels = [f"player_{p} ({'you' if p == seat else s})" for p, s in enumerate(seat_specs)]
-        self.record = {"game": game.name, "config": game.config(), "seed": seed, "human_seat": seat,
-                       "seats": seat_specs, "agent_seeds": seeds, "actions": [], "finished": False}
+        self.agents = {
+            p: make_agent(spec, game.name, seeds[p])
+            for p, spec in enumerate(seat_specs)
+            if p != seat
+        }
+        self.labels = [
+            f"player_{p}" if p == seat else f"player_{p} ({s})" for p, s in enumerate(seat_specs)
+        ]
+        self.record = {
+            "game": game.name,
+            "config": game.config(),
+            "seed": seed,
+            "human_seat": seat,
+            "seats": seat_specs,
+            "agent_seeds": seeds,
+            "actions": [],
+            "finished": False,
+        }
         self.state = game.new_state(seed)
         self.log: list[dict] = []
         self._opponents_move()
@@ -121,15 +140,21 @@ class Session:
         if self.state.is_terminal():
             raise RequestError(HTTPStatus.CONFLICT, "the game is over")
         if step is not None and step != len(self.record["actions"]):
-            raise RequestError(HTTPStatus.CONFLICT, f"stale step {step}: the game is at step "
-                                                    f"{len(self.record['actions'])}; reload it")
+            raise RequestError(
+                HTTPStatus.CONFLICT,
+                f"stale step {step}: the game is at step {len(self.record['actions'])}; reload it",
+            )
         if self.state.current_player != self.seat:  # only while an opponent errs mid-turn
             raise RequestError(HTTPStatus.CONFLICT, "it is not your turn")
         if isinstance(action, bool) or not isinstance(action, int):
-            raise RequestError(HTTPStatus.BAD_REQUEST, f"'action' must be an action id, got {action!r}")
+            raise RequestError(
+                HTTPStatus.BAD_REQUEST, f"'action' must be an action id, got {action!r}"
+            )
         mask = self.state.legal_mask()
         if not (0 <= action < len(mask) and mask[action]):
-            why = IllegalActionError(action, np.flatnonzero(mask), "not legal now", self.state.action_name)
+            why = IllegalActionError(
+                action, np.flatnonzero(mask), "not legal now", self.state.action_name
+            )
             raise RequestError(HTTPStatus.CONFLICT, str(why))
         self._apply(action)
         self._opponents_move()
@@ -139,12 +164,22 @@ class Session:
         state = self.state
         scene = observer_scene(self.mod, state, self.seat)
         mine = state.current_player == self.seat
-        return {"id": self.id, "game": self.game.name, "config": self.game.config(),
-                "num_players": self.game.num_players, "seat": self.seat, "seats": self.labels,
-                "step": len(self.record["actions"]), "title": scene["title"], "scene": scene,
-                "your_turn": mine, "legal": legal_list(state) if mine else [],
-                "last": self.log[-1] if self.log else None, "log": self.log,
-                **{k: v for k, v in status(state).items() if k != "actor"}}
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "config": self.game.config(),
+            "num_players": self.game.num_players,
+            "seat": self.seat,
+            "seats": self.labels,
+            "step": len(self.record["actions"]),
+            "title": scene["title"],
+            "scene": scene,
+            "your_turn": mine,
+            "legal": legal_list(state) if mine else [],
+            "last": self.log[-1] if self.log else None,
+            "log": self.log,
+            **{k: v for k, v in status(state).items() if k != "actor"},
+        }
 
 
 class Lobby:
@@ -169,7 +204,9 @@ class Lobby:
             raise RequestError(HTTPStatus.BAD_REQUEST, "'game' must be a game name, e.g. \"gobig\"")
         options = body.get("options") or {}
         if not isinstance(options, dict):
-            raise RequestError(HTTPStatus.BAD_REQUEST, "'options' must be an object of game options")
+            raise RequestError(
+                HTTPStatus.BAD_REQUEST, "'options' must be an object of game options"
+            )
         seed = _int(body, "seed", lo=0)
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % 2**63)
@@ -184,8 +221,10 @@ class Lobby:
         with self.lock:
             self._sweep()
             if len(self.sessions) >= self.max_games:
-                raise RequestError(HTTPStatus.SERVICE_UNAVAILABLE,
-                                   f"{self.max_games} games are running; finish or abandon one first")
+                raise RequestError(
+                    HTTPStatus.SERVICE_UNAVAILABLE,
+                    f"{self.max_games} games are running; finish or abandon one first",
+                )
             self.sessions[session.id] = session
         return session
 
@@ -194,8 +233,10 @@ class Lobby:
             self._sweep()
             session = self.sessions.get(gid)
             if session is None:
-                raise RequestError(HTTPStatus.NOT_FOUND,
-                                   f"no game {gid!r}: it never existed, was abandoned or timed out")
+                raise RequestError(
+                    HTTPStatus.NOT_FOUND,
+                    f"no game {gid!r}: it never existed, was abandoned or timed out",
+                )
             session.touched = time.monotonic()
             return session
 
@@ -210,9 +251,16 @@ def games_catalogue() -> dict:
 
     games = []
     for cls in E.GAMES.values():
-        games.append({"name": cls.name, "players": list(cls.supported_players()),
-                      "default_players": cls.default_players,
-                      "options": [{"name": o.name, "default": o.default, "doc": o.doc} for o in cls.OPTIONS]})
+        games.append(
+            {
+                "name": cls.name,
+                "players": list(cls.supported_players()),
+                "default_players": cls.default_players,
+                "options": [
+                    {"name": o.name, "default": o.default, "doc": o.doc} for o in cls.OPTIONS
+                ],
+            }
+        )
     return {"games": games, "agents": list(AGENT_EXAMPLES)}
 
 
@@ -245,7 +293,9 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad Content-Length") from None
         if length > MAX_BODY:
-            raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the body is over {MAX_BODY} bytes")
+            raise RequestError(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the body is over {MAX_BODY} bytes"
+            )
         raw = self.rfile.read(length) if length else b""
         try:
             body = json.loads(raw or b"{}")
@@ -292,8 +342,10 @@ class Handler(BaseHTTPRequestHandler):
             session = lobby.get(parts[2])
             with session.lock:
                 name = f"{session.game.name}-{session.id}.json"
-                return self._json(session.record, headers={
-                    "Content-Disposition": f'attachment; filename="{name}"'})
+                return self._json(
+                    session.record,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'},
+                )
         else:
             raise RequestError(HTTPStatus.NOT_FOUND, f"no such page {path!r}")
         raise RequestError(HTTPStatus.METHOD_NOT_ALLOWED, f"{method} is not allowed on {path}")
@@ -304,8 +356,10 @@ class Handler(BaseHTTPRequestHandler):
         except RequestError as e:
             self._json({"error": str(e)}, e.status)
         except Exception as e:  # noqa: BLE001 (an agent or engine bug: report it, keep serving)
-            self._json({"error": f"internal error: {type(e).__name__}: {e}"},
-                       HTTPStatus.INTERNAL_SERVER_ERROR)
+            self._json(
+                {"error": f"internal error: {type(e).__name__}: {e}"},
+                HTTPStatus.INTERNAL_SERVER_ERROR,
+            )
 
     def do_GET(self):
         self._handle("GET")
@@ -320,10 +374,17 @@ class Handler(BaseHTTPRequestHandler):
         self._handle("PUT")
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8765, idle_timeout: float = 1800.0,
-                max_games: int = 100, quiet: bool = True) -> ThreadingHTTPServer:
+def make_server(
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    idle_timeout: float = 1800.0,
+    max_games: int = 100,
+    quiet: bool = True,
+) -> ThreadingHTTPServer:
     """A server (not yet serving: call ``serve_forever``); port 0 picks a free port."""
-    handler = type("DeckzooHandler", (Handler,), {"lobby": Lobby(idle_timeout, max_games), "quiet": quiet})
+    handler = type(
+        "DeckzooHandler", (Handler,), {"lobby": Lobby(idle_timeout, max_games), "quiet": quiet}
+    )
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
@@ -331,12 +392,14 @@ def make_server(host: str = "127.0.0.1", port: int = 8765, idle_timeout: float =
 
 def run(args) -> int:
     try:
-        server = make_server(args.host, args.port, args.idle_timeout, args.max_games, quiet=not args.verbose)
+        server = make_server(
+            args.host, args.port, args.idle_timeout, args.max_games, quiet=not args.verbose
+        )
     except OSError as e:
         print(f"deckzoo serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
         return 2
     host, port = server.server_address[:2]
-    print(f"deckzoo serve: open http://{host}:{port}/ in a browser (Ctrl-C stops)")
+    print(f"deckzoo serve: open http://{host}:{port}/ in a browser (Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -347,14 +410,24 @@ def run(args) -> int:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("serve", help="play against the agents in a web browser",
-                       description=__doc__.split("\n\n")[1],
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p = sub.add_parser(
+        "serve",
+        help="play against the agents in a web browser",
+        description=__doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
-    p.add_argument("--idle-timeout", type=float, default=1800.0,
-                   help="seconds after which an untouched game is dropped (default 1800)")
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=1800.0,
+        help="seconds after which an untouched game is dropped (default 1800)",
+    )
     p.add_argument("--max-games", type=int, default=100, help="games held at once (default 100)")
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.set_defaults(func=run)

@@ -53,8 +53,12 @@ def public_text(mod: ModuleType, state: State, action: int) -> str | None:
 
 def last_action(mod: ModuleType, state: State, action: int) -> dict:
     """The move ``action`` about to be applied in ``state``, for the frame after it."""
-    return {"seat": state.current_player, "id": int(action), "name": state.action_name(action),
-            "public": public_text(mod, state, action)}
+    return {
+        "seat": state.current_player,
+        "id": int(action),
+        "name": state.action_name(action),
+        "public": public_text(mod, state, action),
+    }
 
 
 def legal_list(state: State) -> list[list]:
@@ -66,8 +70,12 @@ def legal_list(state: State) -> list[list]:
 def status(state: State) -> dict:
     """Scores, whose turn and the result: public, the same for every observer."""
     over = state.is_terminal()
-    return {"actor": state.current_player, "scores": np.asarray(state.scores()).tolist(),
-            "over": over, "winners": sorted(int(w) for w in state.winners()) if over else []}
+    return {
+        "actor": state.current_player,
+        "scores": np.asarray(state.scores()).tolist(),
+        "over": over,
+        "winners": sorted(int(w) for w in state.winners()) if over else [],
+    }
 
 
 def seat_labels(record: dict, num_players: int) -> list[str]:
@@ -94,9 +102,12 @@ class Packer:
     def pack(self, scene: dict) -> dict:
         """``table`` and each seat's ``zones`` become part indices, then ``seats`` and ``info``."""
         seats = [{**s, "zones": [self.part(z) for z in s.get("zones", [])]} for s in scene["seats"]]
-        return {**scene, "info": self.part(scene.get("info", [])),
-                "table": [self.part(z) for z in scene.get("table", [])],
-                "seats": [self.part(s) for s in seats]}
+        return {
+            **scene,
+            "info": self.part(scene.get("info", [])),
+            "table": [self.part(z) for z in scene.get("table", [])],
+            "seats": [self.part(s) for s in seats],
+        }
 
 
 def replay_data(record: dict) -> dict:
@@ -112,12 +123,26 @@ def replay_data(record: dict) -> dict:
             game = state.game
             mod = scene_module(game.name)
         scenes = all_scenes(mod, state)
-        frames.append({"step": len(frames), "last": last, "legal": packer.part(legal_list(state)),
-                       "round": scenes[0].get("round", ""), **status(state),
-                       "scenes": [packer.pack(sc) for sc in scenes]})
+        frames.append(
+            {
+                "step": len(frames),
+                "last": last,
+                "legal": packer.part(legal_list(state)),
+                "round": scenes[0].get("round", ""),
+                **status(state),
+                "scenes": [packer.pack(sc) for sc in scenes],
+            }
+        )
         if action is not None:
             last = last_action(mod, state, action)
     n = game.num_players
-    return {"game": game.name, "config": game.config(), "seed": record["seed"], "num_players": n,
-            "seats": seat_labels(record, n), "finished": frames[-1]["over"],
-            "parts": packer.parts, "frames": frames}
+    return {
+        "game": game.name,
+        "config": game.config(),
+        "seed": record["seed"],
+        "num_players": n,
+        "seats": seat_labels(record, n),
+        "finished": frames[-1]["over"],
+        "parts": packer.parts,
+        "frames": frames,
+    }

@@ -25,8 +25,12 @@ def script_json(data) -> str:
 
 
 def fill(template: str, scripts: list[str], data=None, start: int = 0) -> str:
-    values = {"STYLE": asset("viewer.css"), "SCRIPT": "\n".join(asset(s) for s in scripts),
-              "DATA": script_json(data), "START": str(int(start))}
+    values = {
+        "STYLE": asset("viewer.css"),
+        "SCRIPT": "\n".join(asset(s) for s in scripts),
+        "DATA": script_json(data),
+        "START": str(int(start)),
+    }
     return _SLOT.sub(lambda m: values[m.group(1)], asset(template))
 
 

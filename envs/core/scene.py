@@ -18,7 +18,7 @@ may read instead; ``None`` (or no such function) means the action is public.
 
 The format (all keys optional unless marked)::
 
-    scene = {"title": str (required), "round": str,    # round label; the viewer jumps where it changes
+    scene = {"title": str (required), "round": str,    # the viewer's round jumps: where it changes
              "info": [[label, value], ...],              # facts about the table
              "table": [zone, ...],                       # shared zones: trick, market, piles
              "seats": [seat, ...]}                       # required: one per seat, in seat order
@@ -38,12 +38,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 # Colours the renderer knows (CSS classes ``c-<name>``); anything else is drawn grey.
-PALETTE = ("red", "orange", "yellow", "green", "teal", "blue", "purple", "pink", "brown", "black",
-           "white", "grey", "gold")
+PALETTE = (
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "teal",
+    "blue",
+    "purple",
+    "pink",
+    "brown",
+    "black",
+    "white",
+    "grey",
+    "gold",
+)
 
 
-def card(name: str, rank="", suit: str = "", color: str = "grey", *, count: int = 1,
-         note: str = "") -> dict:
+def card(
+    name: str, rank="", suit: str = "", color: str = "grey", *, count: int = 1, note: str = ""
+) -> dict:
     """One face-up card (or ``count`` identical ones drawn as one with a badge)."""
     out = {"name": name, "rank": str(rank), "suit": suit, "color": color}
     if count != 1:
@@ -94,8 +108,9 @@ def public_view(views: list[dict | None]) -> dict:
     raise ValueError("a scene needs at least one seat's view")
 
 
-def hand_zone(views: list[dict | None], p: int, own, size: int, known: list[dict] = (),
-              label: str = "hand") -> dict:
+def hand_zone(
+    views: list[dict | None], p: int, own, size: int, known: list[dict] = (), label: str = "hand"
+) -> dict:
     """Seat ``p``'s hand: ``own(view)`` (its cards) when its view is available, otherwise the
     cards every seat knows it holds (``known``) and backs for the rest of its ``size`` cards."""
     if views[p] is not None:
@@ -111,6 +126,7 @@ def seat_label(p: int) -> str:
 
 def check_scene(scene: dict, num_players: int) -> None:
     """Raise ``ValueError`` naming the first thing in ``scene`` that breaks the format above."""
+
     def fail(where, why):
         raise ValueError(f"scene{where}: {why}")
 

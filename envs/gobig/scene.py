@@ -25,22 +25,26 @@ def scene(views: list[dict | None]) -> dict:
     for p in range(n):
         d = pub["displays"][p]
         display = [] if d is None else [value_card(d[0], d[1])]
-        seats.append({
-            "active": pub["current_player"] == p,
-            "stats": [["banked cards", sum(pub["banks"][p])],
-                      ["hand", pub["hand_sizes"][p]]],
-            "zones": [
-                hand_zone(views, p, lambda v: _counts(v["hand"]), pub["hand_sizes"][p]),
-                zone("display", display, empty="none"),
-                zone("bank", _counts(pub["banks"][p]), empty="none"),
-            ],
-        })
+        seats.append(
+            {
+                "active": pub["current_player"] == p,
+                "stats": [["banked cards", sum(pub["banks"][p])], ["hand", pub["hand_sizes"][p]]],
+                "zones": [
+                    hand_zone(views, p, lambda v: _counts(v["hand"]), pub["hand_sizes"][p]),
+                    zone("display", display, empty="none"),
+                    zone("bank", _counts(pub["banks"][p]), empty="none"),
+                ],
+            }
+        )
     over = pub["current_player"] is None
     return {
         "title": f"Go Big - turn {pub['turn']}" + (", game over" if over else ""),
         "round": f"round {pub['turn'] // n + 1}",
-        "info": [["phase", pub["phase"]], ["deck", pub["deck_size"]],
-                 ["start player", f"player_{pub['start_player']}"]],
+        "info": [
+            ["phase", pub["phase"]],
+            ["deck", pub["deck_size"]],
+            ["start player", f"player_{pub['start_player']}"],
+        ],
         "table": [
             zone("market", [value_card(v) for v in pub["market"]], empty="empty"),
             zone("deck", backs(pub["deck_size"]), empty="empty"),

@@ -14,7 +14,18 @@ from .cards import DATA, FIRST_ACTION_CARD, SNEDIG, THOR, TYR, WORLD_NAMES
 from .modes import BONUS
 from .troops import Troop
 
-_CLASS_COLORS = ("green", "teal", "blue", "red", "brown", "orange", "pink", "yellow", "black", "purple")
+_CLASS_COLORS = (
+    "green",
+    "teal",
+    "blue",
+    "red",
+    "brown",
+    "orange",
+    "pink",
+    "yellow",
+    "black",
+    "purple",
+)
 _FIRST_REACTION = FIRST_ACTION_CARD + DATA.num_events
 
 
@@ -24,23 +35,42 @@ def kind_card(k: int, count: int = 1, note: str = "") -> dict:
         return card(name, k + 1, f"might {DATA.might[k]}", _CLASS_COLORS[k], count=count, note=note)
     if k in (SNEDIG, TYR, THOR):
         rank = {SNEDIG: "S", TYR: "T", THOR: "Th"}[k]
-        return card(name, rank, f"might {DATA.might[k]}", "gold" if k != SNEDIG else "grey",
-                    count=count, note=note)
+        return card(
+            name,
+            rank,
+            f"might {DATA.might[k]}",
+            "gold" if k != SNEDIG else "grey",
+            count=count,
+            note=note,
+        )
     kind = "event" if k < _FIRST_REACTION else "reaction"
-    return card(name, f"+{DATA.bonus[k]}", kind, "white" if kind == "event" else "grey",
-                count=count, note=note)
+    return card(
+        name,
+        f"+{DATA.bonus[k]}",
+        kind,
+        "white" if kind == "event" else "grey",
+        count=count,
+        note=note,
+    )
 
 
 def challenge_card(c: int, note: str = "") -> dict:
     ch = DATA.challenges[c]
     worlds = ", ".join(WORLD_NAMES[w] for w in sorted(ch.worlds)) or "any world"
-    return card(ch.name, ch.difficulty, f"renown {ch.renown}", "red" if ch.calendar else "brown",
-                note=note or worlds)
+    return card(
+        ch.name,
+        ch.difficulty,
+        f"renown {ch.renown}",
+        "red" if ch.calendar else "brown",
+        note=note or worlds,
+    )
 
 
 def reward_card(r: int, count: int = 1) -> dict:
     kind, value = DATA.rewards[r]
-    return card(f"{kind} {value}", value, kind, "gold" if kind == "renown" else "yellow", count=count)
+    return card(
+        f"{kind} {value}", value, kind, "gold" if kind == "renown" else "yellow", count=count
+    )
 
 
 def _kinds(counts) -> list[dict]:
@@ -49,8 +79,12 @@ def _kinds(counts) -> list[dict]:
 
 def _troop_zone(label: str, tj) -> dict:
     t = Troop.from_json(tj)
-    return zone(label, [kind_card(k) for k in t.cards()], empty="empty",
-                note=f"might {t.might(DATA.might)}" + (", engaged" if t.engaged else ""))
+    return zone(
+        label,
+        [kind_card(k) for k in t.cards()],
+        empty="empty",
+        note=f"might {t.might(DATA.might)}" + (", engaged" if t.engaged else ""),
+    )
 
 
 def _bonuses(views: list[dict | None]) -> list:
@@ -88,8 +122,15 @@ def scene(views: list[dict | None]) -> dict:
     seats = []
     for p in range(n):
         v = views[p]
-        zones = [hand_zone(views, p, lambda v: _kinds(v["hand"]), pub["hand_sizes"][p],
-                           known=grouped(pub["known_in_hand"][p], kind_card))]
+        zones = [
+            hand_zone(
+                views,
+                p,
+                lambda v: _kinds(v["hand"]),
+                pub["hand_sizes"][p],
+                known=grouped(pub["known_in_hand"][p], kind_card),
+            )
+        ]
         zones += [_troop_zone(f"troop {i}", tj) for i, tj in enumerate(pub["troops"][p])]
         if pub["pending"] is not None and pub["active"] == p:
             zones.append(_troop_zone("new troop", pub["pending"]))
@@ -100,29 +141,50 @@ def scene(views: list[dict | None]) -> dict:
         else:
             rewards = backs(hidden) + rewards
         zones.append(zone("rewards", rewards, empty="none", note=f"{hidden} hidden"))
-        zones.append(zone("challenges won", [challenge_card(c) for c in pub["won"][p]], empty="none"))
+        zones.append(
+            zone("challenges won", [challenge_card(c) for c in pub["won"][p]], empty="none")
+        )
         res = pub["reserved"][p]
         if res >= 0:
             zones.append(zone("reserved", [challenge_card(res)]))
-        seats.append({
-            "active": pub["current_player"] == p,
-            "stats": [["challenge renown", pub["challenge_renown"][p]], ["coins", pub["coins"][p]],
-                      ["world", WORLD_NAMES[pub["worlds"][p]]], ["hand", pub["hand_sizes"][p]]]
-                     + ([["turn", "active"]] if pub["active"] == p else []),
-            "zones": zones,
-        })
+        seats.append(
+            {
+                "active": pub["current_player"] == p,
+                "stats": [
+                    ["challenge renown", pub["challenge_renown"][p]],
+                    ["coins", pub["coins"][p]],
+                    ["world", WORLD_NAMES[pub["worlds"][p]]],
+                    ["hand", pub["hand_sizes"][p]],
+                ]
+                + ([["turn", "active"]] if pub["active"] == p else []),
+                "zones": zones,
+            }
+        )
     krog = pub["krog"]
     table = [
         zone("open challenges", [challenge_card(c) for c in pub["open"]], empty="none"),
-        zone("Krog", grouped(krog[::-1], kind_card), empty="empty",
-             note=f"top: {DATA.kind_names[krog[-1]]}" if krog else ""),
+        zone(
+            "Krog",
+            grouped(krog[::-1], kind_card),
+            empty="empty",
+            note=f"top: {DATA.kind_names[krog[-1]]}" if krog else "",
+        ),
         zone("Valhalla", _kinds(pub["valhalla"]), empty="empty"),
         zone("Thing", backs(pub["thing_size"]), empty="empty"),
     ]
     if pub["played"]:
-        table.append(zone("in play", [kind_card(c["card"], note=f"player_{c['seat']}"
-                                                + (" (cancelled)" if c["cancelled"] else ""))
-                                      for c in pub["played"]]))
+        table.append(
+            zone(
+                "in play",
+                [
+                    kind_card(
+                        c["card"],
+                        note=f"player_{c['seat']}" + (" (cancelled)" if c["cancelled"] else ""),
+                    )
+                    for c in pub["played"]
+                ],
+            )
+        )
     if pub["pool"]:
         table.append(zone("Loki's Trick pool", [kind_card(k) for k in pub["pool"]]))
     table += _contest(views)
@@ -131,9 +193,13 @@ def scene(views: list[dict | None]) -> dict:
     return {
         "title": f"Midgard - turn {pub['turn']}" + end,
         "round": f"round {pub['turn'] // n + 1}",
-        "info": [["calendar", f"{pub['calendar']} ({pub['season']})"], ["decision", decision],
-                 ["Skat", f"{pub['skat']} coins"], ["challenge deck", pub["challenge_deck_size"]],
-                 ["reward deck", pub["reward_deck_size"]]],
+        "info": [
+            ["calendar", f"{pub['calendar']} ({pub['season']})"],
+            ["decision", decision],
+            ["Skat", f"{pub['skat']} coins"],
+            ["challenge deck", pub["challenge_deck_size"]],
+            ["reward deck", pub["reward_deck_size"]],
+        ],
         "table": table,
         "seats": seats,
     }

@@ -19,8 +19,14 @@ def wizard_card(c: int, count: int = 1, note: str = "") -> dict:
     if c == NULL:
         return card("Null", "N", "Null", "white", count=count, note=note)
     if 0 <= c < NUM_SUITED:
-        return card(card_name(c), c % RANKS + 1, SUITS[c // RANKS], SUIT_COLORS[c // RANKS],
-                    count=count, note=note)
+        return card(
+            card_name(c),
+            c % RANKS + 1,
+            SUITS[c // RANKS],
+            SUIT_COLORS[c // RANKS],
+            count=count,
+            note=note,
+        )
     return card(card_name(c), "?")
 
 
@@ -53,30 +59,47 @@ def scene(views: list[dict | None]) -> dict:
     for p in range(n):
         bid = pub["bids"][p]
         voids = ", ".join(SUITS[s] for s in pub["voids"][p]) or "-"
-        seats.append({
-            "active": pub["current_player"] == p,
-            "stats": [["bid", "-" if bid is None else bid],
-                      ["tricks won", pub["tricks_won"][p]], ["void in", voids]]
-                     + ([["dealer", "yes"]] if pub["dealer"] == p else []),
-            "zones": [_hand(views, p)],
-        })
+        seats.append(
+            {
+                "active": pub["current_player"] == p,
+                "stats": [
+                    ["bid", "-" if bid is None else bid],
+                    ["tricks won", pub["tricks_won"][p]],
+                    ["void in", voids],
+                ]
+                + ([["dealer", "yes"]] if pub["dealer"] == p else []),
+                "zones": [_hand(views, p)],
+            }
+        )
     flipped = [] if pub["flipped"] is None else [wizard_card(pub["flipped"])]
     trump = "(dealer choosing)" if pub["trump"] is None else trump_name(pub["trump"])
     led = pub["led_suit"]
     led_name = "-" if led is None else "free (Wizard)" if led == len(SUITS) else SUITS[led]
-    table = [zone("trick", _trick(pub["trick_leader"], pub["trick"], n), empty="no card yet",
-                  note=f"led by player_{pub['trick_leader']}" if pub["trick"] else ""),
-             zone("trump card", flipped, empty="none", note=f"trump: {trump}")]
+    table = [
+        zone(
+            "trick",
+            _trick(pub["trick_leader"], pub["trick"], n),
+            empty="no card yet",
+            note=f"led by player_{pub['trick_leader']}" if pub["trick"] else "",
+        ),
+        zone("trump card", flipped, empty="none", note=f"trump: {trump}"),
+    ]
     if pub["tricks"]:
         leader, cards, winner = pub["tricks"][-1]
         table.append(zone("last trick", _trick(leader, cards, n, winner)))
     over = pub["phase"] == "over"
     return {
-        "title": (f"Wizard - round {pub['round']}/{pub['num_rounds']}"
-                  + (", game over" if over else f", {pub['phase']}")),
+        "title": (
+            f"Wizard - round {pub['round']}/{pub['num_rounds']}"
+            + (", game over" if over else f", {pub['phase']}")
+        ),
         "round": f"round {pub['round']}",
-        "info": [["trump", trump], ["led suit", led_name], ["dealer", f"player_{pub['dealer']}"],
-                 ["bids", f"{sum(b for b in pub['bids'] if b is not None)} of {pub['round']}"]],
+        "info": [
+            ["trump", trump],
+            ["led suit", led_name],
+            ["dealer", f"player_{pub['dealer']}"],
+            ["bids", f"{sum(b for b in pub['bids'] if b is not None)} of {pub['round']}"],
+        ],
         "table": table,
         "seats": seats,
     }

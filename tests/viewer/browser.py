@@ -12,9 +12,19 @@ import os
 import shutil
 import tempfile
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1280,1000", "--force-device-scale-factor=1")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1280,1000",
+    "--force-device-scale-factor=1",
+)
 
 
 def find(name: str, env: str) -> str | None:
@@ -29,8 +39,10 @@ def why_unavailable() -> str | None:
     except ImportError:
         return "selenium is not installed (it is in the dev extra: pip install -e '.[dev]')"
     if find("chromium", "CHROMIUM") is None or find("chromedriver", "CHROMEDRIVER") is None:
-        return ("chromium and chromium-driver are not installed (apt-get install -y chromium "
-                "chromium-driver; `make test` does it where apt-get may run)")
+        return (
+            "chromium and chromium-driver are not installed (apt-get install -y chromium "
+            "chromium-driver; `make test` does it where apt-get may run)"
+        )
     return None
 
 
@@ -44,10 +56,15 @@ def start(download_dir: str):
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='deckzoo-chromium-')}")
-    options.add_experimental_option("prefs", {"download.default_directory": download_dir,
-                                              "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=Service(find("chromedriver", "CHROMEDRIVER")), options=options)
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": download_dir})
+    options.add_experimental_option(
+        "prefs", {"download.default_directory": download_dir, "download.prompt_for_download": False}
+    )
+    driver = webdriver.Chrome(
+        service=Service(find("chromedriver", "CHROMEDRIVER")), options=options
+    )
+    driver.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": download_dir}
+    )
     driver.set_script_timeout(30)
     return driver
 
@@ -57,8 +74,15 @@ def screenshot(driver, path, max_height: int = 2400) -> None:
     import base64
 
     size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-    clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], max_height), "scale": 1}
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot",
-                                  {"format": "png", "captureBeyondViewport": True, "clip": clip})
+    clip = {
+        "x": 0,
+        "y": 0,
+        "width": size["width"],
+        "height": min(size["height"], max_height),
+        "scale": 1,
+    }
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+    )
     with open(path, "wb") as f:
         f.write(base64.b64decode(shot["data"]))

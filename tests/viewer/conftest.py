@@ -17,7 +17,9 @@ def browser_downloads():
 
 @pytest.fixture(scope="session")
 def browser(browser_downloads):
-    """One headless Chromium for the session (its tests share an xdist group, so one worker)."""
+    """One headless Chromium per test process. The browser tests share an xdist group so that
+    one worker runs them all; pytest-xdist 3.8 under pytest 9.2 ignores groups
+    (pytest-dev/pytest-xdist#1386), so each of the two workers may start its own."""
     why = B.why_unavailable()
     if why:
         pytest.skip(f"browser tests skipped: {why}")

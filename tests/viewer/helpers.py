@@ -1,4 +1,4 @@
-"""Shared helpers for the viewer tests: recorded games, hands read from the engine, replays checked."""
+"""Helpers for the viewer tests: recorded games, hands read from the engine, replays checked."""
 
 from __future__ import annotations
 
@@ -23,16 +23,31 @@ def short_options(game_name: str) -> dict:
     return dict(getattr(E.ENVS[f"{game_name}_v0"], "SHORT_OPTIONS", {}))
 
 
-def recorded_game(game_name: str, seed: int = 5, players: int | None = None, spec: str = "heuristic",
-                  options: dict | None = None) -> dict:
+def recorded_game(
+    game_name: str,
+    seed: int = 5,
+    players: int | None = None,
+    spec: str = "heuristic",
+    options: dict | None = None,
+) -> dict:
     """A replay record of one game between ``spec`` agents (short options unless given)."""
-    game = E.game_class(game_name)(players, **(short_options(game_name) if options is None else options))
+    game = E.game_class(game_name)(
+        players, **(short_options(game_name) if options is None else options)
+    )
     n = game.num_players
     seeds = [seed * 100 + p for p in range(n)]
     actions: list[int] = []
-    play_match(game, [make_agent(spec, game.name, s) for s in seeds], [spec] * n, seed, actions=actions)
-    record = {"game": game.name, "config": game.config(), "seed": seed, "seats": [spec] * n,
-              "agent_seeds": seeds, "actions": actions}
+    play_match(
+        game, [make_agent(spec, game.name, s) for s in seeds], [spec] * n, seed, actions=actions
+    )
+    record = {
+        "game": game.name,
+        "config": game.config(),
+        "seed": seed,
+        "seats": [spec] * n,
+        "agent_seeds": seeds,
+        "actions": actions,
+    }
     state = game.new_state(seed)
     for a in actions:
         state.apply(a)
@@ -66,8 +81,11 @@ def check_reproduces(record: dict) -> None:
     """The replay rebuilds the game: every action legal where it stands, each agent's move what
     that agent (rebuilt from its spec and seed, shown only its seat's view) chooses again, and
     the final scores and winners those recorded."""
-    agents = {p: make_agent(spec, record["game"], record["agent_seeds"][p])
-              for p, spec in enumerate(record["seats"]) if spec != "human"}
+    agents = {
+        p: make_agent(spec, record["game"], record["agent_seeds"][p])
+        for p, spec in enumerate(record["seats"])
+        if spec != "human"
+    }
     state = None
     for state, action in replay_states(record):
         if action is None:

@@ -24,8 +24,9 @@ class Running:
     def call(self, method: str, path: str, body=None, raw: bytes | None = None):
         """``(status, JSON answer)``; ``raw`` sends those bytes as the body instead of ``body``."""
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
                 return res.status, json.loads(res.read())

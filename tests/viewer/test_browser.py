@@ -37,7 +37,8 @@ return {
   seats: [...document.querySelectorAll('.seat')].map((s) => ({
     score: Number(s.querySelector('.score').dataset.score), active: s.classList.contains('active'),
     hand: cards(s.querySelector('.zone[data-zone="hand"]'))})),
-  last: last ? [last.dataset.seat === undefined ? null : Number(last.dataset.seat), last.dataset.name] : null,
+  last: last && [last.dataset.seat === undefined ? null : Number(last.dataset.seat),
+                 last.dataset.name],
   legal: [...document.querySelectorAll('#legal .action')].map((a) => Number(a.dataset.action)),
 };
 """
@@ -146,7 +147,8 @@ def wait_for(driver, script: str, *args, timeout: float = 60.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout, poll_frequency=0.02).until(
-        lambda d: d.execute_script(script, *args))
+        lambda d: d.execute_script(script, *args)
+    )
 
 
 @pytest.mark.parametrize("game_name,players", [("gobig", 3), ("wizard", 6)])
@@ -166,8 +168,11 @@ def test_play_a_whole_game_in_the_browser(browser, browser_downloads, game_name,
         rng = np.random.default_rng(0)
         clicks = 0
         while True:
-            step = wait_for(browser, "const b = document.body.dataset;"
-                                     "return b.gameId && !b.busy && (b.over === '1' ? 'over' : b.step)")
+            step = wait_for(
+                browser,
+                "const b = document.body.dataset;"
+                "return b.gameId && !b.busy && (b.over === '1' ? 'over' : b.step)",
+            )
             if step == "over":
                 break
             buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button.action")

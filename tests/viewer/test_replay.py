@@ -20,8 +20,9 @@ from .helpers import check_reproduces, recorded_game
 
 def test_arena_keeps_the_first_games_of_each_pairing(tmp_path):
     # Three agents at two seats: three pairings (tables), each rotated over two seatings.
-    cfg = ArenaConfig("gobig", ["heuristic", "random", "r2=random"], games=12, players=2, seed=4,
-                      save_games=2)
+    cfg = ArenaConfig(
+        "gobig", ["heuristic", "random", "r2=random"], games=12, players=2, seed=4, save_games=2
+    )
     result = run_arena(cfg)
     kept = [r["index"] for r in result.records if "actions" in r]
     assert kept == [0, 1, 2, 3, 4, 5]  # games 6-11 play the same pairings again
@@ -40,15 +41,38 @@ def test_arena_keeps_the_first_games_of_each_pairing(tmp_path):
 
 def test_arena_cli_saves_replays_that_play_and_replay_read(tmp_path):
     out = tmp_path / "arena"
-    assert main(["arena", "wizard", "--agents", "heuristic,random", "--games", "3", "--players", "3",
-                 "--option", "num_rounds=2", "--workers", "1", "--no-progress", "--save-games", "1",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "wizard",
+                "--agents",
+                "heuristic,random",
+                "--games",
+                "3",
+                "--players",
+                "3",
+                "--option",
+                "num_rounds=2",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--save-games",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     files = sorted((out / "replays").iterdir())
     assert [f.name for f in files] == ["wizard-00000.json"]
     games = json.loads((out / "games.json").read_text())["records"]
     assert games[0]["replay"] == "wizard-00000.json" and "actions" not in games[0]
     lines = []  # `deckzoo play --replay FILE` steps through it ("a": to the end)
-    assert replay(files[0], input_fn=lambda _: "a", out=lines.append) == len(load_replay(files[0])["actions"])
+    assert replay(files[0], input_fn=lambda _: "a", out=lines.append) == len(
+        load_replay(files[0])["actions"]
+    )
     html = tmp_path / "w.html"
     assert main(["replay", str(files[0]), "--html", str(html)]) == 0
     assert "wizard" in html.read_text()
@@ -75,8 +99,12 @@ def test_frames_follow_the_engine():
         assert frame["scores"] == state.scores().tolist() and frame["actor"] == state.current_player
         nxt = frames[frame["step"] + 1] if action is not None else None
         if nxt is not None:
-            assert nxt["last"] == {"seat": state.current_player, "id": action,
-                                   "name": state.action_name(action), "public": None}
+            assert nxt["last"] == {
+                "seat": state.current_player,
+                "id": action,
+                "name": state.action_name(action),
+                "public": None,
+            }
         packed = frame["scenes"][0]
         seat0 = data["parts"][packed["seats"][0]]
         assert all(isinstance(z, int) for z in seat0["zones"])  # zones stored once, by index
@@ -90,12 +118,18 @@ def test_secret_moves_keep_their_public_text():
     assert commits and all(m["public"] == "a card is played face down" for m in commits)
 
 
-@pytest.mark.parametrize("content,why", [
-    ("{", "is not JSON"),
-    ("[]", "a replay is a JSON object"),
-    ('{"game": "gobig", "config": {}}', "missing key"),
-    ('{"game": "gobig", "config": {}, "seed": 1, "actions": ["x"]}', "'actions' must be a list"),
-])
+@pytest.mark.parametrize(
+    "content,why",
+    [
+        ("{", "is not JSON"),
+        ("[]", "a replay is a JSON object"),
+        ('{"game": "gobig", "config": {}}', "missing key"),
+        (
+            '{"game": "gobig", "config": {}, "seed": 1, "actions": ["x"]}',
+            "'actions' must be a list",
+        ),
+    ],
+)
 def test_bad_replay_files_are_named(tmp_path, content, why):
     path = tmp_path / "bad.json"
     path.write_text(content)

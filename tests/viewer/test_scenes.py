@@ -84,7 +84,11 @@ def test_secret_actions_hide_what_the_views_hide():
     from deckzoo.envs.midgard import scene as midgard
 
     state = E.game_class("bigwig")(3).new_state(1)
-    assert bigwig.secret_action(state, 0) == bigwig.secret_action(state, PLAY_WELL) == "a card is played face down"
+    assert (
+        bigwig.secret_action(state, 0)
+        == bigwig.secret_action(state, PLAY_WELL)
+        == "a card is played face down"
+    )
     assert bigwig.secret_action(state, SACRIFICE_BASE) is None  # a sacrifice is public
     state = E.game_class("midgard")(3).new_state(1)
     p = state.current_player
@@ -100,11 +104,16 @@ def test_a_game_without_a_scene_module_is_named():
 
 
 def test_check_scene_names_the_broken_piece():
-    good = {"title": "t", "table": [{"label": "z", "cards": [{"name": "a", "color": "red"}]}],
-            "seats": [{"zones": []}]}
+    good = {
+        "title": "t",
+        "table": [{"label": "z", "cards": [{"name": "a", "color": "red"}]}],
+        "seats": [{"zones": []}],
+    }
     check_scene(good, 1)
     with pytest.raises(ValueError, match="one per seat|list of 2 seats"):
         check_scene(good, 2)
     bad = {**good, "table": [{"label": "z", "cards": [{"name": "a", "color": "mauve"}]}]}
-    with pytest.raises(ValueError, match=r"\['table'\]\[0\]\['cards'\]\[0\]: unknown colour 'mauve'"):
+    with pytest.raises(
+        ValueError, match=r"\['table'\]\[0\]\['cards'\]\[0\]: unknown colour 'mauve'"
+    ):
         check_scene(bad, 1)

@@ -26,7 +26,9 @@ def server():
 
 
 def new_game(server, **body):
-    status, game = server.call("POST", "/api/games", {"game": "gobig", "players": 3, "seed": 7, **body})
+    status, game = server.call(
+        "POST", "/api/games", {"game": "gobig", "players": 3, "seed": 7, **body}
+    )
     assert status == 201, game
     return game
 
@@ -37,7 +39,9 @@ def play_out(server, game, seed: int, stop_after: int | None = None) -> dict:
     clicks = 0
     while not game["over"] and clicks != stop_after:
         action = int(rng.choice([a for a, _ in game["legal"]]))
-        status, game = server.call("POST", f"/api/games/{game['id']}/act", {"action": action, "step": game["step"]})
+        status, game = server.call(
+            "POST", f"/api/games/{game['id']}/act", {"action": action, "step": game["step"]}
+        )
         assert status == 200, game
         clicks += 1
     return game
@@ -45,32 +49,77 @@ def play_out(server, game, seed: int, stop_after: int | None = None) -> dict:
 
 def test_a_game_is_set_up_as_asked_and_shows_only_the_persons_seat(server):
     game = new_game(server, seat=1, opponents="random,heuristic")
-    assert game["seats"] == ["player_0 (random)", "player_1 (you)", "player_2 (heuristic)"]
+    assert game["seats"] == ["player_0 (random)", "player_1", "player_2 (heuristic)"]
     assert game["your_turn"] and game["legal"] and game["step"] >= 1  # seat 0 moved first
-    hands = {p: next(z for z in s["zones"] if z["label"] == "hand") for p, s in enumerate(game["scene"]["seats"])}
+    hands = {
+        p: next(z for z in s["zones"] if z["label"] == "hand")
+        for p, s in enumerate(game["scene"]["seats"])
+    }
     assert all(c.get("back") for p in (0, 2) for c in hands[p]["cards"])
     assert not any(c.get("back") for c in hands[1]["cards"])
     status, catalogue = server.call("GET", "/api/games")
-    assert status == 200 and {g["name"] for g in catalogue["games"]} >= {"gobig", "wizard", "midgard"}
+    assert status == 200 and {g["name"] for g in catalogue["games"]} >= {
+        "gobig",
+        "wizard",
+        "midgard",
+    }
 
 
-@pytest.mark.parametrize("method,path,body,raw,status,message", [
-    ("POST", "/api/games", None, b"{not json", 400, "not JSON"),
-    ("POST", "/api/games", None, b"[1, 2]", 400, "must be a JSON object"),
-    ("POST", "/api/games", {"game": 3}, None, 400, "'game' must be a game name"),
-    ("POST", "/api/games", {"game": "chess"}, None, 400, "unknown env 'chess'"),
-    ("POST", "/api/games", {"game": "gobig", "players": 9}, None, 400, "'num_players' must be in 2..6"),
-    ("POST", "/api/games", {"game": "gobig", "players": "3"}, None, 400, "'players' must be an integer"),
-    ("POST", "/api/games", {"game": "gobig", "options": {"colour": 1}}, None, 400, "unknown option"),
-    ("POST", "/api/games", {"game": "gobig", "seat": 4}, None, 400, "'seat' must be in 0..3"),
-    ("POST", "/api/games", {"game": "gobig", "opponents": "telepath"}, None, 400, "unknown agent 'telepath'"),
-    ("POST", "/api/games", {"game": "gobig", "opponents": ["random"] * 2}, None, 400, "give one agent spec or 3"),
-    ("POST", "/api/games", None, b" " * 70000, 413, "over 65536 bytes"),
-    ("GET", "/api/games/no-such-id", None, None, 404, "no game 'no-such-id'"),
-    ("POST", "/api/games/no-such-id/act", {"action": 1}, None, 404, "no game 'no-such-id'"),
-    ("GET", "/nowhere", None, None, 404, "no such page"),
-    ("PUT", "/api/games", {}, None, 405, "PUT is not allowed"),
-])
+@pytest.mark.parametrize(
+    "method,path,body,raw,status,message",
+    [
+        ("POST", "/api/games", None, b"{not json", 400, "not JSON"),
+        ("POST", "/api/games", None, b"[1, 2]", 400, "must be a JSON object"),
+        ("POST", "/api/games", {"game": 3}, None, 400, "'game' must be a game name"),
+        ("POST", "/api/games", {"game": "chess"}, None, 400, "unknown env 'chess'"),
+        (
+            "POST",
+            "/api/games",
+            {"game": "gobig", "players": 9},
+            None,
+            400,
+            "'num_players' must be in 2..6",
+        ),
+        (
+            "POST",
+            "/api/games",
+            {"game": "gobig", "players": "3"},
+            None,
+            400,
+            "'players' must be an integer",
+        ),
+        (
+            "POST",
+            "/api/games",
+            {"game": "gobig", "options": {"colour": 1}},
+            None,
+            400,
+            "unknown option",
+        ),
+        ("POST", "/api/games", {"game": "gobig", "seat": 4}, None, 400, "'seat' must be in 0..3"),
+        (
+            "POST",
+            "/api/games",
+            {"game": "gobig", "opponents": "telepath"},
+            None,
+            400,
+            "unknown agent 'telepath'",
+        ),
+        (
+            "POST",
+            "/api/games",
+            {"game": "gobig", "opponents": ["random"] * 2},
+            None,
+            400,
+            "give one agent spec or 3",
+        ),
+        ("POST", "/api/games", None, b" " * 70000, 413, "over 65536 bytes"),
+        ("GET", "/api/games/no-such-id", None, None, 404, "no game 'no-such-id'"),
+        ("POST", "/api/games/no-such-id/act", {"action": 1}, None, 404, "no game 'no-such-id'"),
+        ("GET", "/nowhere", None, None, 404, "no such page"),
+        ("PUT", "/api/games", {}, None, 405, "PUT is not allowed"),
+    ],
+)
 def test_bad_requests_get_a_clear_error(server, method, path, body, raw, status, message):
     before = len(server.lobby.sessions)
     got, answer = server.call(method, path, body, raw)
@@ -78,15 +127,18 @@ def test_bad_requests_get_a_clear_error(server, method, path, body, raw, status,
     assert len(server.lobby.sessions) == before
 
 
-@pytest.mark.parametrize("body,status,message", [
-    ({"step": 0}, 400, "needs an 'action'"),
-    ({"action": "play 1x1"}, 400, "'action' must be an action id"),
-    ({"action": True}, 400, "'action' must be an action id"),
-    ({"action": 10**9}, 409, "illegal action 1000000000"),
-    ({"action": 21}, 409, "legal actions are ["),  # drawing is not legal before playing a set
-    ({"action": "LEGAL", "step": "NEXT"}, 409, "stale step 1: the game is at step 0"),
-    ({"action": "LEGAL", "step": "1"}, 400, "'step' must be an integer"),
-])
+@pytest.mark.parametrize(
+    "body,status,message",
+    [
+        ({"step": 0}, 400, "needs an 'action'"),
+        ({"action": "play 1x1"}, 400, "'action' must be an action id"),
+        ({"action": True}, 400, "'action' must be an action id"),
+        ({"action": 10**9}, 409, "illegal action 1000000000"),
+        ({"action": 21}, 409, "legal actions are ["),  # drawing is not legal before playing a set
+        ({"action": "LEGAL", "step": "NEXT"}, 409, "stale step 1: the game is at step 0"),
+        ({"action": "LEGAL", "step": "1"}, 400, "'step' must be an integer"),
+    ],
+)
 def test_bad_moves_change_nothing(server, body, status, message):
     game = new_game(server)
     gid = game["id"]
@@ -104,7 +156,9 @@ def test_bad_moves_change_nothing(server, body, status, message):
 def test_a_finished_game_refuses_moves_and_its_replay_is_the_game(server):
     game = play_out(server, new_game(server, opponents="heuristic"), seed=1)
     gid = game["id"]
-    status, answer = server.call("POST", f"/api/games/{gid}/act", {"action": 0, "step": game["step"]})
+    status, answer = server.call(
+        "POST", f"/api/games/{gid}/act", {"action": 0, "step": game["step"]}
+    )
     assert status == 409 and "the game is over" in answer["error"]
     status, record = server.call("GET", f"/api/games/{gid}/replay")
     assert status == 200 and record["finished"] and record["human_seat"] == 0
@@ -140,7 +194,9 @@ def test_abandoned_games_go_away_and_the_others_play_on():
         left = play_out(server, left, seed=3, stop_after=2)
         status, record = server.call("GET", f"/api/games/{left['id']}/replay")
         assert status == 200 and not record["finished"] and len(record["actions"]) == left["step"]
-        assert final_state(record) == server.lobby.sessions[left["id"]].state  # a game so far replays too
+        assert (
+            final_state(record) == server.lobby.sessions[left["id"]].state
+        )  # a game so far replays too
         kept = new_game(server, seed=8)
         deadline = time.monotonic() + 1.0
         while time.monotonic() < deadline:  # one game is touched, the other left alone

@@ -39,7 +39,8 @@
     fillSelect($("players"), g.players, g.default_players);
     onPlayersChange();
     $("options-hint").textContent = g.options.length
-      ? "options: " + g.options.map((o) => `${o.name} (default ${JSON.stringify(o.default)}): ${o.doc}`).join("; ")
+      ? "options: " + g.options
+        .map((o) => `${o.name} (default ${JSON.stringify(o.default)}): ${o.doc}`).join("; ")
       : "this game has no options";
   }
 
@@ -48,7 +49,8 @@
     fillSelect($("seat"), [...Array(n).keys()], 0);
   }
 
-  // "num_rounds=3 foresight=false" -> {num_rounds: 3, foresight: false}; values read as JSON if they can be.
+  // "num_rounds=3 foresight=false" -> {num_rounds: 3, foresight: false}; values are read as JSON
+  // where they can be.
   function parseOptions(text) {
     const out = {};
     for (const item of text.split(/[\s,]+/).filter(Boolean)) {
@@ -108,12 +110,14 @@
     dl.href = `/api/games/${g.id}/replay`;
     dl.download = `${g.game}-${g.id}.json`;
     $("status").textContent = g.over ? "game over" : g.your_turn ? "your turn" : "";
-    $("last-action").replaceChildren(DZ.el("b", null, "last move: "), DZ.lastAction(g.last, g.seats, g.seat));
+    $("last-action").replaceChildren(DZ.el("b", null, "last move: "),
+      DZ.lastAction(g.last, g.seats, g.seat));
     const legal = $("legal");
     legal.replaceChildren();
     if (g.over) {
       const w = g.winners.map((p) => g.seats[p]).join(", ");
-      legal.appendChild(DZ.el("b", null, `game over - winners: ${w}` + (g.winners.includes(g.seat) ? " - you win!" : "")));
+      const won = g.winners.includes(g.seat) ? " - you win!" : "";
+      legal.appendChild(DZ.el("b", null, `game over - winners: ${w}${won}`));
     } else {
       legal.appendChild(DZ.el("b", null, `your move (${g.legal.length} legal actions):`));
       const list = DZ.el("div", "actions");
@@ -127,8 +131,8 @@
       }
       legal.appendChild(list);
     }
-    $("stage").replaceChildren(DZ.scene(g.scene, null, {labels: g.seats, scores: g.scores, me: g.seat,
-      winners: g.winners}));
+    $("stage").replaceChildren(DZ.scene(g.scene, null,
+      {labels: g.seats, scores: g.scores, me: g.seat, winners: g.winners}));
     const log = $("log");
     log.replaceChildren(...g.log.map((m, i) => {
       const line = DZ.el("div");
@@ -147,8 +151,8 @@
       return;
     }
     fillSelect($("game"), catalogue.games.map((g) => g.name));
-    $("agents-hint").textContent = "one agent spec for every other seat, or one per other seat separated by commas, e.g. "
-      + catalogue.agents.join(", ");
+    $("agents-hint").textContent = "one agent spec for every other seat, or one per other seat "
+      + "separated by commas, e.g. " + catalogue.agents.join(", ");
     onGameChange();
     $("game").onchange = onGameChange;
     $("players").onchange = onPlayersChange;

@@ -13,7 +13,8 @@
   let observer = 0; // 0: spectator, 1 + s: seat s's own view
 
   // Round starts: the first frame and every frame whose round label differs from the previous.
-  const roundStarts = frames.map((f, i) => i).filter((i) => i === 0 || frames[i].round !== frames[i - 1].round);
+  const roundStarts = frames.map((f, i) => i)
+    .filter((i) => i === 0 || frames[i].round !== frames[i - 1].round);
 
   function init() {
     document.title = `${data.game} replay - deckzoo`;
@@ -22,7 +23,9 @@
       Object.entries(data.config).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
     slider.max = frames.length - 1;
     observerSelect.appendChild(new Option("spectator (every hand)", "0"));
-    data.seats.forEach((label, p) => observerSelect.appendChild(new Option(`${label}'s own view`, String(p + 1))));
+    data.seats.forEach((label, p) => {
+      observerSelect.appendChild(new Option(`${label}'s own view`, String(p + 1)));
+    });
     for (const i of roundStarts) {
       roundSelect.appendChild(new Option(`${frames[i].round || "start"} (step ${i})`, String(i)));
     }
@@ -78,7 +81,8 @@
     }
     const legal = DZ.part(data.parts, f.legal);
     if (seat === null || seat === f.actor) {
-      box.appendChild(DZ.el("b", null, `legal actions for ${data.seats[f.actor]} (${legal.length}):`));
+      const who = data.seats[f.actor];
+      box.appendChild(DZ.el("b", null, `legal actions for ${who} (${legal.length}):`));
       const list = DZ.el("div", "actions");
       for (const [id, name] of legal) {
         const a = DZ.el("span", "action", name);
@@ -88,8 +92,12 @@
       }
       box.appendChild(list);
     } else {
-      const acting = sc.seats.map((ref, p) => (DZ.part(data.parts, ref).active ? data.seats[p] : null)).filter(Boolean);
-      box.appendChild(DZ.el("b", null, acting.length ? `waiting for ${acting.join(", ")}` : "waiting for another seat"));
+      const acting = [];
+      sc.seats.forEach((ref, p) => {
+        if (DZ.part(data.parts, ref).active) acting.push(data.seats[p]);
+      });
+      const text = acting.length ? `waiting for ${acting.join(", ")}` : "waiting for another seat";
+      box.appendChild(DZ.el("b", null, text));
     }
   }
 
@@ -103,7 +111,9 @@
   roundSelect.onchange = () => go(Number(roundSelect.value));
   observerSelect.onchange = () => { observer = Number(observerSelect.value); render(); };
   document.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    const t = e.target;
+    const typing = t instanceof HTMLInputElement && t.type !== "range";
+    if (t instanceof HTMLSelectElement || typing) return;
     const keys = {
       ArrowRight: () => go(step + 1), ArrowLeft: () => go(step - 1),
       Home: () => go(0), End: () => go(frames.length - 1),

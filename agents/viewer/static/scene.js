@@ -120,7 +120,8 @@ const DZ = (() => {
       return box;
     }
     box.dataset.name = last.name;
-    box.appendChild(el("span", "who", labels[last.seat] + ": "));
+    const you = observer === last.seat ? " (you)" : "";
+    box.appendChild(el("span", "who", `${labels[last.seat]}${you}: `));
     box.appendChild(el("span", "what", last.name));
     return box;
   }
