@@ -21,7 +21,7 @@ from .cards import (
     card_name,
     small_name,
 )
-from .rules import PLAY_BASE, PLAY_WELL
+from .rules import PASS, PLAY_BASE, PLAY_WELL
 
 _COLORS = ("red", "yellow", "blue", "green")
 _COMMITS = range(PLAY_BASE, PLAY_WELL + 1)  # a card or the well, played face down
@@ -127,5 +127,9 @@ def scene(views: list[dict | None]) -> dict:
 
 
 def secret_action(state, action: int) -> str | None:
-    """A commit is face down, and not even its timing is public (B36)."""
-    return "a card is played face down" if action in _COMMITS else None
+    """A commit is face down, and not even its timing is public (B36). Only holders of a Til
+    Valhallar are asked to join a holmgang, so declining would show who holds one; joining is
+    public (the ticket is discarded)."""
+    if action in _COMMITS:
+        return "a card is played face down"
+    return "an onlooker decides about the holmgang" if action == PASS else None

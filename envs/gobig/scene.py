@@ -1,6 +1,7 @@
 """Go Big's table for the browser viewer (the format: ``envs/core/scene.py``).
 
-Cards are values 1-7 (the action list says ``play 2x6``: two 6s), coloured by value.
+Cards are values 1-7 (the action list says ``play 2x6``: two 6s), coloured by value. Cards a seat
+took from the face-up market, and may still hold, stay face up in the other seats' view.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ def value_card(v: int, count: int = 1) -> dict:
     return card(str(v), v, "", VALUE_COLORS[v - 1], count=count)
 
 
-def _counts(counts, count_of=lambda c: c) -> list[dict]:
-    return counted(counts, lambda k, c: value_card(k + 1, count_of(c)))
+def _counts(counts) -> list[dict]:
+    return counted(counts, lambda k, c: value_card(k + 1, c))
 
 
 def scene(views: list[dict | None]) -> dict:
@@ -30,7 +31,13 @@ def scene(views: list[dict | None]) -> dict:
                 "active": pub["current_player"] == p,
                 "stats": [["banked cards", sum(pub["banks"][p])], ["hand", pub["hand_sizes"][p]]],
                 "zones": [
-                    hand_zone(views, p, lambda v: _counts(v["hand"]), pub["hand_sizes"][p]),
+                    hand_zone(
+                        views,
+                        p,
+                        lambda v: _counts(v["hand"]),
+                        pub["hand_sizes"][p],
+                        known=_counts(pub["known_in_hand"][p]),
+                    ),
                     zone("display", display, empty="none"),
                     zone("bank", _counts(pub["banks"][p]), empty="none"),
                 ],

@@ -79,7 +79,7 @@ def test_scenes_are_well_formed_true_and_leak_nothing(game_name, players):
 
 def test_secret_actions_hide_what_the_views_hide():
     from deckzoo.envs.bigwig import scene as bigwig
-    from deckzoo.envs.bigwig.rules import PLAY_WELL, SACRIFICE_BASE
+    from deckzoo.envs.bigwig.rules import JOIN, PASS, PLAY_WELL, SACRIFICE_BASE
     from deckzoo.envs.midgard import actions as A
     from deckzoo.envs.midgard import scene as midgard
 
@@ -90,6 +90,8 @@ def test_secret_actions_hide_what_the_views_hide():
         == "a card is played face down"
     )
     assert bigwig.secret_action(state, SACRIFICE_BASE) is None  # a sacrifice is public
+    assert bigwig.secret_action(state, JOIN) is None  # so is a ticket spent
+    assert "onlooker" in bigwig.secret_action(state, PASS)  # declining shows a ticket held
     state = E.game_class("midgard")(3).new_state(1)
     p = state.current_player
     assert midgard.secret_action(state, A.encode("keep_reward", 0)) == f"player_{p} keeps a reward"

@@ -55,7 +55,11 @@ def test_a_game_is_set_up_as_asked_and_shows_only_the_persons_seat(server):
         p: next(z for z in s["zones"] if z["label"] == "hand")
         for p, s in enumerate(game["scene"]["seats"])
     }
-    assert all(c.get("back") for p in (0, 2) for c in hands[p]["cards"])
+    view = server.lobby.sessions[game["id"]].state.view(1)
+    for p in (0, 2):  # the others' hands: backs, plus the market cards they are known to hold
+        up = sum(c.get("count", 1) for c in hands[p]["cards"] if not c.get("back"))
+        down = sum(c.get("count", 1) for c in hands[p]["cards"] if c.get("back"))
+        assert (up, up + down) == (sum(view["known_in_hand"][p]), view["hand_sizes"][p])
     assert not any(c.get("back") for c in hands[1]["cards"])
     status, catalogue = server.call("GET", "/api/games")
     assert status == 200 and {g["name"] for g in catalogue["games"]} >= {
