@@ -77,6 +77,10 @@ def _kinds(counts) -> list[dict]:
     return counted(counts, kind_card)
 
 
+def _own_hand(v: dict) -> list[dict]:
+    return _kinds(v["hand"])
+
+
 def _troop_zone(label: str, tj) -> dict:
     t = Troop.from_json(tj)
     return zone(
@@ -119,18 +123,18 @@ def _contest(views: list[dict | None]) -> list[dict]:
 def scene(views: list[dict | None]) -> dict:
     pub = public_view(views)
     n = pub["num_players"]
+    # While a challenge bonus lies face down, a seat's known cards may include it (MD22): they are
+    # then shown apart from the hand, as "in hand or face down", never as cards in the hand.
+    unsure = "face down" in _bonuses(views)
     seats = []
     for p in range(n):
         v = views[p]
+        known = grouped(pub["known_in_hand"][p], kind_card)
         zones = [
-            hand_zone(
-                views,
-                p,
-                lambda v: _kinds(v["hand"]),
-                pub["hand_sizes"][p],
-                known=grouped(pub["known_in_hand"][p], kind_card),
-            )
+            hand_zone(views, p, _own_hand, pub["hand_sizes"][p], known=[] if unsure else known)
         ]
+        if unsure and v is None and known:
+            zones.append(zone("known to hold", known, note="in hand or the face-down bonus"))
         zones += [_troop_zone(f"troop {i}", tj) for i, tj in enumerate(pub["troops"][p])]
         if pub["pending"] is not None and pub["active"] == p:
             zones.append(_troop_zone("new troop", pub["pending"]))
@@ -179,7 +183,9 @@ def scene(views: list[dict | None]) -> dict:
                 [
                     kind_card(
                         c["card"],
-                        note=f"player_{c['seat']}" + (" (cancelled)" if c["cancelled"] else ""),
+                        note=f"player_{c['seat']}"
+                        + (" (cancelled)" if c["cancelled"] else "")
+                        + (" (resolving)" if c.get("resolving") else ""),
                     )
                     for c in pub["played"]
                 ],

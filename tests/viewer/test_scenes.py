@@ -119,3 +119,19 @@ def test_check_scene_names_the_broken_piece():
         ValueError, match=r"\['table'\]\[0\]\['cards'\]\[0\]: unknown colour 'mauve'"
     ):
         check_scene(bad, 1)
+
+
+@pytest.mark.parametrize("placed", ["Odin's Reprimand", "Loki's Trick"])
+def test_midgard_known_card_maybe_face_down_is_not_drawn_in_the_hand(placed):
+    # MD22: seat 1 holds a known Odin's Reprimand and puts one of two cards face down on a
+    # challenge; the others cannot tell which, so the known card is shown apart from the hand.
+    from ..midgard.test_information import _jotun_with_known_odin
+
+    state = _jotun_with_known_odin(placed)
+    mod = scene_module("midgard")
+    scene = all_scenes(mod, state)[1 + 0]  # seat 0's own view
+    zones = {z["label"]: z for z in scene["seats"][1]["zones"]}
+    assert not shown(zones["hand"]) and backs(zones["hand"]) == state.hands[1].sum()
+    assert shown(zones["known to hold"]) == Counter({"Odin's Reprimand": 1})
+    spectator = all_scenes(mod, state)[0]
+    assert shown(hand(spectator, 1)) == hand_names(state, 1)  # the true hand, bonus excluded
