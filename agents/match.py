@@ -26,10 +26,13 @@ class MatchResult:
     max_think_seconds: list[float] = field(default_factory=list)  # the slowest single decision
 
 
-def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int) -> MatchResult:
+def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
+               actions: list[int] | None = None) -> MatchResult:
     """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``.
 
-    A game longer than the game's declared ``max_game_length`` is an engine bug, so it raises."""
+    Every action taken is appended to ``actions`` if given (what a replay file keeps). A game
+    longer than the game's declared ``max_game_length`` is an engine bug, so it raises.
+    """
     state = game.new_state(seed)
     steps = 0
     n = game.num_players
@@ -44,6 +47,8 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int) ->
         longest[p] = max(longest[p], dt)
         decisions[p] += 1
         state.apply(action)
+        if actions is not None:
+            actions.append(int(action))
         steps += 1
         if steps > game.max_game_length:
             raise RuntimeError(f"game with seed {seed} exceeded max_game_length "
