@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+from pathlib import Path
 
+from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 
 
@@ -37,7 +40,7 @@ def run(args) -> int:
     agents = [a for a in args.agents.split(",") if a.strip()]
     cfg = ArenaConfig(game=args.game, agents=agents, games=args.games, players=args.players,
                       options=dict(args.option or []), seed=args.seed, workers=args.workers,
-                      progress=not args.no_progress)
+                      progress=not args.no_progress, save_games=args.save_games)
     try:
         import deckzoo.envs as E
 
@@ -55,6 +58,15 @@ def run(args) -> int:
     if not result.records:
         print("no game finished", file=sys.stderr)
         return 1
+    if args.save_games:
+        from .replay import write_arena_replays
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        folder = (Path(args.out) / "replays" if args.out else
+                  Path("deckzoo_games") / f"arena-{result.game_name}-{stamp}")
+        saved = write_arena_replays(result, folder)
+        print(f"{len(saved)} replays written to {folder}/ "
+              "(view one: deckzoo replay FILE --html OUT.html)")
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)
@@ -65,7 +77,7 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("arena", help="play agents against each other and report win shares and ratings",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", help="game or env name, e.g. gobig or gobig_v0")
+    p.add_argument("game", help=f"game or env name: {', '.join(registry.games())}")
     p.add_argument("--agents", required=True,
                    help="comma-separated agent specs, optionally label=spec: random, heuristic, ismcts, "
                         "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic")
@@ -77,4 +89,7 @@ def add_parser(sub) -> None:
                    help="a game option, e.g. --option end_rule=literal (repeatable)")
     p.add_argument("--out", default=None, help="directory for games.csv/json, summary.md/json, win_share.png")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--save-games", type=int, default=0, metavar="N",
+                   help="keep the first N games of each pairing as replay files, in OUT/replays/ "
+                        "(default 0; without --out in deckzoo_games/arena-GAME-TIME/)")
     p.set_defaults(func=run)
