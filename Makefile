@@ -49,7 +49,7 @@ lint: $(STAMP)
 playthroughs: $(STAMP)
 	$(PY) -m deckzoo.envs.playthrough
 
-# The observation tables of docs/rules/<game>.md, printed from the layouts.
+# The observation and global-state tables of docs/rules/<game>.md, printed from the layouts.
 layout-tables: $(STAMP)
 	$(PY) -m deckzoo.envs.layout_docs
 

@@ -1,16 +1,17 @@
-"""The observation tables of docs/rules/<game>.md, generated from the games' layouts.
+"""The observation and global-state tables of docs/rules/<game>.md, generated from the layouts.
 
-Each page holds at least one table between the markers::
+Each page holds at least one table of each kind between the markers::
 
     <!-- observation layout {"num_players": 4} -->
     | piece | shape | indices | encoding |
     ...
     <!-- end observation layout -->
 
-The marker names the game options the table is printed for. The piece, shape and index columns
-come from ``game.layout`` (the one source of the observation layout); the encoding column is
-the page's own text, kept by piece name (a new piece gets an empty cell to fill in). The test
-suite checks that every registered game's page has such a table and that it matches the code.
+(``state layout`` for the global state of ``env.state()``). The marker names the game options the
+table is printed for. The piece, shape and index columns come from ``game.layout`` (or
+``game.state_layout``, the one source of each layout); the encoding column is the page's own
+text, kept by piece name (a new piece gets an empty cell to fill in). The test suite checks that
+every registered game's page has such tables and that they match the code.
 
     python -m deckzoo.envs.layout_docs [--root .]   # rewrite the tables (``make layout-tables``)
 """
@@ -26,6 +27,8 @@ from . import registry
 
 BLOCK = re.compile(r"(<!-- observation layout (\{.*?\}) -->\n)(.*?)"
                    r"(<!-- end observation layout -->)", re.DOTALL)
+STATE_BLOCK = re.compile(r"(<!-- state layout (\{.*?\}) -->\n)(.*?)(<!-- end state layout -->)",
+                         re.DOTALL)
 _ROW = re.compile(r"^\| `([^`]+)` \|[^|]*\|[^|]*\|(.*)\|\s*$")
 
 
@@ -37,11 +40,12 @@ def notes_of(table: str) -> dict[str, str]:
 def refresh(text: str, game_cls) -> str:
     """``text`` with every marked table printed again from the code."""
 
-    def table(m: re.Match) -> str:
-        game = game_cls(**json.loads(m.group(2)))
-        return m.group(1) + game.layout.table(notes_of(m.group(3))) + "\n" + m.group(4)
+    def table(m: re.Match, which: str) -> str:
+        layout = getattr(game_cls(**json.loads(m.group(2))), which)
+        return m.group(1) + layout.table(notes_of(m.group(3))) + "\n" + m.group(4)
 
-    return BLOCK.sub(table, text)
+    text = BLOCK.sub(lambda m: table(m, "layout"), text)
+    return STATE_BLOCK.sub(lambda m: table(m, "state_layout"), text)
 
 
 def page(root: Path, name: str) -> Path:
