@@ -21,7 +21,7 @@ from .base import Agent, RandomAgent
 
 _FACTORIES: dict[str, Callable[[str, int | None, str | None], Agent]] = {}
 # Modules that register more agents when imported (skipped if they do not exist yet).
-_PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.training.policy")
+_PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.agents.policy")
 
 
 def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent]) -> None:

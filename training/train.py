@@ -46,7 +46,7 @@ from deckzoo.agents.stats import wilson_interval, win_credit
 from deckzoo.envs.core.errors import ConfigError
 
 from .config import TrainConfig, config_to_dict
-from .policy import PolicyAgent, PolicyWeights
+from .policy import PolicyAgent, PolicyWeights, weights_from_sb3
 from .single_agent import SingleAgentEnv
 
 log = logging.getLogger("deckzoo.training")
@@ -268,7 +268,7 @@ class Trainer:
 
     def _snapshot(self) -> None:
         cfg, rs, step = self.cfg, self.rs, self.model.num_timesteps
-        rs.pool.append(PolicyWeights.from_sb3(self.model.policy))
+        rs.pool.append(weights_from_sb3(self.model.policy))
         rs.pool_steps.append(step)
         for i, w in zip(rs.pool_steps[:-cfg.opponents.pool_size], rs.pool[:-cfg.opponents.pool_size]):
             self._retired[i] = w  # may still be seated in games in progress
@@ -281,7 +281,7 @@ class Trainer:
         self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired)
 
     def _evaluate(self, games: int, step: int) -> list[dict]:
-        agent = PolicyAgent(PolicyWeights.from_sb3(self.model.policy), deterministic=self.cfg.eval.deterministic)
+        agent = PolicyAgent(weights_from_sb3(self.model.policy), deterministic=self.cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
             r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k),
