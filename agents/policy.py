@@ -273,9 +273,9 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
             raise _damaged(where, f"activation {kwargs['activation_fn']!r} is not one of Tanh, ReLU")
         activation = SB3_ACTIVATIONS[m.group(1)]
     try:
-        state = torch.load(io.BytesIO(zf.read("policy.pth")), map_location="cpu", weights_only=True)
-    except Exception as e:  # noqa: BLE001 - torch refuses anything but tensors; the message says why
-        raise _damaged(where, f"its policy.pth is not a plain state dict: {type(e).__name__}: {e}") from None
+        state = safe_torch_load(zf.read("policy.pth"))
+    except ValueError as e:
+        raise _damaged(where, f"its policy.pth is not a plain state dict: {e}") from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise _damaged(where, "its policy.pth is not a state dict of tensors")
     arrays = {}
@@ -292,6 +292,20 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
         return PolicyWeights.from_arrays(arrays, activation, where=where)
     except ValueError as e:
         raise _damaged(where, f"not an MLP actor: {e}") from None
+
+
+def safe_torch_load(data: bytes):
+    """``torch.load(weights_only=True)`` of ``data``: tensors and plain containers only, never
+    code. Anything else raises ``ValueError`` with a one-line reason."""
+    import torch
+
+    try:
+        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - torch raises many kinds; all mean "not plain tensors"
+        text = str(e)
+        if "WeightsUnpickler error:" in text:  # torch's own reason, without its advice to unpickle
+            text = "it holds more than tensors: " + text.split("WeightsUnpickler error:", 1)[1].strip()
+        raise ValueError(f"{type(e).__name__}: {text.splitlines()[0] if text else ''}") from None
 
 
 # ---- acting -----------------------------------------------------------------------------------

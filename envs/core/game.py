@@ -37,10 +37,21 @@ def rng_to_dict(rng: np.random.Generator) -> dict:
     return {"bit_generator": rng.bit_generator.state}
 
 
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
 def rng_from_dict(d: dict) -> np.random.Generator:
-    state = d["bit_generator"]
-    bit_gen = getattr(np.random, state["bit_generator"])()
-    bit_gen.state = state
+    """Inverse of ``rng_to_dict``; ``ValueError`` for anything that is not such a state."""
+    state = d.get("bit_generator") if isinstance(d, dict) else None
+    kind = state.get("bit_generator") if isinstance(state, dict) else None
+    if kind not in BIT_GENERATORS:
+        raise ValueError(f"'rng' must hold a numpy bit generator state ({', '.join(BIT_GENERATORS)}), "
+                         f"got {kind!r}")
+    bit_gen = getattr(np.random, kind)()
+    try:
+        bit_gen.state = state
+    except (TypeError, ValueError, KeyError) as e:
+        raise ValueError(f"'rng': not a valid {kind} state ({e})") from None
     return np.random.Generator(bit_gen)
 
 
