@@ -31,7 +31,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="deckzoo", description="deckzoo: card-game environments for RL")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do")
     for name in SUBCOMMAND_MODULES:
         mod = optional_module(name)
         if mod is not None:

@@ -380,4 +380,5 @@ def _factory(game_name: str, seed: int | None, arg: str | None) -> Agent:
     return PPOAgent(path, seed, deterministic=(mode == "greedy"), game=game_name)
 
 
-register_agent("ppo", _factory)
+register_agent("ppo", _factory, "ppo:PATH[:sample]: a trained policy file (.npz, or a MaskablePPO .zip), "
+               "greedy unless :sample")

@@ -538,7 +538,10 @@ class BigNumberState(State):
             return f"play {cards_name(t)} ({play_value(t)})"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         head = (f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
                 f"out of play: {cards_name(expand(self.out)) or '-'}")
@@ -556,6 +559,35 @@ class BigNumberState(State):
             lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
+        return "\n".join(lines)
+
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
+        action list (``7♥``; type ``7h`` for it)."""
+        v = self.view(player)
+        lines = [(f"Big Number - deal {v['deal'] + 1}, started by player_{v['deal_start']}; "
+                 f"out of play: {cards_name(v['out_of_play']) or '-'}")]
+        if v["middle"]:
+            passed = f"; passed: {', '.join(f'player_{q}' for q in v['passed'])}" if v["passed"] else ""
+            lines.append(f"middle: {cards_name(v['middle'])} ({v['middle_value']}) by player_{v['middle_owner']}{passed}")
+        else:
+            lines.append("middle: empty")
+        if v["played"]:
+            lines.append(f"player_{v['current_player']} beat it with {cards_name(v['played'])}")
+        for q in range(v["num_players"]):
+            mark = ">" if q == v["current_player"] else " "
+            if q == player:
+                held = f"hand {cards_name(v['hand'])}"
+            else:
+                known = f" (known: {cards_name(v['known'][q])})" if v["known"][q] else ""
+                held = f"{v['hand_sizes'][q]} cards{known}"
+            lines.append(f"{mark} player_{q}{' (you)' if q == player else ''}: {v['scores'][q]} pts; {held}")
+        if v["selection"]:
+            lines.append(f"your play so far: {cards_name(v['selection'])}")
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
         return "\n".join(lines)
 
     def _to_dict(self) -> dict:

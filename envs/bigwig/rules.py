@@ -57,6 +57,7 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng, fork_rng
 from ..core.options import Option
 from .cards import (
+    COLOURS,
     DECK_SIZE,
     HOLMGANG,
     KIND_COPIES,
@@ -658,7 +659,10 @@ class BigWigState(State):
             return f"stake {small_name(action - b)}"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand and face-down card (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         rc = "-" if self.round_card == NONE else small_name(self.round_card)
         lines = [(f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
@@ -682,6 +686,51 @@ class BigWigState(State):
             lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
+        return "\n".join(lines)
+
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
+        action list (``red 7``, ``Loki (white 4)``)."""
+        v = self.view(player)
+        n = v["num_players"]
+
+        def names(counts, name=card_name) -> str:
+            return ", ".join(name(int(k)) for k in np.repeat(np.arange(len(counts)), counts)) or "-"
+
+        rc = "-" if v["round_card"] is None else small_name(v["round_card"])
+        trump = ", ".join(["white", *(c for c, t in zip(COLOURS, v["trump"]) if t)])
+        lines = [(f"BigWig - round {v['round']}: {rc}; trump {trump}; holmgangs {v['holmgangs']}/4; "
+                 f"draw pile {v['draw_pile']}, altar pile {v['altar_pile']}"),
+                 f"under the altar: {names(v['altar'], small_name)}; discard pile: {names(v['discard'])}"]
+        if v["challenger"] is not None:
+            target = "(choosing)" if v["target"] is None else f"player_{v['target']}"
+            stake = "(choosing)" if v["stake"] is None else small_name(v["stake"])
+            joined = f"; joined: {', '.join(f'player_{j}' for j in v['joiners'])}" if v["joiners"] else ""
+            lines.append(f"holmgang: player_{v['challenger']} challenges {target} for {stake}{joined}")
+        if any(k is not None for k in v["last_trick"]):
+            played = ", ".join(f"player_{q} {card_name(k)}" for q, k in enumerate(v["last_trick"]) if k is not None)
+            won = "no winner" if v["last_winner"] is None else f"player_{v['last_winner']} won"
+            lines.append(f"last trick: {played} -> {won}")
+        for q in range(n):
+            mark = ">" if q == v["current_player"] else " "
+            if q == player:
+                hand = names(v["hand"]) + (", well" if v["well_in_hand"] else "")
+                held = f"hand {hand}"
+                if v["my_commit"] is not None:
+                    held += f"; face down: {card_name(v['my_commit'])}"
+            else:
+                held = f"{v['hand_sizes'][q]} cards"
+            lines.append(f"{mark} player_{q}{' (you)' if q == player else ''}: {v['vp'][q]} VP "
+                         f"[{names(v['collected'][q], small_name)}]; {held}")
+        if v["phase"] == "over":
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        elif v["phase"] == "commit":
+            waiting = "you play a card face down" if v["to_act"] else "the others play their cards face down"
+            lines.append(f"trick ({', '.join(f'player_{q}' for q in v['participants'])}): {waiting}")
+        elif v["phase"] == "sacrifice":
+            lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
+        else:
+            lines.append(f"player_{v['current_player']} to choose: {v['phase']}")
         return "\n".join(lines)
 
     @staticmethod

@@ -12,7 +12,8 @@ A game subclass fills in:
   ``_new_state(rng)``.
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
   ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``,
-  ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+  ``_determinize(p, rng)``, ``action_name(a)``, ``render(observer=None)``, ``render_view(p)``,
+  ``_to_dict()``/``_from_dict()``.
 
 Optional: ``is_legal(a)`` (a cheaper legality test than the whole mask), ``simultaneous_players()``
 / ``legal_mask_for(p)`` (face-down commits), ``round_index()`` (games scored in rounds: lets a
@@ -213,7 +214,13 @@ class State:
     def action_name(self, action: int) -> str:
         raise NotImplementedError
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Text of the whole state, every hand shown (a spectator's view); with ``observer``,
+        the table as that seat sees it (``render_view(observer)``, built from ``view`` only)."""
+        raise NotImplementedError
+
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, built from ``view(player)`` only (no hidden card)."""
         raise NotImplementedError
 
     def _to_dict(self) -> dict:

@@ -358,7 +358,10 @@ class GoBigState(State):
             return f"play {size}x{value}"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         lines = [(f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
                  f"box {self.box.tolist()}")]
@@ -372,6 +375,32 @@ class GoBigState(State):
             lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
+        return "\n".join(lines)
+
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only. Cards are their values, as
+        in the action names (``play 2x5`` plays two 5s)."""
+        v = self.view(player)
+
+        def cards(values) -> str:
+            return " ".join(map(str, values)) or "-"
+
+        def counts(row) -> list[int]:
+            return [value + 1 for value, c in enumerate(row) for _ in range(c)]
+
+        lines = [(f"Go Big - turn {v['turn']}; deck {v['deck_size']} cards; market: {cards(v['market'])}; "
+                 f"box (beaten): {cards(counts(v['box']))}")]
+        for q in range(v["num_players"]):
+            mark = ">" if q == v["current_player"] else " "
+            d = v["displays"][q]
+            shown = "-" if d is None else f"{d[1]}x{d[0]}"
+            hand = f"hand {cards(counts(v['hand']))}" if q == player else f"{v['hand_sizes'][q]} cards in hand"
+            lines.append(f"{mark} player_{q}{' (you)' if q == player else ''}: display {shown}; bank "
+                         f"{v['scores'][q]} pts: {cards(counts(v['banks'][q]))}; {hand}")
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
         return "\n".join(lines)
 
     def _to_dict(self) -> dict:

@@ -216,7 +216,10 @@ class InfoMixin:
             return f"<invalid action {action}>"
         return A.action_name(action)
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         names = DATA.kind_names
         header = (f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "

@@ -569,7 +569,10 @@ class WizardState(State):
             return f"trump {SUITS[x]}"
         return f"bid {x}"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         flipped = "none" if self.flipped < 0 else card_name(self.flipped)
         head = (f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
