@@ -68,6 +68,7 @@ from gymnasium import spaces
 import deckzoo.envs as E
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
+from deckzoo.envs.core.adapter_options import check_reset
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.envs.core.game import rng_from_dict
 
@@ -238,6 +239,7 @@ class SingleAgentEnv(gym.Env):
 
     # ---- the Gymnasium API ------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset(seed, options)
         super().reset(seed=seed)
         if seed is not None:
             self._pool_rng.bit_generator.state = np.random.default_rng(self.np_random.integers(2**63)).bit_generator.state

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from gymnasium import spaces
 
+from .errors import ConfigError
 from .options import Option, validate_options
 
 ADAPTER_OPTIONS = (
@@ -23,6 +26,22 @@ def split_options(game_cls, options: dict):
                                f"{game_cls.name} env")
     game = game_cls(**{k: v for k, v in options.items() if k not in ADAPTER_KEYS})
     return game, adapter
+
+
+def check_reset(seed, options) -> None:
+    """``reset``'s arguments: a seed is None or an int in 0..2**63-1 (else ``ConfigError`` naming
+    it). These envs take no reset options (game options go to the constructor); any given are
+    reported with a warning rather than silently ignored. A warning, not an error: PettingZoo's
+    own ``api_test`` calls ``reset(seed=0, options={"options": 1})`` to check the signature."""
+    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed < 2**63):
+        raise ConfigError(f"reset(): 'seed' must be None or a whole number in 0..2**63-1, got {seed!r}")
+    if options:
+        warnings.warn(f"reset(): this env takes no reset options; ignoring {options!r} (game options go "
+                      "to the env's constructor)", UserWarning, stacklevel=3)
+
+
+NOT_RESET = "call reset() first: the env has no game before its first reset()"
 
 
 def agent_name(seat: int) -> str:
