@@ -600,6 +600,13 @@ class BigNumberState(State):
         }
 
     @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
+
+    @classmethod
     def _from_dict(cls, game: BigNumberGame, d: dict) -> BigNumberState:
         s = cls.__new__(cls)
         s.game = game

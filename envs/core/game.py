@@ -228,7 +228,13 @@ class State:
 
     @classmethod
     def _from_dict(cls, game: Game, d: dict) -> State:
+        """Build a state from ``_to_dict``'s fields as given (tests use it to set up positions)."""
         raise NotImplementedError
+
+    @classmethod
+    def _check_dict(cls, game: Game, d: dict) -> None:
+        """Check ``_to_dict``'s fields before ``from_dict`` builds anything: raise ``ValueError``
+        naming a bad field (types, sizes, ranges, the game's invariants)."""
 
     # ---- shared behaviour -----------------------------------------------------------------
     def is_legal(self, action: int) -> bool:
@@ -333,12 +339,29 @@ class State:
 
     @classmethod
     def from_dict(cls, d: dict, game: Game | None = None) -> State:
+        """Inverse of ``to_dict``. The data is checked before anything is built: a missing or
+        malformed field, a configuration that does not match ``game``, or a state that breaks
+        the game's invariants raises ``ValueError`` naming the field (``saved.py``)."""
+        from .saved import Fields, probe
+
+        f = Fields(d, "saved state", known=("game", "config", "rng", "state"))
+        name, config = f.str("game"), f.get("config")
+        if not isinstance(config, dict):
+            f.fail("config", f"must be a mapping of options, got {type(config).__name__}")
         if game is None:
             from .. import game_class  # late import: the registry imports the games
 
-            game = game_class(d["game"])(**d["config"])
-        state = cls._from_dict(game, d["state"])
-        state.rng = rng_from_dict(d["rng"])
+            try:
+                game = game_class(name)(**config)
+            except ConfigError as e:
+                f.fail("game" if "unknown env" in str(e) else "config", f"is not usable: {e}")
+        elif name != type(game).name or config != json.loads(json.dumps(game.config())):
+            f.fail("config", f"is {name} {config}, not this game's {type(game).name} {game.config()}")
+        rng = rng_from_dict(f.get("rng"))
+        cls._check_dict(game, f.get("state"))
+        state = cls._from_dict(game, f.get("state"))
+        state.rng = rng
+        probe(state, f"saved {type(game).name} state")
         return state
 
     def __eq__(self, other) -> bool:

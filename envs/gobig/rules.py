@@ -413,6 +413,13 @@ class GoBigState(State):
         }
 
     @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
+
+    @classmethod
     def _from_dict(cls, game: GoBigGame, d: dict) -> GoBigState:
         s = cls.__new__(cls)
         s.game = game
