@@ -86,8 +86,8 @@ def check_state(game, d: dict) -> None:
             f.fail("point_on_table", f"is true, but the round's card is {round_card} (not a point card)")
         pile[round_card] += 1
     check_conservation(f.where, pile, SMALL_COPIES, "collected/altar/small/round_card/holmgangs", small_name)
-    if rnd != SMALL_TOTAL - len(small):
-        f.fail("round", f"is {rnd}, but {SMALL_TOTAL - len(small)} cards have left the altar pile")
+    if rnd > SMALL_TOTAL - len(small):  # each round reveals one card (a scenario may lack some rounds)
+        f.fail("round", f"is {rnd}, but only {SMALL_TOTAL - len(small)} cards have left the altar pile")
     if round_card == NONE and rnd:
         f.fail("round_card", "is missing (-1) after the first round started")
     sizes = hands.sum(axis=1) + [w + (c not in (NONE, WELL)) for w, c in zip(well, commits)]

@@ -37,7 +37,8 @@ def check_state(game, d: dict) -> None:
     phase = f.int("phase", 0, len(PHASE_NAMES) - 1)
     cp = f.seat("current_player", n, none=True)
     rnd = f.int("round", 1, rounds)
-    dealer, first = f.seat("dealer", n), f.seat("first_dealer", n)
+    dealer = f.seat("dealer", n)
+    f.seat("first_dealer", n)
     hands = f.matrix("hands", n, NUM_KINDS, hi=int(DECK_COUNTS.max()))
     stock = f.counts("stock", NUM_KINDS, int(DECK_COUNTS.max()))
     flipped = f.int("flipped", -1, NUM_KINDS - 1)
@@ -65,16 +66,15 @@ def check_state(game, d: dict) -> None:
     over = phase == PHASE_OVER
     if over != (cp is None):
         f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
-    if len(history) != rnd - 1 + over:
+    finished = rnd - 1 + over  # rounds scored so far
+    if len(history) > finished:
         f.fail("history", f"lists {len(history)} rounds, but the game is in round {rnd}"
                           f"{' (over)' if over else ''}")
     if over and rnd != rounds:
         f.fail("round", f"is {rnd}, but the game ends after round {rounds}")
-    if scores != [sum(h["deltas"][q] for h in history) for q in range(n)]:
+    # (a position set up in a later round, a scenario, may start without the earlier rounds' records)
+    if len(history) == finished and scores != [sum(h["deltas"][q] for h in history) for q in range(n)]:
         f.fail("scores", f"{scores} are not the sums of the rounds' score changes in 'history'")
-    if dealer != (first + rnd - 1) % n:
-        f.fail("dealer", f"is {dealer}, but round {rnd} after first dealer {first} is dealt by "
-                         f"player {(first + rnd - 1) % n}")
     total = hands.sum(axis=0) + played + stock
     if flipped >= 0:
         total[flipped] += 1

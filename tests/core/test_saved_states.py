@@ -151,7 +151,7 @@ WIZARD = [
     ("phase", _set("phase", 99)),
     ("voids", lambda st: _void_in_held_suit(st)),  # hidden information: showed out yet holds the suit
     ("played", lambda st: st["played"].__setitem__(52, st["played"][52] + 1)),
-    ("dealer", lambda st: st.__setitem__("dealer", (st["dealer"] + 1) % len(st["bids"]))),
+    ("dealer", _set("dealer", 7)),
     ("led", _set("led", 3)),
     ("scores", lambda st: st["scores"].__setitem__(0, st["scores"][0] + 10)),
     ("trump", _set("trump", 9)),
@@ -164,7 +164,7 @@ BIGWIG = [
     ("commits", lambda st: st["participants"].remove(next(q for q, c in enumerate(st["commits"]) if c != -1))),
     ("well", lambda st: st["well"].__setitem__(0, not st["well"][0])),
     ("collected/altar", lambda st: st["small"].append(15)),
-    ("round", _set("round", 0)),
+    ("round", _set("round", 24)),
     ("commits", _set("commits", [99] * 4)),
     ("trump", _set("trump", [1, 0])),
 ]
