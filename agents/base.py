@@ -1,4 +1,4 @@
-"""The Agent protocol (DESIGN.md, "Agents").
+"""The Agent protocol.
 
 An agent maps an ``InfoState`` (one seat's read-only view) to an action id. It never receives
 the engine state, so it cannot read hidden cards by construction. Agents are picklable (plain

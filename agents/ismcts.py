@@ -23,7 +23,7 @@ One tree is grown for the deciding seat (the *observer*). Every iteration
 
 The move played is the root child with the most visits. Nothing in here knows any game: it uses
 only ``determinize``, ``current_player``, ``legal_mask``, ``apply``, ``is_terminal``,
-``returns``/``score_returns`` of the engine protocol (DESIGN.md).
+``returns``/``score_returns`` of the engine protocol (envs/core/game.py).
 
 Rewards. ``reward="win"`` (default) uses ``state.returns()`` (winners share +1, the others share
 -1); ``reward="score"`` uses ``state.score_returns()`` (points centred on the table mean, scaled

@@ -1,7 +1,7 @@
 """Big Number rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/bignumber.txt (an adaptation of Odin, Helvetiq 2024); rulings: RULINGS.md
-section 4 (N1-N15) and section 1; the long form with every ruling is docs/rules/bignumber.md.
+An adaptation of Odin (Helvetiq 2024). The rules as implemented, every ruling (N1-N15 and the
+cross-game X rulings) with its reason, and the layouts are in docs/rules/bignumber.md.
 
 Summary. 2-6 players; the Ace-9 of four suits (36 cards; two decks = 72 for 5-6 players or by
 option). 9 cards each, the rest aside unseen. The leader plays exactly one card; in turn each

@@ -1,7 +1,7 @@
 """BigWig rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/bigwig.txt; rulings: RULINGS.md section 1, section 2 (B1-B38) and §7.1-7.3;
-the long form with every ruling, the resolution order and the layouts is docs/rules/bigwig.md.
+The rules as implemented, every ruling (B1-B38 and the cross-game X rulings) with its reason,
+the resolution order and the layouts are in docs/rules/bigwig.md.
 
 Summary. 2-6 players. Each holds one well card plus 7 of the 52 large cards (36 standard cards,
 red/yellow/blue/green 1-9, and 16 white specials that are always trump). Every round reveals the
@@ -11,7 +11,7 @@ top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
   wins (all trump colours rank equal; white is always trump, the point card shows the others), or
   the highest card if nobody played a trump; a tie means no winner and the card goes under the
   altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
-* a holmgang: the player with the fewest VP (ties: youngest, §7.2) challenges another player who
+* a holmgang: the player with the fewest VP (ties: youngest, B24) challenges another player who
   holds a point card, choosing the target and the card at stake; every other player may then spend
   a Til Valhallar to join; the duellists and joiners play a trick with the stake's colours; the
   winner takes the stake and every card under the altar. The game ends after the 4th holmgang round.
@@ -25,7 +25,7 @@ Options
     num_players  2-6 (default 4).
     age_order    None (default: seat 0 youngest, then seat 1, ...) or a permutation of the seats,
                  youngest first (ruling X2). The youngest starts the well draws, then clockwise
-                 (rulebook special case 1); ties for the fewest VP go to the youngest (§7.2).
+                 (rulebook special case 1); ties for the fewest VP go to the youngest (B24).
 
 Actions (109 + num_players ids; n = num_players)
     0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
@@ -115,7 +115,7 @@ def winners_of(vp, hand_sizes) -> list[int]:
 
 
 def challenger_of(vp, age_rank) -> int:
-    """The seat with the fewest VP; ties go to the youngest (B24, §7.2)."""
+    """The seat with the fewest VP; ties go to the youngest (B24)."""
     return min(range(len(vp)), key=lambda s: (vp[s], age_rank[s]))
 
 
@@ -301,7 +301,7 @@ class BigWigState(State):
             else:
                 self.collected[w, self.round_card] += 1
             self.point_on_table = False
-        elif w is not None:  # B29, §7.2: no winner leaves stake and altar as they are
+        elif w is not None:  # B29: no winner leaves stake and altar as they are
             self.collected[self.target, self.stake] -= 1
             self.collected[w, self.stake] += 1
             self.collected[w] += self.altar

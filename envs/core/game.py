@@ -1,4 +1,4 @@
-"""The engine protocol every deckzoo game implements (see DESIGN.md, "The engine protocol").
+"""The engine protocol every deckzoo game implements.
 
 ``Game`` is a validated configuration; ``State`` is one mutable position. The base classes do
 the work that must be identical in every game, once: option validation, action validation

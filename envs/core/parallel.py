@@ -1,6 +1,6 @@
 """The one PettingZoo Parallel adapter, for games with simultaneous decisions.
 
-Engines stay sequential (DESIGN.md): a simultaneous step is the run of seats returned by
+Engines stay sequential (envs/core/game.py): a simultaneous step is the run of seats returned by
 ``State.simultaneous_players()``, each committing in turn. This adapter lets all of them act in
 one ``step``. Seats with nothing to decide get a mask holding only ``NOOP`` (the extra last
 action id, ``game.num_actions``), so every live agent always has a non-empty mask and all other

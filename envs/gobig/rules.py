@@ -1,7 +1,7 @@
 """Go Big rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/gobig.txt; rulings: RULINGS.md section 3 and §7.4; the long form with
-every ruling is docs/rules/gobig.md.
+The rules as implemented, every ruling (G1-G15 and the cross-game X rulings) with its reason,
+and the layouts are in docs/rules/gobig.md.
 
 Summary. 2-6 players, 91 cards (13 each of 1-7), 6 dealt each, a face-up market of 2. A turn:
 (1) bank your display, if any (automatic); (2) play 1-3 equal cards from hand as your new display
@@ -10,7 +10,7 @@ goes to the box; (3) draw 2 from the deck or take the whole market (refilled at 
 when both are empty. Score = sum of banked values; ties go to most banked cards, then share.
 
 Options
-    end_rule     "after_draw" (default, ruling G10/§7.4): the game ends when, after the draw step,
+    end_rule     "after_draw" (default, ruling G10): the game ends when, after the draw step,
                  the active player holds no cards. "literal": it ends the moment a play empties a
                  hand (no draw, no further turns).
     start_player None (default: a seeded chance draw, ruling G3) or a seat 0..N-1.
@@ -96,7 +96,7 @@ class GoBigGame(Game):
     default_players = 4
     score_scale = 50.0
     OPTIONS = (
-        Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
+        Option("end_rule", "after_draw", "when the game ends (ruling G10)", choices=("after_draw", "literal")),
         Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
                kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
     )

@@ -1,6 +1,6 @@
 """Midgard card data: the loader and validator of ``data/midgard.json``, and the card kinds.
 
-The rulebook prints almost no card-level data (RULINGS.md 5.12, 7.5), so every card lives in
+The rulebook prints almost no card-level data (docs/rules/midgard.md, "Synthetic data"), so every card lives in
 one JSON file: facts the rulebook states are kept as printed, invented records carry
 ``"source": "synthetic"`` and rulebook records with invented fields name them in
 ``"synthetic_fields"``. ``load_data`` checks everything at import and raises ``DataError``

@@ -1,7 +1,7 @@
 """Wizard rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/wizard.txt; rulings: RULINGS.md section 6 (W1-W13) and §7.7; the long form
-with every ruling is docs/rules/wizard.md.
+The rules as implemented, every ruling (W1-W13 and the cross-game X rulings) with its reason,
+and the layouts are in docs/rules/wizard.md.
 
 Summary. 3, 4, 5, 6, 10 or 12 players; 60 cards: Dwarves, Humans, Elves, Giants 1-13, four Wizards,
 four Nulls. Round r deals r cards each; a full game has 60 / N rounds. The dealer rotates
