@@ -27,16 +27,26 @@ def run(args) -> int:
         write_results,
     )
 
-    cfg = ArenaConfig(game=args.game, agents=args.agents.split(","), games=args.games, players=args.players,
-                      options=dict(args.option or []), seed=args.seed, workers=args.workers,
-                      progress=not args.no_progress)
+    cfg = ArenaConfig(
+        game=args.game,
+        agents=args.agents.split(","),
+        games=args.games,
+        players=args.players,
+        options=dict(args.option or []),
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
     if args.out:
         check_out_dir(args.out, args.force)
     game = check_arena(cfg)  # every ConfigError is one line and exit status 2 (deckzoo.agents.cli)
     cycle = schedule_length(len(cfg.agents), game.num_players)
     if args.games % cycle:
-        print(f"note: {cycle} games make one full seat rotation; {args.games} is not a multiple, "
-              "so seats are not perfectly balanced", file=sys.stderr)
+        print(
+            f"note: {cycle} games make one full seat rotation; {args.games} is not a multiple, "
+            "so seats are not perfectly balanced",
+            file=sys.stderr,
+        )
     result = run_arena(cfg)
     if result.interrupted:
         print(f"interrupted: keeping {len(result.records)} finished games", file=sys.stderr)
@@ -46,28 +56,59 @@ def run(args) -> int:
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)
-        print(f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, win_share.png)")
+        print(
+            f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, win_share.png)"
+        )
     return 130 if result.interrupted else 0
 
 
 def add_parser(sub) -> None:
     kinds = "; ".join(agent_kinds())
-    p = sub.add_parser("arena", help="play agents against each other and report win shares and ratings",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "arena",
+        help="play agents against each other and report win shares and ratings",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("game", help="game or env name, e.g. gobig or gobig_v0")
-    p.add_argument("--agents", required=True, metavar="SPEC,SPEC,...",
-                   help=f"comma-separated agents, each SPEC or LABEL=SPEC (labels must differ), e.g. "
-                        f"heuristic,fast=ismcts:50,slow=ismcts:500. Kinds: {kinds}")
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="SPEC,SPEC,...",
+        help=f"comma-separated agents, each SPEC or LABEL=SPEC (labels must differ), e.g. "
+        f"heuristic,fast=ismcts:50,slow=ismcts:500. Kinds: {kinds}",
+    )
     p.add_argument("--games", type=count_arg(1), default=100, help="number of games (default 100)")
-    p.add_argument("--players", type=count_arg(1), default=None,
-                   help="seats per game (default: the game's default)")
-    p.add_argument("--workers", type=count_arg(1), default=min(2, os.cpu_count() or 1),
-                   help="processes playing games (default 2)")
-    p.add_argument("--seed", type=seed_arg, default=0, help="the seed every game derives from (default 0)")
-    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE",
-                   help="a game option, e.g. --option end_rule=literal (repeatable)")
-    p.add_argument("--out", default=None, metavar="DIR",
-                   help="folder for games.csv/json, summary.md/json, win_share.png (must not hold results)")
-    p.add_argument("--force", action="store_true", help="with --out: overwrite earlier results in DIR")
+    p.add_argument(
+        "--players",
+        type=count_arg(1),
+        default=None,
+        help="seats per game (default: the game's default)",
+    )
+    p.add_argument(
+        "--workers",
+        type=count_arg(1),
+        default=min(2, os.cpu_count() or 1),
+        help="processes playing games (default 2)",
+    )
+    p.add_argument(
+        "--seed", type=seed_arg, default=0, help="the seed every game derives from (default 0)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        type=option_arg,
+        metavar="KEY=VALUE",
+        help="a game option, e.g. --option end_rule=literal (repeatable)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="folder for games.csv/json, summary.md/json, win_share.png (must not hold results)",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="with --out: overwrite earlier results in DIR"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

@@ -22,8 +22,10 @@ def _loader():
         """SafeLoader plus YAML 1.2's exponent floats without a dot (``1e-4``, ``3E5``)."""
 
     Loader.add_implicit_resolver(
-        "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-        list("-+0123456789"))
+        "tag:yaml.org,2002:float",
+        re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+        list("-+0123456789"),
+    )
     return Loader
 
 
@@ -37,7 +39,9 @@ def load_yaml(text: str, where: str = "YAML"):
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         if mark is not None:
-            raise ConfigError(f"{where}:{mark.line + 1}:{mark.column + 1}: invalid YAML: {problem}") from None
+            raise ConfigError(
+                f"{where}:{mark.line + 1}:{mark.column + 1}: invalid YAML: {problem}"
+            ) from None
         raise ConfigError(f"{where}: invalid YAML: {problem}") from None
 
 
@@ -76,7 +80,9 @@ def count_arg(minimum: int):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number >= {minimum}, got {text!r}"
+            ) from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
         return value

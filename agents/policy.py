@@ -47,8 +47,21 @@ ACTIVATIONS = {
 
 POLICY_FORMAT = "deckzoo.policy"
 POLICY_VERSION = 1
-META_KEYS = {"format", "version", "kind", "activation", "obs_size", "num_actions", "hidden_sizes", "game",
-             "env", "game_config", "trainer", "training", "extra"}
+META_KEYS = {
+    "format",
+    "version",
+    "kind",
+    "activation",
+    "obs_size",
+    "num_actions",
+    "hidden_sizes",
+    "game",
+    "env",
+    "game_config",
+    "trainer",
+    "training",
+    "extra",
+}
 
 
 @dataclass
@@ -102,8 +115,11 @@ class PolicyWeights:
 
     def equals(self, other: PolicyWeights) -> bool:
         pairs = list(zip(self.hidden, other.hidden)) + [(self.head, other.head)]
-        return (self.activation == other.activation and len(self.hidden) == len(other.hidden)
-                and all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in pairs))
+        return (
+            self.activation == other.activation
+            and len(self.hidden) == len(other.hidden)
+            and all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in pairs)
+        )
 
     # ---- plain arrays, for files and checkpoints -----------------------------------------
     def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
@@ -115,10 +131,14 @@ class PolicyWeights:
         return out
 
     @classmethod
-    def from_arrays(cls, arrays, activation: str, prefix: str = "", where: str = "policy") -> PolicyWeights:
+    def from_arrays(
+        cls, arrays, activation: str, prefix: str = "", where: str = "policy"
+    ) -> PolicyWeights:
         """Inverse of ``to_arrays``; ``ValueError`` naming the array if shapes or values are wrong."""
         if activation not in ACTIVATIONS:
-            raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
+            raise ValueError(
+                f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}"
+            )
         pattern = re.compile(re.escape(prefix) + r"hidden_(\d+)_(weight|bias)$")
         layers = sorted({int(m.group(1)) for k in arrays if (m := pattern.match(k))})
         if layers != list(range(len(layers))):
@@ -129,8 +149,10 @@ class PolicyWeights:
                 raise ValueError(f"{where}: array {name!r} is missing")
             a = np.asarray(arrays[name])
             if a.ndim != ndim or a.dtype.kind != "f":
-                raise ValueError(f"{where}: array {name!r} must be a {ndim}-d float array, "
-                                 f"got {a.dtype} of shape {a.shape}")
+                raise ValueError(
+                    f"{where}: array {name!r} must be a {ndim}-d float array, "
+                    f"got {a.dtype} of shape {a.shape}"
+                )
             if not np.all(np.isfinite(a)):
                 raise ValueError(f"{where}: array {name!r} holds a non-finite value")
             return np.ascontiguousarray(a, dtype=np.float32)
@@ -138,8 +160,10 @@ class PolicyWeights:
         def linear(name: str, width: int | None):
             w, b = array(f"{prefix}{name}_weight", 2), array(f"{prefix}{name}_bias", 1)
             if width is not None and w.shape[0] != width:
-                raise ValueError(f"{where}: {prefix}{name}_weight takes {w.shape[0]} inputs, "
-                                 f"the layer before gives {width}")
+                raise ValueError(
+                    f"{where}: {prefix}{name}_weight takes {w.shape[0]} inputs, "
+                    f"the layer before gives {width}"
+                )
             if b.shape[0] != w.shape[1] or 0 in w.shape:
                 raise ValueError(f"{where}: {prefix}{name} has weight {w.shape} and bias {b.shape}")
             return w, b
@@ -152,19 +176,35 @@ class PolicyWeights:
 
 
 # ---- the policy file --------------------------------------------------------------------------
-def save_policy(path: str | Path, weights: PolicyWeights, *, game: str | None = None,
-                env: str | None = None, game_config: dict | None = None, trainer: str | None = None,
-                training: dict | None = None, extra: dict | None = None) -> Path:
+def save_policy(
+    path: str | Path,
+    weights: PolicyWeights,
+    *,
+    game: str | None = None,
+    env: str | None = None,
+    game_config: dict | None = None,
+    trainer: str | None = None,
+    training: dict | None = None,
+    extra: dict | None = None,
+) -> Path:
     """Write ``weights`` and their metadata as a deckzoo policy file (``.npz``), atomically.
 
     ``game``/``env``/``game_config`` say what the policy plays (the loader refuses another game);
     ``trainer`` names what produced it and ``training`` its configuration; ``extra`` is any
     further JSON. Everything is stored as arrays and one JSON string: nothing is pickled."""
     meta = {
-        "format": POLICY_FORMAT, "version": POLICY_VERSION, "kind": "mlp_actor",
-        "activation": weights.activation, "obs_size": int(weights.obs_size),
-        "num_actions": int(weights.num_actions), "hidden_sizes": [int(w.shape[1]) for w, _ in weights.hidden],
-        "game": game, "env": env, "game_config": game_config, "trainer": trainer, "training": training,
+        "format": POLICY_FORMAT,
+        "version": POLICY_VERSION,
+        "kind": "mlp_actor",
+        "activation": weights.activation,
+        "obs_size": int(weights.obs_size),
+        "num_actions": int(weights.num_actions),
+        "hidden_sizes": [int(w.shape[1]) for w, _ in weights.hidden],
+        "game": game,
+        "env": env,
+        "game_config": game_config,
+        "trainer": trainer,
+        "training": training,
         "extra": extra or {},
     }
     buf = io.BytesIO()
@@ -178,8 +218,10 @@ def save_policy(path: str | Path, weights: PolicyWeights, *, game: str | None = 
 
 
 def _damaged(path, why: str) -> ConfigError:
-    return ConfigError(f"ppo: {str(path)!r} is not a usable policy file ({why}); give a deckzoo policy "
-                       f"(.npz, e.g. a run's policy.npz) or a MaskablePPO .zip, or export the policy again")
+    return ConfigError(
+        f"ppo: {str(path)!r} is not a usable policy file ({why}); give a deckzoo policy "
+        f"(.npz, e.g. a run's policy.npz) or a MaskablePPO .zip, or export the policy again"
+    )
 
 
 def load_policy(path: str | Path) -> tuple[PolicyWeights, dict]:
@@ -201,7 +243,10 @@ def load_policy(path: str | Path) -> tuple[PolicyWeights, dict]:
                 return _load_sb3_zip(zf), {"format": "sb3-zip", "game": None}
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
         raise _damaged(path, f"unreadable archive: {e}") from None
-    raise _damaged(path, "neither a deckzoo policy (no 'meta') nor a MaskablePPO model (no 'data'/'policy.pth')")
+    raise _damaged(
+        path,
+        "neither a deckzoo policy (no 'meta') nor a MaskablePPO model (no 'data'/'policy.pth')",
+    )
 
 
 def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
@@ -223,8 +268,10 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _damaged(path, f"'meta.version' must be a positive int, got {version!r}")
     if version > POLICY_VERSION:
-        raise ConfigError(f"ppo: {str(path)!r} is a policy file of format version {version}; this deckzoo "
-                          f"reads versions up to {POLICY_VERSION}: upgrade deckzoo to load it")
+        raise ConfigError(
+            f"ppo: {str(path)!r} is a policy file of format version {version}; this deckzoo "
+            f"reads versions up to {POLICY_VERSION}: upgrade deckzoo to load it"
+        )
     unknown = set(meta) - META_KEYS
     if unknown:
         raise _damaged(path, f"unknown metadata key(s) {sorted(unknown)}")
@@ -243,10 +290,15 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
     extra_arrays = set(arrays) - set(weights.to_arrays())
     if extra_arrays:
         raise _damaged(path, f"unexpected array(s) {sorted(extra_arrays)}")
-    for key, value in (("obs_size", weights.obs_size), ("num_actions", weights.num_actions),
-                       ("hidden_sizes", [w.shape[1] for w, _ in weights.hidden])):
+    for key, value in (
+        ("obs_size", weights.obs_size),
+        ("num_actions", weights.num_actions),
+        ("hidden_sizes", [w.shape[1] for w, _ in weights.hidden]),
+    ):
         if meta.get(key) != value:
-            raise _damaged(path, f"'meta.{key}' is {meta.get(key)!r} but the weights give {value!r}")
+            raise _damaged(
+                path, f"'meta.{key}' is {meta.get(key)!r} but the weights give {value!r}"
+            )
     return weights, meta
 
 
@@ -268,9 +320,13 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
     kwargs = data.get("policy_kwargs") if isinstance(data, dict) else None
     activation = "tanh"  # SB3's default for MlpPolicy
     if isinstance(kwargs, dict) and "activation_fn" in kwargs:
-        m = re.fullmatch(r"<class 'torch\.nn\.modules\.activation\.(\w+)'>", str(kwargs["activation_fn"]))
+        m = re.fullmatch(
+            r"<class 'torch\.nn\.modules\.activation\.(\w+)'>", str(kwargs["activation_fn"])
+        )
         if m is None or m.group(1) not in SB3_ACTIVATIONS:
-            raise _damaged(where, f"activation {kwargs['activation_fn']!r} is not one of Tanh, ReLU")
+            raise _damaged(
+                where, f"activation {kwargs['activation_fn']!r} is not one of Tanh, ReLU"
+            )
         activation = SB3_ACTIVATIONS[m.group(1)]
     try:
         state = safe_torch_load(zf.read("policy.pth"))
@@ -279,8 +335,10 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise _damaged(where, "its policy.pth is not a state dict of tensors")
     arrays = {}
-    layers = sorted((k for k in state if re.fullmatch(r"mlp_extractor\.policy_net\.\d+\.weight", k)),
-                    key=lambda k: int(k.split(".")[2]))
+    layers = sorted(
+        (k for k in state if re.fullmatch(r"mlp_extractor\.policy_net\.\d+\.weight", k)),
+        key=lambda k: int(k.split(".")[2]),
+    )
     for i, key in enumerate(layers):
         base = key[: -len("weight")]
         arrays[f"hidden_{i}_weight"] = state[key].float().numpy().T
@@ -304,7 +362,9 @@ def safe_torch_load(data: bytes):
     except Exception as e:  # noqa: BLE001 - torch raises many kinds; all mean "not plain tensors"
         text = str(e)
         if "WeightsUnpickler error:" in text:  # torch's own reason, without its advice to unpickle
-            text = "it holds more than tensors: " + text.split("WeightsUnpickler error:", 1)[1].strip()
+            text = (
+                "it holds more than tensors: " + text.split("WeightsUnpickler error:", 1)[1].strip()
+            )
         raise ValueError(f"{type(e).__name__}: {text.splitlines()[0] if text else ''}") from None
 
 
@@ -330,7 +390,9 @@ class PolicyAgent(Agent):
 
     name = "policy"
 
-    def __init__(self, weights: PolicyWeights, seed: int | None = None, deterministic: bool = False):
+    def __init__(
+        self, weights: PolicyWeights, seed: int | None = None, deterministic: bool = False
+    ):
         super().__init__(seed)
         self.weights = weights
         self.deterministic = deterministic
@@ -338,10 +400,18 @@ class PolicyAgent(Agent):
     def act(self, info_state: InfoState) -> int:
         obs = info_state.observe()
         if obs.size != self.weights.obs_size:
-            raise ConfigError(f"{self.name}: the policy takes observations of size {self.weights.obs_size}, "
-                              f"this game gives {obs.size} (trained for another game or options?)")
+            raise ConfigError(
+                f"{self.name}: the policy takes observations of size {self.weights.obs_size}, "
+                f"this game gives {obs.size} (trained for another game or options?)"
+            )
         legal = np.flatnonzero(info_state.legal_mask())
-        return int(legal[_choose(self.weights.legal_logits(obs, legal), None if self.deterministic else self.rng)])
+        return int(
+            legal[
+                _choose(
+                    self.weights.legal_logits(obs, legal), None if self.deterministic else self.rng
+                )
+            ]
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(deterministic={self.deterministic})"
@@ -353,7 +423,13 @@ class PPOAgent(PolicyAgent):
 
     name = "ppo"
 
-    def __init__(self, path: str, seed: int | None = None, deterministic: bool = True, game: str | None = None):
+    def __init__(
+        self,
+        path: str,
+        seed: int | None = None,
+        deterministic: bool = True,
+        game: str | None = None,
+    ):
         self.path = str(path)
         weights, self.meta = load_policy(self.path)
         trained_for = self.meta.get("game")
@@ -380,5 +456,8 @@ def _factory(game_name: str, seed: int | None, arg: str | None) -> Agent:
     return PPOAgent(path, seed, deterministic=(mode == "greedy"), game=game_name)
 
 
-register_agent("ppo", _factory, "ppo:PATH[:sample]: a trained policy file (.npz, or a MaskablePPO .zip), "
-               "greedy unless :sample")
+register_agent(
+    "ppo",
+    _factory,
+    "ppo:PATH[:sample]: a trained policy file (.npz, or a MaskablePPO .zip), greedy unless :sample",
+)

@@ -36,7 +36,9 @@ from deckzoo.agents.policy import safe_torch_load
 from deckzoo.envs.core.errors import ConfigError
 
 CHECKPOINT = "checkpoint.ckpt"
-OLD_CHECKPOINT = "checkpoint.pkl"  # deckzoo before the safe format: refused (unpickling could run code)
+OLD_CHECKPOINT = (
+    "checkpoint.pkl"  # deckzoo before the safe format: refused (unpickling could run code)
+)
 CHECKPOINT_FORMAT = "deckzoo.checkpoint"
 CHECKPOINT_VERSION = 1
 TENSOR_FILES = ("policy.pt", "optimizer.pt")
@@ -52,14 +54,18 @@ def atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tensors: dict[str, object]) -> None:
+def write_checkpoint(
+    path: Path, meta: dict, arrays: dict[str, np.ndarray], tensors: dict[str, object]
+) -> None:
     """One archive: ``meta`` (JSON), ``arrays`` (npz) and ``tensors`` (one ``torch.save`` file each)."""
     import torch
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("meta.json", json.dumps({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                                             **meta}))
+        zf.writestr(
+            "meta.json",
+            json.dumps({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **meta}),
+        )
         npz = io.BytesIO()
         np.savez(npz, **arrays)
         zf.writestr("arrays.npz", npz.getvalue())
@@ -71,9 +77,11 @@ def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tens
 
 
 def _damaged(path: Path, why: str) -> ConfigError:
-    return ConfigError(f"--resume: the checkpoint {str(path)!r} is damaged ({why}), so this run cannot be "
-                       "resumed; restore the file from a backup, or start the run afresh in another run_dir "
-                       "(or after removing this one)")
+    return ConfigError(
+        f"--resume: the checkpoint {str(path)!r} is damaged ({why}), so this run cannot be "
+        "resumed; restore the file from a backup, or start the run afresh in another run_dir "
+        "(or after removing this one)"
+    )
 
 
 def read_checkpoint(path: Path) -> tuple[dict, dict[str, np.ndarray], dict[str, object]]:
@@ -94,9 +102,11 @@ def read_checkpoint(path: Path) -> tuple[dict, dict[str, np.ndarray], dict[str, 
                 raise _damaged(path, f"meta.json does not describe a {CHECKPOINT_FORMAT}")
             version = meta.get("version")
             if version != CHECKPOINT_VERSION:
-                raise ConfigError(f"--resume: the checkpoint {str(path)!r} has format version {version!r}; this "
-                                  f"deckzoo reads version {CHECKPOINT_VERSION}: resume it with the deckzoo "
-                                  "version that wrote it, or start the run afresh")
+                raise ConfigError(
+                    f"--resume: the checkpoint {str(path)!r} has format version {version!r}; this "
+                    f"deckzoo reads version {CHECKPOINT_VERSION}: resume it with the deckzoo "
+                    "version that wrote it, or start the run afresh"
+                )
             try:
                 with np.load(io.BytesIO(zf.read("arrays.npz")), allow_pickle=False) as z:
                     arrays = {k: z[k] for k in z.files}
@@ -118,17 +128,23 @@ def model_state(model) -> tuple[dict, dict[str, np.ndarray], dict[str, object]]:
     """What an on-policy SB3 model needs to continue exactly: its counters and episode buffers,
     its last observations and the policy's and optimiser's state dicts."""
     meta = {
-        "num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates),
+        "num_timesteps": int(model.num_timesteps),
+        "n_updates": int(model._n_updates),
         "episode_num": int(model._episode_num),
         "progress_remaining": float(model._current_progress_remaining),
         "ep_info_buffer": None if model.ep_info_buffer is None else list(model.ep_info_buffer),
-        "ep_success_buffer": None if model.ep_success_buffer is None else list(model.ep_success_buffer),
+        "ep_success_buffer": None
+        if model.ep_success_buffer is None
+        else list(model.ep_success_buffer),
     }
     arrays = {}
     if model._last_obs is not None:
         arrays["model_last_obs"] = np.asarray(model._last_obs)
         arrays["model_last_episode_starts"] = np.asarray(model._last_episode_starts)
-    tensors = {"policy.pt": model.policy.state_dict(), "optimizer.pt": model.policy.optimizer.state_dict()}
+    tensors = {
+        "policy.pt": model.policy.state_dict(),
+        "optimizer.pt": model.policy.optimizer.state_dict(),
+    }
     return meta, arrays, tensors
 
 
@@ -155,8 +171,15 @@ def global_rng_state() -> tuple[dict, dict[str, np.ndarray]]:
 
     version, internal, gauss = random.getstate()
     kind, key, pos, has_gauss, cached = np.random.get_state()
-    meta = {"python": [version, list(internal), gauss],
-            "numpy": {"kind": kind, "pos": int(pos), "has_gauss": int(has_gauss), "cached": float(cached)}}
+    meta = {
+        "python": [version, list(internal), gauss],
+        "numpy": {
+            "kind": kind,
+            "pos": int(pos),
+            "has_gauss": int(has_gauss),
+            "cached": float(cached),
+        },
+    }
     return meta, {"rng_numpy_key": key, "rng_torch": torch.get_rng_state().numpy()}
 
 
@@ -170,5 +193,14 @@ def set_global_rng_state(meta: dict, arrays: dict) -> None:
     torch.set_rng_state(torch.from_numpy(np.array(arrays["rng_torch"], dtype=np.uint8)))
 
 
-__all__ = ["CHECKPOINT", "CHECKPOINT_VERSION", "atomic_write", "global_rng_state", "model_state",
-           "read_checkpoint", "restore_model", "set_global_rng_state", "write_checkpoint"]
+__all__ = [
+    "CHECKPOINT",
+    "CHECKPOINT_VERSION",
+    "atomic_write",
+    "global_rng_state",
+    "model_state",
+    "read_checkpoint",
+    "restore_model",
+    "set_global_rng_state",
+    "write_checkpoint",
+]

@@ -20,7 +20,10 @@ def _overrides(args: argparse.Namespace) -> tuple[dict, dict]:
     if args.run_dir:
         overrides["run_dir"], sources["run_dir"] = args.run_dir, f"--run-dir {args.run_dir}"
     if args.steps is not None:
-        overrides["total_timesteps"], sources["total_timesteps"] = args.steps, f"--steps {args.steps}"
+        overrides["total_timesteps"], sources["total_timesteps"] = (
+            args.steps,
+            f"--steps {args.steps}",
+        )
     if args.no_progress:
         overrides["progress_bar"] = False
     return overrides, sources
@@ -53,25 +56,48 @@ def cmd_train(args: argparse.Namespace) -> int:
             where = f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; resume with: {_resume_command(args)}"
         print(f"deckzoo train: interrupted at step {e.step}; {where}", file=sys.stderr)
         return 130
-    final = {r["opponent"]: f"{r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-             for r in summary["final_eval"]}
-    print(json.dumps({"steps": summary["steps"], "steps_per_second": round(summary["steps_per_second"], 1),
-                      "run_dir": str(cfg.resolved_run_dir()), "win_share": final}, indent=2))
+    final = {
+        r["opponent"]: f"{r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+        for r in summary["final_eval"]
+    }
+    print(
+        json.dumps(
+            {
+                "steps": summary["steps"],
+                "steps_per_second": round(summary["steps_per_second"], 1),
+                "run_dir": str(cfg.resolved_run_dir()),
+                "win_share": final,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("train", help="train a MaskablePPO policy by self-play (configs/<game>.yaml)",
-                       description="Train MaskablePPO on one game by self-play. The run folder gets the "
-                                   "config, checkpoints, TensorBoard logs, eval.csv, a learning curve, "
-                                   "policy.npz (an agent: ppo:RUN/policy.npz) and summary.json. Ctrl-C "
-                                   "stops and says how to resume.")
+    p = sub.add_parser(
+        "train",
+        help="train a MaskablePPO policy by self-play (configs/<game>.yaml)",
+        description="Train MaskablePPO on one game by self-play. The run folder gets the "
+        "config, checkpoints, TensorBoard logs, eval.csv, a learning curve, "
+        "policy.npz (an agent: ppo:RUN/policy.npz) and summary.json. Ctrl-C "
+        "stops and says how to resume.",
+    )
     p.add_argument("--config", required=True, help="YAML config, e.g. configs/gobig.yaml")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the run in run_dir from its checkpoint (with --steps: extend it)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in run_dir from its checkpoint (with --steps: extend it)",
+    )
     p.add_argument("--run-dir", help="output folder (overrides run_dir)")
-    p.add_argument("--steps", type=count_arg(1), help="budget in learner steps (overrides total_timesteps)")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="override any config key, dotted (--set ppo.learning_rate=1e-4); repeatable")
+    p.add_argument(
+        "--steps", type=count_arg(1), help="budget in learner steps (overrides total_timesteps)"
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override any config key, dotted (--set ppo.learning_rate=1e-4); repeatable",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

@@ -5,8 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def plot_learning_curve(rows: list[dict], num_players: int, path: str | Path, title: str,
-                        final_step: float | None = None) -> Path:
+def plot_learning_curve(
+    rows: list[dict],
+    num_players: int,
+    path: str | Path,
+    title: str,
+    final_step: float | None = None,
+) -> Path:
     """Draw ``rows`` (eval.csv's rows: step, opponent, games, win_share, ci_low, ci_high) with
     their 95% intervals and the uniform share 1/P; returns ``path`` (a PNG)."""
     import matplotlib
@@ -19,7 +24,9 @@ def plot_learning_curve(rows: list[dict], num_players: int, path: str | Path, ti
         # the final evaluation repeats the last step with more games: keep the larger sample
         by_step = {}
         for r in rows:
-            if r["opponent"] == opp and (r["step"] not in by_step or r["games"] >= by_step[r["step"]]["games"]):
+            if r["opponent"] == opp and (
+                r["step"] not in by_step or r["games"] >= by_step[r["step"]]["games"]
+            ):
                 by_step[r["step"]] = r
         pts = [by_step[k] for k in sorted(by_step)]
         x = [r["step"] for r in pts]

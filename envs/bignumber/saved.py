@@ -10,8 +10,23 @@ from ..core.saved import Fields, check_conservation
 from .cards import HAND_SIZE, NUM_TYPES, card_name, is_set
 from .rules import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
 
-FIELDS = ("current_player", "phase", "over", "hands", "known", "aside", "out", "middle", "owner", "passes",
-          "pending", "deal", "deal_start", "scores", "history")
+FIELDS = (
+    "current_player",
+    "phase",
+    "over",
+    "hands",
+    "known",
+    "aside",
+    "out",
+    "middle",
+    "owner",
+    "passes",
+    "pending",
+    "deal",
+    "deal_start",
+    "scores",
+    "history",
+)
 
 
 def check_state(game, d: dict) -> None:
@@ -35,10 +50,16 @@ def check_state(game, d: dict) -> None:
     for i, row in enumerate(history):
         f.ints(f"history[{i}]", 0, HAND_SIZE, n, value=row)
     if over != (cp is None) or over != (phase == OVER):
-        f.fail("over", f"is {over} but current_player is {cp!r} and phase {phase!r} (all three say "
-                       "whether the game is over)")
+        f.fail(
+            "over",
+            f"is {over} but current_player is {cp!r} and phase {phase!r} (all three say "
+            "whether the game is over)",
+        )
     if len(history) != deal + over:
-        f.fail("history", f"lists {len(history)} deals, but 'deal' is {deal} (deals played: {deal + over})")
+        f.fail(
+            "history",
+            f"lists {len(history)} deals, but 'deal' is {deal} (deals played: {deal + over})",
+        )
     if scores != [sum(col) for col in zip(*history)] and (history or any(scores)):
         f.fail("scores", f"{scores} are not the sums of the deals' penalties in 'history'")
     if middle and (middle != sorted(middle, reverse=True) or not is_set(tuple(middle))):
@@ -46,17 +67,23 @@ def check_state(game, d: dict) -> None:
     total = hands.sum(axis=0) + aside + out
     for c in middle + (pending if phase == PICK else []):
         total[c] += 1
-    check_conservation(f.where, total, np.full(NUM_TYPES, copies), "hands/aside/out/middle/pending", card_name)
+    check_conservation(
+        f.where, total, np.full(NUM_TYPES, copies), "hands/aside/out/middle/pending", card_name
+    )
     if (known > hands).any():
         p = int(np.flatnonzero((known > hands).any(axis=1))[0])
-        f.fail("known", f"says player {p} is known to hold cards it does not hold (hidden information)")
+        f.fail(
+            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+        )
     sizes = hands.sum(axis=1)
     if (sizes > HAND_SIZE).any():
         f.fail("hands", f"a player holds more than {HAND_SIZE} cards: {sizes.tolist()}")
     if not over and (sizes == 0).any():
         f.fail("hands", "a player has an empty hand in a running deal (the deal would have ended)")
     if bool(middle) != (owner is not None):
-        f.fail("owner", f"is {owner!r} but the middle is {middle!r} (a set in the middle has an owner)")
+        f.fail(
+            "owner", f"is {owner!r} but the middle is {middle!r} (a set in the middle has an owner)"
+        )
     if passes >= (1 if owner is None else n - 1):
         f.fail("passes", f"{passes} passes in a row would have ended the round")
     if phase == LEAD and middle:
@@ -64,7 +91,9 @@ def check_state(game, d: dict) -> None:
     if phase in (ANSWER, PICK) and (not middle or owner == cp):
         f.fail("phase", f"is {PHASE_NAMES[phase]}, which needs another player's set in the middle")
     if phase == PICK and (not pending or len(set(middle)) < 2):
-        f.fail("pending", "a pick-up needs the beating set and a choice of two or more cards to take")
+        f.fail(
+            "pending", "a pick-up needs the beating set and a choice of two or more cards to take"
+        )
     if pending and phase in (LEAD, ANSWER):
         held = hands[cp]
         if not game.two_decks or any(pending.count(c) > held[c] for c in set(pending)):

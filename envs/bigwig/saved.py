@@ -29,9 +29,31 @@ from .rules import (
     SMALL_TOTAL,
 )
 
-FIELDS = ("current_player", "phase", "hands", "well", "draw", "discard", "small", "collected", "altar",
-          "holmgangs", "round", "round_card", "point_on_table", "trump", "participants", "commits",
-          "challenger", "target", "stake", "joiners", "queue", "last_trick", "last_winner")
+FIELDS = (
+    "current_player",
+    "phase",
+    "hands",
+    "well",
+    "draw",
+    "discard",
+    "small",
+    "collected",
+    "altar",
+    "holmgangs",
+    "round",
+    "round_card",
+    "point_on_table",
+    "trump",
+    "participants",
+    "commits",
+    "challenger",
+    "target",
+    "stake",
+    "joiners",
+    "queue",
+    "last_trick",
+    "last_winner",
+)
 
 
 def check_state(game, d: dict) -> None:
@@ -72,22 +94,37 @@ def check_state(game, d: dict) -> None:
     check_conservation(f.where, large, KIND_COPIES, "hands/draw/discard/commits", card_name)
     for q in range(n):
         if well[q] == (commits[q] == WELL):
-            f.fail("well", f"player {q}'s well must be either in hand or played face down, not "
-                           f"{'both' if well[q] else 'neither'}")
+            f.fail(
+                "well",
+                f"player {q}'s well must be either in hand or played face down, not "
+                f"{'both' if well[q] else 'neither'}",
+            )
         if commits[q] != NONE and q not in participants:
-            f.fail("commits", f"player {q} has a face-down card but does not play in this trick "
-                              "(hidden information)")
+            f.fail(
+                "commits",
+                f"player {q} has a face-down card but does not play in this trick "
+                "(hidden information)",
+            )
     pile = collected.sum(axis=0).tolist() + [holmgangs]
     pile[:NUM_POINT_KINDS] = [a + b for a, b in zip(pile, altar.tolist())]
     for k in small:
         pile[k] += 1
     if on_table:
         if not 0 <= round_card < NUM_POINT_KINDS:
-            f.fail("point_on_table", f"is true, but the round's card is {round_card} (not a point card)")
+            f.fail(
+                "point_on_table",
+                f"is true, but the round's card is {round_card} (not a point card)",
+            )
         pile[round_card] += 1
-    check_conservation(f.where, pile, SMALL_COPIES, "collected/altar/small/round_card/holmgangs", small_name)
-    if rnd > SMALL_TOTAL - len(small):  # each round reveals one card (a scenario may lack some rounds)
-        f.fail("round", f"is {rnd}, but only {SMALL_TOTAL - len(small)} cards have left the altar pile")
+    check_conservation(
+        f.where, pile, SMALL_COPIES, "collected/altar/small/round_card/holmgangs", small_name
+    )
+    if rnd > SMALL_TOTAL - len(
+        small
+    ):  # each round reveals one card (a scenario may lack some rounds)
+        f.fail(
+            "round", f"is {rnd}, but only {SMALL_TOTAL - len(small)} cards have left the altar pile"
+        )
     if round_card == NONE and rnd:
         f.fail("round_card", "is missing (-1) after the first round started")
     sizes = hands.sum(axis=1) + [w + (c not in (NONE, WELL)) for w, c in zip(well, commits)]
@@ -96,4 +133,7 @@ def check_state(game, d: dict) -> None:
     if phase == PHASE_COMMIT and cp not in participants:
         f.fail("current_player", f"is {cp!r}, who does not play in this trick ({participants})")
     if phase in (PHASE_TARGET, PHASE_STAKE) and (cp != challenger or round_card != HOLMGANG):
-        f.fail("phase", f"is {PHASE_NAMES[phase]}, which needs a holmgang round and the challenger to act")
+        f.fail(
+            "phase",
+            f"is {PHASE_NAMES[phase]}, which needs a holmgang round and the challenger to act",
+        )

@@ -47,7 +47,9 @@ class Fields:
         if v is None and none:
             return None
         if not _is_int(v) or not lo <= v <= hi:
-            self.fail(name, f"must be {'null or ' if none else ''}a whole number in {lo}..{hi}, got {v!r}")
+            self.fail(
+                name, f"must be {'null or ' if none else ''}a whole number in {lo}..{hi}, got {v!r}"
+            )
         return int(v)
 
     def seat(self, name: str, n: int, none: bool = False) -> int | None:
@@ -59,7 +61,9 @@ class Fields:
             self.fail(name, f"must be true or false, got {v!r}")
         return bool(v)
 
-    def str(self, name: str, choices: Iterable[str] | None = None, none: bool = False) -> str | None:
+    def str(
+        self, name: str, choices: Iterable[str] | None = None, none: bool = False
+    ) -> str | None:
         v = self.get(name)
         if v is None and none:
             return None
@@ -77,13 +81,18 @@ class Fields:
             self.fail(name, f"must have {length} entries, got {len(v)}")
         return v
 
-    def ints(self, name: str, lo: int, hi: int, length: int | None = None, none: bool = False, value=...) -> list:
+    def ints(
+        self, name: str, lo: int, hi: int, length: int | None = None, none: bool = False, value=...
+    ) -> list:
         """A list of ints in ``lo..hi`` (entries may be None when ``none``)."""
         v = self.list(name, length, value)
         for i, x in enumerate(v):
             if not ((x is None and none) or (_is_int(x) and lo <= x <= hi)):
-                self.fail(name, f"entry {i} must be {'null or ' if none else ''}a whole number in {lo}..{hi}, "
-                                f"got {x!r}")
+                self.fail(
+                    name,
+                    f"entry {i} must be {'null or ' if none else ''}a whole number in {lo}..{hi}, "
+                    f"got {x!r}",
+                )
         return [None if x is None else int(x) for x in v]
 
     def bools(self, name: str, length: int | None = None) -> list[bool]:
@@ -92,8 +101,15 @@ class Fields:
             self.fail(name, "must hold only true/false")
         return [bool(x) for x in v]
 
-    def matrix(self, name: str, rows: int, cols: int, lo: int = 0, hi: int = 2**31,
-               what: str = "one per player") -> np.ndarray:
+    def matrix(
+        self,
+        name: str,
+        rows: int,
+        cols: int,
+        lo: int = 0,
+        hi: int = 2**31,
+        what: str = "one per player",
+    ) -> np.ndarray:
         """A ``rows`` x ``cols`` table of ints in ``lo..hi`` (counts, by default)."""
         v = self.list(name)
         if len(v) != rows:
@@ -113,8 +129,10 @@ def check_conservation(where: str, total, expected, fields: str, name=str) -> No
     bad = np.flatnonzero(total != expected)
     if len(bad):
         k = int(bad[0])
-        raise ValueError(f"{where}: fields {fields}: card {name(k)} appears {int(total[k])} times, the game has "
-                         f"{int(expected[k])} (card conservation)")
+        raise ValueError(
+            f"{where}: fields {fields}: card {name(k)} appears {int(total[k])} times, the game has "
+            f"{int(expected[k])} (card conservation)"
+        )
 
 
 def probe(state, where: str) -> None:

@@ -8,8 +8,19 @@ import numpy as np
 from ..core.saved import Fields, check_conservation
 from .rules import COPIES, MARKET_SIZE, PHASE_DRAW, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, VALUES
 
-FIELDS = ("current_player", "phase", "turn", "start_player", "over", "hands", "deck", "market", "displays",
-          "banks", "box")
+FIELDS = (
+    "current_player",
+    "phase",
+    "turn",
+    "start_player",
+    "over",
+    "hands",
+    "deck",
+    "market",
+    "displays",
+    "banks",
+    "box",
+)
 
 
 def check_state(game, d: dict) -> None:
@@ -27,7 +38,10 @@ def check_state(game, d: dict) -> None:
     if len(market) > MARKET_SIZE:
         f.fail("market", f"holds at most {MARKET_SIZE} cards, got {len(market)}")
     if len(market) < MARKET_SIZE and deck:
-        f.fail("market", f"has {len(market)} cards while the deck still has {len(deck)} (it is refilled)")
+        f.fail(
+            "market",
+            f"has {len(market)} cards while the deck still has {len(deck)} (it is refilled)",
+        )
     displays = f.list("displays", n)
     for s, x in enumerate(displays):
         if x is not None:
@@ -42,14 +56,28 @@ def check_state(game, d: dict) -> None:
     for x in displays:
         if x is not None:
             total[x[0] - 1] += x[1]
-    check_conservation(f.where, total, np.full(VALUES, COPIES), "hands/deck/market/displays/banks/box",
-                       lambda k: f"of value {k + 1}")
+    check_conservation(
+        f.where,
+        total,
+        np.full(VALUES, COPIES),
+        "hands/deck/market/displays/banks/box",
+        lambda k: f"of value {k + 1}",
+    )
     if over != (cp is None) or over != (phase == PHASE_OVER):
-        f.fail("over", f"is {over} but current_player is {cp!r} and phase {phase!r} (all three say "
-                       "whether the game is over)")
+        f.fail(
+            "over",
+            f"is {over} but current_player is {cp!r} and phase {phase!r} (all three say "
+            "whether the game is over)",
+        )
     if over and any(x is not None for x in displays):
         f.fail("displays", "must all be banked (null) once the game is over")
     if phase == PHASE_PLAY and displays[cp] is not None:
-        f.fail("displays", f"player {cp} is about to play, so its display was banked; got {displays[cp]!r}")
+        f.fail(
+            "displays",
+            f"player {cp} is about to play, so its display was banked; got {displays[cp]!r}",
+        )
     if phase == PHASE_DRAW and (displays[cp] is None or not deck or not market):
-        f.fail("phase", "is draw, which needs the player's new display and both a deck and a market to choose from")
+        f.fail(
+            "phase",
+            "is draw, which needs the player's new display and both a deck and a market to choose from",
+        )

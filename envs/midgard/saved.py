@@ -14,11 +14,43 @@ from .info import card_totals
 from .modes import MODE_NAMES, TOTAL_COINS
 from .troops import NUM_SLOTS, THOR_TAIL, Troop
 
-FIELDS = ("hands", "known", "thing", "krog", "valhalla", "troops", "pending", "coins", "skat", "world",
-          "reward_deck", "rewards", "revealed", "reward_top_known", "ch_deck", "open", "reserved", "won",
-          "ch_out", "calendar", "turn", "decisions", "start_player", "active", "made_trip", "won_challenge",
-          "had_troops", "stack", "over", "truncated", "end_reason", "played", "pool", "contest",
-          "events_left")
+FIELDS = (
+    "hands",
+    "known",
+    "thing",
+    "krog",
+    "valhalla",
+    "troops",
+    "pending",
+    "coins",
+    "skat",
+    "world",
+    "reward_deck",
+    "rewards",
+    "revealed",
+    "reward_top_known",
+    "ch_deck",
+    "open",
+    "reserved",
+    "won",
+    "ch_out",
+    "calendar",
+    "turn",
+    "decisions",
+    "start_player",
+    "active",
+    "made_trip",
+    "won_challenge",
+    "had_troops",
+    "stack",
+    "over",
+    "truncated",
+    "end_reason",
+    "played",
+    "pool",
+    "contest",
+    "events_left",
+)
 
 
 def _troop(f: Fields, name: str, value) -> Troop:
@@ -32,8 +64,11 @@ def _troop(f: Fields, name: str, value) -> Troop:
     elif v and v[0] == "seq" and len(v) == 3:
         f.ints(name + " slots", THOR_TAIL, THOR, NUM_SLOTS, value=v[1])
     else:
-        f.fail(name, f"is not a troop ([\"ser\", class, naturals, tyrs, thors, engaged] or "
-                     f"[\"seq\", slots, engaged]), got {value!r}")
+        f.fail(
+            name,
+            f'is not a troop (["ser", class, naturals, tyrs, thors, engaged] or '
+            f'["seq", slots, engaged]), got {value!r}',
+        )
     if not isinstance(v[-1], bool):
         f.fail(name, f"must end with engaged (true/false), got {v[-1]!r}")
     return Troop.from_json(v)
@@ -52,7 +87,10 @@ def check_state(game, d: dict) -> None:
     def counts(lists, size):
         return np.array([np.bincount(np.asarray(x, dtype=np.int64), minlength=size) for x in lists])
 
-    hands, known = counts(per_seat("hands", kinds - 1), kinds), counts(per_seat("known", kinds - 1), kinds)
+    hands, known = (
+        counts(per_seat("hands", kinds - 1), kinds),
+        counts(per_seat("known", kinds - 1), kinds),
+    )
     piles = f.ints("thing", 0, kinds - 1) + f.ints("krog", 0, kinds - 1)
     valhalla = counts([f.ints("valhalla", 0, kinds - 1)], kinds)[0]
     troops = []
@@ -65,7 +103,10 @@ def check_state(game, d: dict) -> None:
     coins = f.ints("coins", 0, TOTAL_COINS, n)
     skat = f.int("skat", 0, TOTAL_COINS)
     if sum(coins) + skat != TOTAL_COINS:
-        f.fail("skat", f"{skat} plus the players' coins {coins} must make the game's {TOTAL_COINS} coins")
+        f.fail(
+            "skat",
+            f"{skat} plus the players' coins {coins} must make the game's {TOTAL_COINS} coins",
+        )
     f.ints("world", 0, len(WORLD_NAMES) - 1, n)
     rewards = counts(per_seat("rewards", num_rewards - 1), num_rewards)
     revealed = counts(per_seat("revealed", num_rewards - 1), num_rewards)
@@ -76,7 +117,10 @@ def check_state(game, d: dict) -> None:
     challenges += f.ints("ch_out", 0, num_challenges - 1)
     challenges += [c for row in per_seat("won", num_challenges - 1) for c in row]
     if sorted(challenges) != list(range(num_challenges)):
-        f.fail("ch_deck/open/reserved/ch_out/won", "must hold every challenge exactly once (challenge conservation)")
+        f.fail(
+            "ch_deck/open/reserved/ch_out/won",
+            "must hold every challenge exactly once (challenge conservation)",
+        )
     f.int("calendar", 0, 7)
     f.int("turn", 0, 10**9)
     f.int("decisions", 0, 10**12)
@@ -93,8 +137,11 @@ def check_state(game, d: dict) -> None:
         fr.int("m", 0, len(MODE_NAMES) - 1)
         fr.int("p", -1, n - 1)
     if over != (not stack):
-        f.fail("stack", f"is {'empty' if not stack else 'not empty'} but 'over' is {over} (a running game "
-                        "always has a decision to make)")
+        f.fail(
+            "stack",
+            f"is {'empty' if not stack else 'not empty'} but 'over' is {over} (a running game "
+            "always has a decision to make)",
+        )
     played = f.list("played")
     for i, c in enumerate(played):
         pc = Fields(c, f"{f.where}: field 'played[{i}]'")
@@ -105,14 +152,29 @@ def check_state(game, d: dict) -> None:
     if contest is not None:
         Fields(contest, f"{f.where}: field 'contest'").ints("held", 0, kinds - 1)
     total = card_totals(hands, valhalla, piles, troops, pending, stack, played, pool, contest)
-    check_conservation(f.where, total, DATA.kind_counts, "hands/thing/krog/valhalla/troops/pending/stack/"
-                       "played/pool/contest", lambda k: DATA.kind_names[k])
+    check_conservation(
+        f.where,
+        total,
+        DATA.kind_counts,
+        "hands/thing/krog/valhalla/troops/pending/stack/played/pool/contest",
+        lambda k: DATA.kind_names[k],
+    )
     if (known > hands).any():
         p = int(np.flatnonzero((known > hands).any(axis=1))[0])
-        f.fail("known", f"says player {p} is known to hold cards it does not hold (hidden information)")
-    held = rewards.sum(axis=0) + revealed.sum(axis=0) + np.bincount(np.asarray(deck, dtype=np.int64),
-                                                                    minlength=num_rewards)
+        f.fail(
+            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+        )
+    held = (
+        rewards.sum(axis=0)
+        + revealed.sum(axis=0)
+        + np.bincount(np.asarray(deck, dtype=np.int64), minlength=num_rewards)
+    )
     kept = [k for fr in stack if "drawn" in fr for k in fr["drawn"]]
     held += np.bincount(np.asarray(kept, dtype=np.int64), minlength=num_rewards)
-    check_conservation(f.where, held, DATA.reward_counts, "rewards/revealed/reward_deck/stack",
-                       lambda k: f"reward {k}")
+    check_conservation(
+        f.where,
+        held,
+        DATA.reward_counts,
+        "rewards/revealed/reward_deck/stack",
+        lambda k: f"reward {k}",
+    )

@@ -24,9 +24,27 @@ from .cards import (
 )
 from .rules import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP
 
-FIELDS = ("current_player", "phase", "round", "dealer", "first_dealer", "hands", "stock", "flipped", "trump",
-          "bids", "tricks_won", "trick", "trick_leader", "led", "played", "voids", "tricks", "scores",
-          "history")
+FIELDS = (
+    "current_player",
+    "phase",
+    "round",
+    "dealer",
+    "first_dealer",
+    "hands",
+    "stock",
+    "flipped",
+    "trump",
+    "bids",
+    "tricks_won",
+    "trick",
+    "trick_leader",
+    "led",
+    "played",
+    "voids",
+    "tricks",
+    "scores",
+    "history",
+)
 RECORD = ("dealer", "flipped", "trump", "bids", "tricks_won", "deltas")
 
 
@@ -56,11 +74,11 @@ def check_state(game, d: dict) -> None:
         f.int(f"tricks[{i}][0]", 0, n - 1, value=t[0])
         f.ints(f"tricks[{i}][1]", 0, NUM_KINDS - 1, n, value=t[1])
         f.int(f"tricks[{i}][2]", 0, n - 1, value=t[2])
-    scores = f.ints("scores", -10**6, 10**6, n)
+    scores = f.ints("scores", -(10**6), 10**6, n)
     history = f.list("history")
     for i, h in enumerate(history):
         r = Fields(h, f"{f.where}: field 'history[{i}]'", RECORD)
-        r.ints("deltas", -10**6, 10**6, n)
+        r.ints("deltas", -(10**6), 10**6, n)
         r.ints("bids", 0, i + 1, n)
         r.ints("tricks_won", 0, i + 1, n)
     over = phase == PHASE_OVER
@@ -68,24 +86,34 @@ def check_state(game, d: dict) -> None:
         f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
     finished = rnd - 1 + over  # rounds scored so far
     if len(history) > finished:
-        f.fail("history", f"lists {len(history)} rounds, but the game is in round {rnd}"
-                          f"{' (over)' if over else ''}")
+        f.fail(
+            "history",
+            f"lists {len(history)} rounds, but the game is in round {rnd}"
+            f"{' (over)' if over else ''}",
+        )
     if over and rnd != rounds:
         f.fail("round", f"is {rnd}, but the game ends after round {rounds}")
     # (a position set up in a later round, a scenario, may start without the earlier rounds' records)
-    if len(history) == finished and scores != [sum(h["deltas"][q] for h in history) for q in range(n)]:
+    if len(history) == finished and scores != [
+        sum(h["deltas"][q] for h in history) for q in range(n)
+    ]:
         f.fail("scores", f"{scores} are not the sums of the rounds' score changes in 'history'")
     total = hands.sum(axis=0) + played + stock
     if flipped >= 0:
         total[flipped] += 1
     check_conservation(f.where, total, DECK_COUNTS, "hands/played/stock/flipped", card_name)
     in_tricks = [c for t in tricks for c in t[1]] + trick
-    if np.bincount(np.asarray(in_tricks, dtype=np.int64), minlength=NUM_KINDS).tolist() != played.tolist():
+    if (
+        np.bincount(np.asarray(in_tricks, dtype=np.int64), minlength=NUM_KINDS).tolist()
+        != played.tolist()
+    ):
         f.fail("played", "differs from the cards in 'tricks' and 'trick'")
     if sum(won) != len(tricks) or len(tricks) > rnd or len(trick) >= n:
         f.fail("tricks_won", f"{won} do not count the {len(tricks)} tricks of round {rnd}")
     if (flipped < 0) != (n * rnd == sum(DECK_COUNTS)):
-        f.fail("flipped", f"is {flipped}: a card is turned up exactly when round {rnd} leaves a stock")
+        f.fail(
+            "flipped", f"is {flipped}: a card is turned up exactly when round {rnd} leaves a stock"
+        )
     expected = trump_after_flip(None if flipped < 0 else flipped)
     if trump != expected and not (expected == TRUMP_PENDING and 0 <= trump < NUM_SUITS):
         f.fail("trump", f"is {trump}, which the flipped card {flipped} does not give")
@@ -93,14 +121,22 @@ def check_state(game, d: dict) -> None:
         f.fail("led", f"is {led}, but the trick {trick} leads {led_suit(trick)}")
     for q in range(n):
         for s in range(NUM_SUITS):
-            if voids[q] >> s & 1 and hands[q, s * RANKS:(s + 1) * RANKS].any():
-                f.fail("voids", f"say player {q} showed out of suit {s} but it holds such a card "
-                                "(hidden information)")
+            if voids[q] >> s & 1 and hands[q, s * RANKS : (s + 1) * RANKS].any():
+                f.fail(
+                    "voids",
+                    f"say player {q} showed out of suit {s} but it holds such a card "
+                    "(hidden information)",
+                )
     if phase == PHASE_TRUMP and (trump != TRUMP_PENDING or cp != dealer or flipped != WIZARD):
-        f.fail("phase", "is trump, which needs a flipped Wizard, no trump yet and the dealer to choose")
+        f.fail(
+            "phase", "is trump, which needs a flipped Wizard, no trump yet and the dealer to choose"
+        )
     if phase in (PHASE_BID, PHASE_PLAY) and trump == TRUMP_PENDING:
         f.fail("trump", "is still to be chosen, so the round cannot be bidding or playing")
     if phase == PHASE_BID and (tricks or trick):
         f.fail("phase", "is bid, but tricks have been played this round")
     if phase == PHASE_PLAY and (-1 in bids or cp != (leader + len(trick)) % n):
-        f.fail("phase", "is play, which needs every bid made and the next seat after the trick's leader")
+        f.fail(
+            "phase",
+            "is play, which needs every bid made and the next seat after the trick's leader",
+        )

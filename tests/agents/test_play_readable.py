@@ -25,7 +25,11 @@ def _card_of(action_name: str) -> str | None:
     card = m.group(1)
     if re.fullmatch(r"\dx\d", card):  # Go Big: "play 2x5" plays two 5s
         return card[-1]
-    return card if " " not in card or not re.search(r"\S+ \S+[\u2663\u2666\u2665\u2660]", card) else None
+    return (
+        card
+        if " " not in card or not re.search(r"\S+ \S+[\u2663\u2666\u2665\u2660]", card)
+        else None
+    )
 
 
 @pytest.mark.parametrize("env", ENV_NAMES)
@@ -38,7 +42,9 @@ def test_player_view_names_the_cards_of_the_action_list(env):
         assert text == state.render(seat) == state.render_view(seat)
         assert not RAW_VECTOR.search(text), text
         assert "(you)" in text or "your hand" in text
-        own_line = next(ln for ln in text.splitlines() if "(you)" in ln or ln.startswith("your hand"))
+        own_line = next(
+            ln for ln in text.splitlines() if "(you)" in ln or ln.startswith("your hand")
+        )
         hand_text = text if "your hand" in text else own_line.rpartition("hand ")[2]
         for a in state.legal_actions():
             card = _card_of(state.action_name(int(a)))
@@ -66,7 +72,9 @@ def test_suit_letters_stand_for_suit_symbols():
     state = BigNumberGame(3).new_state(3)
     legal = [int(a) for a in state.legal_actions()]
     names = {state.action_name(a): a for a in legal}
-    target = next(n for n in names if re.fullmatch(r"play \S+ \(\d\)", n))  # a single card, e.g. "play 7♥ (7)"
+    target = next(
+        n for n in names if re.fullmatch(r"play \S+ \(\d\)", n)
+    )  # a single card, e.g. "play 7♥ (7)"
     card = target.split()[1]
     ascii_card = card[0] + {"\u2663": "c", "\u2666": "d", "\u2665": "h", "\u2660": "s"}[card[1]]
     for text in (f"play {ascii_card}", f"PLAY {ascii_card.upper()}", ascii_card, target):
@@ -80,17 +88,32 @@ def test_the_screen_is_redrawn_once_per_decision():
         block = "\n".join(lines).rsplit("your move", 1)[1]
         return re.search(r"^\s+(\d+): ", block, re.MULTILINE).group(1)
 
-    record = play_game("gobig", players=3, seed=7, opponents="random", input_fn=person,
-                       out=lambda s: lines.extend(str(s).split("\n")))
+    record = play_game(
+        "gobig",
+        players=3,
+        seed=7,
+        opponents="random",
+        input_fn=person,
+        out=lambda s: lines.extend(str(s).split("\n")),
+    )
     human = sum(1 for p in _players(record) if p == 0)
     text = "\n".join(lines)
     assert record["finished"]
     assert text.count(RULE) == human + 1  # one screen per decision, one at the end
-    assert text.count("Go Big - turn") == human + 1  # the table is not reprinted after every opponent move
+    assert (
+        text.count("Go Big - turn") == human + 1
+    )  # the table is not reprinted after every opponent move
     assert "moves since your last decision:" in text and "player_1 (random): " in text
     lines.clear()
-    play_game("gobig", players=2, seed=7, opponents="random", input_fn=lambda p: "quit",
-              out=lambda s: lines.extend(str(s).split("\n")), clear=True)
+    play_game(
+        "gobig",
+        players=2,
+        seed=7,
+        opponents="random",
+        input_fn=lambda p: "quit",
+        out=lambda s: lines.extend(str(s).split("\n")),
+        clear=True,
+    )
     assert CLEAR in "\n".join(lines)
 
 

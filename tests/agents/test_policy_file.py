@@ -22,13 +22,19 @@ from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 
 
-def random_weights(obs_size: int, num_actions: int, hidden=(16, 8), activation="relu", seed=0) -> PolicyWeights:
+def random_weights(
+    obs_size: int, num_actions: int, hidden=(16, 8), activation="relu", seed=0
+) -> PolicyWeights:
     rng = np.random.default_rng(seed)
     sizes = [obs_size, *hidden]
-    layers = [(rng.standard_normal((a, b), dtype=np.float32), rng.standard_normal(b, dtype=np.float32))
-              for a, b in itertools.pairwise(sizes)]
-    head = (rng.standard_normal((sizes[-1], num_actions), dtype=np.float32),
-            rng.standard_normal(num_actions, dtype=np.float32))
+    layers = [
+        (rng.standard_normal((a, b), dtype=np.float32), rng.standard_normal(b, dtype=np.float32))
+        for a, b in itertools.pairwise(sizes)
+    ]
+    head = (
+        rng.standard_normal((sizes[-1], num_actions), dtype=np.float32),
+        rng.standard_normal(num_actions, dtype=np.float32),
+    )
     return PolicyWeights(hidden=layers, head=head, activation=activation)
 
 
@@ -40,21 +46,37 @@ def gobig_game():
 @pytest.fixture
 def policy_file(tmp_path, gobig_game):
     w = random_weights(gobig_game.observation_shape[0], gobig_game.num_actions)
-    return save_policy(tmp_path / "policy.npz", w, game="gobig", env="gobig_v0", game_config=gobig_game.config(),
-                       trainer="test", training={"seed": 3}), w
+    return save_policy(
+        tmp_path / "policy.npz",
+        w,
+        game="gobig",
+        env="gobig_v0",
+        game_config=gobig_game.config(),
+        trainer="test",
+        training={"seed": 3},
+    ), w
 
 
 @pytest.mark.parametrize("hidden,activation", [((16, 8), "relu"), ((), "tanh"), ((5,), "tanh")])
 def test_save_load_round_trip(tmp_path, hidden, activation):
     w = random_weights(11, 7, hidden, activation)
-    path = save_policy(tmp_path / "p.npz", w, game="gobig", game_config={"num_players": 4}, trainer="t",
-                       training={"ppo": {"learning_rate": 1e-4}}, extra={"note": "x"})
+    path = save_policy(
+        tmp_path / "p.npz",
+        w,
+        game="gobig",
+        game_config={"num_players": 4},
+        trainer="t",
+        training={"ppo": {"learning_rate": 1e-4}},
+        extra={"note": "x"},
+    )
     got, meta = load_policy(path)
     assert got.equals(w)
     obs = np.random.default_rng(1).random((3, 11), dtype=np.float32)
     np.testing.assert_array_equal(got.logits(obs), w.logits(obs))
     assert meta["format"] == "deckzoo.policy" and meta["version"] == POLICY_VERSION
-    assert meta["obs_size"] == 11 and meta["num_actions"] == 7 and meta["hidden_sizes"] == list(hidden)
+    assert (
+        meta["obs_size"] == 11 and meta["num_actions"] == 7 and meta["hidden_sizes"] == list(hidden)
+    )
     assert meta["activation"] == activation and meta["game"] == "gobig" and meta["trainer"] == "t"
     assert meta["training"] == {"ppo": {"learning_rate": 1e-4}} and meta["extra"] == {"note": "x"}
     assert not (tmp_path / "p.npz.tmp").exists()
@@ -65,7 +87,9 @@ def test_policy_file_plays_through_the_ppo_spec(policy_file, gobig_game):
     agent = make_agent(f"ppo:{path}", "gobig", seed=0)
     assert isinstance(agent, PPOAgent) and agent.weights.equals(w) and agent.meta["game"] == "gobig"
     sample = make_agent(f"ppo:{path}:sample", "gobig", seed=0)
-    res = play_match(gobig_game, [agent, sample, make_agent("random", "gobig", 1), agent], list("abcd"), seed=0)
+    res = play_match(
+        gobig_game, [agent, sample, make_agent("random", "gobig", 1), agent], list("abcd"), seed=0
+    )
     assert res.winners
 
 
@@ -96,23 +120,26 @@ def _meta(path, **changes):
     return np.array(json.dumps(meta))
 
 
-@pytest.mark.parametrize("case,message", [
-    ("empty", "not a zip archive"),
-    ("truncated", "not a zip archive"),
-    ("garbage", "not a zip archive"),
-    ("other_zip", "neither a deckzoo policy"),
-    ("missing_head", "'head_weight' is missing"),
-    ("bad_shape", "takes 3 inputs"),
-    ("nan", "non-finite"),
-    ("int_array", "float array"),
-    ("meta_not_json", "not valid JSON"),
-    ("wrong_format", "meta.format"),
-    ("bad_version", "meta.version"),
-    ("meta_mismatch", "meta.num_actions"),
-    ("unknown_key", "unknown metadata key"),
-    ("extra_array", "unexpected array"),
-    ("bad_activation", "activation must be one of"),
-])
+@pytest.mark.parametrize(
+    "case,message",
+    [
+        ("empty", "not a zip archive"),
+        ("truncated", "not a zip archive"),
+        ("garbage", "not a zip archive"),
+        ("other_zip", "neither a deckzoo policy"),
+        ("missing_head", "'head_weight' is missing"),
+        ("bad_shape", "takes 3 inputs"),
+        ("nan", "non-finite"),
+        ("int_array", "float array"),
+        ("meta_not_json", "not valid JSON"),
+        ("wrong_format", "meta.format"),
+        ("bad_version", "meta.version"),
+        ("meta_mismatch", "meta.num_actions"),
+        ("unknown_key", "unknown metadata key"),
+        ("extra_array", "unexpected array"),
+        ("bad_activation", "activation must be one of"),
+    ],
+)
 def test_damaged_files_are_refused_naming_the_file(policy_file, case, message):
     path, w = policy_file
     bad = path.with_name("bad.npz")
@@ -216,13 +243,22 @@ def test_sb3_zip_payloads_do_not_run(tmp_path):
 
     marker = tmp_path / "pwned"
     payload = base64.b64encode(pickle.dumps(_Payload(marker))).decode()
-    state = {"mlp_extractor.policy_net.0.weight": torch.zeros(4, 3), "mlp_extractor.policy_net.0.bias": torch.zeros(4),
-             "action_net.weight": torch.zeros(2, 4), "action_net.bias": torch.zeros(2)}
+    state = {
+        "mlp_extractor.policy_net.0.weight": torch.zeros(4, 3),
+        "mlp_extractor.policy_net.0.bias": torch.zeros(4),
+        "action_net.weight": torch.zeros(2, 4),
+        "action_net.bias": torch.zeros(2),
+    }
     buf = io.BytesIO()
     torch.save(state, buf)
-    data = {"policy_kwargs": {":type:": "<class 'dict'>", ":serialized:": payload,
-                              "activation_fn": "<class 'torch.nn.modules.activation.ReLU'>"},
-            "lr_schedule": {":type:": "<class 'function'>", ":serialized:": payload}}
+    data = {
+        "policy_kwargs": {
+            ":type:": "<class 'dict'>",
+            ":serialized:": payload,
+            "activation_fn": "<class 'torch.nn.modules.activation.ReLU'>",
+        },
+        "lr_schedule": {":type:": "<class 'function'>", ":serialized:": payload},
+    }
     ok = _sb3_like_zip(tmp_path / "ok.zip", data, buf.getvalue())
     weights, meta = load_policy(ok)  # only the JSON and the tensors are read
     assert weights.activation == "relu" and weights.obs_size == 3 and weights.num_actions == 2

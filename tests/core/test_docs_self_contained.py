@@ -17,15 +17,27 @@ THIS = Path(__file__).resolve()
 RULING = re.compile(r"(?<![\w-])(?:MD\d+|[BGMNW]-D\d+|[BGMNWX][1-9]\d?[a-z]?)(?![\w-])")
 # Test names cite rulings too: test_b27_..., test_N1_..., test_g1_g2_... (every id at the start).
 TEST_NAME = re.compile(r"\btest_((?:(?:md|[bgmnwx])\d+[a-z]?_)+)", re.IGNORECASE)
-SECTION = re.compile("\u00a7" + r"\s?\d")  # a section sign with a number: a section of an outside document
-OUTSIDE = [re.compile(p) for p in (
-    r"\.\./shared", r"shared/seeds", r"shared/RULINGS", "RUL" + r"INGS\.md", "DES" + r"IGN\.md",
-    "STY" + r"LE\.md", r"(?<![\w/])seeds/\w+\.txt",
-)]
+SECTION = re.compile(
+    "\u00a7" + r"\s?\d"
+)  # a section sign with a number: a section of an outside document
+OUTSIDE = [
+    re.compile(p)
+    for p in (
+        r"\.\./shared",
+        r"shared/seeds",
+        r"shared/RULINGS",
+        "RUL" + r"INGS\.md",
+        "DES" + r"IGN\.md",
+        "STY" + r"LE\.md",
+        r"(?<![\w/])seeds/\w+\.txt",
+    )
+]
 
 
 def tracked_text_files() -> list[Path]:
-    names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    names = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     out = []
     for name in names:
         path = ROOT / name
@@ -61,14 +73,30 @@ def test_no_reference_leaves_the_repository():
 
 def test_every_cited_ruling_is_defined_in_the_docs():
     defined = defined_rulings()
-    assert {"X1", "X8", "B1", "B38", "G1", "G15", "N1", "N15", "M1", "M51", "W1", "W13", "MD1"} <= defined
+    assert {
+        "X1",
+        "X8",
+        "B1",
+        "B38",
+        "G1",
+        "G15",
+        "N1",
+        "N15",
+        "M1",
+        "M51",
+        "W1",
+        "W13",
+        "MD1",
+    } <= defined
     missing = []
     for path in tracked_text_files():
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             cited = RULING.findall(line)
             for m in TEST_NAME.finditer(line):
-                cited += [x[:-1].upper() + x[-1] if x[-1].isalpha() and x[-2].isdigit() else x.upper()
-                          for x in m.group(1).rstrip("_").split("_")]
+                cited += [
+                    x[:-1].upper() + x[-1] if x[-1].isalpha() and x[-2].isdigit() else x.upper()
+                    for x in m.group(1).rstrip("_").split("_")
+                ]
             for rid in cited:
                 if rid not in defined:
                     missing.append(f"{path.relative_to(ROOT)}:{i}: {rid}")
@@ -81,7 +109,11 @@ def test_every_game_page_gives_each_ruling_a_reason():
         text = page.read_text()
         assert "## Rulings and their reasons" in text, page.name
         table = text.split("## Rulings and their reasons", 1)[1].split("\n## ", 1)[0]
-        rows = [r for r in table.splitlines() if RULING.fullmatch(r.split("|")[1].strip() if r.startswith("|") else "")]
+        rows = [
+            r
+            for r in table.splitlines()
+            if RULING.fullmatch(r.split("|")[1].strip() if r.startswith("|") else "")
+        ]
         assert len(rows) >= 10, page.name
         for row in rows:
             cells = [c.strip() for c in row.strip("|").split("|")]

@@ -35,7 +35,12 @@ def test_reset_says_it_takes_no_options(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_raw_env_before_reset_says_call_reset(name):
     env = E.ENVS[name].raw_env(render_mode="ansi")
-    for call in (lambda: env.observe("player_0"), lambda: env.step(0), lambda: env.last(), env.render):
+    for call in (
+        lambda: env.observe("player_0"),
+        lambda: env.step(0),
+        lambda: env.last(),
+        env.render,
+    ):
         with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
             call()
 
@@ -52,7 +57,9 @@ def _at_trick(name, illegal_action="raise"):
         acting = env.game_state.simultaneous_players()
         if 0 < len(acting) < len(env.agents):
             return env, obs
-        obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents})
+        obs, *_ = env.step(
+            {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+        )
 
 
 def _legal(env, obs):
@@ -90,7 +97,9 @@ def test_parallel_step_refuses_bad_arguments_and_changes_nothing(name):
             env.step(actions)
         assert env.game_state.to_dict() == before, label
     good = _legal(env, obs)
-    wait = next(a for a in env.agents if int(a.split("_")[1]) not in env.game_state.simultaneous_players())
+    wait = next(
+        a for a in env.agents if int(a.split("_")[1]) not in env.game_state.simultaneous_players()
+    )
     env.step({**good, wait: env.noop})  # the exact NOOP (or leaving the seat out) is fine
     assert env.game_state.to_dict() != before
 

@@ -38,7 +38,9 @@ def states(game, seed, every=1, limit=None):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32), players=st.integers(0, 10))
 def test_every_state_of_random_play_round_trips(name, seed, players):
     game_cls = E.ENVS[name].Game
@@ -122,7 +124,10 @@ def _add_row(field):
 # ---- per game: (field named in the error, corruption of the state's fields) -------------------------
 GOBIG = [
     ("hands", _add_row("hands")),  # 5 hands in a 4-player game
-    ("hands", lambda st: st["hands"][0].__setitem__(0, st["hands"][0][0] + 5)),  # 96 cards in a 91-card game
+    (
+        "hands",
+        lambda st: st["hands"][0].__setitem__(0, st["hands"][0][0] + 5),
+    ),  # 96 cards in a 91-card game
     ("hands/deck", lambda st: st["deck"].pop()),  # a vanished card
     ("phase", _set("phase", 99)),
     ("hands", _set("hands", "abc")),
@@ -135,7 +140,10 @@ GOBIG = [
 ]
 BIGNUMBER = [
     ("hands", _add_row("hands")),
-    ("known", lambda st: st["known"].__setitem__(0, [1] * 36)),  # hidden information: not in the hand
+    (
+        "known",
+        lambda st: st["known"].__setitem__(0, [1] * 36),
+    ),  # hidden information: not in the hand
     ("hands/aside", lambda st: st["aside"].__setitem__(0, st["aside"][0] + 1)),
     ("phase", _set("phase", 99)),
     ("owner", _set("owner", None)),
@@ -149,7 +157,10 @@ WIZARD = [
     ("hands", _add_row("hands")),
     ("hands/played", lambda st: st["stock"].__setitem__(0, st["stock"][0] + 1)),
     ("phase", _set("phase", 99)),
-    ("voids", lambda st: _void_in_held_suit(st)),  # hidden information: showed out yet holds the suit
+    (
+        "voids",
+        lambda st: _void_in_held_suit(st),
+    ),  # hidden information: showed out yet holds the suit
     ("played", lambda st: st["played"].__setitem__(52, st["played"][52] + 1)),
     ("dealer", _set("dealer", 7)),
     ("led", _set("led", 3)),
@@ -161,7 +172,12 @@ BIGWIG = [
     ("hands", _add_row("hands")),
     ("hands/draw", lambda st: st["draw"].append(0)),
     ("phase", _set("phase", 99)),
-    ("commits", lambda st: st["participants"].remove(next(q for q, c in enumerate(st["commits"]) if c != -1))),
+    (
+        "commits",
+        lambda st: st["participants"].remove(
+            next(q for q, c in enumerate(st["commits"]) if c != -1)
+        ),
+    ),
     ("well", lambda st: st["well"].__setitem__(0, not st["well"][0])),
     ("collected/altar", lambda st: st["small"].append(15)),
     ("round", _set("round", 24)),
@@ -185,7 +201,7 @@ MIDGARD = [
 def _void_in_held_suit(st):
     for q, hand in enumerate(st["hands"]):
         for s in range(4):
-            if any(hand[s * 13:(s + 1) * 13]):
+            if any(hand[s * 13 : (s + 1) * 13]):
                 st["voids"][q] |= 1 << s
                 return
     raise AssertionError("no suited card in any hand")
@@ -197,10 +213,20 @@ def _running(s):
 
 CORRUPTIONS = {
     "gobig_v0": (GOBIG, lambda s: _running(s) and len(s.deck) > 4 and s.turn > 3),
-    "bignumber_v0": (BIGNUMBER, lambda s: _running(s) and s.middle and s.deal == 0 and len(s.middle) == 1),
-    "wizard_v0": (WIZARD, lambda s: _running(s) and s.round == 2 and s.phase == 2 and len(s.trick) == 1),
-    "bigwig_v0": (BIGWIG, lambda s: _running(s) and s.phase == 3 and sum(c != -1 for c in s.commits) == 1
-                  and s.round > 2),
+    "bignumber_v0": (
+        BIGNUMBER,
+        lambda s: _running(s) and s.middle and s.deal == 0 and len(s.middle) == 1,
+    ),
+    "wizard_v0": (
+        WIZARD,
+        lambda s: _running(s) and s.round == 2 and s.phase == 2 and len(s.trick) == 1,
+    ),
+    "bigwig_v0": (
+        BIGWIG,
+        lambda s: (
+            _running(s) and s.phase == 3 and sum(c != -1 for c in s.commits) == 1 and s.round > 2
+        ),
+    ),
     "midgard_v0": (MIDGARD, lambda s: _running(s) and s.turn > 2 and s.known.any()),
 }
 
@@ -208,7 +234,9 @@ CORRUPTIONS = {
 @pytest.mark.parametrize("name", NAMES)
 def test_single_field_corruptions_are_rejected_naming_the_field(name):
     corruptions, pred = CORRUPTIONS[name]
-    players = {"bignumber_v0": 4, "bigwig_v0": 4, "gobig_v0": 4, "midgard_v0": 4, "wizard_v0": 4}[name]
+    players = {"bignumber_v0": 4, "bigwig_v0": 4, "gobig_v0": 4, "midgard_v0": 4, "wizard_v0": 4}[
+        name
+    ]
     cls, d = _first(name, pred, players)
     assert cls.from_dict(d) is not None  # the uncorrupted state loads
     for field, corrupt in corruptions:

@@ -53,27 +53,40 @@ def test_exponent_floats_without_a_dot_are_floats(tmp_path):
 
     from deckzoo.training.cli import _overrides
 
-    args = argparse.Namespace(set=["ppo.learning_rate=3e-5", "eval.games=12", "reward=score"], run_dir=None,
-                              steps=None, no_progress=False)
+    args = argparse.Namespace(
+        set=["ppo.learning_rate=3e-5", "eval.games=12", "reward=score"],
+        run_dir=None,
+        steps=None,
+        no_progress=False,
+    )
     overrides, sources = _overrides(args)
     assert overrides == {"ppo.learning_rate": 3e-5, "eval.games": 12, "reward": "score"}
     assert load_config(path, overrides, sources).ppo.learning_rate == 3e-5
 
 
-@pytest.mark.parametrize("sets,needles", [
-    (["ppo.learning_rate=abc"], ["--set ppo.learning_rate=abc", "'ppo.learning_rate'"]),
-    (["ppo.learning_rate=.inf"], ["--set ppo.learning_rate=.inf", "finite"]),
-    (["ppo.learning_rate=.nan"], ["--set ppo.learning_rate=.nan", "finite"]),
-    (["ppo.ent_coef=-0.1"], ["--set ppo.ent_coef=-0.1", "'ppo.ent_coef'", ">= 0"]),
-    (["ppo.vf_coef=-1"], ["'ppo.vf_coef'"]),
-    (["ppo.lerning_rate=1e-4"], ["--set ppo.lerning_rate=1e-4", "'ppo.lerning_rate'"]),
-    (["eval.opponents=[random, hueristic]"], ["--set eval.opponents=", "'eval.opponents[1]'", "hueristic"]),
-    (["opponents.mix={rnd: 1}"], ["--set opponents.mix=", "'opponents.mix.rnd'", "unknown agent"]),
-    (["opponents.mix.random=.inf"], ["'opponents.mix.random'", "finite"]),
-    (["learning_rate"], ["--set must be KEY=VALUE", "'learning_rate'"]),
-    (["ppo.n_steps.x=3"], ["--set ppo.n_steps.x=3", "'ppo.n_steps' is not a section"]),
-    (["ppo.gamma=[1"], ["--set", "invalid YAML"]),
-])
+@pytest.mark.parametrize(
+    "sets,needles",
+    [
+        (["ppo.learning_rate=abc"], ["--set ppo.learning_rate=abc", "'ppo.learning_rate'"]),
+        (["ppo.learning_rate=.inf"], ["--set ppo.learning_rate=.inf", "finite"]),
+        (["ppo.learning_rate=.nan"], ["--set ppo.learning_rate=.nan", "finite"]),
+        (["ppo.ent_coef=-0.1"], ["--set ppo.ent_coef=-0.1", "'ppo.ent_coef'", ">= 0"]),
+        (["ppo.vf_coef=-1"], ["'ppo.vf_coef'"]),
+        (["ppo.lerning_rate=1e-4"], ["--set ppo.lerning_rate=1e-4", "'ppo.lerning_rate'"]),
+        (
+            ["eval.opponents=[random, hueristic]"],
+            ["--set eval.opponents=", "'eval.opponents[1]'", "hueristic"],
+        ),
+        (
+            ["opponents.mix={rnd: 1}"],
+            ["--set opponents.mix=", "'opponents.mix.rnd'", "unknown agent"],
+        ),
+        (["opponents.mix.random=.inf"], ["'opponents.mix.random'", "finite"]),
+        (["learning_rate"], ["--set must be KEY=VALUE", "'learning_rate'"]),
+        (["ppo.n_steps.x=3"], ["--set ppo.n_steps.x=3", "'ppo.n_steps' is not a section"]),
+        (["ppo.gamma=[1"], ["--set", "invalid YAML"]),
+    ],
+)
 def test_bad_set_values_are_blamed_on_the_set(tmp_path, capsys, sets, needles):
     cfg = _config(tmp_path)
     argv = ["train", "--config", str(cfg)]
@@ -88,18 +101,26 @@ def test_bad_file_values_are_blamed_on_the_file(tmp_path, capsys):
     data = yaml.safe_load(cfg.read_text())
     data["eval"]["opponents"] = ["random", "heurstic"]
     cfg.write_text(yaml.safe_dump(data))
-    _one_line_error(*_run(["train", "--config", str(cfg), "--set", "eval.games=3"], capsys)[::2],
-                    "c.yaml", "'eval.opponents[1]'", "heurstic")
-    _one_line_error(*_run(["train", "--config", str(cfg), "--steps", "0"], capsys)[::2], "--steps", "at least 1")
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--set", "eval.games=3"], capsys)[::2],
+        "c.yaml",
+        "'eval.opponents[1]'",
+        "heurstic",
+    )
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--steps", "0"], capsys)[::2], "--steps", "at least 1"
+    )
 
 
 def test_agent_names_are_checked_before_training_starts(tmp_path):
     from deckzoo.envs.core.errors import ConfigError
     from deckzoo.training.config import config_from_dict
 
-    for data, key in [({"eval": {"opponents": ["randm"]}}, "'eval.opponents[0]'"),
-                      ({"opponents": {"mix": {"pool": 1, "ismcts:abc": 1}}}, "'opponents.mix.ismcts:abc'"),
-                      ({"opponents": {"mix": {"ppo:/no/such.npz": 1}}}, "no model file")]:
+    for data, key in [
+        ({"eval": {"opponents": ["randm"]}}, "'eval.opponents[0]'"),
+        ({"opponents": {"mix": {"pool": 1, "ismcts:abc": 1}}}, "'opponents.mix.ismcts:abc'"),
+        ({"opponents": {"mix": {"ppo:/no/such.npz": 1}}}, "no model file"),
+    ]:
         with pytest.raises(ConfigError, match=key.replace("[", r"\[").replace("]", r"\]")):
             config_from_dict({"game": "gobig", **data})
     assert not (tmp_path / "run").exists()
@@ -108,11 +129,15 @@ def test_agent_names_are_checked_before_training_starts(tmp_path):
 def test_malformed_yaml_names_file_line_and_column(tmp_path, capsys):
     cfg = tmp_path / "bad.yaml"
     cfg.write_text("game: gobig\nppo:\n  learning_rate: [1e-4\n  n_steps: 3\n")
-    line = _one_line_error(*_run(["train", "--config", str(cfg)], capsys)[::2], "bad.yaml:", "invalid YAML")
+    line = _one_line_error(
+        *_run(["train", "--config", str(cfg)], capsys)[::2], "bad.yaml:", "invalid YAML"
+    )
     assert "bad.yaml:4:" in line  # the list left open on line 3 fails on line 4
     cfg.write_text("- just\n- a list\n")
     _one_line_error(*_run(["train", "--config", str(cfg)], capsys)[::2], "bad.yaml", "mapping")
-    _one_line_error(*_run(["train", "--config", str(tmp_path / "none.yaml")], capsys)[::2], "no config file")
+    _one_line_error(
+        *_run(["train", "--config", str(tmp_path / "none.yaml")], capsys)[::2], "no config file"
+    )
 
 
 def test_cuda_without_a_gpu_is_an_error(tmp_path, capsys, monkeypatch):
@@ -120,8 +145,11 @@ def test_cuda_without_a_gpu_is_an_error(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     cfg = _config(tmp_path)
-    _one_line_error(*_run(["train", "--config", str(cfg), "--set", "device=cuda"], capsys)[::2],
-                    "--set device=cuda", "no GPU")
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--set", "device=cuda"], capsys)[::2],
+        "--set device=cuda",
+        "no GPU",
+    )
 
 
 # ---- checkpoints ---------------------------------------------------------------------------------
@@ -142,7 +170,9 @@ def _copy_run(run, tmp_path):
     return dest
 
 
-@pytest.mark.parametrize("damage", ["empty", "truncated", "garbage", "not_json", "no_policy", "bad_arrays"])
+@pytest.mark.parametrize(
+    "damage", ["empty", "truncated", "garbage", "not_json", "no_policy", "bad_arrays"]
+)
 def test_damaged_checkpoints_are_refused_naming_the_file(finished_run, tmp_path, capsys, damage):
     run = _copy_run(finished_run[0], tmp_path)
     cfg = _config(tmp_path, name="ext.yaml")
@@ -155,10 +185,18 @@ def test_damaged_checkpoints_are_refused_naming_the_file(finished_run, tmp_path,
     elif damage == "garbage":
         ckpt.write_bytes(b"not a checkpoint at all" * 40)
     else:
-        _rewrite_member(ckpt, {"not_json": "meta.json", "no_policy": "policy.pt",
-                               "bad_arrays": "arrays.npz"}[damage], b"{broken" if damage != "no_policy" else None)
-    line = _one_line_error(*_run(["train", "--config", str(cfg), "--resume", "--steps", str(4 * ROLLOUT)],
-                                 capsys)[::2], str(ckpt), "damaged")
+        _rewrite_member(
+            ckpt,
+            {"not_json": "meta.json", "no_policy": "policy.pt", "bad_arrays": "arrays.npz"}[damage],
+            b"{broken" if damage != "no_policy" else None,
+        )
+    line = _one_line_error(
+        *_run(["train", "--config", str(cfg), "--resume", "--steps", str(4 * ROLLOUT)], capsys)[
+            ::2
+        ],
+        str(ckpt),
+        "damaged",
+    )
     assert "start the run afresh" in line
 
 
@@ -198,8 +236,13 @@ def test_a_crafted_checkpoint_does_not_run_code(finished_run, tmp_path, capsys, 
         torch.save({"state": _Payload(marker)}, buf)
     _rewrite_member(run / "checkpoint.ckpt", member, buf.getvalue())
     cfg = _config(tmp_path, name="ext.yaml")
-    _one_line_error(*_run(["train", "--config", str(cfg), "--resume", "--steps", str(4 * ROLLOUT)], capsys)[::2],
-                    "damaged", member)
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--resume", "--steps", str(4 * ROLLOUT)], capsys)[
+            ::2
+        ],
+        "damaged",
+        member,
+    )
     assert not marker.exists()
 
 
@@ -211,11 +254,18 @@ def test_checkpoint_format_version_is_checked(finished_run, tmp_path, capsys):
     meta["version"] = 99
     _rewrite_member(ckpt, "meta.json", json.dumps(meta).encode())
     cfg = _config(tmp_path, name="ext.yaml")
-    _one_line_error(*_run(["train", "--config", str(cfg), "--resume", "--steps", str(4 * ROLLOUT)], capsys)[::2],
-                    "format version 99", "reads version 1")
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--resume", "--steps", str(4 * ROLLOUT)], capsys)[
+            ::2
+        ],
+        "format version 99",
+        "reads version 1",
+    )
     (run / "checkpoint.ckpt").unlink()
     (run / "checkpoint.pkl").write_bytes(b"old")
-    _one_line_error(*_run(["train", "--config", str(cfg), "--resume"], capsys)[::2], "checkpoint.pkl", "pickle")
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--resume"], capsys)[::2], "checkpoint.pkl", "pickle"
+    )
 
 
 # ---- finished runs and extensions ----------------------------------------------------------------
@@ -236,8 +286,11 @@ def test_resuming_a_finished_run_says_so(finished_run, tmp_path, capsys):
 def test_steps_below_the_steps_done_is_an_error(finished_run, tmp_path, capsys):
     _copy_run(finished_run[0], tmp_path)
     cfg = _config(tmp_path, name="same.yaml", eval={"final_games": 2})
-    _one_line_error(*_run(["train", "--config", str(cfg), "--resume", "--steps", "64"], capsys)[::2],
-                    "below the 128 steps", "more than 128")
+    _one_line_error(
+        *_run(["train", "--config", str(cfg), "--resume", "--steps", "64"], capsys)[::2],
+        "below the 128 steps",
+        "more than 128",
+    )
 
 
 def test_extending_a_run_marks_final_rows_and_updates_config(finished_run, tmp_path, capsys):
@@ -247,12 +300,17 @@ def test_extending_a_run_marks_final_rows_and_updates_config(finished_run, tmp_p
     assert [r["step"] for r in rows if r["kind"] == "final"] == ["128"]
     assert yaml.safe_load((run / "config.yaml").read_text())["total_timesteps"] == 2 * ROLLOUT
     cfg = _config(tmp_path, name="same.yaml", eval={"final_games": 2})
-    rc, _out, err = _run(["train", "--config", str(cfg), "--resume", "--steps", str(3 * ROLLOUT), "--no-progress"],
-                        capsys)
+    rc, _out, err = _run(
+        ["train", "--config", str(cfg), "--resume", "--steps", str(3 * ROLLOUT), "--no-progress"],
+        capsys,
+    )
     assert rc == 0, err
     assert yaml.safe_load((run / "config.yaml").read_text())["total_timesteps"] == 3 * ROLLOUT
     rows = _eval_rows(run)
-    assert [(r["step"], r["kind"]) for r in rows if r["kind"] == "final"] == [("128", "final"), ("192", "final")]
+    assert [(r["step"], r["kind"]) for r in rows if r["kind"] == "final"] == [
+        ("128", "final"),
+        ("192", "final"),
+    ]
     assert (run / "learning_curve.png").stat().st_size > 1000
 
 
@@ -262,7 +320,9 @@ def test_ctrl_c_says_where_the_checkpoint_is_and_how_to_resume(tmp_path, capsys,
     calls = []
     real = T.evaluate
 
-    def interrupt_second(*a, **k):  # evaluations at steps 64 and 128; the checkpoint at 64 precedes the second
+    def interrupt_second(
+        *a, **k
+    ):  # evaluations at steps 64 and 128; the checkpoint at 64 precedes the second
         calls.append(1)
         if len(calls) == 2:
             raise KeyboardInterrupt
