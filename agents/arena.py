@@ -92,7 +92,8 @@ class ArenaResult:
 
 
 def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
-    """``["heuristic", "fast=ismcts:50"]`` -> ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``.
+    """``["heuristic", "fast=ismcts:50"]`` ->
+    ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``.
 
     Labels name the rows of the results, so each must be non-empty and used once (an unlabelled
     spec is its own label: ``random,random`` needs labels, ``a=random,b=random``)."""
@@ -105,7 +106,8 @@ def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
         if eq and ":" not in head:
             label, rest = head.strip(), rest.strip()
             if not label:
-                raise ConfigError(f"agent {spec!r} has an empty label; write LABEL=SPEC, e.g. a={rest or 'random'}")
+                raise ConfigError(f"agent {spec!r} has an empty label; write LABEL=SPEC, "
+                                  f"e.g. a={rest or 'random'}")
             if not rest:
                 raise ConfigError(f"agent label {label!r} has no spec after '='")
             out.append((label, rest))
@@ -114,8 +116,8 @@ def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
     labels = [label for label, _ in out]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
-        raise ConfigError(f"agent label(s) {', '.join(map(repr, twice))} used more than once; give each agent "
-                          "its own label, e.g. a=random,b=random")
+        raise ConfigError(f"agent label(s) {', '.join(map(repr, twice))} used more than once; "
+                          "give each agent its own label, e.g. a=random,b=random")
     return out
 
 
@@ -210,7 +212,7 @@ def check_arena(cfg: ArenaConfig):
     if cfg.seed >= 2**63:
         raise ConfigError(f"arena: 'seed' must be below 2**63, got {cfg.seed}")
     game = _resolve(cfg)
-    for _, spec in parse_agents(cfg.agents):  # fail fast on unknown specs, before any process starts
+    for _, spec in parse_agents(cfg.agents):  # fail fast on bad specs, before any process starts
         make_agent(spec, game.name, 0)
     return game
 
@@ -333,14 +335,15 @@ RESULT_FILES = ("games.csv", "games.json", "summary.json", "summary.md", "win_sh
 
 
 def check_out_dir(out: str | Path, force: bool = False) -> Path:
-    """The results folder, if usable: not a file, and not holding earlier results unless ``force``."""
+    """The results folder, if usable: not a file, not holding earlier results unless ``force``."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"arena: --out {str(out)!r} is a file; give a folder for the results")
     earlier = [f for f in RESULT_FILES if (out / f).exists()]
     if earlier and not force:
-        raise ConfigError(f"arena: --out {str(out)!r} already holds results ({', '.join(earlier)}); choose "
-                          "another folder or pass --force to overwrite them")
+        raise ConfigError(f"arena: --out {str(out)!r} already holds results "
+                          f"({', '.join(earlier)}); choose another folder or pass --force to "
+                          "overwrite them")
     return out
 
 

@@ -57,7 +57,8 @@ def run(args) -> int:
     if args.out:
         out = write_results(result, args.out)
         print(
-            f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, win_share.png)"
+            f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, "
+            "win_share.png)"
         )
     return 130 if result.interrupted else 0
 

@@ -49,7 +49,8 @@ class Agent:
             current = getattr(self, key, None)
             if isinstance(enc, dict) and "__agent__" in enc:
                 if not isinstance(current, Agent):
-                    raise ValueError(f"{type(self).__name__}.{key}: saved as an agent, but this one has none")
+                    raise ValueError(f"{type(self).__name__}.{key}: saved as an agent, "
+                                     "but this one has none")
                 current.set_state(enc["__agent__"])
             else:
                 setattr(self, key, _decode(enc))
@@ -82,7 +83,9 @@ def _encode(value) -> tuple[bool, object]:
         return (True, [e for _, e in items]) if all(ok for ok, _ in items) else (False, None)
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         items = {k: _encode(v) for k, v in value.items()}
-        return (True, {k: e for k, (_, e) in items.items()}) if all(ok for ok, _ in items.values()) else (False, None)
+        if not all(ok for ok, _ in items.values()):
+            return False, None
+        return True, {k: e for k, (_, e) in items.items()}
     return False, None
 
 

@@ -57,8 +57,10 @@ def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("demo", help="play a short series of baseline games in every game and print a table",
+    p = sub.add_parser("demo", help="play a short series of baseline games in every game and print "
+                                    "a table",
                        description=__doc__.split("\n\n")[1].replace("\n", " "))
     p.add_argument("--games", type=count_arg(1), default=40, help="games per env (default 40)")
-    p.add_argument("--seed", type=seed_arg, default=0, help="the seed the games derive from (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0,
+                   help="the seed the games derive from (default 0)")
     p.set_defaults(func=lambda args: run_demo(args.games, args.seed))

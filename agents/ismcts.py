@@ -354,8 +354,9 @@ def make_ismcts(game_name: str, seed: int | None, arg: str | None) -> ISMCTSAgen
     return ISMCTSAgent(seed, rollout_agent=rollout_agent, **opts)
 
 
-register_agent("ismcts", make_ismcts, "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set "
-               "tree search, e.g. ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, "
-               "reward, max_rollout_steps, bias, horizon)")
+register_agent("ismcts", make_ismcts,
+               "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
+               "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, reward, "
+               "max_rollout_steps, bias, horizon)")
 
 __all__ = ["ISMCTSAgent", "make_ismcts", "parse_spec"]

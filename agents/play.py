@@ -111,7 +111,8 @@ def parse_choice(text: str, legal: list[int], name_of: Callable[[int], str]) -> 
         if len(candidates) == 1:
             return candidates[0], ""
         if len(candidates) > 1:
-            return None, f"{text.strip()!r} is ambiguous: " + ", ".join(f"{a}: {name_of(a)}" for a in candidates)
+            listed = ", ".join(f"{a}: {name_of(a)}" for a in candidates)
+            return None, f"{text.strip()!r} is ambiguous: {listed}"
     return None, f"no legal action is called {text.strip()!r}; " + HELP
 
 
@@ -136,8 +137,9 @@ def _recent(moves: list[str]) -> list[str]:
 
 
 def play_game(game_name: str, players: int | None = None, opponents: str = "heuristic", seat: int = 0,
-              seed: int | None = None, options: dict | None = None, input_fn: Callable[[str], str] = input,
-              out: Callable[[str], None] = print, save: str | Path | None = None, clear: bool = False) -> dict:
+              seed: int | None = None, options: dict | None = None,
+              input_fn: Callable[[str], str] = input, out: Callable[[str], None] = print,
+              save: str | Path | None = None, clear: bool = False) -> dict:
     """Play one game with a person in ``seat``; returns the game record (also saved to ``save``).
 
     ``opponents`` is one agent spec for every other seat or a comma-separated spec per other
@@ -181,8 +183,9 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
         p = state.current_player
         if p == seat:
             legal = [int(a) for a in state.legal_actions()]
-            out("\n".join([CLEAR if clear else RULE, title, "", render_for(state, seat), *_recent(moves),
-                           f"\nyour move (player_{seat}):", list_actions(state, legal)]))
+            out("\n".join([CLEAR if clear else RULE, title, "", render_for(state, seat),
+                           *_recent(moves), f"\nyour move (player_{seat}):",
+                           list_actions(state, legal)]))
             moves = []
             while True:
                 text = _read(input_fn, "> ")
@@ -210,7 +213,8 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
         record["finished"] = True
         record["scores"] = np.asarray(state.scores()).tolist()
         record["winners"] = sorted(int(w) for w in state.winners())
-        out("\n".join([CLEAR if clear else RULE, title, "", render_for(state, seat), *_recent(moves)]))
+        out("\n".join([CLEAR if clear else RULE, title, "", render_for(state, seat),
+                       *_recent(moves)]))
         out("\ngame over")
         out("scores: " + ", ".join(f"player_{p}{' (you)' if p == seat else ''} {s:g}"
                                    for p, s in enumerate(record["scores"])))
@@ -253,10 +257,12 @@ def load_record(path: str | Path):
         raise ConfigError(f"{where}: 'game'/'config': {e}") from None
     seat = record.setdefault("human_seat", 0)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
-        raise ConfigError(f"{where}: 'human_seat' must be a seat 0..{game.num_players - 1}, got {seat!r}")
+        raise ConfigError(f"{where}: 'human_seat' must be a seat 0..{game.num_players - 1}, "
+                          f"got {seat!r}")
     seats = record.setdefault("seats", ["?"] * game.num_players)
     if not isinstance(seats, list) or len(seats) != game.num_players:
-        raise ConfigError(f"{where}: 'seats' must list {game.num_players} agent specs, got {seats!r}")
+        raise ConfigError(f"{where}: 'seats' must list {game.num_players} agent specs, "
+                          f"got {seats!r}")
     if not 0 <= record["seed"] < 2**63:
         raise ConfigError(f"{where}: 'seed' must be in 0..2**63-1, got {record['seed']}")
     state = game.new_state(record["seed"])
@@ -270,8 +276,8 @@ def load_record(path: str | Path):
     return record, game, states
 
 
-def replay(path: str | Path, input_fn: Callable[[str], str] = input, out: Callable[[str], None] = print,
-           reveal: bool = False, clear: bool = False) -> int:
+def replay(path: str | Path, input_fn: Callable[[str], str] = input,
+           out: Callable[[str], None] = print, reveal: bool = False, clear: bool = False) -> int:
     """Step through a saved game; returns the number of moves shown."""
     record, game, states = load_record(path)
     seat = record["human_seat"]
@@ -280,8 +286,8 @@ def replay(path: str | Path, input_fn: Callable[[str], str] = input, out: Callab
     def show(i: int, last: str | None) -> None:
         s = states[i]
         table = s.render() if reveal else render_for(s, seat)
-        head = (f"replay of {path}: {record['game']}, {game.num_players} players, seed {record['seed']}, "
-                f"move {i}/{len(actions)}")
+        head = (f"replay of {path}: {record['game']}, {game.num_players} players, "
+                f"seed {record['seed']}, move {i}/{len(actions)}")
         out("\n".join([CLEAR if clear else RULE, head, "", table,
                        *([] if last is None else ["", f"last move: {last}"])]))
 
@@ -313,7 +319,8 @@ def run(args) -> int:
         replay(args.replay, reveal=args.reveal, clear=clear)
         return 0
     if args.reveal:
-        raise ConfigError("--reveal only applies to --replay FILE (a game in play never shows other hands)")
+        raise ConfigError("--reveal only applies to --replay FILE "
+                          "(a game in play never shows other hands)")
     if args.no_save and args.save:
         raise ConfigError("--save and --no-save contradict each other; give one")
     if not args.game:
@@ -321,7 +328,8 @@ def run(args) -> int:
     options = dict(args.option or [])
     save = None if args.no_save else (args.save or Path("deckzoo_games") /
                                       f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.json")
-    play_game(args.game, args.players, args.opponents, args.seat, args.seed, options, save=save, clear=clear)
+    play_game(args.game, args.players, args.opponents, args.seat, args.seed, options, save=save,
+              clear=clear)
     return 0
 
 
@@ -329,12 +337,14 @@ def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play one seat against agents in the terminal",
                        description=__doc__.split("\n\n")[1].replace("\n", " "))
     p.add_argument("game", nargs="?", help="game or env name, e.g. gobig")
-    p.add_argument("--players", type=count_arg(1), default=None, help="seats (default: the game's default)")
+    p.add_argument("--players", type=count_arg(1), default=None,
+                   help="seats (default: the game's default)")
     p.add_argument("--opponents", default="heuristic",
                    help="agent spec for every other seat, or one per other seat, comma-separated "
                         "(the kinds deckzoo arena --help lists)")
     p.add_argument("--seat", type=count_arg(0), default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=seed_arg, default=None, help="deal seed (default: random, printed)")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="deal seed (default: random, printed)")
     p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE",
                    help="a game option, e.g. --option end_rule=literal (repeatable)")
     p.add_argument("--save", default=None, metavar="FILE",

@@ -134,7 +134,7 @@ class PolicyWeights:
     def from_arrays(
         cls, arrays, activation: str, prefix: str = "", where: str = "policy"
     ) -> PolicyWeights:
-        """Inverse of ``to_arrays``; ``ValueError`` naming the array if shapes or values are wrong."""
+        """Inverse of ``to_arrays``; ``ValueError`` naming the array if one is wrong."""
         if activation not in ACTIVATIONS:
             raise ValueError(
                 f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}"
@@ -253,7 +253,7 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
     try:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
-    except Exception as e:  # noqa: BLE001 - numpy raises many kinds for a bad file; all mean "damaged"
+    except Exception as e:  # noqa: BLE001 - numpy raises many kinds; all mean "damaged"
         raise _damaged(path, f"{type(e).__name__}: {e}") from None
     meta_arr = arrays.pop("meta")
     if meta_arr.shape != () or meta_arr.dtype.kind != "U":

@@ -26,7 +26,8 @@ _USAGE: dict[str, str] = {}
 _PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.agents.policy")
 
 
-def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent], usage: str = "") -> None:
+def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent],
+                   usage: str = "") -> None:
     _FACTORIES[name] = factory
     _USAGE[name] = usage or name
 

@@ -56,7 +56,8 @@ def train_game(game: str, steps: int | None) -> dict:
     summary["wall_seconds"] = time.perf_counter() - t0
     summary["load_average_start"] = list(load0)
     with open(cfg.resolved_run_dir() / "eval.csv") as f:
-        summary["curve"] = [{k: (float(v) if k not in ("opponent", "kind") else v) for k, v in row.items()}
+        text = ("opponent", "kind")
+        summary["curve"] = [{k: (v if k in text else float(v)) for k, v in row.items()}
                             for row in csv.DictReader(f)]
     summary["config"] = config_to_dict(cfg)
     return summary
@@ -170,7 +171,8 @@ def plot_curve(game: str, s: dict) -> None:
 
     warm = " after cloning the heuristic (step 0)" if s.get("pretrain") else " self-play"
     plot_learning_curve(s["curve"], s["num_players"], RESULTS / f"training.{game}.png",
-                        f"{game} ({s['num_players']} players): MaskablePPO{warm}", final_step=s["steps"])
+                        f"{game} ({s['num_players']} players): MaskablePPO{warm}",
+                        final_step=s["steps"])
 
 
 def main(argv=None) -> int:

@@ -57,7 +57,7 @@ def atomic_write(path: Path, data: bytes) -> None:
 def write_checkpoint(
     path: Path, meta: dict, arrays: dict[str, np.ndarray], tensors: dict[str, object]
 ) -> None:
-    """One archive: ``meta`` (JSON), ``arrays`` (npz) and ``tensors`` (one ``torch.save`` file each)."""
+    """One archive: ``meta`` (JSON), ``arrays`` (npz), ``tensors`` (a ``torch.save`` file each)."""
     import torch
 
     buf = io.BytesIO()
@@ -164,7 +164,7 @@ def restore_model(model, meta: dict, arrays: dict, tensors: dict) -> None:
         model._last_episode_starts = arrays["model_last_episode_starts"]
 
 
-# ---- the global generators ------------------------------------------------------------------------
+# ---- the global generators -------------------------------------------------------------------
 def global_rng_state() -> tuple[dict, dict[str, np.ndarray]]:
     """python's, numpy's and torch's global generator states, as JSON data and arrays."""
     import torch

@@ -53,7 +53,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         if e.checkpoint_step is None:
             where = "before its first checkpoint, so there is nothing to resume; start it again"
         else:
-            where = f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; resume with: {_resume_command(args)}"
+            where = (f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; "
+                     f"resume with: {_resume_command(args)}")
         print(f"deckzoo train: interrupted at step {e.step}; {where}", file=sys.stderr)
         return 130
     final = {

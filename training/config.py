@@ -188,7 +188,8 @@ def _fill(cls, data: Any, where: str):
             raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be "
                                  f"{getattr(tp, '__name__', tp)}, got {value!r}")
         if tp is float and not math.isfinite(value):
-            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be a finite number, got {value!r}")
+            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be a finite "
+                                 f"number, got {value!r}")
         kwargs[name] = float(value) if tp is float else value
     return cls(**kwargs)
 
@@ -215,7 +216,8 @@ def _check(cfg: TrainConfig) -> None:
     if cfg.device not in ("cpu", "cuda", "auto"):
         bad("device", f"must be cpu, cuda or auto, got {cfg.device!r}")
     if cfg.device == "cuda" and not _cuda_available():
-        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there is one)")
+        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there "
+                      "is one)")
     for key, v in [("total_timesteps", cfg.total_timesteps), ("n_envs", cfg.n_envs),
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
@@ -251,7 +253,8 @@ def _check(cfg: TrainConfig) -> None:
             _check_spec(k, cfg.game, f"opponents.mix.{k}")
     if sum(mix.values()) <= 0:
         bad("opponents.mix", "weights sum to 0")
-    if not isinstance(cfg.eval.opponents, list) or not all(isinstance(s, str) for s in cfg.eval.opponents):
+    opponents = cfg.eval.opponents
+    if not isinstance(opponents, list) or not all(isinstance(s, str) for s in opponents):
         bad("eval.opponents", f"must be a list of agent specs, got {cfg.eval.opponents!r}")
     for i, spec in enumerate(cfg.eval.opponents):
         _check_spec(spec, cfg.game, f"eval.opponents[{i}]")
@@ -264,7 +267,8 @@ def _check(cfg: TrainConfig) -> None:
         try:
             make_agent(pre.imitate, cfg.game, 0)
         except ConfigError as e:
-            raise ConfigKeyError("pretrain.imitate", f"config key 'pretrain.imitate': {e}") from None
+            raise ConfigKeyError("pretrain.imitate",
+                                 f"config key 'pretrain.imitate': {e}") from None
     for key in ("decisions", "epochs", "batch_size"):
         if getattr(pre, key) < 1:
             bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
@@ -308,7 +312,8 @@ def config_from_dict(data: dict) -> TrainConfig:
     return cfg
 
 
-def load_config(path: str | Path, overrides: dict | None = None, sources: dict | None = None) -> TrainConfig:
+def load_config(path: str | Path, overrides: dict | None = None,
+                sources: dict | None = None) -> TrainConfig:
     """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win.
 
     An error in an overridden key is blamed on the override: ``sources`` maps a dotted key to what
@@ -330,7 +335,8 @@ def load_config(path: str | Path, overrides: dict | None = None, sources: dict |
         for i, p in enumerate(parents):
             node = node.setdefault(p, {})
             if not isinstance(node, dict):
-                raise ConfigError(f"{source}: {'.'.join(parents[:i + 1])!r} is not a section of the config")
+                section = ".".join(parents[:i + 1])
+                raise ConfigError(f"{source}: {section!r} is not a section of the config")
         node[last] = value
     try:
         return config_from_dict(data)

@@ -51,8 +51,9 @@ decisions that never end a turn (possible in games with cancellable composite ac
 stable-baselines3 logs as ``rollout/ep_rew_mean`` and ``rollout/success_rate``.
 
 Resuming: ``get_env_state()`` returns the env's complete mutable state (game, seats, opponent
-agents, random generators) as JSON-able data, and ``set_env_state(d)`` restores it, so a training run can
-stop between two steps and continue bit-for-bit. The pool is not part of it (see ``set_pool``).
+agents, random generators) as JSON-able data, and ``set_env_state(d)`` restores it, so a
+training run can stop between two steps and continue bit-for-bit. The pool is not part of it
+(see ``set_pool``).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class SingleAgentEnv(gym.Env):
         self.game_state = None
         self.seat = 0
         self.seat_agents: list[Agent | None] = []
-        self._seat_refs: list[tuple | None] = []  # where each seat's agent lives (None: the learner)
+        self._seat_refs: list[tuple | None] = []  # where each seat's agent lives (None: learner)
         self.seat_labels: list[str] = []
         self._last_score = 0.0
 
@@ -254,7 +255,8 @@ class SingleAgentEnv(gym.Env):
             self._seat_refs = [None] * n
             for i in range(n - 1):
                 s = (self.seat + 1 + i) % n
-                self.seat_agents[s], self.seat_labels[s], self._seat_refs[s] = self._draw_opponent(i)
+                agent, label, ref = self._draw_opponent(i)
+                self.seat_agents[s], self.seat_labels[s], self._seat_refs[s] = agent, label, ref
             self.game_state = self.game.new_state(int(self.np_random.integers(2**63)))
             self._last_score = self._own_score()
             self._ep_return, self._ep_len = 0.0, 0
@@ -344,7 +346,8 @@ class SingleAgentEnv(gym.Env):
             "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
             "agents": [[spec, index, a.get_state()] for (spec, index), a in self._agents.items()],
             "fixed": [o.get_state() if isinstance(o, Agent) else None for o in self._fixed or []],
-            "state": None if self.game_state is None else self.game_state.to_dict(), "seat": self.seat,
+            "state": None if self.game_state is None else self.game_state.to_dict(),
+            "seat": self.seat,
             "seats": [None if ref is None else list(ref) for ref in self._seat_refs],
             "labels": list(self.seat_labels), "last_score": self._last_score,
             "episode": [self._ep_return, self._ep_len], "done": self._done,
@@ -355,8 +358,8 @@ class SingleAgentEnv(gym.Env):
         first with the same pool and, as ``retired``, any member of ``pool_ids_in_use()`` (at save
         time) no longer in it. Agents built from specs are rebuilt and given their saved state."""
         if not isinstance(d, dict) or d.get("version") != ENV_STATE_VERSION:
-            raise ValueError(f"env state: format version {d.get('version') if isinstance(d, dict) else None!r}, "
-                             f"expected {ENV_STATE_VERSION}")
+            version = d.get("version") if isinstance(d, dict) else None
+            raise ValueError(f"env state: format version {version!r}, expected {ENV_STATE_VERSION}")
         self.np_random = rng_from_dict({"bit_generator": d["np_random"]})
         self._pool_rng.bit_generator.state = d["pool_rng"]
         agents = {}
@@ -372,7 +375,8 @@ class SingleAgentEnv(gym.Env):
                 o.set_state(state)
         state_cls = type(self.game.new_state(0))  # the game's State class
         self.game_state = None if d["state"] is None else state_cls.from_dict(d["state"], self.game)
-        self.seat, self.seat_labels, self._last_score = int(d["seat"]), list(d["labels"]), float(d["last_score"])
+        self.seat, self.seat_labels = int(d["seat"]), list(d["labels"])
+        self._last_score = float(d["last_score"])
         self._ep_return, self._ep_len = float(d["episode"][0]), int(d["episode"][1])
         self._done = bool(d["done"])
         self.seat_agents, self._seat_refs = [], []
@@ -382,7 +386,8 @@ class SingleAgentEnv(gym.Env):
                 agent = None
             elif ref[0] == "pool":
                 if ref[1] not in self._pool_agents:
-                    raise ConfigError(f"env state refers to pool member {ref[1]}, which set_pool did not supply")
+                    raise ConfigError(f"env state refers to pool member {ref[1]}, which set_pool "
+                                      "did not supply")
                 agent = self._pool_agents[ref[1]]
             elif ref[0] == "fixed":
                 agent = self._fixed[ref[1]]

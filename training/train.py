@@ -13,11 +13,11 @@ against each ``eval.opponents`` baseline (the learner in every seat in turn; win
 95% Wilson interval), and checkpoints. A run folder holds::
 
     config.yaml         the resolved configuration (rewritten when a run is extended)
-    checkpoint.ckpt     the latest checkpoint (checkpoint.py; written to a temporary file, then renamed)
-    eval.csv            every evaluation (the learning curve); ``kind`` says periodic, pretrain or final
+    checkpoint.ckpt     the latest checkpoint (checkpoint.py; a temporary file, then renamed)
+    eval.csv            every evaluation (the learning curve); ``kind``: periodic, pretrain, final
     tb/                 TensorBoard logs (rollout/*, train/*, eval/*)
     learning_curve.png  win share against each evaluation opponent over the run
-    policy.npz          the final policy as a deckzoo policy file (an Agent: ``ppo:<run>/policy.npz``)
+    policy.npz          the final policy as a policy file (an Agent: ``ppo:<run>/policy.npz``)
     final.zip           the final MaskablePPO model, for SB3 (``ppo:<run>/final.zip`` loads it too)
     summary.json        steps, time, throughput and the final evaluation
 
@@ -126,7 +126,7 @@ def make_vec_env(cfg: TrainConfig, mix: dict):
 
     def make(i):
         def _init():
-            if subproc:  # in the worker process: Ctrl-C is the parent's to handle (one message, no tracebacks)
+            if subproc:  # in the worker: Ctrl-C is the parent's (one message, no tracebacks)
                 import signal
 
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -219,12 +219,13 @@ class Trainer:
         ckpt, old = self.run_dir / CHECKPOINT, self.run_dir / OLD_CHECKPOINT
         if self.resume and not ckpt.exists():
             if old.exists():
-                raise ConfigError(f"--resume: {old} is a checkpoint of an older deckzoo, in a format (pickle) that "
-                                  "is no longer loaded because loading it could run code; start the run afresh")
+                raise ConfigError(f"--resume: {old} is a checkpoint of an older deckzoo, in a "
+                                  "format (pickle) that is no longer loaded because loading it "
+                                  "could run code; start the run afresh")
             raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
         if not self.resume and (ckpt.exists() or old.exists()):
             raise ConfigError(f"{self.run_dir} already holds a run; pass --resume or choose another run_dir")
-        blob = read_checkpoint(ckpt) if self.resume else None  # a damaged file fails before anything starts
+        blob = read_checkpoint(ckpt) if self.resume else None  # damaged: fails before any work
         if blob is not None:
             self._check_extension(blob[0])
         self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -233,7 +234,8 @@ class Trainer:
         if blob is not None:
             self._load_checkpoint(*blob)
         # the run's own config: written at the start, rewritten when a resume extends the run
-        (self.run_dir / "config.yaml").write_text(yaml.safe_dump(config_to_dict(self.cfg), sort_keys=False))
+        config = yaml.safe_dump(config_to_dict(self.cfg), sort_keys=False)
+        (self.run_dir / "config.yaml").write_text(config)
         self.model.set_logger(configure(str(self.run_dir / "tb"), ["tensorboard"]))
         if self.cfg.pretrain.imitate is not None and self.rs.pretrain is None:
             self._pretrain()
@@ -282,7 +284,8 @@ class Trainer:
         try:
             self._loop(total, progress, bar)
         except KeyboardInterrupt:
-            raise TrainingInterrupted(model.num_timesteps, self.checkpoint_step, self.run_dir / CHECKPOINT) from None
+            raise TrainingInterrupted(model.num_timesteps, self.checkpoint_step,
+                                      self.run_dir / CHECKPOINT) from None
         finally:
             bar.close()
         return self._finish(time.perf_counter() - wall0)
@@ -324,7 +327,8 @@ class Trainer:
     def _evaluate(self, games: int, step: int, kind: str = "periodic") -> list[dict]:
         """Evaluate against every ``eval.opponents`` entry; ``kind`` (periodic, pretrain, final)
         marks the rows in eval.csv."""
-        agent = PolicyAgent(weights_from_sb3(self.model.policy), deterministic=self.cfg.eval.deterministic)
+        agent = PolicyAgent(weights_from_sb3(self.model.policy),
+                            deterministic=self.cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
             r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k),
@@ -341,7 +345,8 @@ class Trainer:
         return rows
 
     def _write_eval_csv(self) -> None:
-        cols = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform", "abandoned"]
+        cols = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
+                "abandoned"]
         buf = io.StringIO()
         w = csv.DictWriter(buf, cols, extrasaction="ignore")
         w.writeheader()
@@ -354,10 +359,12 @@ class Trainer:
         model.save(buf)
         atomic_write(self.run_dir / "final.zip", buf.getvalue())
         save_policy(self.run_dir / "policy.npz", weights_from_sb3(model.policy), game=cfg.game,
-                    env=E._canonical(cfg.game), game_config=self.game.config(), trainer="deckzoo.training (MaskablePPO)",
+                    env=E._canonical(cfg.game), game_config=self.game.config(),
+                    trainer="deckzoo.training (MaskablePPO)",
                     training=config_to_dict(cfg), extra={"steps": int(model.num_timesteps)})
         t0 = time.perf_counter()
-        final = self._evaluate(cfg.eval.final_games, model.num_timesteps, kind="final") if cfg.eval.final_games else []
+        final = (self._evaluate(cfg.eval.final_games, model.num_timesteps, kind="final")
+                 if cfg.eval.final_games else [])
         summary = {
             "game": cfg.game, "num_players": self.game.num_players, "steps": model.num_timesteps,
             "train_seconds": rs.train_seconds, "steps_per_second": model.num_timesteps / max(rs.train_seconds, 1e-9),
@@ -375,8 +382,9 @@ class Trainer:
         }
         atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
         if rs.eval_history:
-            plot_learning_curve(rs.eval_history, self.game.num_players, self.run_dir / "learning_curve.png",
-                                f"{cfg.game} ({self.game.num_players} players): MaskablePPO, {cfg.run_dir}")
+            title = f"{cfg.game} ({self.game.num_players} players): MaskablePPO, {cfg.run_dir}"
+            plot_learning_curve(rs.eval_history, self.game.num_players,
+                                self.run_dir / "learning_curve.png", title)
         rs.finished = True  # a resume with the same budget now has nothing to do
         self.save_checkpoint()
         self.close()
@@ -418,16 +426,18 @@ class Trainer:
             done, finished = int(meta["sb3"]["num_timesteps"]), bool(meta["run_state"]["finished"])
             saved = dict(meta["config"])
         except (KeyError, TypeError, ValueError) as e:
-            raise ConfigError(f"--resume: the checkpoint in {self.run_dir} is damaged (missing or bad "
-                              f"{e}); start the run afresh in another run_dir") from None
+            raise ConfigError(f"--resume: the checkpoint in {self.run_dir} is damaged (missing or "
+                              f"bad {e}); start the run afresh in another run_dir") from None
         _check_resumable(saved, config_to_dict(self.cfg))
         total = -(-self.cfg.total_timesteps // self.cfg.rollout_steps) * self.cfg.rollout_steps
         if total < done:
-            raise ConfigError(f"--resume: total_timesteps {self.cfg.total_timesteps} is below the {done} steps this "
-                              f"run has done; give more than {done} (--steps) to extend it")
+            raise ConfigError(f"--resume: total_timesteps {self.cfg.total_timesteps} is below the "
+                              f"{done} steps this run has done; give more than {done} (--steps) "
+                              "to extend it")
         if total == done and finished:
-            raise RunFinished(f"{self.run_dir} already finished at {done} steps (final evaluation in "
-                              f"summary.json); nothing to do: give more than {done} steps (--steps) to extend it")
+            raise RunFinished(f"{self.run_dir} already finished at {done} steps (final evaluation "
+                              f"in summary.json); nothing to do: give more than {done} steps "
+                              "(--steps) to extend it")
 
     def _load_checkpoint(self, meta: dict, arrays: dict, tensors: dict) -> None:
         where = self.run_dir / CHECKPOINT
@@ -437,8 +447,10 @@ class Trainer:
             acts = list(meta["pool_activations"])
             pool = [PolicyWeights.from_arrays(arrays, acts[k], f"pool_{k}_", str(where))
                     for k in range(len(rs["pool_steps"]))]
-            retired = {int(i): PolicyWeights.from_arrays(arrays, acts[len(pool) + n], f"retired_{i}_", str(where))
-                       for n, i in enumerate(meta["retired"])}
+            retired = {}
+            for n, i in enumerate(meta["retired"]):
+                act = acts[len(pool) + n]
+                retired[int(i)] = PolicyWeights.from_arrays(arrays, act, f"retired_{i}_", str(where))
             self.rs = RunState(pool=pool, **rs)
             self.rs.finished = False  # the run goes on (a finished one was refused in setup)
             self._retired = retired
@@ -453,7 +465,8 @@ class Trainer:
             raise
         except (KeyError, TypeError, ValueError, IndexError, RuntimeError) as e:
             raise ConfigError(f"--resume: the checkpoint {str(where)!r} is damaged or inconsistent "
-                              f"({type(e).__name__}: {e}); start the run afresh in another run_dir") from None
+                              f"({type(e).__name__}: {e}); start the run afresh in another "
+                              "run_dir") from None
         self.checkpoint_step = int(self.model.num_timesteps)
         self._write_eval_csv()
 

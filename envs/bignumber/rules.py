@@ -568,8 +568,9 @@ class BigNumberState(State):
         lines = [(f"Big Number - deal {v['deal'] + 1}, started by player_{v['deal_start']}; "
                  f"out of play: {cards_name(v['out_of_play']) or '-'}")]
         if v["middle"]:
-            passed = f"; passed: {', '.join(f'player_{q}' for q in v['passed'])}" if v["passed"] else ""
-            lines.append(f"middle: {cards_name(v['middle'])} ({v['middle_value']}) by player_{v['middle_owner']}{passed}")
+            passed = ", ".join(f"player_{q}" for q in v["passed"])
+            lines.append(f"middle: {cards_name(v['middle'])} ({v['middle_value']}) by "
+                         f"player_{v['middle_owner']}" + (f"; passed: {passed}" if passed else ""))
         else:
             lines.append("middle: empty")
         if v["played"]:
@@ -581,7 +582,8 @@ class BigNumberState(State):
             else:
                 known = f" (known: {cards_name(v['known'][q])})" if v["known"][q] else ""
                 held = f"{v['hand_sizes'][q]} cards{known}"
-            lines.append(f"{mark} player_{q}{' (you)' if q == player else ''}: {v['scores'][q]} pts; {held}")
+            you = " (you)" if q == player else ""
+            lines.append(f"{mark} player_{q}{you}: {v['scores'][q]} pts; {held}")
         if v["selection"]:
             lines.append(f"your play so far: {cards_name(v['selection'])}")
         if v["current_player"] is None:

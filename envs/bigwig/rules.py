@@ -660,7 +660,8 @@ class BigWigState(State):
         return f"<invalid action {action}>"
 
     def render(self, observer: int | None = None) -> str:
-        """Every hand and face-down card (a spectator's view), or with ``observer`` what that seat sees."""
+        """Every hand and face-down card (a spectator's view), or with ``observer`` what that
+        seat sees."""
         if observer is not None:
             return self.render_view(observer)
         n = self.game.num_players
@@ -699,16 +700,19 @@ class BigWigState(State):
 
         rc = "-" if v["round_card"] is None else small_name(v["round_card"])
         trump = ", ".join(["white", *(c for c, t in zip(COLOURS, v["trump"]) if t)])
-        lines = [(f"BigWig - round {v['round']}: {rc}; trump {trump}; holmgangs {v['holmgangs']}/4; "
-                 f"draw pile {v['draw_pile']}, altar pile {v['altar_pile']}"),
-                 f"under the altar: {names(v['altar'], small_name)}; discard pile: {names(v['discard'])}"]
+        lines = [(f"BigWig - round {v['round']}: {rc}; trump {trump}; holmgangs "
+                  f"{v['holmgangs']}/4; draw pile {v['draw_pile']}, altar pile {v['altar_pile']}"),
+                 (f"under the altar: {names(v['altar'], small_name)}; "
+                  f"discard pile: {names(v['discard'])}")]
         if v["challenger"] is not None:
             target = "(choosing)" if v["target"] is None else f"player_{v['target']}"
             stake = "(choosing)" if v["stake"] is None else small_name(v["stake"])
-            joined = f"; joined: {', '.join(f'player_{j}' for j in v['joiners'])}" if v["joiners"] else ""
-            lines.append(f"holmgang: player_{v['challenger']} challenges {target} for {stake}{joined}")
+            joined = ", ".join(f"player_{j}" for j in v["joiners"])
+            lines.append(f"holmgang: player_{v['challenger']} challenges {target} for {stake}"
+                         + (f"; joined: {joined}" if joined else ""))
         if any(k is not None for k in v["last_trick"]):
-            played = ", ".join(f"player_{q} {card_name(k)}" for q, k in enumerate(v["last_trick"]) if k is not None)
+            played = ", ".join(f"player_{q} {card_name(k)}" for q, k in enumerate(v["last_trick"])
+                               if k is not None)
             won = "no winner" if v["last_winner"] is None else f"player_{v['last_winner']} won"
             lines.append(f"last trick: {played} -> {won}")
         for q in range(n):
@@ -725,8 +729,10 @@ class BigWigState(State):
         if v["phase"] == "over":
             lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
         elif v["phase"] == "commit":
-            waiting = "you play a card face down" if v["to_act"] else "the others play their cards face down"
-            lines.append(f"trick ({', '.join(f'player_{q}' for q in v['participants'])}): {waiting}")
+            waiting = ("you play a card face down" if v["to_act"]
+                       else "the others play their cards face down")
+            seats = ", ".join(f"player_{q}" for q in v["participants"])
+            lines.append(f"trick ({seats}): {waiting}")
         elif v["phase"] == "sacrifice":
             lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
         else:

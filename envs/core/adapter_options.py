@@ -33,12 +33,13 @@ def check_reset(seed, options) -> None:
     it). These envs take no reset options (game options go to the constructor); any given are
     reported with a warning rather than silently ignored. A warning, not an error: PettingZoo's
     own ``api_test`` calls ``reset(seed=0, options={"options": 1})`` to check the signature."""
-    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
-                             or not 0 <= seed < 2**63):
-        raise ConfigError(f"reset(): 'seed' must be None or a whole number in 0..2**63-1, got {seed!r}")
+    if seed is not None and (isinstance(seed, (bool, np.bool_))
+                             or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63):
+        raise ConfigError(f"reset(): 'seed' must be None or a whole number in 0..2**63-1, "
+                          f"got {seed!r}")
     if options:
-        warnings.warn(f"reset(): this env takes no reset options; ignoring {options!r} (game options go "
-                      "to the env's constructor)", UserWarning, stacklevel=3)
+        warnings.warn(f"reset(): this env takes no reset options; ignoring {options!r} "
+                      "(game options go to the env's constructor)", UserWarning, stacklevel=3)
 
 
 NOT_RESET = "call reset() first: the env has no game before its first reset()"

@@ -46,8 +46,8 @@ def rng_from_dict(d: dict) -> np.random.Generator:
     state = d.get("bit_generator") if isinstance(d, dict) else None
     kind = state.get("bit_generator") if isinstance(state, dict) else None
     if kind not in BIT_GENERATORS:
-        raise ValueError(f"'rng' must hold a numpy bit generator state ({', '.join(BIT_GENERATORS)}), "
-                         f"got {kind!r}")
+        raise ValueError(f"'rng' must hold a numpy bit generator state "
+                         f"({', '.join(BIT_GENERATORS)}), got {kind!r}")
     bit_gen = getattr(np.random, kind)()
     try:
         bit_gen.state = state
@@ -356,7 +356,8 @@ class State:
             except ConfigError as e:
                 f.fail("game" if "unknown env" in str(e) else "config", f"is not usable: {e}")
         elif name != type(game).name or config != json.loads(json.dumps(game.config())):
-            f.fail("config", f"is {name} {config}, not this game's {type(game).name} {game.config()}")
+            f.fail("config", f"is {name} {config}, not this game's {type(game).name} "
+                             f"{game.config()}")
         rng = rng_from_dict(f.get("rng"))
         cls._check_dict(game, f.get("state"))
         state = cls._from_dict(game, f.get("state"))

@@ -88,10 +88,12 @@ class DeckzooParallelEnv(ParallelEnv):
     def _check_actions(self, actions) -> None:
         """The argument as a whole: a dict of live agents (``IllegalActionError`` otherwise)."""
         if not isinstance(actions, Mapping):
-            raise IllegalActionError(actions, [], f"step() takes a dict {{agent: action}}, got {type(actions).__name__}")
+            raise IllegalActionError(actions, [], "step() takes a dict {agent: action}, "
+                                     f"got {type(actions).__name__}")
         unknown = [k for k in actions if k not in self.agents]
         if unknown:
-            raise IllegalActionError(actions, [], f"no live agent is called {', '.join(map(repr, unknown))} "
+            names = ", ".join(map(repr, unknown))
+            raise IllegalActionError(actions, [], f"no live agent is called {names} "
                                      f"(agents: {', '.join(self.agents)})")
 
     def step(self, actions):

@@ -25,7 +25,9 @@ class Fields:
 
     def __init__(self, d, where: str, known: Iterable[str] | None = None):
         if not isinstance(d, dict):
-            raise ValueError(f"{where} must be a JSON object, got {type(d).__name__}")  # noqa: TRY004 - from_dict promises ValueError
+            # a ValueError, not a TypeError: from_dict promises ValueError for any bad input
+            got = type(d).__name__
+            raise ValueError(f"{where} must be a JSON object, got {got}")  # noqa: TRY004
         self.d, self.where = d, where
         if known is not None:
             unknown = sorted(set(d) - set(known), key=str)

@@ -96,7 +96,8 @@ class GoBigGame(Game):
     default_players = 4
     score_scale = 50.0
     OPTIONS = (
-        Option("end_rule", "after_draw", "when the game ends (ruling G10)", choices=("after_draw", "literal")),
+        Option("end_rule", "after_draw", "when the game ends (ruling G10)",
+               choices=("after_draw", "literal")),
         Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
                kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
     )
@@ -388,15 +389,17 @@ class GoBigState(State):
         def counts(row) -> list[int]:
             return [value + 1 for value, c in enumerate(row) for _ in range(c)]
 
-        lines = [(f"Go Big - turn {v['turn']}; deck {v['deck_size']} cards; market: {cards(v['market'])}; "
-                 f"box (beaten): {cards(counts(v['box']))}")]
+        lines = [(f"Go Big - turn {v['turn']}; deck {v['deck_size']} cards; "
+                  f"market: {cards(v['market'])}; box (beaten): {cards(counts(v['box']))}")]
         for q in range(v["num_players"]):
             mark = ">" if q == v["current_player"] else " "
             d = v["displays"][q]
             shown = "-" if d is None else f"{d[1]}x{d[0]}"
-            hand = f"hand {cards(counts(v['hand']))}" if q == player else f"{v['hand_sizes'][q]} cards in hand"
-            lines.append(f"{mark} player_{q}{' (you)' if q == player else ''}: display {shown}; bank "
-                         f"{v['scores'][q]} pts: {cards(counts(v['banks'][q]))}; {hand}")
+            you = " (you)" if q == player else ""
+            hand = (f"hand {cards(counts(v['hand']))}" if q == player
+                    else f"{v['hand_sizes'][q]} cards in hand")
+            lines.append(f"{mark} player_{q}{you}: display {shown}; bank {v['scores'][q]} pts: "
+                         f"{cards(counts(v['banks'][q]))}; {hand}")
         if v["current_player"] is None:
             lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
         else:

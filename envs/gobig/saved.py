@@ -79,5 +79,6 @@ def check_state(game, d: dict) -> None:
     if phase == PHASE_DRAW and (displays[cp] is None or not deck or not market):
         f.fail(
             "phase",
-            "is draw, which needs the player's new display and both a deck and a market to choose from",
+            "is draw, which needs the player's new display and both a deck and a market "
+            "to choose from",
         )

@@ -1,8 +1,8 @@
 """Midgard card data: the loader and validator of ``data/midgard.json``, and the card kinds.
 
-The rulebook prints almost no card-level data (docs/rules/midgard.md, "Synthetic data"), so every card lives in
-one JSON file: facts the rulebook states are kept as printed, invented records carry
-``"source": "synthetic"`` and rulebook records with invented fields name them in
+The rulebook prints almost no card-level data (docs/rules/midgard.md, "Synthetic data"), so
+every card lives in one JSON file: facts the rulebook states are kept as printed, invented
+records carry ``"source": "synthetic"`` and rulebook records with invented fields name them in
 ``"synthetic_fields"``. ``load_data`` checks everything at import and raises ``DataError``
 naming the record and the field, so a broken edit of the file fails at start-up, not mid-game.
 

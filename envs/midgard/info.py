@@ -169,8 +169,8 @@ class InfoMixin:
     def check_invariants(self) -> None:
         """Conservation of cards, coins, rewards and challenges; legal troops (for tests)."""
         n = self.game.num_players
-        total = card_totals(self.hands, self.valhalla, self.thing + self.krog, self.troops, self.pending,
-                            self.stack, self.played, self.pool, self.contest)
+        total = card_totals(self.hands, self.valhalla, self.thing + self.krog, self.troops,
+                            self.pending, self.stack, self.played, self.pool, self.contest)
         if total.tolist() != list(DATA.kind_counts):
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
@@ -349,7 +349,8 @@ class InfoMixin:
         return s
 
 
-def card_totals(hands, valhalla, piles, troops, pending, stack, played, pool, contest) -> np.ndarray:
+def card_totals(hands, valhalla, piles, troops, pending, stack, played, pool,
+                contest) -> np.ndarray:
     """Copies of each card kind found in all places a card can be (card conservation): hands and
     Valhalla (counts), the Thing and Krog (``piles``), troops and the one being laid down, a
     displaced wildcard, played cards, Loki's pool and a contest's held bonuses."""

@@ -93,7 +93,7 @@ def check_state(game, d: dict) -> None:
         )
     if over and rnd != rounds:
         f.fail("round", f"is {rnd}, but the game ends after round {rounds}")
-    # (a position set up in a later round, a scenario, may start without the earlier rounds' records)
+    # (a position set up in a later round, a scenario, may lack the earlier rounds' records)
     if len(history) == finished and scores != [
         sum(h["deltas"][q] for h in history) for q in range(n)
     ]:

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 THIS = Path(__file__).resolve()
 
 # Ruling ids: cross-game X1-X8, BigWig B.., Go Big G.., Big Number N.., Midgard M.. (M34a), Wizard
-# W.., this implementation's own MD.., and fixes such as M-D1. Not inside longer words (B006, PCG64).
+# W.., this implementation's own MD.., and fixes such as M-D1. Not inside longer words (B006,
+# PCG64).
 RULING = re.compile(r"(?<![\w-])(?:MD\d+|[BGMNW]-D\d+|[BGMNWX][1-9]\d?[a-z]?)(?![\w-])")
 # Test names cite rulings too: test_b27_..., test_N1_..., test_g1_g2_... (every id at the start).
 TEST_NAME = re.compile(r"\btest_((?:(?:md|[bgmnwx])\d+[a-z]?_)+)", re.IGNORECASE)

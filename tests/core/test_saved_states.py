@@ -71,7 +71,7 @@ def _rejected(cls, d, field):
     return str(err.value)
 
 
-# ---- corruptions common to every game ---------------------------------------------------------------
+# ---- corruptions common to every game ------------------------------------------------------
 @pytest.mark.parametrize("name", NAMES)
 def test_common_corruptions_are_rejected(name):
     cls, d = _first(name, lambda s: not s.is_terminal() and s.current_player is not None)
@@ -121,7 +121,7 @@ def _add_row(field):
     return lambda st: st[field].append(copy.deepcopy(st[field][0]))
 
 
-# ---- per game: (field named in the error, corruption of the state's fields) -------------------------
+# ---- per game: (field named in the error, corruption of the state's fields) ----------------
 GOBIG = [
     ("hands", _add_row("hands")),  # 5 hands in a 4-player game
     (

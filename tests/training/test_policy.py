@@ -43,7 +43,8 @@ def test_numpy_actor_matches_torch(activation):
     np.testing.assert_allclose(got, expected, atol=1e-5)
     assert w.obs_size == env.observation_space.shape[0] and w.num_actions == env.action_space.n
     assert w.equals(weights_from_sb3(model.policy)) and not w.equals(
-        weights_from_sb3(MaskablePPO("MlpPolicy", env, seed=2, policy_kwargs=model.policy_kwargs).policy))
+        weights_from_sb3(MaskablePPO("MlpPolicy", env, seed=2,
+                                     policy_kwargs=model.policy_kwargs).policy))
 
 
 def test_masked_choice_obeys_the_mask():

@@ -43,15 +43,16 @@ def test_smoke_run_every_game(name, tmp_path):
     summary = train(cfg)
     run = tmp_path / game
     assert summary["steps"] == 5 * ROLLOUT
-    for f in ("config.yaml", "checkpoint.ckpt", "eval.csv", "final.zip", "policy.npz", "summary.json",
-              "learning_curve.png"):
+    for f in ("config.yaml", "checkpoint.ckpt", "eval.csv", "final.zip", "policy.npz",
+              "summary.json", "learning_curve.png"):
         assert (run / f).exists(), f
     assert any((run / "tb").rglob("events.out.tfevents*"))
     assert json.loads((run / "summary.json").read_text())["steps"] == 5 * ROLLOUT
     assert len(summary["final_eval"]) == 1 and 0 <= summary["final_eval"][0]["win_share"] <= 1
     # the final model is an Agent for the arena, from the policy file and from SB3's zip alike
     state = E.ENVS[name].Game(**cfg.game_options).new_state(0)
-    npz, zipped = make_agent(f"ppo:{run / 'policy.npz'}", game, seed=0), make_agent(f"ppo:{run / 'final.zip'}", game)
+    npz = make_agent(f"ppo:{run / 'policy.npz'}", game, seed=0)
+    zipped = make_agent(f"ppo:{run / 'final.zip'}", game)
     assert npz.weights.equals(zipped.weights) and npz.meta["game"] == game
     assert npz.meta["training"]["total_timesteps"] == cfg.total_timesteps
     assert state.legal_mask()[npz.act(state.for_player(state.current_player))]
