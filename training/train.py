@@ -449,8 +449,8 @@ class Trainer:
                     for k in range(len(rs["pool_steps"]))]
             retired = {}
             for n, i in enumerate(meta["retired"]):
-                act = acts[len(pool) + n]
-                retired[int(i)] = PolicyWeights.from_arrays(arrays, act, f"retired_{i}_", str(where))
+                act, prefix = acts[len(pool) + n], f"retired_{i}_"
+                retired[int(i)] = PolicyWeights.from_arrays(arrays, act, prefix, str(where))
             self.rs = RunState(pool=pool, **rs)
             self.rs.finished = False  # the run goes on (a finished one was refused in setup)
             self._retired = retired
