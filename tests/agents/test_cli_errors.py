@@ -270,3 +270,10 @@ def test_arena_help_lists_the_agent_kinds():
     text = " ".join(subs["arena"].format_help().split())
     for kind in ("random", "heuristic", "ismcts", "ppo:PATH"):
         assert kind in text, kind
+
+
+def test_a_file_that_is_not_a_policy_is_one_line(capsys, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a policy")
+    rc, _, err = run(["arena", "gobig", "--agents", f"ppo:{bad},random", "--games", "2"], capsys)
+    one_line(rc, err, str(bad), "not a usable policy file", "export the policy again")
