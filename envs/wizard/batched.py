@@ -1,0 +1,389 @@
+"""Wizard, batched: B games as struct-of-arrays numpy state, bit-exact with ``rules.py``.
+
+Same options, action ids and observation as ``WizardGame`` (``rules.py`` is the specification;
+``tests/vector/test_wizard.py`` replays random games in both and compares every step). What
+is kept per lane (``B`` games, ``n`` seats):
+
+    hands (B, n, 54) int8 counts   played (B, 54) int8      points, bids, won, voids, hs (B, n)
+    tcard (B, n) card each seat put in the current trick (-1: none yet)
+    phase, cur, rnd, dealer, flipped, trump, led, leader, tlen, tdone (B,)
+
+The observation is built from these arrays in one pass per step: zero the buffer, scatter
+every one-hot entry with a single flat assignment, then write the dense pieces (hands, played,
+per-seat values rotated to the observer's relative order through lookup tables that hold the
+scalar encoder's float results). Entries a lane does not have (no flipped card, no led suit)
+are aimed at the first hand entry, which the dense hand write then overwrites.
+
+Chance: a deal is a record ``{"hands": (k, n, 54) int8, "flipped": (k,)}`` (plus
+``"first_dealer"`` for a new game), drawn from the batch generator (``Generator.permuted``,
+dealt one card at a time clockwise from the dealer's left, as the scalar engine deals) or
+copied from scalar states (``record_from_states``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.batched import (
+    BatchedEngine,
+    flat_order,
+    float32_table,
+    relative_seats,
+    rotate,
+    seat_positions,
+)
+from .cards import (
+    COUNT_SCALE,
+    DECK_KINDS,
+    DECK_SIZE,
+    LED_FREE,
+    LED_NONE,
+    NO_TRUMP,
+    NUM_KINDS,
+    NUM_SUITED,
+    NUM_SUITS,
+    RANKS,
+    TRUMP_PENDING,
+    WIZARD,
+    trump_after_flip,
+)
+from .rules import (
+    BID_BASE,
+    PHASE_BID,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_TRUMP,
+    TRUMP_BASE,
+    WizardGame,
+)
+
+_KINDS = np.arange(NUM_KINDS)
+# FOLLOW[code]: the kinds a hand may play when it must follow suit ``code`` (4: anything)
+_FOLLOW = np.ones((NUM_SUITS + 1, NUM_KINDS), dtype=bool)
+for _s in range(NUM_SUITS):
+    _FOLLOW[_s, :NUM_SUITED] = _KINDS[:NUM_SUITED] // RANKS == _s
+# the led suit a kind sets when it is the first card that sets one
+_LED_BY_KIND = np.concatenate([_KINDS[:NUM_SUITED] // RANKS, [LED_FREE, LED_NONE]])
+# trump after flipping kind f (index f + 1; index 0 = nothing flipped)
+_TRUMP_BY_FLIP = np.array([trump_after_flip(f) for f in range(-1, NUM_KINDS)])
+_VOID_BITS = np.array([[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], dtype=np.float32)
+
+
+class WizardBatched(BatchedEngine):
+    game_cls = WizardGame
+
+    def __init__(self, game: WizardGame, num_envs: int, rng: np.random.Generator):
+        super().__init__(game, num_envs, rng)
+        B, n, K = self.B, self.n, game.rounds
+        self.K = K
+        i64 = np.int64
+        self.phase = np.zeros(B, dtype=i64)
+        self.rnd = np.ones(B, dtype=i64)
+        self.dealer = np.zeros(B, dtype=i64)
+        self.flipped = np.full(B, -1, dtype=i64)
+        self.trump = np.full(B, NO_TRUMP, dtype=i64)
+        self.led = np.full(B, LED_NONE, dtype=i64)
+        self.leader = np.zeros(B, dtype=i64)
+        self.tlen = np.zeros(B, dtype=i64)
+        self.tdone = np.zeros(B, dtype=i64)
+        self.hands = np.zeros((B, n, NUM_KINDS), dtype=np.int8)
+        self.suits = np.zeros((B, n, NUM_SUITS), dtype=np.int8)  # suited cards held, per suit
+        self.played = np.zeros((B, NUM_KINDS), dtype=np.int8)
+        self.hs = np.zeros((B, n), dtype=i64)
+        self.bids = np.full((B, n), -1, dtype=i64)
+        self.won = np.zeros((B, n), dtype=i64)
+        self.voids = np.zeros((B, n), dtype=i64)
+        self.tcard = np.full((B, n), -1, dtype=i64)
+        self.points = np.zeros((B, n), dtype=i64)
+        # constants of the configuration
+        enc = game.encoder
+        self._o = dict(enc.off)
+        self._inv_k_tab = float32_table([x * enc.inv_k for x in range(K + 1)])
+        self._score_lo, self._score_span = enc.score_lo, enc.score_span
+        self._bid_rows = np.array([m for m in game.bid_masks])
+        self._pos = np.arange(DECK_SIZE)
+        self._seats = np.arange(n)
+
+    # ---- chance -----------------------------------------------------------------------------------
+    def draw_random(self, kind, lanes):
+        k = len(lanes)
+        if kind == "start":
+            fd = self.game.options["first_dealer"]
+            first = self.rng.integers(self.n, size=k) if fd is None else np.full(k, fd, dtype=np.int64)
+            rec = self._random_deal(np.ones(k, dtype=np.int64), first)
+            rec["first_dealer"] = first
+            return rec
+        return self._random_deal(self.rnd[lanes], self.dealer[lanes])
+
+    def _random_deal(self, rnd: np.ndarray, dealer: np.ndarray) -> dict:
+        """Shuffle one deck a lane and deal ``rnd`` cards each, one at a time from the dealer's left."""
+        k, n = len(rnd), self.n
+        order = self.rng.permuted(np.broadcast_to(self._pos, (k, DECK_SIZE)), axis=1)
+        deck = DECK_KINDS[order]
+        dealt = n * rnd
+        seat = (dealer[:, None] + 1 + self._pos) % n
+        held = self._pos < dealt[:, None]
+        flat = ((np.arange(k)[:, None] * n + seat) * NUM_KINDS + deck)[held]
+        hands = np.bincount(flat, minlength=k * n * NUM_KINDS).reshape(k, n, NUM_KINDS).astype(np.int8)
+        top = np.minimum(dealt, DECK_SIZE - 1)
+        flipped = np.where(dealt < DECK_SIZE, deck[np.arange(k), top], -1)
+        return {"hands": hands, "flipped": flipped}
+
+    def record_from_states(self, kind, states):
+        rec = {"hands": np.array([s.hands for s in states], dtype=np.int8).reshape(-1, self.n, NUM_KINDS),
+               "flipped": np.array([s.flipped for s in states], dtype=np.int64)}
+        if kind == "start":
+            rec["first_dealer"] = np.array([s.first_dealer for s in states], dtype=np.int64)
+        return rec
+
+    # ---- games and rounds -------------------------------------------------------------------------
+    def start(self, lanes):
+        rec = self.draw("start", lanes)
+        self.points[lanes] = 0
+        self.rnd[lanes] = 1
+        self.dealer[lanes] = rec["first_dealer"]
+        self._begin_round(lanes, rec)
+
+    def _begin_round(self, lanes, rec) -> None:
+        """Set up the round ``rnd``/``dealer`` already hold for ``lanes``, from a deal record."""
+        n = self.n
+        rnd, dealer = self.rnd[lanes], self.dealer[lanes]
+        hands = rec["hands"]
+        self.hands[lanes] = hands
+        self.suits[lanes] = hands[:, :, :NUM_SUITED].reshape(len(lanes), n, NUM_SUITS, RANKS).sum(axis=3)
+        self.hs[lanes] = rnd[:, None]
+        flipped = rec["flipped"]
+        self.flipped[lanes] = flipped
+        trump = _TRUMP_BY_FLIP[flipped + 1]
+        self.trump[lanes] = trump
+        self.bids[lanes] = -1
+        self.won[lanes] = 0
+        self.tcard[lanes] = -1
+        self.tlen[lanes] = 0
+        self.tdone[lanes] = 0
+        left = (dealer + 1) % n
+        self.leader[lanes] = left
+        self.led[lanes] = LED_NONE
+        self.played[lanes] = 0
+        self.voids[lanes] = 0
+        pending = trump == TRUMP_PENDING
+        self.phase[lanes] = np.where(pending, PHASE_TRUMP, PHASE_BID)
+        self.cur[lanes] = np.where(pending, dealer, left)
+
+    # ---- the mask ---------------------------------------------------------------------------------
+    def legal_mask(self):
+        B = self.B
+        mask = np.zeros((B, self.num_actions), dtype=bool)
+        phase = self.phase
+        held = self.hands[self.all, self.cur] > 0
+        led = self.led
+        suit = np.clip(led, 0, NUM_SUITS - 1)
+        must = (led >= 0) & (led < NUM_SUITS) & (self.suits[self.all, self.cur, suit] > 0)
+        # (2-D tables are indexed with ``take``: numpy's fancy indexing is far slower there)
+        allowed = held & _FOLLOW.take(np.where(must, led, NUM_SUITS), axis=0)
+        allowed &= (phase == PHASE_PLAY)[:, None]
+        mask[:, :NUM_KINDS] = allowed
+        if (phase != PHASE_PLAY).any():
+            bid = np.flatnonzero(phase == PHASE_BID)
+            if len(bid):
+                mask[bid] = self._bid_rows.take(self.rnd[bid], axis=0)
+                last = bid[self.cur[bid] == self.dealer[bid]]
+                if len(last):
+                    b = self.bids[last]
+                    f = self.rnd[last] - np.where(b > 0, b, 0).sum(axis=1)
+                    ok = (f >= 0) & (f <= self.rnd[last])
+                    mask[last[ok], BID_BASE + f[ok]] = False
+            trump = np.flatnonzero(phase == PHASE_TRUMP)
+            mask[trump, TRUMP_BASE:TRUMP_BASE + NUM_SUITS] = True
+        return mask
+
+    # ---- moves ------------------------------------------------------------------------------------
+    def apply(self, lanes, actions):
+        phase = self.phase[lanes]
+        play = phase == PHASE_PLAY
+        if play.all():
+            self._play(lanes, actions)
+            return
+        bid, trump = phase == PHASE_BID, phase == PHASE_TRUMP
+        self._play(lanes[play], actions[play])
+        self._bid(lanes[bid], actions[bid] - BID_BASE)
+        self._choose_trump(lanes[trump], actions[trump] - TRUMP_BASE)
+
+    def _choose_trump(self, lanes, suit) -> None:
+        self.trump[lanes] = suit
+        self.phase[lanes] = PHASE_BID
+        self.cur[lanes] = (self.dealer[lanes] + 1) % self.n
+
+    def _bid(self, lanes, bid) -> None:
+        c = self.cur[lanes]
+        self.bids[lanes, c] = bid
+        last = c == self.dealer[lanes]  # the dealer bids last
+        done = lanes[last]
+        self.phase[done] = PHASE_PLAY
+        self.cur[done] = self.leader[done]
+        self.cur[lanes[~last]] = (c[~last] + 1) % self.n
+
+    def _play(self, lanes, card) -> None:
+        if not len(lanes):
+            return
+        n = self.n
+        c = self.cur[lanes]
+        self.hands[lanes, c, card] -= 1
+        suited = card < NUM_SUITED
+        self.suits[lanes[suited], c[suited], card[suited] // RANKS] -= 1
+        self.played[lanes, card] += 1
+        self.hs[lanes, c] -= 1
+        self.tcard[lanes, c] = card
+        tlen = self.tlen[lanes] + 1
+        self.tlen[lanes] = tlen
+        old = self.led[lanes]
+        unset = old == LED_NONE
+        led = np.where(unset, _LED_BY_KIND[card], old)
+        self.led[lanes] = led
+        # did not follow a led suit: shown void in it
+        void = ~unset & (old != LED_FREE) & (card < NUM_SUITED) & (card // RANKS != old)
+        if void.any():
+            self.voids[lanes[void], c[void]] |= 1 << old[void]
+        full = tlen == n
+        if full.all():
+            self._end_trick(lanes, led)
+            return
+        going = ~full
+        self.cur[lanes[going]] = (c[going] + 1) % n
+        if full.any():
+            self._end_trick(lanes[full], led[full])
+
+    def _end_trick(self, lanes, led) -> None:
+        """Trick winner (W9): the first Wizard, else the highest trump, else the highest card of
+        the led suit; a trick of Nulls only goes to its first card."""
+        n = self.n
+        leader = self.leader[lanes]
+        cards = rotate(self.tcard[lanes], flat_order(relative_seats(leader, n)))  # in play order
+        wizard = cards == WIZARD
+        suited = cards < NUM_SUITED
+        suit = np.where(suited, cards // RANKS, -1)
+        rank = cards % RANKS
+        key = np.where(suited & (suit == self.trump[lanes][:, None]), 100 + rank,
+                       np.where(suited & (suit == led[:, None]), rank, -1))
+        pos = np.where(wizard.any(axis=1), wizard.argmax(axis=1),
+                       np.where(key.max(axis=1) >= 0, key.argmax(axis=1), 0))
+        winner = (leader + pos) % n
+        self.won[lanes, winner] += 1
+        tdone = self.tdone[lanes] + 1
+        self.tdone[lanes] = tdone
+        self.tcard[lanes] = -1
+        self.tlen[lanes] = 0
+        self.leader[lanes] = winner
+        self.led[lanes] = LED_NONE
+        self.cur[lanes] = winner
+        over = tdone == self.rnd[lanes]
+        if over.any():
+            self._score_round(lanes[over])
+
+    def _score_round(self, lanes) -> None:
+        b, t = self.bids[lanes], self.won[lanes]
+        self.points[lanes] += np.where(b == t, 20 + 10 * t, -10 * np.abs(t - b))  # W10
+        last = self.rnd[lanes] >= self.K
+        end = lanes[last]
+        self.phase[end] = PHASE_OVER
+        self.cur[end] = -1
+        more = lanes[~last]
+        if len(more):
+            self.rnd[more] += 1
+            self.dealer[more] = (self.dealer[more] + 1) % self.n
+            self._begin_round(more, self.draw("deal", more))
+
+    # ---- results ----------------------------------------------------------------------------------
+    def scores(self, lanes=None):
+        return self.points.copy() if lanes is None else self.points[lanes]
+
+    def winners(self, lanes):
+        p = self.points[lanes]
+        return p == p.max(axis=1, keepdims=True)
+
+    # ---- the observation --------------------------------------------------------------------------
+    def observe(self, seats, lanes=None):
+        n, K, o = self.n, self.K, self._o
+        g = self.game
+        # ``pick`` indexes the per-lane arrays: a view of all of them, or a gather of some
+        pick = Ellipsis if lanes is None else lanes
+        if lanes is None:
+            lanes = self.all
+        k = len(seats)
+        D = self.obs_dim
+        cur, phase, rnd = self.cur[pick], self.phase[pick], self.rnd[pick]
+        order = relative_seats(seats, n)  # absolute seat at each relative position
+        flat = flat_order(order)
+        rel = seat_positions(seats, n)  # relative position of each absolute seat
+        hidden = (rnd == 1) & (phase < PHASE_PLAY) if g.foresight else None
+        # one-hot entries, one column each (0 = the first hand entry, overwritten below)
+        hot = np.zeros((k, 8 + 2 * n), dtype=np.int64)
+        flipped = self.flipped[pick]
+        hot[:, 0] = np.where(flipped >= 0, o["flipped"] + flipped, 0)
+        trump = self.trump[pick]
+        hot[:, 1] = np.where(trump >= 0, o["trump"] + trump, 0)
+        led = self.led[pick]
+        hot[:, 2] = np.where(led >= 0, o["led_suit"] + led, 0)
+        hot[:, 3] = np.where(self.tlen[pick] > 0, o["trick_leader"] + (self.leader[pick] - seats) % n, 0)
+        hot[:, 4] = o["round"] + rnd - 1
+        hot[:, 5] = o["dealer"] + (self.dealer[pick] - seats) % n
+        live = cur >= 0
+        hot[:, 6] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
+        hot[:, 7] = np.where(live & (phase < PHASE_OVER), o["phase"] + phase, 0)
+        tcard = self.tcard[pick]
+        hot[:, 8:8 + n] = np.where(tcard >= 0, o["trick"] + rel * NUM_KINDS + tcard, 0)
+        bids = self.bids[pick]
+        hot[:, 8 + n:] = np.where(bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel)
+        hot += (np.arange(k) * D)[:, None]
+        buf = np.zeros((k, D), dtype=np.float32)
+        cells = buf.reshape(-1)
+        cells[hot.ravel()] = 1.0
+        if hidden is not None and hidden.any():
+            cells[np.flatnonzero(hidden) * D + o["hand_hidden"]] = 1.0
+        # dense pieces
+        hand = self.hands[lanes, seats]
+        if hidden is not None and hidden.any():
+            hand[hidden] = 0
+        # counts times COUNT_SCALE (1 for suited cards, 1/4 for Wizards and Nulls), in two cheap steps
+        a = o["hand"]
+        buf[:, a:a + NUM_KINDS] = hand
+        buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
+        if g.foresight:
+            fore = np.flatnonzero(rnd == 1)
+            if len(fore):
+                a = o["foresight"]
+                for r in range(1, n):
+                    others = self.hands[lanes[fore], order[fore, r]]
+                    buf[fore, a:a + NUM_KINDS] = others * COUNT_SCALE
+                    a += NUM_KINDS
+        tab = self._inv_k_tab
+        a = o["hand_sizes"]
+        buf[:, a:a + n] = tab[rotate(self.hs[pick], flat)]
+        a = o["tricks_won"]
+        buf[:, a:a + n] = tab[rotate(self.won[pick], flat)]
+        a = o["voids"]
+        buf[:, a:a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0).reshape(k, 4 * n)
+        a = o["played"]
+        buf[:, a:a + NUM_KINDS] = self.played[pick]
+        buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
+        a = o["scores"]
+        pts = rotate(self.points[pick], flat)
+        buf[:, a:a + n] = (pts - self._score_lo) / self._score_span
+        return buf
+
+    # ---- scalar states in ---------------------------------------------------------------------------
+    def load(self, lanes, states):
+        n = self.n
+        for lane, s in zip(lanes.tolist(), states):
+            self.phase[lane], self.rnd[lane], self.dealer[lane] = s.phase, s.round, s.dealer
+            self.cur[lane] = -1 if s.current_player is None else s.current_player
+            self.flipped[lane], self.trump[lane], self.led[lane] = s.flipped, s.trump, s.led
+            self.leader[lane], self.tlen[lane], self.tdone[lane] = s.trick_leader, len(s.trick), len(s.tricks)
+            self.hands[lane] = s.hands
+            self.suits[lane] = s.suit_counts
+            self.played[lane] = s.played
+            self.hs[lane], self.bids[lane], self.won[lane] = s.hand_sizes, s.bids, s.tricks_won
+            self.voids[lane], self.points[lane] = s.voids, s.points
+            self.tcard[lane] = -1
+            for i, card in enumerate(s.trick):
+                self.tcard[lane, (s.trick_leader + i) % n] = card
