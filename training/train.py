@@ -228,6 +228,7 @@ class Trainer:
         blob = read_checkpoint(ckpt) if self.resume else None  # damaged: fails before any work
         if blob is not None:
             self._check_extension(blob[0])
+            self.checkpoint_step = int(blob[0]["sb3"]["num_timesteps"])  # on disk, whatever happens
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.venv = make_vec_env(self.cfg, self.mix)
         self.model = _new_model(self.cfg, self.venv)
@@ -494,5 +495,9 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict:
     trainer = Trainer(cfg, resume=resume)
     try:
         return trainer.run()
+    except KeyboardInterrupt:  # during set-up or behaviour cloning (the loop raises its own)
+        step = trainer.model.num_timesteps if trainer.model is not None else 0
+        path = trainer.run_dir / CHECKPOINT
+        raise TrainingInterrupted(step, trainer.checkpoint_step, path) from None
     finally:
         trainer.close()

@@ -4,31 +4,16 @@ the bad value, never a traceback (main(argv) in-process); help texts stand on th
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import re
 
 import pytest
 
-from deckzoo.agents.cli import build_parser, main
+from deckzoo.agents.cli import build_parser
 from deckzoo.envs.core.errors import ConfigError
 
-
-def run(argv, capsys, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    rc = main(argv)
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
-def one_line(rc, err, *needles):
-    assert rc == 2, err
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
-    return lines[0]
+from .helpers import one_line
+from .helpers import run_cli as run
 
 
 # ---- seeds and counts ----------------------------------------------------------------------------
@@ -148,6 +133,10 @@ def test_contradictory_play_options(capsys, argv, needle):
 
 
 # ---- arena ---------------------------------------------------------------------------------------
+ARENA = ["arena", "gobig", "--agents", "heuristic,random", "--players", "2", "--workers", "1",
+         "--no-progress"]
+
+
 @pytest.mark.parametrize(
     "agents,needle",
     [
@@ -170,39 +159,12 @@ def test_bad_arena_agents_are_one_line_and_come_before_the_note(capsys, agents, 
 
 
 def test_the_rotation_note_follows_validation(capsys, tmp_path):
-    rc, _out, err = run(
-        [
-            "arena",
-            "gobig",
-            "--agents",
-            "heuristic,random",
-            "--games",
-            "3",
-            "--players",
-            "2",
-            "--workers",
-            "1",
-            "--no-progress",
-        ],
-        capsys,
-    )
+    rc, _out, err = run([*ARENA, "--games", "3"], capsys)
     assert rc == 0 and "2 games make one full seat rotation; 3 is not a multiple" in err
 
 
 def test_arena_out_must_not_be_a_file_or_hold_results(capsys, tmp_path):
-    base = [
-        "arena",
-        "gobig",
-        "--agents",
-        "heuristic,random",
-        "--games",
-        "2",
-        "--players",
-        "2",
-        "--workers",
-        "1",
-        "--no-progress",
-    ]
+    base = [*ARENA, "--games", "2"]
     f = tmp_path / "afile"
     f.write_text("x")
     one_line(*run([*base, "--out", str(f)], capsys)[::2], "is a file")
@@ -228,20 +190,7 @@ def test_ctrl_c_before_the_first_game_exits_130(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(A, "play_task", interrupted)
-    rc, _out, err = run(
-        [
-            "arena",
-            "gobig",
-            "--agents",
-            "heuristic,random",
-            "--games",
-            "4",
-            "--workers",
-            "1",
-            "--no-progress",
-        ],
-        capsys,
-    )
+    rc, _out, err = run([*ARENA, "--games", "4"], capsys)
     assert rc == 130 and "no game finished" in err and "Traceback" not in err
 
 

@@ -17,6 +17,8 @@ import yaml
 from deckzoo.agents.cli import main
 from deckzoo.training.config import config_to_dict, load_config
 
+from ..agents.helpers import one_line as _one_line_error
+from ..agents.helpers import run_cli as _run
 from .test_train import ROLLOUT, tiny
 
 
@@ -26,21 +28,6 @@ def _config(tmp_path, name="c.yaml", **over):
     path = tmp_path / name
     path.write_text(yaml.safe_dump(data))
     return path
-
-
-def _run(argv, capsys):
-    rc = main(argv)
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
-def _one_line_error(rc, err, *needles):
-    assert rc == 2, err
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
-    return lines[0]
 
 
 # ---- config parsing ------------------------------------------------------------------------------
@@ -341,3 +328,18 @@ def test_ctrl_c_says_where_the_checkpoint_is_and_how_to_resume(tmp_path, capsys,
     rc, out, err = _run([*resume.split()[1:], "--no-progress"], capsys)
     assert rc == 0, err
     assert json.loads(out)["steps"] == 2 * ROLLOUT
+
+
+def test_ctrl_c_before_the_first_checkpoint_says_there_is_nothing_to_resume(tmp_path, capsys,
+                                                                             monkeypatch):
+    import deckzoo.training.pretrain as P
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(P, "pretrain", interrupted)  # Ctrl-C during behaviour cloning
+    cfg = _config(tmp_path, pretrain={"imitate": "heuristic", "decisions": 10})
+    rc, _, err = _run(["train", "--config", str(cfg), "--no-progress"], capsys)
+    lines = [ln for ln in err.splitlines() if ln.startswith("deckzoo train:")]
+    assert rc == 130 and len(lines) == 1 and "Traceback" not in err
+    assert "before its first checkpoint" in lines[0] and "nothing to resume" in lines[0]
