@@ -791,6 +791,8 @@ class BigWigState(State):
             lines.append(f"trick ({seats}): {waiting}")
         elif v["phase"] == "sacrifice":
             lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
+        elif v["current_player"] is None:  # a ticket holder decides, and the view hides who (B27)
+            lines.append("an onlooker holding a Til Valhallar decides whether to join")
         else:
             lines.append(f"player_{v['current_player']} to choose: {v['phase']}")
         return "\n".join(lines)

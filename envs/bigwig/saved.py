@@ -53,6 +53,7 @@ FIELDS = (
     "queue",
     "last_trick",
     "last_winner",
+    "origins",
 )
 
 
@@ -83,6 +84,7 @@ def check_state(game, d: dict) -> None:
     f.ints("queue", 0, n - 1)
     f.ints("last_trick", NONE, WELL, n)
     f.int("last_winner", NONE, n - 1)
+    _check_origins(f, f.get("origins"), n, hands, commits)
     if (phase == PHASE_OVER) != (cp is None):
         f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
     for name, seats in (("participants", participants), ("joiners", joiners)):
@@ -137,3 +139,31 @@ def check_state(game, d: dict) -> None:
             "phase",
             f"is {PHASE_NAMES[phase]}, which needs a holmgang round and the challenger to act",
         )
+
+
+def _check_origins(f: Fields, value, n: int, hands, commits) -> None:
+    """The public record of the draw piles (``origins.py``): its shape, and as many cards on record
+    for each seat as it holds unseen (hand and face-down card)."""
+    o = Fields(value, f"{f.where}: field 'origins'", ("piles", "unattributed"))
+    piles = o.list("piles")
+    if not piles:
+        o.fail("piles", "must list at least the dealt deck")
+    held = [0] * n
+    for b, pile in enumerate(piles):
+        where = f"{f.where}: field 'origins.piles[{b}]'"
+        p = Fields(pile, where, ("cards", "left", "held", "drawn"))
+        p.ints("cards", 0, 2, NUM_KINDS)
+        p.ints("left", -1, 2, NUM_KINDS)
+        held = [a + x for a, x in zip(held, p.ints("held", -NUM_KINDS, NUM_KINDS, n))]
+        p.ints("drawn", 0, 10**6, n)
+    plays = o.list("unattributed", n)
+    for q, row in enumerate(plays):
+        for play in o.list(f"unattributed[{q}]", value=row):
+            entry = o.list(f"unattributed[{q}] entry", 2, value=play)
+            o.int(f"unattributed[{q}] kind", 0, NUM_KINDS - 1, value=entry[0])
+            o.ints(f"unattributed[{q}] piles", 0, len(piles) - 1, value=entry[1])
+    for q in range(n):
+        unseen = int(hands[q].sum()) + (commits[q] not in (NONE, WELL))
+        if held[q] - len(plays[q]) != unseen:
+            f.fail("origins", f"has {held[q] - len(plays[q])} cards of player {q} on record, "
+                              f"but it holds {unseen} unseen (hidden information)")

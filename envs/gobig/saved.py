@@ -15,6 +15,7 @@ FIELDS = (
     "start_player",
     "over",
     "hands",
+    "known",
     "deck",
     "market",
     "displays",
@@ -33,6 +34,11 @@ def check_state(game, d: dict) -> None:
     f.int("turn", 0, 10**9)
     f.seat("start_player", n)
     hands = f.matrix("hands", n, VALUES)
+    known = f.matrix("known", n, VALUES)
+    if (known > hands).any():
+        p = int(np.flatnonzero((known > hands).any(axis=1))[0])
+        f.fail("known", f"says player {p} is known to hold cards it does not hold "
+                        "(hidden information)")
     deck = f.ints("deck", 1, VALUES)
     market = f.ints("market", 1, VALUES)
     if len(market) > MARKET_SIZE:

@@ -44,13 +44,7 @@ class InfoMixin:
     def face_down(self) -> np.ndarray:
         """Per seat and kind, the challenge bonus it placed face down and nobody else has seen yet:
         off its hand but still counted in its known cards until the reveal (MD22)."""
-        out = np.zeros_like(self.hands)
-        c = self.contest
-        if c is not None and c["t"] == "ch":
-            for side in (0, 1):
-                if c["b"][side] >= 0:
-                    out[c["bs"][side], c["b"][side]] += 1
-        return out
+        return face_down_counts(self.contest, self.hands.shape)
 
     def hidden_bonus(self, player: int) -> list:
         """(side, owner) of face-down bonuses ``player`` cannot see."""
@@ -367,6 +361,16 @@ class InfoMixin:
         s.contest = None if d["contest"] is None else _copy_frame(d["contest"])
         s.events_left = d["events_left"]
         return s
+
+
+def face_down_counts(contest, shape) -> np.ndarray:
+    """Per seat and kind, the face-down challenge bonuses of ``contest`` (see ``face_down``)."""
+    out = np.zeros(shape, dtype=np.int64)
+    if contest is not None and contest["t"] == "ch":
+        for side in (0, 1):
+            if contest["b"][side] >= 0:
+                out[contest["bs"][side], contest["b"][side]] += 1
+    return out
 
 
 def card_totals(hands, valhalla, piles, troops, pending, stack, played, pool,

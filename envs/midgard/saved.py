@@ -10,7 +10,7 @@ import numpy as np
 from ..core.saved import Fields, check_conservation
 from .actions import MAX_TROOPS
 from .cards import DATA, NUM_CLASSES, THOR, WORLD_NAMES
-from .info import card_totals
+from .info import card_totals, face_down_counts
 from .modes import MODE_NAMES, TOTAL_COINS
 from .troops import NUM_SLOTS, THOR_TAIL, Troop
 
@@ -150,7 +150,12 @@ def check_state(game, d: dict) -> None:
     pool = f.ints("pool", 0, kinds - 1)
     contest = f.get("contest")
     if contest is not None:
-        Fields(contest, f"{f.where}: field 'contest'").ints("held", 0, kinds - 1)
+        c = Fields(contest, f"{f.where}: field 'contest'")
+        c.ints("held", 0, kinds - 1)
+        c.str("t", ("ch", "bt"))
+        if contest["t"] == "ch":
+            c.ints("b", -1, kinds - 1, 2)
+            c.ints("bs", -1, n - 1, 2)
     total = card_totals(hands, valhalla, piles, troops, pending, stack, played, pool, contest)
     check_conservation(
         f.where,
@@ -159,8 +164,9 @@ def check_state(game, d: dict) -> None:
         "hands/thing/krog/valhalla/troops/pending/stack/played/pool/contest",
         lambda k: DATA.kind_names[k],
     )
-    if (known > hands).any():
-        p = int(np.flatnonzero((known > hands).any(axis=1))[0])
+    over_known = known > hands + face_down_counts(contest, hands.shape)  # MD22: bonuses count
+    if over_known.any():
+        p = int(np.flatnonzero(over_known.any(axis=1))[0])
         f.fail(
             "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
         )

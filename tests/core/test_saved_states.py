@@ -137,6 +137,7 @@ GOBIG = [
     ("market", lambda st: st["market"].extend([1, 2])),
     ("over", _set("over", True)),
     ("start_player", _set("start_player", -1)),
+    ("known", lambda st: st["known"].__setitem__(0, [13] * 7)),  # hidden information
 ]
 BIGNUMBER = [
     ("hands", _add_row("hands")),
@@ -183,6 +184,8 @@ BIGWIG = [
     ("round", _set("round", 24)),
     ("commits", _set("commits", [99] * 4)),
     ("trump", _set("trump", [1, 0])),
+    ("origins", lambda st: st["origins"]["piles"][0]["held"].__setitem__(0, 99)),
+    ("origins", lambda st: st["origins"].pop("piles")),
 ]
 MIDGARD = [
     ("hands", _add_row("hands")),
