@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+from pathlib import Path
 
 from .cli_args import count_arg, option_arg, seed_arg
 from .registry import agent_kinds
@@ -36,6 +38,7 @@ def run(args) -> int:
         seed=args.seed,
         workers=args.workers,
         progress=not args.no_progress,
+        save_games=args.save_games,
     )
     if args.out:
         check_out_dir(args.out, args.force)
@@ -53,6 +56,15 @@ def run(args) -> int:
     if not result.records:
         print("no game finished", file=sys.stderr)
         return 130 if result.interrupted else 1
+    if args.save_games:
+        from .replay import write_arena_replays
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        folder = (Path(args.out) / "replays" if args.out else
+                  Path("deckzoo_games") / f"arena-{result.game_name}-{stamp}")
+        saved = write_arena_replays(result, folder)
+        print(f"{len(saved)} replays written to {folder}/ "
+              "(view one: deckzoo replay FILE --html OUT.html)")
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)
@@ -112,4 +124,7 @@ def add_parser(sub) -> None:
         "--force", action="store_true", help="with --out: overwrite earlier results in DIR"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--save-games", type=count_arg(0), default=0, metavar="N",
+                   help="keep the first N games of each pairing as replay files, in OUT/replays/ "
+                        "(default 0; without --out in deckzoo_games/arena-GAME-TIME/)")
     p.set_defaults(func=run)
