@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from deckzoo.envs import registry
+
 from .cli_args import count_arg, option_arg, seed_arg
 from .registry import agent_kinds
 
@@ -83,7 +85,7 @@ def add_parser(sub) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", help="game or env name, e.g. gobig or gobig_v0")
+    p.add_argument("game", help=f"game or env name: {', '.join(registry.games())}")
     p.add_argument(
         "--agents",
         required=True,

@@ -24,9 +24,10 @@ def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ConfigError(f"demo: 'seed' must be a whole number in 0..2**63-1, got {seed!r}")
     rows = []
-    for env_name, mod in E.ENVS.items():
-        game_name = mod.Game.name
-        game = mod.Game(**getattr(mod, "DEMO_OPTIONS", {}))
+    for env_name in E.registry.env_names():
+        game_cls = E.game_class(env_name)
+        game_name = game_cls.name
+        game = game_cls(**E.registry.demo_options(env_name))
         n = game.num_players
         hero = "heuristic" if has_heuristic(game_name) else "random"
         wins = 0.0

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
 from .cli_args import count_arg, option_arg, seed_arg
@@ -42,45 +43,10 @@ RECENT_MOVES = 40  # at most this many moves since the person's last decision ar
 
 
 # ---- rendering --------------------------------------------------------------------------------
-def _fmt(value) -> str:
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_fmt(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_fmt(v)}" for k, v in value.items()) + "}"
-    return "-" if value is None else str(value)
-
-
-def render_view(view: dict, num_players: int | None = None, indent: str = "") -> str:
-    """Generic text for a ``view`` dict, for a game without its own ``render_view``: one line a
-    key; a list with one entry per seat gets one line a seat (``player_i: ...``)."""
-    n = num_players if num_players is not None else view.get("num_players")
-    me = view.get("player")
-    lines = []
-    for key, value in view.items():
-        if key in ("player", "num_players"):
-            continue
-        if (isinstance(value, list) and n and len(value) == n and n > 1
-                and any(isinstance(v, (list, dict)) or v is None for v in value)):
-            lines.append(f"{indent}{key}:")
-            for s, v in enumerate(value):
-                mark = " (you)" if s == me else ""
-                lines.append(f"{indent}  player_{s}{mark}: {_fmt(v)}")
-        elif isinstance(value, dict):
-            lines.append(f"{indent}{key}:")
-            lines.append(render_view(value, n, indent + "  "))
-        else:
-            lines.append(f"{indent}{key}: {_fmt(value)}")
-    return "\n".join(lines)
-
-
 def render_for(state, player: int) -> str:
-    """The table as ``player`` sees it: the game's ``render_view``, else the generic text."""
-    try:
-        return state.render_view(player)
-    except NotImplementedError:
-        return render_view(state.view(player), state.game.num_players)
+    """The table as ``player`` sees it: ``render_view``, built from ``view(player)`` only (a
+    game's own layout, or the generic one of ``deckzoo.envs.core.render``)."""
+    return state.render_view(player)
 
 
 # ---- choosing ---------------------------------------------------------------------------------
@@ -306,7 +272,7 @@ def replay(path: str | Path, input_fn: Callable[[str], str] = input,
         show(i + 1, f"{who}: {before.action_name(a)}")
     last = states[-1]
     if last.is_terminal():
-        out("\ngame over; winners: " + ", ".join(f"player_{w}" for w in last.winners()))
+        out("\n" + last.game_over_line())
     return len(actions)
 
 
@@ -336,7 +302,7 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play one seat against agents in the terminal",
                        description=__doc__.split("\n\n")[1].replace("\n", " "))
-    p.add_argument("game", nargs="?", help="game or env name, e.g. gobig")
+    p.add_argument("game", nargs="?", help=f"game or env name: {', '.join(registry.games())}")
     p.add_argument("--players", type=count_arg(1), default=None,
                    help="seats (default: the game's default)")
     p.add_argument("--opponents", default="heuristic",
