@@ -85,9 +85,6 @@ class EvalConfig:
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: bool = True
     """Evaluate the greedy policy (most likely legal action) rather than sampling it."""
-    max_steps: int = 20_000
-    """Decisions (all seats) after which an evaluation game is abandoned and counts as a loss
-    for the learner (a greedy policy can cycle forever through cancellable decisions)."""
 
 
 @dataclass
@@ -201,7 +198,7 @@ def _check(cfg: TrainConfig) -> None:
         raise ConfigKeyError(key, f"config key {key!r} {msg}")
 
     try:
-        env_name = E._canonical(cfg.game)
+        env_name = E.canonical(cfg.game)
     except ConfigError as e:
         raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
@@ -222,8 +219,7 @@ def _check(cfg: TrainConfig) -> None:
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
                    ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games),
-                   ("eval.max_steps", cfg.eval.max_steps)]:
+                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:

@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 import deckzoo.envs as E
+from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import has_heuristic, make_agent
 from deckzoo.agents.stats import wilson_interval, win_credit
 from deckzoo.envs.core.errors import ConfigError
@@ -69,31 +70,27 @@ RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "vec_env", "e
 
 
 # ---- evaluation ---------------------------------------------------------------------------------
-def evaluate(agent, game, opponent: str, games: int, seed: int, max_steps: int = 20_000) -> dict:
+def evaluate(agent, game, opponent: str, games: int, seed: int) -> dict:
     """Play ``games`` games on the engine: ``agent`` in seat g mod P of game g, fresh ``opponent``
     agents elsewhere. Returns the agent's win share (ties split) with its 95% Wilson interval
-    (``deckzoo.agents.stats``, the arena's statistics). A game still running after ``max_steps``
-    decisions is abandoned and counts as a loss (``abandoned`` says how many)."""
+    (``deckzoo.agents.stats``, the arena's statistics). A game the engine cuts off at its declared
+    cap (``max_game_length``: Midgard's ``max_decisions``, where a greedy policy can cycle through
+    cancellable decisions) counts as a loss; ``abandoned`` says how many."""
     n = game.num_players
-    name = type(game).name
     rng = np.random.default_rng(seed)
     agent.seed(int(rng.integers(2**63)))
     total, steps, abandoned = 0.0, 0, 0
+    labels = [opponent] * n
     for g in range(games):
         seat = g % n
-        agents = [make_agent(opponent, name, int(rng.integers(2**63))) for _ in range(n)]
+        agents = [make_agent(opponent, type(game).name, int(rng.integers(2**63))) for _ in range(n)]
         agents[seat] = agent
-        state = game.new_state(int(rng.integers(2**63)))
-        for _ in range(max_steps):
-            p = state.current_player
-            if p is None:
-                break
-            state.apply(agents[p].act(state.for_player(p)))
-            steps += 1
-        if state.is_terminal():
-            total += win_credit(state.winners(), seat)
-        else:
+        result = play_match(game, agents, labels, int(rng.integers(2**63)))
+        steps += result.steps
+        if result.truncated:
             abandoned += 1
+        else:
+            total += win_credit(result.winners, seat)
     share = total / games if games else 0.0
     lo, hi = wilson_interval(total, games)
     return {"opponent": opponent, "games": games, "win_share": share, "ci_low": lo, "ci_high": hi,
@@ -332,8 +329,7 @@ class Trainer:
                             deterministic=self.cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
-            r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k),
-                         max_steps=self.cfg.eval.max_steps)
+            r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k))
             r["step"] = step
             r["kind"] = kind
             rows.append(r)
@@ -360,7 +356,7 @@ class Trainer:
         model.save(buf)
         atomic_write(self.run_dir / "final.zip", buf.getvalue())
         save_policy(self.run_dir / "policy.npz", weights_from_sb3(model.policy), game=cfg.game,
-                    env=E._canonical(cfg.game), game_config=self.game.config(),
+                    env=E.canonical(cfg.game), game_config=self.game.config(),
                     trainer="deckzoo.training (MaskablePPO)",
                     training=config_to_dict(cfg), extra={"steps": int(model.num_timesteps)})
         t0 = time.perf_counter()

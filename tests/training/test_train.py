@@ -58,7 +58,9 @@ def test_smoke_run_every_game(name, tmp_path):
     assert state.legal_mask()[npz.act(state.for_player(state.current_player))]
 
 
-def test_evaluate_abandons_endless_games():
+def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
+    """Midgard cuts a game off at its declared cap (max_decisions = max_game_length): evaluation
+    counts such a game as a loss for the learner and reports it as abandoned."""
     from deckzoo.agents.base import Agent
     from deckzoo.agents.stats import wilson_interval
     from deckzoo.training.train import evaluate
@@ -67,10 +69,11 @@ def test_evaluate_abandons_endless_games():
         def act(self, info_state):
             return int(info_state.legal_actions()[0])
 
-    game = E.game_class("gobig")(4)
-    r = evaluate(First(), game, "random", games=8, seed=0, max_steps=5)  # no Go Big game ends in 5 moves
-    assert r["abandoned"] == 8 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 8)
-    r = evaluate(First(), game, "random", games=8, seed=0)
+    game = E.game_class("midgard")(3, max_decisions=6)  # no Midgard game ends in 6 decisions
+    assert game.max_game_length == 6
+    r = evaluate(First(), game, "random", games=6, seed=0)
+    assert r["abandoned"] == 6 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 6)
+    r = evaluate(First(), E.game_class("gobig")(4), "random", games=8, seed=0)
     assert r["abandoned"] == 0 and r["games"] == 8 and r["uniform"] == 0.25
 
 
