@@ -113,6 +113,7 @@ class BigNumberGame(Game):
     name = "bignumber"
     title = "Big Number"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     min_players = 2
     max_players = 6
     default_players = 4

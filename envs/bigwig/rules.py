@@ -139,6 +139,7 @@ class BigWigGame(Game):
     name = "bigwig"
     title = "BigWig"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     simultaneous = True
     min_players = 2
     max_players = 6

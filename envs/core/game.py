@@ -143,6 +143,9 @@ class Game:
     # Whether seats decide at once (face-down commits, ``simultaneous_players``): such a game's
     # env.py also provides the PettingZoo Parallel env, ``parallel_env``.
     simultaneous: ClassVar[bool] = False
+    # The phases a decision can be in, as the views name them (``view(p)["phase"]``): the
+    # information-leak test plays until it has checked positions of every one. Empty: not declared.
+    decision_phases: ClassVar[tuple[str, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2

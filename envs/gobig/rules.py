@@ -102,6 +102,7 @@ class GoBigGame(Game):
     name = "gobig"
     title = "Go Big"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     min_players = 2
     max_players = 6
     default_players = 4

@@ -118,6 +118,7 @@ class MidgardGame(Game):
     name = "midgard"
     title = "Midgard"
     version = 0
+    decision_phases = MODE_NAMES  # the decision mode on top of the stack
     min_players = 3
     max_players = 6
     default_players = 4

@@ -118,6 +118,7 @@ class WizardGame(Game):
     name = "wizard"
     title = "Wizard"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     min_players = 3
     max_players = 12
     default_players = 4
