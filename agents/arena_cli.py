@@ -3,6 +3,9 @@
 Plays the games (see ``agents/arena.py``), prints the summary table and, with ``--out``, writes
 games.csv/json, summary.json/md and win_share.png there. Ctrl-C stops early and keeps what
 finished.
+
+``--backend ray`` plays them as Ray tasks: on a local Ray instance of ``--workers`` CPUs, or with
+``--address auto|HOST:PORT`` on every CPU of that cluster (docs/distributed.md).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ def run(args) -> int:
     agents = [a for a in args.agents.split(",") if a.strip()]
     cfg = ArenaConfig(game=args.game, agents=agents, games=args.games, players=args.players,
                       options=dict(args.option or []), seed=args.seed, workers=args.workers,
-                      progress=not args.no_progress)
+                      progress=not args.no_progress, backend=args.backend, address=args.address)
     try:
         import deckzoo.envs as E
 
@@ -76,5 +79,10 @@ def add_parser(sub) -> None:
     p.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
                    help="a game option, e.g. --option end_rule=literal (repeatable)")
     p.add_argument("--out", default=None, help="directory for games.csv/json, summary.md/json, win_share.png")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray tasks (needs deckzoo[ray])")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: the cluster to join (auto or HOST:PORT); default: a "
+                        "local Ray instance of --workers CPUs")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

@@ -384,23 +384,28 @@ class Trainer:
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "rllib"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
     return out
 
 
-def _check_resumable(saved: dict, given: dict) -> None:
+def _check_resumable(saved: dict, given: dict, allowed=RESUMABLE_CHANGES) -> None:
     a, b = _flatten(saved), _flatten(given)
-    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in RESUMABLE_CHANGES)
+    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in allowed)
     if diff:
         raise ConfigError(f"--resume: the config differs from the run's own in {', '.join(diff)} "
-                          f"(only {', '.join(sorted(RESUMABLE_CHANGES))} may change)")
+                          f"(only {', '.join(sorted(allowed))} may change)")
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
-    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json)."""
+    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json).
+    ``trainer: rllib`` runs RLlib's PPO on Ray instead (training/rllib.py)."""
+    if cfg.trainer == "rllib":
+        from .rllib import train as train_rllib
+
+        return train_rllib(cfg, resume=resume)
     trainer = Trainer(cfg, resume=resume)
     try:
         return trainer.run()
