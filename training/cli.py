@@ -1,4 +1,5 @@
-"""``deckzoo train --config FILE [--resume]``: run (or continue) a MaskablePPO training run."""
+"""``deckzoo train --config FILE [--resume] [--address ...]``: run (or continue) a training run
+(MaskablePPO, or RLlib's PPO with ``trainer: rllib``)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         overrides["total_timesteps"] = args.steps
     if args.no_progress:
         overrides["progress_bar"] = False
+    if args.address:
+        overrides["rllib.address"] = args.address
     try:
         cfg = load_config(args.config, overrides)
         summary = train(cfg, resume=args.resume)
@@ -55,5 +58,7 @@ def add_parser(sub) -> None:
     p.add_argument("--steps", type=int, help="override total_timesteps")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override any config key, dotted (--set ppo.learning_rate=1e-4); repeatable")
+    p.add_argument("--address", help="trainer rllib: the Ray cluster to join (auto or HOST:PORT); "
+                                      "default: a local Ray instance (docs/distributed.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

@@ -249,6 +249,8 @@ def _check(cfg: TrainConfig) -> None:
         _check_rllib(cfg, bad)
     elif LEARNER in cfg.opponents.mix:
         bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
+    if cfg.trainer != "rllib" and cfg.rllib.address is not None:
+        bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
     if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
         bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):

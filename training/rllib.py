@@ -254,6 +254,13 @@ class RLlibTrainer:
 
         return int(self.algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME), default=0))
 
+    def learner_samples(self) -> int:
+        """Decisions of ``main`` sampled so far: the steps it is trained on."""
+        from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME
+
+        return int(self.algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME, MAIN),
+                                          default=0))
+
     # ---- the loop ----
     def run(self) -> dict:
         from tqdm import tqdm
@@ -391,6 +398,7 @@ class RLlibTrainer:
             "steps_per_second": steps / max(rs.train_seconds, 1e-9),
             "train_cpu_seconds": rs.train_cpu_seconds,
             "steps_per_cpu_second": steps / max(rs.train_cpu_seconds, 1e-9),
+            "learner_steps": self.learner_samples(),
             "wall_seconds_this_session": wall, "final_eval_seconds": time.perf_counter() - t0,
             "env_runners": cfg.rllib.env_runners, "envs_per_runner": cfg.rllib.envs_per_runner,
             "driver_peak_rss_mib": driver[1],

@@ -1,0 +1,187 @@
+"""Distributed benchmark: RLlib training beside MaskablePPO, and the arena on Ray.
+
+Two parts (``--parts training,arena``), both on this machine:
+
+* **training**: Go Big (``configs/gobig-rllib.yaml``) trained with ``trainer: rllib`` for
+  ``--rllib-steps`` env steps (every seat's decisions), then evaluated greedily against random
+  and the heuristic (``--eval-games`` each; the target: a win share whose 95% interval lies
+  above 1/P within 30 CPU-minutes). In the same run the MaskablePPO trainer
+  (``configs/gobig.yaml``) trains for ``--sb3-steps`` learner steps, for its throughput beside
+  RLlib's: env steps per second, per CPU second (all processes: the driver and the env runners),
+  and peak memory per process.
+* **arena**: the same games (``--arena-games`` per game of heuristic against random) played by the
+  local arena (1 and 2 processes) and by the Ray backend on a fresh local Ray instance of 1 and 2
+  CPUs; games per second, the Ray start-up cost (``ray.init`` and the first task's round trip),
+  and a check that every backend's records are the local arena's.
+
+Writes ``benchmarks/results/distributed.md`` and ``distributed.json`` (``--out`` to change).
+
+    .venv/bin/python benchmarks/distributed.py
+    .venv/bin/python benchmarks/distributed.py --parts arena --arena-games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---- training -----------------------------------------------------------------------------------
+def run_training(args) -> dict:
+    from deckzoo.training.config import load_config
+    from deckzoo.training.train import train
+
+    runs = Path(args.runs)
+    rllib_cfg = load_config(ROOT / "configs" / "gobig-rllib.yaml", {
+        "total_timesteps": args.rllib_steps, "run_dir": str(runs / "gobig-rllib"), "progress_bar": False,
+        "eval.final_games": args.eval_games, "eval.every": 0, "rllib.env_runners": args.env_runners})
+    sb3_cfg = load_config(ROOT / "configs" / "gobig.yaml", {
+        "total_timesteps": args.sb3_steps, "run_dir": str(runs / "gobig-sb3"), "progress_bar": False,
+        "eval.final_games": 0, "eval.every": 0, "checkpoint_every": 10**9})
+    for d in (rllib_cfg.resolved_run_dir(), sb3_cfg.resolved_run_dir()):
+        if d.exists():
+            import shutil
+
+            shutil.rmtree(d)
+    print(f"training: RLlib Go Big, {args.rllib_steps} env steps")
+    rllib = train(rllib_cfg)
+    print(f"training: MaskablePPO Go Big, {args.sb3_steps} learner steps")
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sb3 = train(sb3_cfg)
+    sb3["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sb3["peak_rss_mib_before"] = rss0  # the process's peak before SB3 ran (RLlib's driver ran here)
+    return {"rllib": rllib, "sb3": sb3}
+
+
+# ---- arena --------------------------------------------------------------------------------------
+def _fresh_ray(cpus: int) -> float:
+    """Start a local Ray instance of ``cpus`` CPUs; seconds to ``ray.init`` plus one task's
+    round trip (what a first arena batch waits for)."""
+    import ray
+
+    from deckzoo.agents.ray_cluster import connect
+
+    if ray.is_initialized():
+        ray.shutdown()
+    t0 = time.perf_counter()
+    connect(None, num_cpus=cpus)
+    ray.get(ray.remote(num_cpus=1)(lambda: 1).remote())
+    return time.perf_counter() - t0
+
+
+def run_arena_part(args) -> list[dict]:
+    import ray
+
+    from deckzoo.agents.arena import ArenaConfig, comparable, run_arena
+
+    rows = []
+    for game in args.arena_envs.split(","):
+        base = dict(game=game, agents=["heuristic", "random"], games=args.arena_games, seed=args.seed)
+        reference = None
+        for backend, workers in (("local", 1), ("local", 2), ("ray", 1), ("ray", 2)):
+            startup = _fresh_ray(workers) if backend == "ray" else 0.0
+            res = run_arena(ArenaConfig(**base, workers=workers, backend=backend))
+            same = None
+            if reference is None:
+                reference = [comparable(r) for r in res.records]
+            else:
+                same = [comparable(r) for r in res.records] == reference
+            row = {"game": game, "backend": backend, "workers": workers, "games": len(res.records),
+                   "seconds": res.seconds, "games_per_second": len(res.records) / res.seconds,
+                   "startup_seconds": startup, "identical_to_local": same,
+                   "load_average": list(os.getloadavg())}
+            rows.append(row)
+            print(f"arena {game} {backend} x{workers}: {row['games_per_second']:.1f} games/s"
+                  + (f", start-up {startup:.1f} s" if backend == "ray" else "") + (f", identical {same}" if same is not None else ""))
+        if ray.is_initialized():
+            ray.shutdown()
+    return rows
+
+
+# ---- report -------------------------------------------------------------------------------------
+def markdown(data: dict) -> str:
+    meta = data["meta"]
+    lines = ["# Distributed: RLlib training and the arena on Ray", "",
+             f"{meta['date']}, {meta['machine']}, `{meta['command']}`.", "",
+             f"Measured on a shared 2-core machine under load (1-minute load average {meta['load_before']} "
+             "before the run); the numbers move with the load, and CPU seconds are the fairer measure.", ""]
+    t = data.get("training")
+    if t:
+        r, s = t["rllib"], t["sb3"]
+        lines += ["## Training (Go Big, 4 players)", "",
+                  "| trainer | steps | what a step is | wall s | steps/s | CPU s | steps/CPU s | peak RSS per process (MiB) |",
+                  "|---|---:|---|---:|---:|---:|---:|---|",
+                  f"| RLlib PPO ({r['env_runners']} env runners x {r['envs_per_runner']} envs) | {r['steps']} | a decision "
+                  f"of any seat ({r['learner_steps']} of them by the policy being trained) | {r['train_seconds']:.0f} | "
+                  f"{r['steps_per_second']:.0f} | {r['train_cpu_seconds']:.0f} | {r['steps_per_cpu_second']:.0f} | "
+                  f"driver {r['driver_peak_rss_mib']:.0f}, env runners "
+                  f"{', '.join(f'{x:.0f}' for x in r['env_runner_peak_rss_mib'])} |",
+                  f"| MaskablePPO (SB3, {s['n_envs']} envs in one process) | {s['steps']} | a decision of the learner "
+                  f"(opponents' moves are played inside the env) | {s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | "
+                  f"{s['train_cpu_seconds']:.0f} | {s['steps_per_cpu_second']:.0f} | one process, {s['peak_rss_mib']:.0f} |",
+                  "", "RLlib's policy after training, greedy, against 3 copies of each opponent (win share, 95% Wilson "
+                  "interval, 1/P = 0.25):", "",
+                  "| opponent | games | win share | 95% CI | above 1/P |", "|---|---:|---:|---|---|"]
+        for e in r["final_eval"]:
+            lines.append(f"| {e['opponent']} | {e['games']} | {e['win_share']:.3f} | [{e['ci_low']:.3f}, "
+                         f"{e['ci_high']:.3f}] | {'yes' if e['ci_low'] > e['uniform'] else 'no'} |")
+        lines += ["", f"Training CPU time {r['train_cpu_seconds'] / 60:.1f} CPU-minutes (target: at most 30).", ""]
+    a = data.get("arena")
+    if a:
+        lines += ["## Arena throughput (heuristic against random)", "",
+                  "| game | backend | workers | games | seconds | games/s | start-up s | records identical to local |",
+                  "|---|---|---:|---:|---:|---:|---:|---|"]
+        for row in a:
+            same = "reference" if row["identical_to_local"] is None else ("yes" if row["identical_to_local"] else "NO")
+            start = f"{row['startup_seconds']:.1f}" if row["backend"] == "ray" else "-"
+            lines.append(f"| {row['game']} | {row['backend']} | {row['workers']} | {row['games']} | {row['seconds']:.1f} | "
+                         f"{row['games_per_second']:.1f} | {start} | {same} |")
+        lines += ["", "Start-up: a fresh local `ray.init` plus one task's round trip, paid once per process (a "
+                  "cluster that is already running costs only the connection). Ray's batches are 25 games.", ""]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--parts", default="training,arena")
+    p.add_argument("--rllib-steps", type=int, default=400_000)
+    p.add_argument("--sb3-steps", type=int, default=50_000)
+    p.add_argument("--env-runners", type=int, default=2)
+    p.add_argument("--eval-games", type=int, default=1000)
+    p.add_argument("--arena-envs", default="gobig,wizard")
+    p.add_argument("--arena-games", type=int, default=400)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=str(RESULTS))
+    p.add_argument("--runs", default=str(ROOT / "runs" / "distributed"), help="the training runs' folders")
+    args = p.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(1)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    parts = set(args.parts.split(","))
+    data = {"meta": {"command": "python benchmarks/distributed.py " + " ".join(argv if argv is not None else
+                                                                                __import__("sys").argv[1:]),
+                     "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                     "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+                     "load_before": round(os.getloadavg()[0], 1)}}
+    if "arena" in parts:
+        data["arena"] = run_arena_part(args)
+    if "training" in parts:
+        data["training"] = run_training(args)
+    (out / "distributed.json").write_text(json.dumps(data, indent=1, default=float))
+    (out / "distributed.md").write_text(markdown(data))
+    print(f"results written to {out}/distributed.md and distributed.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
