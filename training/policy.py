@@ -159,15 +159,31 @@ class PPOAgent(PolicyAgent):
 
 
 def load_weights(path: str) -> PolicyWeights:
-    """The actor weights of a MaskablePPO .zip (loaded on the CPU)."""
+    """The actor weights of a MaskablePPO .zip (loaded on the CPU) or of a numpy policy file."""
     import os
 
     if not os.path.exists(path):
         raise ConfigError(f"ppo: no model file {path!r}")
+    if path.endswith(".npz"):
+        return _load_npz(path)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(path, device="cpu")
     return PolicyWeights.from_sb3(model.policy)
+
+
+def _load_npz(path: str) -> PolicyWeights:
+    """A numpy policy file: arrays ``hidden_<i>_weight``/``_bias``, ``head_weight``/``_bias`` and a
+    JSON string ``meta`` with the activation (read without pickle)."""
+    import json
+
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    hidden = [(arrays[f"hidden_{i}_weight"], arrays[f"hidden_{i}_bias"])
+              for i in range(sum(k.endswith("_weight") for k in arrays) - 1)]
+    return PolicyWeights(hidden=hidden, head=(arrays["head_weight"], arrays["head_bias"]),
+                         activation=meta["activation"])
 
 
 def _factory(game_name: str, seed: int | None, arg: str | None) -> Agent:

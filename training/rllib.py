@@ -140,6 +140,8 @@ def _process_usage() -> tuple[float, float]:
 class RLlibTrainer:
     """One run: ``RLlibTrainer(cfg, resume=...).run()`` returns the summary dict."""
 
+    module_class = None  # the RLModule class (None: MaskedPPOModule)
+
     def __init__(self, cfg: TrainConfig, resume: bool = False):
         self.cfg = cfg
         self.resume = resume
@@ -167,7 +169,7 @@ class RLlibTrainer:
         env = make_env(self._env_config())
         agent = env.possible_agents[0]
         spec = RLModuleSpec(
-            module_class=MaskedPPOModule, observation_space=env.observation_space[agent],
+            module_class=self.module_class or MaskedPPOModule, observation_space=env.observation_space[agent],
             action_space=env.action_space[agent],
             model_config=DefaultModelConfig(fcnet_hiddens=list(self.cfg.ppo.net_arch),
                                             fcnet_activation=self.cfg.ppo.activation, vf_share_layers=False))
