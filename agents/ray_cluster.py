@@ -54,7 +54,9 @@ def connect(address: str | None = None, num_cpus: int | None = None, ship_code: 
         return False
     kwargs = {"include_dashboard": False, "logging_level": logging.WARNING}
     if address is None:
-        ray.init(num_cpus=num_cpus, **kwargs)
+        # "local" starts a new instance even when another one runs on this machine (plain
+        # ray.init() would join that one, or the one RAY_ADDRESS names)
+        ray.init(address="local", num_cpus=num_cpus, **kwargs)
         return True
     if not ship_code:
         ray.init(address=address, **kwargs)
