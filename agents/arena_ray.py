@@ -53,10 +53,12 @@ def _remote():
 
 
 def batches(tasks: list[dict], size: int = BATCH) -> list[list[dict]]:
-    return [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    return [tasks[i : i + size] for i in range(0, len(tasks), size)]
 
 
-def ray_batches(tasks: list[dict], cfg: ArenaConfig, size: int = BATCH) -> Iterator[tuple[list[dict], str]]:
+def ray_batches(
+    tasks: list[dict], cfg: ArenaConfig, size: int = BATCH
+) -> Iterator[tuple[list[dict], str]]:
     """``(records, node id)`` of each batch as it finishes; closing the generator (or Ctrl-C
     while it waits) cancels the batches still queued or running."""
     ray = require_ray()

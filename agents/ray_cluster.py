@@ -42,7 +42,9 @@ def stage_code(dest: Path) -> Path:
     return root
 
 
-def connect(address: str | None = None, num_cpus: int | None = None, ship_code: bool = True) -> bool:
+def connect(
+    address: str | None = None, num_cpus: int | None = None, ship_code: bool = True
+) -> bool:
     """Make sure this process is connected to Ray; returns True if this call connected it.
 
     An existing connection is kept as it is (its address and size win). ``address`` None starts a
@@ -62,7 +64,9 @@ def connect(address: str | None = None, num_cpus: int | None = None, ship_code: 
         ray.init(address=address, **kwargs)
         return True
     with tempfile.TemporaryDirectory(prefix="deckzoo-code-") as tmp:
-        ray.init(address=address, runtime_env={"py_modules": [str(stage_code(Path(tmp)))]}, **kwargs)
+        ray.init(
+            address=address, runtime_env={"py_modules": [str(stage_code(Path(tmp)))]}, **kwargs
+        )
     return True
 
 
@@ -111,4 +115,12 @@ def rewrite_spec(spec: str, local: dict[str, str]) -> str:
     return name + colon + "".join(local.get(p, p) for p in _SEPARATORS.split(arg))
 
 
-__all__ = ["connect", "localize", "read_files", "require_ray", "rewrite_spec", "spec_files", "stage_code"]
+__all__ = [
+    "connect",
+    "localize",
+    "read_files",
+    "require_ray",
+    "rewrite_spec",
+    "spec_files",
+    "stage_code",
+]

@@ -40,12 +40,28 @@ def run_training(args) -> dict:
     from deckzoo.training.train import train
 
     runs = Path(args.runs)
-    rllib_cfg = load_config(ROOT / "configs" / "gobig-rllib.yaml", {
-        "total_timesteps": args.rllib_steps, "run_dir": str(runs / "gobig-rllib"), "progress_bar": False,
-        "eval.final_games": args.eval_games, "eval.every": 0, "rllib.env_runners": args.env_runners})
-    sb3_cfg = load_config(ROOT / "configs" / "gobig.yaml", {
-        "total_timesteps": args.sb3_steps, "run_dir": str(runs / "gobig-sb3"), "progress_bar": False,
-        "eval.final_games": 0, "eval.every": 0, "checkpoint_every": 10**9})
+    rllib_cfg = load_config(
+        ROOT / "configs" / "gobig-rllib.yaml",
+        {
+            "total_timesteps": args.rllib_steps,
+            "run_dir": str(runs / "gobig-rllib"),
+            "progress_bar": False,
+            "eval.final_games": args.eval_games,
+            "eval.every": 0,
+            "rllib.env_runners": args.env_runners,
+        },
+    )
+    sb3_cfg = load_config(
+        ROOT / "configs" / "gobig.yaml",
+        {
+            "total_timesteps": args.sb3_steps,
+            "run_dir": str(runs / "gobig-sb3"),
+            "progress_bar": False,
+            "eval.final_games": 0,
+            "eval.every": 0,
+            "checkpoint_every": 10**9,
+        },
+    )
     for d in (rllib_cfg.resolved_run_dir(), sb3_cfg.resolved_run_dir()):
         if d.exists():
             import shutil
@@ -84,73 +100,172 @@ def run_arena_part(args) -> list[dict]:
 
     rows = []
     for game in args.arena_envs.split(","):
-        base = dict(game=game, agents=["heuristic", "random"], games=args.arena_games, seed=args.seed)
+        base = {"game": game, "agents": ["heuristic", "random"], "games": args.arena_games}
         reference = None
         for backend, workers in (("local", 1), ("local", 2), ("ray", 1), ("ray", 2)):
             startup = _fresh_ray(workers) if backend == "ray" else 0.0
-            res = run_arena(ArenaConfig(**base, workers=workers, backend=backend))
+            res = run_arena(ArenaConfig(**base, seed=args.seed, workers=workers, backend=backend))
             same = None
             if reference is None:
                 reference = [comparable(r) for r in res.records]
             else:
                 same = [comparable(r) for r in res.records] == reference
-            row = {"game": game, "backend": backend, "workers": workers, "games": len(res.records),
-                   "seconds": res.seconds, "games_per_second": len(res.records) / res.seconds,
-                   "startup_seconds": startup, "identical_to_local": same,
-                   "load_average": list(os.getloadavg())}
+            row = {
+                "game": game,
+                "backend": backend,
+                "workers": workers,
+                "games": len(res.records),
+                "seconds": res.seconds,
+                "games_per_second": len(res.records) / res.seconds,
+                "startup_seconds": startup,
+                "identical_to_local": same,
+                "load_average": list(os.getloadavg()),
+            }
             rows.append(row)
-            print(f"arena {game} {backend} x{workers}: {row['games_per_second']:.1f} games/s"
-                  + (f", start-up {startup:.1f} s" if backend == "ray" else "") + (f", identical {same}" if same is not None else ""))
+            print(
+                f"arena {game} {backend} x{workers}: {row['games_per_second']:.1f} games/s"
+                + (f", start-up {startup:.1f} s" if backend == "ray" else "")
+                + (f", identical {same}" if same is not None else "")
+            )
         if ray.is_initialized():
             ray.shutdown()
     return rows
 
 
 # ---- report -------------------------------------------------------------------------------------
+def _row(*cells) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def _training_md(t: dict) -> list[str]:
+    r, s = t["rllib"], t["sb3"]
+    runners = ", ".join(f"{x:.0f}" for x in r["env_runner_peak_rss_mib"])
+    lines = [
+        "## Training (Go Big, 4 players)",
+        "",
+        _row(
+            "trainer",
+            "steps",
+            "a step is",
+            "wall s",
+            "steps/s",
+            "CPU s",
+            "steps/CPU s",
+            "peak RSS per process (MiB)",
+        ),
+        "|---|---:|---|---:|---:|---:|---:|---|",
+        _row(
+            f"RLlib PPO ({r['env_runners']} env runners x {r['envs_per_runner']} envs)",
+            r["steps"],
+            f"a decision of any seat ({r['learner_steps']} by the trained policy)",
+            f"{r['train_seconds']:.0f}",
+            f"{r['steps_per_second']:.0f}",
+            f"{r['train_cpu_seconds']:.0f}",
+            f"{r['steps_per_cpu_second']:.0f}",
+            f"driver {r['driver_peak_rss_mib']:.0f}, env runners {runners}",
+        ),
+        _row(
+            f"MaskablePPO (SB3, {s['n_envs']} envs, one process)",
+            s["steps"],
+            "a decision of the learner (opponents move inside the env)",
+            f"{s['train_seconds']:.0f}",
+            f"{s['steps_per_second']:.0f}",
+            f"{s['train_cpu_seconds']:.0f}",
+            f"{s['steps_per_cpu_second']:.0f}",
+            f"one process, {s['peak_rss_mib']:.0f}",
+        ),
+        "",
+        (
+            "CPU seconds: the driver (the learner, evaluation excluded) and the env runner "
+            "processes; Ray's own daemons (raylet, GCS) are not counted."
+        ),
+        "",
+        (
+            "RLlib's policy after training, greedy, in every seat in turn against 3 copies of each "
+            "opponent (win share, 95% Wilson interval, 1/P = 0.25):"
+        ),
+        "",
+        _row("opponent", "games", "win share", "95% CI", "above 1/P"),
+        "|---|---:|---:|---|---|",
+    ]
+    for e in r["final_eval"]:
+        above = "yes" if e["ci_low"] > e["uniform"] else "no"
+        ci = f"[{e['ci_low']:.3f}, {e['ci_high']:.3f}]"
+        lines.append(_row(e["opponent"], e["games"], f"{e['win_share']:.3f}", ci, above))
+    minutes = r["train_cpu_seconds"] / 60
+    lines += ["", f"Training took {minutes:.1f} CPU-minutes (target: at most 30).", ""]
+    return lines
+
+
+def _arena_md(rows: list[dict]) -> list[str]:
+    lines = [
+        "## Arena throughput (heuristic against random)",
+        "",
+        _row(
+            "game",
+            "backend",
+            "workers",
+            "games",
+            "seconds",
+            "games/s",
+            "start-up s",
+            "records identical to local x1",
+        ),
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        same = row["identical_to_local"]
+        same = "reference" if same is None else ("yes" if same else "NO")
+        start = f"{row['startup_seconds']:.1f}" if row["backend"] == "ray" else "-"
+        lines.append(
+            _row(
+                row["game"],
+                row["backend"],
+                row["workers"],
+                row["games"],
+                f"{row['seconds']:.1f}",
+                f"{row['games_per_second']:.1f}",
+                start,
+                same,
+            )
+        )
+    lines += [
+        "",
+        (
+            "Start-up: a fresh local `ray.init` plus one task's round trip, paid once per process "
+            "(a running cluster costs only the connection). Ray plays batches of 25 games a task; "
+            "local x2 is a spawn process pool (its start-up is inside its time)."
+        ),
+        "",
+    ]
+    return lines
+
+
 def markdown(data: dict) -> str:
     meta = data["meta"]
-    lines = ["# Distributed: RLlib training and the arena on Ray", "",
-             f"{meta['date']}, {meta['machine']}, `{meta['command']}`.", "",
-             f"Measured on a shared 2-core machine under load (1-minute load average {meta['load_before']} "
-             "before the run); the numbers move with the load, and CPU seconds are the fairer measure.", ""]
-    t = data.get("training")
-    if t:
-        r, s = t["rllib"], t["sb3"]
-        lines += ["## Training (Go Big, 4 players)", "",
-                  "| trainer | steps | what a step is | wall s | steps/s | CPU s | steps/CPU s | peak RSS per process (MiB) |",
-                  "|---|---:|---|---:|---:|---:|---:|---|",
-                  f"| RLlib PPO ({r['env_runners']} env runners x {r['envs_per_runner']} envs) | {r['steps']} | a decision "
-                  f"of any seat ({r['learner_steps']} of them by the policy being trained) | {r['train_seconds']:.0f} | "
-                  f"{r['steps_per_second']:.0f} | {r['train_cpu_seconds']:.0f} | {r['steps_per_cpu_second']:.0f} | "
-                  f"driver {r['driver_peak_rss_mib']:.0f}, env runners "
-                  f"{', '.join(f'{x:.0f}' for x in r['env_runner_peak_rss_mib'])} |",
-                  f"| MaskablePPO (SB3, {s['n_envs']} envs in one process) | {s['steps']} | a decision of the learner "
-                  f"(opponents' moves are played inside the env) | {s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | "
-                  f"{s['train_cpu_seconds']:.0f} | {s['steps_per_cpu_second']:.0f} | one process, {s['peak_rss_mib']:.0f} |",
-                  "", "RLlib's policy after training, greedy, against 3 copies of each opponent (win share, 95% Wilson "
-                  "interval, 1/P = 0.25):", "",
-                  "| opponent | games | win share | 95% CI | above 1/P |", "|---|---:|---:|---|---|"]
-        for e in r["final_eval"]:
-            lines.append(f"| {e['opponent']} | {e['games']} | {e['win_share']:.3f} | [{e['ci_low']:.3f}, "
-                         f"{e['ci_high']:.3f}] | {'yes' if e['ci_low'] > e['uniform'] else 'no'} |")
-        lines += ["", f"Training CPU time {r['train_cpu_seconds'] / 60:.1f} CPU-minutes (target: at most 30).", ""]
-    a = data.get("arena")
-    if a:
-        lines += ["## Arena throughput (heuristic against random)", "",
-                  "| game | backend | workers | games | seconds | games/s | start-up s | records identical to local |",
-                  "|---|---|---:|---:|---:|---:|---:|---|"]
-        for row in a:
-            same = "reference" if row["identical_to_local"] is None else ("yes" if row["identical_to_local"] else "NO")
-            start = f"{row['startup_seconds']:.1f}" if row["backend"] == "ray" else "-"
-            lines.append(f"| {row['game']} | {row['backend']} | {row['workers']} | {row['games']} | {row['seconds']:.1f} | "
-                         f"{row['games_per_second']:.1f} | {start} | {same} |")
-        lines += ["", "Start-up: a fresh local `ray.init` plus one task's round trip, paid once per process (a "
-                  "cluster that is already running costs only the connection). Ray's batches are 25 games.", ""]
+    lines = [
+        "# Distributed: RLlib training and the arena on Ray",
+        "",
+        f"{meta['date']}, {meta['machine']}, `{meta['command']}`.",
+        "",
+        (
+            "Measured on a shared 2-core machine under load (1-minute load average "
+            f"{meta['load_before']} before the run, other jobs running throughout): wall-clock "
+            "numbers move with the load; CPU seconds are the fairer measure."
+        ),
+        "",
+    ]
+    if data.get("training"):
+        lines += _training_md(data["training"])
+    if data.get("arena"):
+        lines += _arena_md(data["arena"])
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--parts", default="training,arena")
     p.add_argument("--rllib-steps", type=int, default=400_000)
     p.add_argument("--sb3-steps", type=int, default=50_000)
@@ -160,7 +275,9 @@ def main(argv=None) -> int:
     p.add_argument("--arena-games", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
-    p.add_argument("--runs", default=str(ROOT / "runs" / "distributed"), help="the training runs' folders")
+    p.add_argument(
+        "--runs", default=str(ROOT / "runs" / "distributed"), help="the training runs' folders"
+    )
     args = p.parse_args(argv)
     import torch
 
@@ -168,11 +285,16 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     parts = set(args.parts.split(","))
-    data = {"meta": {"command": "python benchmarks/distributed.py " + " ".join(argv if argv is not None else
-                                                                                __import__("sys").argv[1:]),
-                     "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                     "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-                     "load_before": round(os.getloadavg()[0], 1)}}
+    data = {
+        "meta": {
+            "command": "python benchmarks/distributed.py "
+            + " ".join(argv if argv is not None else __import__("sys").argv[1:]),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}",
+            "load_before": round(os.getloadavg()[0], 1),
+        }
+    }
     if "arena" in parts:
         data["arena"] = run_arena_part(args)
     if "training" in parts:

@@ -168,7 +168,8 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="play the games in local processes or as Ray tasks (docs/distributed.md)")
-    p.add_argument("--address", default=None, help="with --backend ray: the cluster (auto, HOST:PORT)")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: the cluster (auto, HOST:PORT)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--append", action="store_true",

@@ -65,9 +65,24 @@ CHECKPOINT = "checkpoint"
 STATE_FILE = "deckzoo.json"
 POLICY_FILE = "policy.npz"
 # Config keys that may change when a run is resumed (the cluster and its size, for example).
-RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "eval.final_games", "rllib.address",
-                     "rllib.num_cpus", "rllib.env_runners", "rllib.ship_code"}
-LEARNER_STATS = ("policy_loss", "vf_loss", "entropy", "total_loss", "vf_explained_var", "mean_kl_loss")
+RESUMABLE_CHANGES = {
+    "total_timesteps",
+    "progress_bar",
+    "run_dir",
+    "eval.final_games",
+    "rllib.address",
+    "rllib.num_cpus",
+    "rllib.env_runners",
+    "rllib.ship_code",
+}
+LEARNER_STATS = (
+    "policy_loss",
+    "vf_loss",
+    "entropy",
+    "total_loss",
+    "vf_explained_var",
+    "mean_kl_loss",
+)
 
 
 # ---- envs and seats -----------------------------------------------------------------------------
@@ -76,8 +91,12 @@ def make_env(env_config: dict):
     from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv, PettingZooEnv
 
     options = dict(env_config.get("options", {}))
-    kwargs = {"num_players": env_config.get("num_players"), "reward": env_config.get("reward", "win"),
-              "illegal_action": "raise", **options}
+    kwargs = {
+        "num_players": env_config.get("num_players"),
+        "reward": env_config.get("reward", "win"),
+        "illegal_action": "raise",
+        **options,
+    }
     if env_config.get("parallel"):
         return ParallelPettingZooEnv(E.make(env_config["game"], parallel=True, **kwargs))
     return PettingZooEnv(E.make(env_config["game"], **kwargs))
@@ -105,7 +124,9 @@ class SeatMapping:
         learner = int(rng.integers(self.num_players))
         out = []
         for seat in range(self.num_players):
-            key = LEARNER if seat == learner else self.keys[int(rng.choice(len(self.keys), p=self.p))]
+            key = (
+                LEARNER if seat == learner else self.keys[int(rng.choice(len(self.keys), p=self.p))]
+            )
             if key == "pool" and self.pool:
                 out.append(self.pool[int(rng.integers(len(self.pool)))])
             else:
@@ -148,7 +169,9 @@ class RLlibTrainer:
         self.run_dir = cfg.resolved_run_dir()
         self.game = E.game_class(cfg.game)(cfg.num_players, **cfg.game_options)
         self.parallel = uses_parallel_env(cfg.game)
-        self.eval_opponents = [s for s in cfg.eval.opponents if s != "heuristic" or has_heuristic(cfg.game)]
+        self.eval_opponents = [
+            s for s in cfg.eval.opponents if s != "heuristic" or has_heuristic(cfg.game)
+        ]
         self.rs = RunState()
         self.algo = None
         self.writer = None
@@ -157,8 +180,13 @@ class RLlibTrainer:
     # ---- set-up ----
     def _env_config(self) -> dict:
         c = self.cfg
-        return {"game": c.game, "num_players": self.game.num_players, "reward": c.reward,
-                "options": dict(c.game_options), "parallel": self.parallel}
+        return {
+            "game": c.game,
+            "num_players": self.game.num_players,
+            "reward": c.reward,
+            "options": dict(c.game_options),
+            "parallel": self.parallel,
+        }
 
     def _module_spec(self):
         from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
@@ -169,16 +197,25 @@ class RLlibTrainer:
         env = make_env(self._env_config())
         agent = env.possible_agents[0]
         spec = RLModuleSpec(
-            module_class=self.module_class or MaskedPPOModule, observation_space=env.observation_space[agent],
+            module_class=self.module_class or MaskedPPOModule,
+            observation_space=env.observation_space[agent],
             action_space=env.action_space[agent],
-            model_config=DefaultModelConfig(fcnet_hiddens=list(self.cfg.ppo.net_arch),
-                                            fcnet_activation=self.cfg.ppo.activation, vf_share_layers=False))
+            model_config=DefaultModelConfig(
+                fcnet_hiddens=list(self.cfg.ppo.net_arch),
+                fcnet_activation=self.cfg.ppo.activation,
+                vf_share_layers=False,
+            ),
+        )
         env.close()
         return spec
 
     def _mapping(self) -> SeatMapping:
-        return SeatMapping(self.game.num_players, self.cfg.opponents.mix, [s for s, _ in self.rs.pool],
-                           self.cfg.seed)
+        return SeatMapping(
+            self.game.num_players,
+            self.cfg.opponents.mix,
+            [s for s, _ in self.rs.pool],
+            self.cfg.seed,
+        )
 
     def _algo_config(self, spec):
         from ray.rllib.algorithms.ppo import PPOConfig
@@ -191,14 +228,28 @@ class RLlibTrainer:
         return (
             PPOConfig()
             .environment(ENV_NAME, env_config=self._env_config(), disable_env_checking=True)
-            .env_runners(num_env_runners=r.env_runners, num_envs_per_env_runner=r.envs_per_runner,
-                         num_cpus_per_env_runner=1)
+            .env_runners(
+                num_env_runners=r.env_runners,
+                num_envs_per_env_runner=r.envs_per_runner,
+                num_cpus_per_env_runner=1,
+            )
             .learners(num_learners=0)
-            .training(train_batch_size_per_learner=r.train_batch_size, minibatch_size=p.batch_size,
-                      num_epochs=p.n_epochs, lr=p.learning_rate, gamma=p.gamma, lambda_=p.gae_lambda,
-                      clip_param=p.clip_range, entropy_coeff=p.ent_coef, vf_loss_coeff=p.vf_coef,
-                      grad_clip=p.max_grad_norm, use_kl_loss=False)
-            .multi_agent(policies=set(modules), policy_mapping_fn=self._mapping(), policies_to_train=[MAIN])
+            .training(
+                train_batch_size_per_learner=r.train_batch_size,
+                minibatch_size=p.batch_size,
+                num_epochs=p.n_epochs,
+                lr=p.learning_rate,
+                gamma=p.gamma,
+                lambda_=p.gae_lambda,
+                clip_param=p.clip_range,
+                entropy_coeff=p.ent_coef,
+                vf_loss_coeff=p.vf_coef,
+                grad_clip=p.max_grad_norm,
+                use_kl_loss=False,
+            )
+            .multi_agent(
+                policies=set(modules), policy_mapping_fn=self._mapping(), policies_to_train=[MAIN]
+            )
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: spec for m in modules}))
             .debugging(seed=cfg.seed)
         )
@@ -213,7 +264,9 @@ class RLlibTrainer:
         if self.resume and not (ckpt / STATE_FILE).exists():
             raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
         if not self.resume and ckpt.exists():
-            raise ConfigError(f"{self.run_dir} already holds a run; pass --resume or choose another run_dir")
+            raise ConfigError(
+                f"{self.run_dir} already holds a run; pass --resume or choose another run_dir"
+            )
         saved = None
         if self.resume:
             from .train import _check_resumable
@@ -223,15 +276,21 @@ class RLlibTrainer:
             self.rs = RunState(**saved["run_state"])
         self.run_dir.mkdir(parents=True, exist_ok=True)
         r = self.cfg.rllib
-        self.started_ray = connect(r.address, num_cpus=r.num_cpus or max(r.env_runners, 1), ship_code=r.ship_code)
+        self.started_ray = connect(
+            r.address, num_cpus=r.num_cpus or max(r.env_runners, 1), ship_code=r.ship_code
+        )
         self.spec = self._module_spec()
         self.algo = self._algo_config(self.spec).build_algo()
         if self.resume:
             self.algo.restore_from_path(str(ckpt.resolve()))
         else:
-            (self.run_dir / "config.yaml").write_text(yaml.safe_dump(config_to_dict(self.cfg), sort_keys=False))
+            (self.run_dir / "config.yaml").write_text(
+                yaml.safe_dump(config_to_dict(self.cfg), sort_keys=False)
+            )
             main = self.main_state()
-            self.algo.learner_group.set_weights({RANDOM: {k: np.zeros_like(v) for k, v in main.items()}})
+            self.algo.learner_group.set_weights(
+                {RANDOM: {k: np.zeros_like(v) for k, v in main.items()}}
+            )
             self._sync()
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
         self._write_eval_csv()
@@ -242,26 +301,34 @@ class RLlibTrainer:
         return self.algo.learner_group.get_weights(module_ids=[MAIN])[MAIN]
 
     def policy_weights(self):
-        """The learner group's actor of ``main`` as numpy ``PolicyWeights`` (the engine's actions)."""
+        """The learner group's actor of ``main`` as numpy ``PolicyWeights`` (engine actions)."""
         from .rllib_module import actor_weights
 
         return actor_weights(self.main_state(), self.cfg.ppo.activation, self.game.num_actions)
 
     def _sync(self) -> None:
-        self.algo.env_runner_group.sync_weights(from_worker_or_learner_group=self.algo.learner_group,
-                                                inference_only=True, timeout_seconds=None)
+        self.algo.env_runner_group.sync_weights(
+            from_worker_or_learner_group=self.algo.learner_group,
+            inference_only=True,
+            timeout_seconds=None,
+        )
 
     def steps(self) -> int:
         from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
-        return int(self.algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME), default=0))
+        return int(
+            self.algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME), default=0)
+        )
 
     def learner_samples(self) -> int:
         """Decisions of ``main`` sampled so far: the steps it is trained on."""
         from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME
 
-        return int(self.algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME, MAIN),
-                                          default=0))
+        return int(
+            self.algo.metrics.peek(
+                (ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME, MAIN), default=0
+            )
+        )
 
     # ---- the loop ----
     def run(self) -> dict:
@@ -271,8 +338,14 @@ class RLlibTrainer:
             self.setup()
         cfg, rs = self.cfg, self.rs
         wall0 = time.perf_counter()
-        bar = tqdm(total=cfg.total_timesteps, initial=min(self.steps(), cfg.total_timesteps), unit="step",
-                   dynamic_ncols=True, disable=not cfg.progress_bar, desc=f"rllib {cfg.game}")
+        bar = tqdm(
+            total=cfg.total_timesteps,
+            initial=min(self.steps(), cfg.total_timesteps),
+            unit="step",
+            dynamic_ncols=True,
+            disable=not cfg.progress_bar,
+            desc=f"rllib {cfg.game}",
+        )
         if self.steps() == 0 and not rs.pool:
             self._snapshot(0)
         while self.steps() < cfg.total_timesteps:
@@ -314,8 +387,12 @@ class RLlibTrainer:
         if len(rs.pool) < cfg.opponents.pool_size:
             slot = f"pool_{len(rs.pool)}"
             rs.pool.append([slot, step])
-            self.algo.add_module(slot, self.spec, new_agent_to_module_mapping_fn=self._mapping(),
-                                 new_should_module_be_updated=[MAIN])
+            self.algo.add_module(
+                slot,
+                self.spec,
+                new_agent_to_module_mapping_fn=self._mapping(),
+                new_should_module_be_updated=[MAIN],
+            )
         else:
             rs.pool.append([rs.pool.pop(0)[0], step])  # the oldest slot takes the new snapshot
             slot = rs.pool[-1][0]
@@ -345,13 +422,27 @@ class RLlibTrainer:
         agent = PolicyAgent(self.policy_weights(), deterministic=self.cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
-            row = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k),
-                           max_steps=self.cfg.eval.max_steps)
+            row = evaluate(
+                agent,
+                self.game,
+                opp,
+                games,
+                seed=_seed(self.cfg.seed, step, k),
+                max_steps=self.cfg.eval.max_steps,
+            )
             row["step"] = step
             rows.append(row)
             self.writer.add_scalar(f"eval/win_share_vs_{opp}", row["win_share"], step)
-            log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)", step, opp,
-                     row["win_share"], row["ci_low"], row["ci_high"], games, row["uniform"])
+            log.info(
+                "step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)",
+                step,
+                opp,
+                row["win_share"],
+                row["ci_low"],
+                row["ci_high"],
+                games,
+                row["uniform"],
+            )
         self.rs.eval_history.extend(rows)
         self._write_eval_csv()
         return rows
@@ -362,7 +453,16 @@ class RLlibTrainer:
 
         from .train import _atomic_write
 
-        cols = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform", "abandoned"]
+        cols = [
+            "step",
+            "opponent",
+            "games",
+            "win_share",
+            "ci_low",
+            "ci_high",
+            "uniform",
+            "abandoned",
+        ]
         buf = io.StringIO()
         wr = csv.DictWriter(buf, cols, extrasaction="ignore")
         wr.writeheader()
@@ -376,8 +476,12 @@ class RLlibTrainer:
         tmp, old = final.with_name(CHECKPOINT + ".tmp"), final.with_name(CHECKPOINT + ".old")
         shutil.rmtree(tmp, ignore_errors=True)
         self.algo.save_to_path(str(tmp.resolve()))
-        state = {"version": 1, "config": config_to_dict(self.cfg), "steps": self.steps(),
-                 "run_state": asdict(self.rs)}
+        state = {
+            "version": 1,
+            "config": config_to_dict(self.cfg),
+            "steps": self.steps(),
+            "run_state": asdict(self.rs),
+        }
         (tmp / STATE_FILE).write_text(json.dumps(state, indent=1))
         if final.exists():
             os.replace(final, old)
@@ -395,18 +499,26 @@ class RLlibTrainer:
         steps = self.steps()
         driver = _process_usage()
         summary = {
-            "trainer": "rllib", "game": cfg.game, "num_players": self.game.num_players, "steps": steps,
-            "iterations": rs.iterations, "train_seconds": rs.train_seconds,
+            "trainer": "rllib",
+            "game": cfg.game,
+            "num_players": self.game.num_players,
+            "steps": steps,
+            "iterations": rs.iterations,
+            "train_seconds": rs.train_seconds,
             "steps_per_second": steps / max(rs.train_seconds, 1e-9),
             "train_cpu_seconds": rs.train_cpu_seconds,
             "steps_per_cpu_second": steps / max(rs.train_cpu_seconds, 1e-9),
             "learner_steps": self.learner_samples(),
-            "wall_seconds_this_session": wall, "final_eval_seconds": time.perf_counter() - t0,
-            "env_runners": cfg.rllib.env_runners, "envs_per_runner": cfg.rllib.envs_per_runner,
+            "wall_seconds_this_session": wall,
+            "final_eval_seconds": time.perf_counter() - t0,
+            "env_runners": cfg.rllib.env_runners,
+            "envs_per_runner": cfg.rllib.envs_per_runner,
             "driver_peak_rss_mib": driver[1],
             "env_runner_peak_rss_mib": [u[1] for u in self._runner_usage()],
-            "pool_size": len(rs.pool), "load_average": list(os.getloadavg()),
-            "policy": str(policy_path), "final_eval": final,
+            "pool_size": len(rs.pool),
+            "load_average": list(os.getloadavg()),
+            "policy": str(policy_path),
+            "final_eval": final,
         }
         from .train import _atomic_write
 
@@ -431,8 +543,14 @@ def export_policy(path: Path, weights, cfg: TrainConfig) -> Path:
         from deckzoo.agents.policy import save_policy
     except ImportError:  # TODO(merge): the shared policy file format (agents/policy.py)
         return _save_npz(path, weights)
-    return save_policy(path, weights, game=cfg.game, game_config={"num_players": cfg.num_players,
-                       **cfg.game_options}, trainer="rllib", training=config_to_dict(cfg))
+    return save_policy(
+        path,
+        weights,
+        game=cfg.game,
+        game_config={"num_players": cfg.num_players, **cfg.game_options},
+        trainer="rllib",
+        training=config_to_dict(cfg),
+    )
 
 
 def _save_npz(path: Path, weights) -> Path:
@@ -440,7 +558,12 @@ def _save_npz(path: Path, weights) -> Path:
     for i, (w, b) in enumerate(weights.hidden):
         arrays[f"hidden_{i}_weight"], arrays[f"hidden_{i}_bias"] = w, b
     arrays["head_weight"], arrays["head_bias"] = weights.head
-    meta = {"format": "deckzoo.policy", "version": 1, "kind": "mlp_actor", "activation": weights.activation}
+    meta = {
+        "format": "deckzoo.policy",
+        "version": 1,
+        "kind": "mlp_actor",
+        "activation": weights.activation,
+    }
     np.savez(path, meta=np.array(json.dumps(meta)), **arrays)
     return path
 

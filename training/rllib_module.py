@@ -51,7 +51,9 @@ class MaskedPPOModule(DefaultPPOTorchRLModule):
         import torch
 
         logits = out[Columns.ACTION_DIST_INPUTS]
-        out[Columns.ACTION_DIST_INPUTS] = torch.where(mask > 0, logits, torch.finfo(logits.dtype).min)
+        out[Columns.ACTION_DIST_INPUTS] = torch.where(
+            mask > 0, logits, torch.finfo(logits.dtype).min
+        )
         return out
 
     def _forward(self, batch, **kwargs):

@@ -17,18 +17,33 @@ def local_records(cfg: ArenaConfig) -> list[dict]:
     return [comparable(r) for r in run_arena(cfg).records]
 
 
-@pytest.mark.parametrize("game,agents,players", [("gobig", ["heuristic", "random"], 4),
-                                                 ("bigwig", ["random"], 3),
-                                                 ("wizard", ["heuristic", "random", "random"], 3)])
+@pytest.mark.parametrize(
+    "game,agents,players",
+    [
+        ("gobig", ["heuristic", "random"], 4),
+        ("bigwig", ["random"], 3),
+        ("wizard", ["heuristic", "random", "random"], 3),
+    ],
+)
 def test_ray_records_equal_local_records(cluster, game, agents, players):
-    cfg = ArenaConfig(game=game, agents=agents, games=60, players=players, seed=11, workers=1,
-                      options={"num_rounds": 2} if game == "wizard" else {})
+    cfg = ArenaConfig(
+        game=game,
+        agents=agents,
+        games=60,
+        players=players,
+        seed=11,
+        workers=1,
+        options={"num_rounds": 2} if game == "wizard" else {},
+    )
     ray_cfg = ArenaConfig(**{**cfg.__dict__, "backend": "ray", "progress": True})
     result = run_arena(ray_cfg)
     assert not result.interrupted
     assert [comparable(r) for r in result.records] == local_records(cfg)
     key = [(s["agent"], s["seat_games"], s["win_share"], s["rating_mu"]) for s in result.summary]
-    assert key == [(s["agent"], s["seat_games"], s["win_share"], s["rating_mu"]) for s in run_arena(cfg).summary]
+    assert key == [
+        (s["agent"], s["seat_games"], s["win_share"], s["rating_mu"])
+        for s in run_arena(cfg).summary
+    ]
 
 
 def test_batches_run_on_both_nodes(cluster):
@@ -57,8 +72,13 @@ def test_killed_node_loses_no_game(cluster):
         def ping(self):
             return True
 
-    holders = [Holder.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)).remote()
-               for n in alive_nodes() if n["NodeID"] != victim.node_id]
+    holders = [
+        Holder.options(
+            scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)
+        ).remote()
+        for n in alive_nodes()
+        if n["NodeID"] != victim.node_id
+    ]
     ray.get([h.ping.remote() for h in holders], timeout=180)
     cfg = ArenaConfig(game="gobig", agents=["heuristic", "random"], games=60, seed=5, backend="ray")
     tasks = game_tasks(cfg)
@@ -72,13 +92,18 @@ def test_killed_node_loses_no_game(cluster):
     rest = list(gen)
     records = first + [r for recs, _ in rest for r in recs]
     assert len(rest) + 1 == expected
-    assert {node for _, node in rest} - {victim.node_id}  # the remaining batches ran on the survivors
+    assert {node for _, node in rest} - {
+        victim.node_id
+    }  # the remaining batches ran on the survivors
     assert sorted((comparable(r) for r in records), key=lambda r: r["index"]) == local_records(
-        ArenaConfig(game="gobig", agents=["heuristic", "random"], games=60, seed=5))
+        ArenaConfig(game="gobig", agents=["heuristic", "random"], games=60, seed=5)
+    )
 
 
 def test_interrupt_keeps_finished_games(cluster):
-    cfg = ArenaConfig(game="gobig", agents=["heuristic", "random"], games=200, seed=9, backend="ray")
+    cfg = ArenaConfig(
+        game="gobig", agents=["heuristic", "random"], games=200, seed=9, backend="ray"
+    )
     seen = []
 
     def on_record(rec):
@@ -88,5 +113,7 @@ def test_interrupt_keeps_finished_games(cluster):
 
     result = run_arena(cfg, on_record=on_record)
     assert result.interrupted and 30 <= len(result.records) < 200
-    local = {r["index"]: r for r in local_records(ArenaConfig(**{**cfg.__dict__, "backend": "local"}))}
+    local = {
+        r["index"]: r for r in local_records(ArenaConfig(**{**cfg.__dict__, "backend": "local"}))
+    }
     assert all(comparable(r) == local[r["index"]] for r in result.records)

@@ -22,13 +22,28 @@ BATCH = 96  # env steps per iteration
 
 def tiny(run_dir, game, iterations=2, **over):
     data = {
-        "trainer": "rllib", "game": game, "run_dir": str(run_dir), "total_timesteps": iterations * BATCH,
-        "progress_bar": False, "checkpoint_every": BATCH, "seed": 5,
+        "trainer": "rllib",
+        "game": game,
+        "run_dir": str(run_dir),
+        "total_timesteps": iterations * BATCH,
+        "progress_bar": False,
+        "checkpoint_every": BATCH,
+        "seed": 5,
         "game_options": dict(getattr(E.ENVS[E._canonical(game)], "SHORT_OPTIONS", {})),
         "ppo": {"batch_size": 48, "n_epochs": 1, "net_arch": [16]},
-        "opponents": {"mix": {"learner": 0.4, "pool": 0.4, "random": 0.2}, "snapshot_every": BATCH, "pool_size": 2},
+        "opponents": {
+            "mix": {"learner": 0.4, "pool": 0.4, "random": 0.2},
+            "snapshot_every": BATCH,
+            "pool_size": 2,
+        },
         # sampled evaluation: an untrained greedy policy can cycle forever in Midgard (cancel loops)
-        "eval": {"every": BATCH, "games": 2, "final_games": 2, "opponents": ["random"], "deterministic": False},
+        "eval": {
+            "every": BATCH,
+            "games": 2,
+            "final_games": 2,
+            "opponents": ["random"],
+            "deterministic": False,
+        },
         "rllib": {"env_runners": 1, "envs_per_runner": 2, "train_batch_size": BATCH},
     }
     data.update(over)
@@ -46,7 +61,7 @@ def trained(request, cluster, tmp_path_factory):
 
 
 def test_two_iterations_on_every_game(trained):
-    game, trainer, summary, run = trained
+    _, trainer, summary, run = trained
     assert summary["iterations"] == 2 and summary["steps"] >= 2 * BATCH
     assert 0 < summary["learner_steps"] <= summary["steps"] * trainer.game.num_players
     for f in ("config.yaml", "checkpoint/deckzoo.json", "eval.csv", "policy.npz", "summary.json"):
@@ -63,8 +78,16 @@ def test_two_iterations_on_every_game(trained):
 
 def test_exported_policy_plays_in_the_arena(trained):
     game, trainer, _, run = trained
-    result = run_arena(ArenaConfig(game=game, agents=[f"ppo:{run / 'policy.npz'}:sample", "random"], games=4,
-                                   players=trainer.game.num_players, options=trainer.cfg.game_options, seed=1))
+    result = run_arena(
+        ArenaConfig(
+            game=game,
+            agents=[f"ppo:{run / 'policy.npz'}:sample", "random"],
+            games=4,
+            players=trainer.game.num_players,
+            options=trainer.cfg.game_options,
+            seed=1,
+        )
+    )
     assert len(result.records) == 4 and not result.interrupted
 
 
@@ -91,12 +114,17 @@ def recorded_observations(trainer, games=3):
 
 def module_greedy(module, obs, mask) -> np.ndarray:
     import torch
-
     from ray.rllib.core.columns import Columns
 
     with torch.no_grad():
-        out = module.forward_inference({Columns.OBS: {"observation": torch.as_tensor(obs),
-                                                      "action_mask": torch.as_tensor(mask)}})
+        out = module.forward_inference(
+            {
+                Columns.OBS: {
+                    "observation": torch.as_tensor(obs),
+                    "action_mask": torch.as_tensor(mask),
+                }
+            }
+        )
     return out[Columns.ACTION_DIST_INPUTS].numpy().argmax(axis=1)
 
 
@@ -107,11 +135,17 @@ def test_exported_policy_matches_the_module_greedy_actions(trained):
     n = trainer.game.num_actions
     deciding = mask[:, :n].any(axis=1)  # BigWig's Parallel env: seats that only NOOP are not asked
     obs, mask = obs[deciding], mask[deciding]
-    results = trainer.algo.learner_group.foreach_learner(lambda lr: module_greedy(lr.module[MAIN], obs, mask))
+    results = trainer.algo.learner_group.foreach_learner(
+        lambda lr: module_greedy(lr.module[MAIN], obs, mask)
+    )
     learner = [r.get() for r in results]
     runner = module_greedy(trainer.algo.get_module(MAIN), obs, mask)  # the env runners' copy
-    exported = np.array([np.flatnonzero(m[:n])[np.argmax(weights.legal_logits(o, np.flatnonzero(m[:n])))]
-                         for o, m in zip(obs, mask)])
+    exported = np.array(
+        [
+            np.flatnonzero(m[:n])[np.argmax(weights.legal_logits(o, np.flatnonzero(m[:n])))]
+            for o, m in zip(obs, mask)
+        ]
+    )
     assert len(obs) > 50
     np.testing.assert_array_equal(exported, learner[0])
     np.testing.assert_array_equal(exported, runner)
@@ -130,7 +164,9 @@ def test_checkpoint_round_trip(trained, tmp_path):
         for module, state in saved.items():
             assert set(weights[module]) == set(state)
             for key, value in state.items():
-                np.testing.assert_array_equal(weights[module][key], value, err_msg=f"{module}.{key}")
+                np.testing.assert_array_equal(
+                    weights[module][key], value, err_msg=f"{module}.{key}"
+                )
         assert resumed.steps() == summary["steps"] and resumed.rs.pool == trainer.rs.pool
         out = resumed.run()  # and it trains on from there
         assert out["iterations"] == 3 and out["steps"] > summary["steps"]
@@ -146,8 +182,14 @@ def test_without_the_mask_an_illegal_action_stops_the_run(cluster, tmp_path):
         def _masked(out, mask):
             return out
 
-    trainer = RLlibTrainer(tiny(tmp_path / "run", "gobig", iterations=4, rllib={"env_runners": 0,
-                                                                              "train_batch_size": BATCH}))
+    trainer = RLlibTrainer(
+        tiny(
+            tmp_path / "run",
+            "gobig",
+            iterations=4,
+            rllib={"env_runners": 0, "train_batch_size": BATCH},
+        )
+    )
     trainer.module_class = Unmasked
     try:
         with pytest.raises(RuntimeError) as err:

@@ -4,6 +4,7 @@ files named by agent specs, the code shipped to a cluster, the actor export."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,19 +34,28 @@ def test_lineups_are_drawn_from_the_episode_id():
     mapping = SeatMapping(4, {"pool": 1.0}, ["pool_0", "pool_1", "pool_2"], seed=7)
     lineup = mapping.lineup(Episode.id_)
     assert [mapping(f"player_{s}", Episode) for s in range(4)] == lineup
-    assert SeatMapping(4, {"pool": 1.0}, ["pool_0", "pool_1", "pool_2"], seed=7).lineup("a1b2c3") == lineup
+    assert (
+        SeatMapping(4, {"pool": 1.0}, ["pool_0", "pool_1", "pool_2"], seed=7).lineup("a1b2c3")
+        == lineup
+    )
     assert SeatMapping(4, {"pool": 1.0}, [], seed=7).lineup("x").count(RANDOM) == 3  # empty pool
 
 
-@pytest.mark.parametrize("data,key", [
-    ({"trainer": "rllib", "opponents": {"mix": {"heuristic": 1.0}}}, "opponents.mix.heuristic"),
-    ({"opponents": {"mix": {"learner": 1.0}}}, "opponents.mix.learner"),
-    ({"rllib": {"address": "auto"}}, "rllib.address"),
-    ({"trainer": "rllib", "rllib": {"env_runners": -1}}, "rllib.env_runners"),
-    ({"trainer": "rllib", "rllib": {"train_batch_size": 100}, "ppo": {"batch_size": 200}}, "ppo.batch_size"),
-    ({"trainer": "rllib", "max_episode_steps": 100}, "max_episode_steps"),
-    ({"trainer": "ray"}, "trainer"),
-])
+@pytest.mark.parametrize(
+    "data,key",
+    [
+        ({"trainer": "rllib", "opponents": {"mix": {"heuristic": 1.0}}}, "opponents.mix.heuristic"),
+        ({"opponents": {"mix": {"learner": 1.0}}}, "opponents.mix.learner"),
+        ({"rllib": {"address": "auto"}}, "rllib.address"),
+        ({"trainer": "rllib", "rllib": {"env_runners": -1}}, "rllib.env_runners"),
+        (
+            {"trainer": "rllib", "rllib": {"train_batch_size": 100}, "ppo": {"batch_size": 200}},
+            "ppo.batch_size",
+        ),
+        ({"trainer": "rllib", "max_episode_steps": 100}, "max_episode_steps"),
+        ({"trainer": "ray"}, "trainer"),
+    ],
+)
 def test_bad_rllib_configs_name_the_key(data, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
         config_from_dict(data)
@@ -62,13 +72,21 @@ def test_spec_files_are_shipped_and_rewritten(tmp_path, monkeypatch):
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "policy.npz").write_bytes(b"weights")
     (tmp_path / "random").write_bytes(b"not an agent argument")
-    specs = ["random", "ppo:runs/policy.npz:sample", "a=ismcts:10:rollout=ppo:runs/policy.npz", "heuristic"]
+    specs = [
+        "random",
+        "ppo:runs/policy.npz:sample",
+        "a=ismcts:10:rollout=ppo:runs/policy.npz",
+        "heuristic",
+    ]
     assert spec_files(specs) == ["runs/policy.npz"]
     local = localize(read_files(["runs/policy.npz"]), tmp_path / "node")
     copy = local["runs/policy.npz"]
-    assert copy.startswith(str(tmp_path / "node")) and open(copy, "rb").read() == b"weights"
+    assert copy.startswith(str(tmp_path / "node")) and Path(copy).read_bytes() == b"weights"
     assert rewrite_spec("ppo:runs/policy.npz:sample", local) == f"ppo:{copy}:sample"
-    assert rewrite_spec("ismcts:10:rollout=ppo:runs/policy.npz", local) == f"ismcts:10:rollout=ppo:{copy}"
+    assert (
+        rewrite_spec("ismcts:10:rollout=ppo:runs/policy.npz", local)
+        == f"ismcts:10:rollout=ppo:{copy}"
+    )
     assert rewrite_spec("random", local) == "random"
     assert localize(read_files(["runs/policy.npz"]), tmp_path / "node") == local  # once per content
 
@@ -87,18 +105,33 @@ def test_actor_weights_from_a_module_state():
 
     rng = np.random.default_rng(0)
     state = {  # torch layout: (out, in)
-        "encoder.actor_encoder.net.mlp.0.weight": rng.normal(size=(8, 5)), "encoder.actor_encoder.net.mlp.0.bias": rng.normal(size=8),
-        "encoder.actor_encoder.net.mlp.2.weight": rng.normal(size=(6, 8)), "encoder.actor_encoder.net.mlp.2.bias": rng.normal(size=6),
-        "encoder.critic_encoder.net.mlp.0.weight": rng.normal(size=(8, 5)), "encoder.critic_encoder.net.mlp.0.bias": rng.normal(size=8),
-        "pi.net.mlp.0.weight": rng.normal(size=(4, 6)), "pi.net.mlp.0.bias": rng.normal(size=4),
-        "vf.net.mlp.0.weight": rng.normal(size=(1, 8)), "vf.net.mlp.0.bias": rng.normal(size=1),
+        "encoder.actor_encoder.net.mlp.0.weight": rng.normal(size=(8, 5)),
+        "encoder.actor_encoder.net.mlp.0.bias": rng.normal(size=8),
+        "encoder.actor_encoder.net.mlp.2.weight": rng.normal(size=(6, 8)),
+        "encoder.actor_encoder.net.mlp.2.bias": rng.normal(size=6),
+        "encoder.critic_encoder.net.mlp.0.weight": rng.normal(size=(8, 5)),
+        "encoder.critic_encoder.net.mlp.0.bias": rng.normal(size=8),
+        "pi.net.mlp.0.weight": rng.normal(size=(4, 6)),
+        "pi.net.mlp.0.bias": rng.normal(size=4),
+        "vf.net.mlp.0.weight": rng.normal(size=(1, 8)),
+        "vf.net.mlp.0.bias": rng.normal(size=1),
     }
     w = actor_weights(state, "relu")
     x = rng.normal(size=5).astype(np.float32)
-    h = np.maximum(state["encoder.actor_encoder.net.mlp.0.weight"] @ x + state["encoder.actor_encoder.net.mlp.0.bias"], 0)
-    h = np.maximum(state["encoder.actor_encoder.net.mlp.2.weight"] @ h + state["encoder.actor_encoder.net.mlp.2.bias"], 0)
+    h = np.maximum(
+        state["encoder.actor_encoder.net.mlp.0.weight"] @ x
+        + state["encoder.actor_encoder.net.mlp.0.bias"],
+        0,
+    )
+    h = np.maximum(
+        state["encoder.actor_encoder.net.mlp.2.weight"] @ h
+        + state["encoder.actor_encoder.net.mlp.2.bias"],
+        0,
+    )
     expected = state["pi.net.mlp.0.weight"] @ h + state["pi.net.mlp.0.bias"]
     np.testing.assert_allclose(w.logits(x), expected, rtol=1e-5, atol=1e-5)
     assert w.obs_size == 5 and w.num_actions == 4
-    noop_dropped = actor_weights(state, "relu", num_actions=3)  # the Parallel env's NOOP is the last id
+    noop_dropped = actor_weights(
+        state, "relu", num_actions=3
+    )  # the Parallel env's NOOP is the last id
     np.testing.assert_allclose(noop_dropped.logits(x), expected[:3], rtol=1e-5, atol=1e-5)
