@@ -381,8 +381,6 @@ class RLlibTrainer:
         return group.foreach_env_runner(lambda _r: _process_usage(), local_env_runner=False)
 
     def _snapshot(self, step: int) -> None:
-        from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: F401 (the spec's type)
-
         cfg, rs = self.cfg, self.rs
         if len(rs.pool) < cfg.opponents.pool_size:
             slot = f"pool_{len(rs.pool)}"
