@@ -11,8 +11,9 @@ Two parts (``--parts training,arena``), both on this machine:
   and peak memory per process.
 * **arena**: the same games (``--arena-games`` per game of heuristic against random) played by the
   local arena (1 and 2 processes) and by the Ray backend on a fresh local Ray instance of 1 and 2
-  CPUs; games per second, the Ray start-up cost (``ray.init`` and the first task's round trip),
-  and a check that every backend's records are the local arena's.
+  CPUs, ``--repeats`` times interleaved (medians reported); games per second, the Ray start-up cost
+  (``ray.init`` and the first task's round trip), and a check that every backend's records are the
+  local arena's.
 
 Writes ``benchmarks/results/distributed.md`` and ``distributed.json`` (``--out`` to change).
 
@@ -24,10 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import resource
+import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -35,9 +39,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---- training -----------------------------------------------------------------------------------
+def _train_here(cfg) -> dict:
+    import torch
+
+    from deckzoo.training.train import train
+
+    torch.set_num_threads(1)
+    summary = train(cfg)
+    summary["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return summary
+
+
 def run_training(args) -> dict:
     from deckzoo.training.config import load_config
-    from deckzoo.training.train import train
 
     runs = Path(args.runs)
     rllib_cfg = load_config(
@@ -67,14 +81,14 @@ def run_training(args) -> dict:
             import shutil
 
             shutil.rmtree(d)
-    print(f"training: RLlib Go Big, {args.rllib_steps} env steps")
-    rllib = train(rllib_cfg)
-    print(f"training: MaskablePPO Go Big, {args.sb3_steps} learner steps")
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    sb3 = train(sb3_cfg)
-    sb3["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    sb3["peak_rss_mib_before"] = rss0  # the process's peak before SB3 ran (RLlib's driver ran here)
-    return {"rllib": rllib, "sb3": sb3}
+    # each trainer in a fresh process of its own, so that its peak memory is its own
+    ctx = multiprocessing.get_context("spawn")
+    out = {}
+    for name, cfg, what in (("rllib", rllib_cfg, "env steps"), ("sb3", sb3_cfg, "learner steps")):
+        print(f"training: {name} Go Big, {cfg.total_timesteps} {what}")
+        with ProcessPoolExecutor(1, mp_context=ctx) as pool:
+            out[name] = pool.submit(_train_here, cfg).result()
+    return out
 
 
 # ---- arena --------------------------------------------------------------------------------------
@@ -93,7 +107,12 @@ def _fresh_ray(cpus: int) -> float:
     return time.perf_counter() - t0
 
 
+BACKENDS = (("local", 1), ("local", 2), ("ray", 1), ("ray", 2))
+
+
 def run_arena_part(args) -> list[dict]:
+    """Every backend ``--repeats`` times, interleaved (a change of load hits them alike); the
+    median of each is reported, and every run's records are checked against the first."""
     import ray
 
     from deckzoo.agents.arena import ArenaConfig, comparable, run_arena
@@ -102,33 +121,38 @@ def run_arena_part(args) -> list[dict]:
     for game in args.arena_envs.split(","):
         base = {"game": game, "agents": ["heuristic", "random"], "games": args.arena_games}
         reference = None
-        for backend, workers in (("local", 1), ("local", 2), ("ray", 1), ("ray", 2)):
-            startup = _fresh_ray(workers) if backend == "ray" else 0.0
-            res = run_arena(ArenaConfig(**base, seed=args.seed, workers=workers, backend=backend))
-            same = None
-            if reference is None:
-                reference = [comparable(r) for r in res.records]
-            else:
-                same = [comparable(r) for r in res.records] == reference
+        runs = {b: [] for b in BACKENDS}
+        for _ in range(args.repeats):
+            for backend, workers in BACKENDS:
+                startup = _fresh_ray(workers) if backend == "ray" else 0.0
+                cfg = ArenaConfig(**base, seed=args.seed, workers=workers, backend=backend)
+                res = run_arena(cfg)
+                records = [comparable(r) for r in res.records]
+                reference = reference or records
+                runs[backend, workers].append((res.seconds, startup, records == reference))
+                if ray.is_initialized():
+                    ray.shutdown()
+        for (backend, workers), got in runs.items():
+            seconds = statistics.median(g[0] for g in got)
             row = {
                 "game": game,
                 "backend": backend,
                 "workers": workers,
-                "games": len(res.records),
-                "seconds": res.seconds,
-                "games_per_second": len(res.records) / res.seconds,
-                "startup_seconds": startup,
-                "identical_to_local": same,
+                "games": args.arena_games,
+                "repeats": len(got),
+                "seconds": seconds,
+                "games_per_second": args.arena_games / seconds,
+                "startup_seconds": statistics.median(g[1] for g in got),
+                "identical_to_local": None
+                if (backend, workers) == BACKENDS[0]
+                else all(g[2] for g in got),
                 "load_average": list(os.getloadavg()),
             }
             rows.append(row)
             print(
-                f"arena {game} {backend} x{workers}: {row['games_per_second']:.1f} games/s"
-                + (f", start-up {startup:.1f} s" if backend == "ray" else "")
-                + (f", identical {same}" if same is not None else "")
+                f"arena {game} {backend} x{workers}: {row['games_per_second']:.1f} games/s, "
+                f"start-up {row['startup_seconds']:.1f} s, identical {row['identical_to_local']}"
             )
-        if ray.is_initialized():
-            ray.shutdown()
     return rows
 
 
@@ -233,7 +257,8 @@ def _arena_md(rows: list[dict]) -> list[str]:
         "",
         (
             "Start-up: a fresh local `ray.init` plus one task's round trip, paid once per process "
-            "(a running cluster costs only the connection). Ray plays batches of 25 games a task; "
+            "(a running cluster costs only the connection). Medians of the repeats, interleaved. Ray "
+            "plays batches of 25 games a task; "
             "local x2 is a spawn process pool (its start-up is inside its time)."
         ),
         "",
@@ -272,7 +297,8 @@ def main(argv=None) -> int:
     p.add_argument("--env-runners", type=int, default=2)
     p.add_argument("--eval-games", type=int, default=1000)
     p.add_argument("--arena-envs", default="gobig,wizard")
-    p.add_argument("--arena-games", type=int, default=400)
+    p.add_argument("--arena-games", type=int, default=1000)
+    p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument(
