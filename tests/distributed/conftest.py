@@ -1,16 +1,20 @@
 """One simulated Ray cluster for every test here: a head and a second node of one CPU each
-(``ray.cluster_utils.Cluster``: separate raylets on this machine), started once per session,
-with this process connected as the driver. The tests are one xdist group, so they share it."""
+(``ray.cluster_utils.Cluster``: separate raylets on this machine), with this process connected
+as the driver. The tests are one xdist group, so one worker runs them all; the cluster is started
+once per process and stopped when the process exits (not by fixture teardown, which xdist may
+run between two tests of one group when its queue runs dry)."""
 
 from __future__ import annotations
 
+import atexit
 import time
 
 import pytest
 
+_CLUSTER = None
 
-@pytest.fixture(scope="session")
-def cluster():
+
+def _start():
     import ray
     from ray.cluster_utils import Cluster
 
@@ -22,9 +26,21 @@ def cluster():
     c.wait_for_nodes(timeout=180)
     ray.init(address=c.address)
     print(f"\nRay cluster of 2 nodes started in {time.perf_counter() - t0:.1f} s")
-    yield c
-    ray.shutdown()
-    c.shutdown()
+
+    def stop():
+        ray.shutdown()
+        c.shutdown()
+
+    atexit.register(stop)
+    return c
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    global _CLUSTER
+    if _CLUSTER is None:
+        _CLUSTER = _start()
+    return _CLUSTER
 
 
 def alive_nodes() -> list[dict]:

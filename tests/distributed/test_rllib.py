@@ -50,18 +50,24 @@ def tiny(run_dir, game, iterations=2, **over):
     return config_from_dict(data)
 
 
-@pytest.fixture(scope="module", params=[m.Game.name for m in E.ENVS.values()])
-def trained(request, cluster, tmp_path_factory):
-    game = request.param
-    run = tmp_path_factory.mktemp(f"rllib-{game}")
+@pytest.mark.parametrize("game", [m.Game.name for m in E.ENVS.values()])
+def test_rllib_on_every_game(cluster, tmp_path, game):
+    """Two iterations (snapshots, evaluation, checkpoint, export), then the exported policy in the
+    arena and against the module's greedy actions; Go Big also makes the checkpoint round trip."""
+    run = tmp_path / game
     trainer = RLlibTrainer(tiny(run, game))
-    summary = trainer.run()
-    yield game, trainer, summary, run
-    trainer.close()
+    try:
+        summary = trainer.run()
+        check_run(trainer, summary, run)
+        check_exported_policy_plays(trainer, run)
+        check_exported_policy_matches_the_module(trainer)
+        if game == "gobig":
+            check_checkpoint_round_trip(trainer, summary, run)
+    finally:
+        trainer.close()
 
 
-def test_two_iterations_on_every_game(trained):
-    _, trainer, summary, run = trained
+def check_run(trainer, summary, run):
     assert summary["iterations"] == 2 and summary["steps"] >= 2 * BATCH
     assert 0 < summary["learner_steps"] <= summary["steps"] * trainer.game.num_players
     for f in ("config.yaml", "checkpoint/deckzoo.json", "eval.csv", "policy.npz", "summary.json"):
@@ -76,16 +82,16 @@ def test_two_iterations_on_every_game(trained):
     assert len(rows) >= 3  # header, the periodic evaluation(s), the final one
 
 
-def test_exported_policy_plays_in_the_arena(trained):
-    game, trainer, _, run = trained
+def check_exported_policy_plays(trainer, run):
+    agents = [f"ppo:{run / 'policy.npz'}:sample", "random"]
     result = run_arena(
         ArenaConfig(
-            game=game,
-            agents=[f"ppo:{run / 'policy.npz'}:sample", "random"],
+            game=trainer.cfg.game,
+            agents=agents,
             games=4,
+            seed=1,
             players=trainer.game.num_players,
             options=trainer.cfg.game_options,
-            seed=1,
         )
     )
     assert len(result.records) == 4 and not result.interrupted
@@ -128,8 +134,7 @@ def module_greedy(module, obs, mask) -> np.ndarray:
     return out[Columns.ACTION_DIST_INPUTS].numpy().argmax(axis=1)
 
 
-def test_exported_policy_matches_the_module_greedy_actions(trained):
-    _, trainer, _, _ = trained
+def check_exported_policy_matches_the_module(trainer):
     obs, mask = recorded_observations(trainer)
     weights = trainer.policy_weights()
     n = trainer.game.num_actions
@@ -151,12 +156,9 @@ def test_exported_policy_matches_the_module_greedy_actions(trained):
     np.testing.assert_array_equal(exported, runner)
 
 
-def test_checkpoint_round_trip(trained, tmp_path):
-    game, trainer, summary, run = trained
-    if game != "gobig":
-        pytest.skip("one game is enough for the round trip")
+def check_checkpoint_round_trip(trainer, summary, run):
     saved = trainer.algo.learner_group.get_weights()
-    resumed = RLlibTrainer(tiny(run, game, iterations=3), resume=True)
+    resumed = RLlibTrainer(tiny(run, trainer.cfg.game, iterations=3), resume=True)
     try:
         resumed.setup()
         weights = resumed.algo.learner_group.get_weights()
