@@ -71,6 +71,9 @@ class ArenaConfig:
         backend: ``local`` (this process or a process pool) or ``ray`` (Ray tasks).
         address: with ``ray``, the cluster to join (``auto``, ``HOST:PORT``); None starts a local
             Ray instance of ``workers`` CPUs.
+        save_games: keep the actions of the first ``save_games`` games of each pairing (a set of
+            agents at one table, whatever its seating; ``schedule``) for replay files: their
+            records gain ``actions`` and ``agent_seeds`` (``agents/replay.py``).
     """
 
     game: str
@@ -84,6 +87,7 @@ class ArenaConfig:
     first_game: int = 0
     backend: str = "local"
     address: str | None = None
+    save_games: int = 0
 
 
 @dataclass
@@ -166,15 +170,19 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
     children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game:]
     options_json = json.dumps(cfg.options, sort_keys=True)
     tasks = []
+    saved: dict[int, int] = {}  # pairing (the table before rotation) -> games kept so far
     for g, child in enumerate(children, start=cfg.first_game):
         rng = np.random.default_rng(child)
         game_seed = int(rng.integers(2**63))
         agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
         lineup = lineups[g % len(lineups)]
+        pairing = g % len(lineups) // num_players
+        save = saved.get(pairing, 0) < cfg.save_games
+        saved[pairing] = saved.get(pairing, 0) + save
         tasks.append({
             "index": g, "seed": game_seed, "game": cfg.game, "players": num_players,
             "options_json": options_json, "seats": [agents[i][0] for i in lineup],
-            "specs": [agents[i][1] for i in lineup], "agent_seeds": agent_seeds,
+            "specs": [agents[i][1] for i in lineup], "agent_seeds": agent_seeds, "save": save,
         })
     return tasks
 
@@ -186,13 +194,17 @@ def play_task(task: dict, make=make_agent) -> dict:
     game = _cached_game(task["game"], task["players"], task["options_json"])
     agents = [make(spec, game.name, seed) for spec, seed in zip(task["specs"], task["agent_seeds"])]
     t0 = time.perf_counter()
-    res = play_match(game, agents, task["seats"], seed=task["seed"])
-    return {
+    actions = [] if task.get("save") else None
+    res = play_match(game, agents, task["seats"], seed=task["seed"], actions=actions)
+    rec = {
         "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
         "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
         "decisions": res.decisions, "think_seconds": res.think_seconds,
         "max_think_seconds": res.max_think_seconds, "seconds": time.perf_counter() - t0,
     }
+    if actions is not None:
+        rec.update(actions=actions, agent_seeds=task["agent_seeds"])
+    return rec
 
 
 def _ignore_sigint() -> None:
@@ -224,6 +236,8 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         raise ConfigError(f"arena: 'backend' must be local or ray, got {cfg.backend!r}")
     if cfg.address is not None and cfg.backend != "ray":
         raise ConfigError("arena: 'address' needs backend ray")
+    if cfg.save_games < 0:
+        raise ConfigError(f"arena: 'save_games' must be >= 0, got {cfg.save_games}")
     game = _resolve(cfg)
     n = game.num_players
     agents = parse_agents(cfg.agents)
