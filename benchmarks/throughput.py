@@ -111,7 +111,7 @@ def build_cases(names: list[str], batches: list[int], scalar_loops: list[str], s
             notes.append(f"{name} has no batched engine: scalar loops only")
         for loop in scalar_loops:
             if loop == "aec":
-                mod = E.ENVS[name]
+                mod = E.registry.env_module(name)
                 cases.append(peers.AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
             else:
                 cases.append(peers.EngineCase(name, game, observe=loop == "engine+obs", seed=seed))
@@ -260,7 +260,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
     ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/vector.md")
     args = ap.parse_args(argv)
-    names = [E._canonical(n) for n in args.envs.split(",") if n]
+    names = [E.canonical(n) for n in args.envs.split(",") if n]
     batches = [int(b) for b in args.batch.split(",") if b]
     loops = [x for x in args.scalar_loops.split(",") if x]
     load_start = os.getloadavg()

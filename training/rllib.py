@@ -103,7 +103,7 @@ def make_env(env_config: dict):
 
 
 def uses_parallel_env(game: str) -> bool:
-    return hasattr(E.ENVS[E._canonical(game)], "parallel_env")
+    return E.game_class(game).simultaneous
 
 
 class SeatMapping:

@@ -58,7 +58,7 @@ import numpy as np
 
 from ..core.encoding import Layout
 from ..core.errors import ConfigError
-from ..core.game import Game, State, copy_rng, fork_rng
+from ..core.game import Game, State, copy_rng
 from ..core.options import Option
 from .cards import (
     DECK_SIZE,
@@ -130,6 +130,9 @@ def draws_allowed(entitlement: int, hand_size: int) -> int:
 
 class BigWigGame(Game):
     name = "bigwig"
+    title = "BigWig"
+    version = 0
+    simultaneous = True
     min_players = 2
     max_players = 6
     default_players = 4
@@ -157,6 +160,11 @@ class BigWigGame(Game):
         self.turn_order = [(youngest + i) % n for i in range(n)]
         self.num_actions = num_actions(n)
         self.stake_base = stake_base(n)
+        # One round a small card: a point round asks n commits and at most n sacrifices; a
+        # holmgang adds a target, a stake and at most n - 2 tickets.
+        points = int(SMALL_COPIES.sum()) - NUM_HOLMGANGS
+        self.max_game_length = points * 2 * n + NUM_HOLMGANGS * (2 + (n - 2) + 2 * n)
+        self.score_bounds = (0, TOTAL_VP)
         self.layout = Layout([
             ("hand", NUM_KINDS),  # own cards per kind / 2
             ("well_in_hand", 1),  # own well card in hand (0 while it lies in the trick)
@@ -629,7 +637,6 @@ class BigWigState(State):
         small = list(self.small)
         rng.shuffle(small)
         s.small = small
-        s.rng = fork_rng(rng)
         return s
 
     def clone(self) -> BigWigState:
@@ -735,7 +742,7 @@ class BigWigState(State):
             lines.append(f"{mark} player_{p}: {int(vp[p])} VP {self._point_list(self.collected[p])}, "
                          f"hand [{hand}{', well' if self.well[p] else ''}]{commit}")
         if self.phase == PHASE_OVER:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)

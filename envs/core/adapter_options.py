@@ -1,9 +1,14 @@
-"""Options shared by the AEC and Parallel adapters (reward mode, illegal handling, rendering)."""
+"""Options shared by the AEC and Parallel adapters, the batched envs and the single-agent Gymnasium
+env (deckzoo.training): reward modes, illegal-action handling, rendering, the spaces.
+
+Gymnasium is imported by ``make_spaces`` only, so the batched engines, which share the option
+checks and rewards, load with numpy alone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
-from gymnasium import spaces
 
 from .options import Option, validate_options
 
@@ -17,10 +22,18 @@ ADAPTER_OPTIONS = (
 ADAPTER_KEYS = {o.name for o in ADAPTER_OPTIONS}
 
 
+def validate_adapter_options(given: dict, where: str, **defaults) -> dict:
+    """``ADAPTER_OPTIONS`` checked (ConfigError names the key); ``defaults`` replaces a default
+    (the single-agent Gymnasium env penalises illegal actions unless told otherwise)."""
+    spec = tuple(replace(o, default=defaults[o.name]) if o.name in defaults else o
+                 for o in ADAPTER_OPTIONS)
+    return validate_options(spec, given, where)
+
+
 def split_options(game_cls, options: dict):
     """Separate adapter options from game options and validate both (ConfigError names the key)."""
-    adapter = validate_options(ADAPTER_OPTIONS, {k: v for k, v in options.items() if k in ADAPTER_KEYS},
-                               f"{game_cls.name} env")
+    adapter = validate_adapter_options({k: v for k, v in options.items() if k in ADAPTER_KEYS},
+                                       f"{game_cls.name} env")
     game = game_cls(**{k: v for k, v in options.items() if k not in ADAPTER_KEYS})
     return game, adapter
 
@@ -30,6 +43,10 @@ def agent_name(seat: int) -> str:
 
 
 def make_spaces(game):
+    """``(observation space, action space)`` of one seat: the Dict of the float32 vector and the
+    int8 mask, and ``Discrete(num_actions)``."""
+    from gymnasium import spaces
+
     obs = spaces.Dict({
         "observation": spaces.Box(low=0.0, high=np.float32(game.observation_high), shape=game.observation_shape,
                                   dtype=np.float32),

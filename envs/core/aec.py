@@ -28,7 +28,7 @@ class DeckzooAECEnv(AECEnv):
         self.illegal_action = adapter["illegal_action"]
         self.render_mode = adapter["render_mode"]
         self.metadata = {
-            "name": f"{game_cls.name}_v0",
+            "name": game_cls.env_name(),
             "render_modes": ["ansi", "human"],
             "is_parallelizable": False,
         }
@@ -185,7 +185,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 
 def aec_constructors(game_cls):
-    """``(env, raw_env)`` for a version module: ``raw_env`` is the bare adapter, ``env`` adds
+    """``(env, raw_env)`` for a game's env.py: ``raw_env`` is the bare adapter, ``env`` adds
     the order-enforcing wrapper (illegal actions are handled by the engine itself)."""
 
     def raw_env(**options) -> DeckzooAECEnv:

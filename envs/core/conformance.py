@@ -7,7 +7,8 @@ expensive ones: the mask is exact (on clones, every masked-in action applies and
 masked-out one raises ``IllegalActionError`` leaving the clone unchanged), JSON round trips are
 exact, ``view`` is JSON-able, ``observe`` is in bounds and depends only on ``view`` (checked
 against determinized states, which have equal views but different hidden cards), and
-``determinize`` keeps each seat's view.
+``determinize`` keeps each seat's view. Every game also stays within its declared bounds: at most
+``max_game_length`` decisions, scores in ``score_bounds``, returns in ``return_bounds``.
 
 Plain functions raising ``AssertionError`` so they need no test framework.
 """
@@ -130,13 +131,32 @@ def check_determinize_keeps_view(state: State, p: int, rng: np.random.Generator,
         raise AssertionError("determinized state has a different legal mask for the player to act")
 
 
-def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int = 0,
-                      max_steps: int = 100_000) -> PlayStats:
+def check_bounds(state: State, initial_scores: np.ndarray, steps: int) -> None:
+    """A finished game kept its declared bounds (``Game.max_game_length``, ``score_bounds``,
+    ``return_bounds`` of every reward mode)."""
+    game = state.game
+    if steps > game.max_game_length:
+        raise AssertionError(f"{steps} decisions, more than max_game_length {game.max_game_length}")
+    scores = np.asarray(state.scores(), dtype=np.float64)
+    lo, hi = game.score_bounds
+    if scores.min() < lo or scores.max() > hi:
+        raise AssertionError(f"scores {scores.tolist()} outside score_bounds {game.score_bounds}")
+    dense = game.score_sign * (scores - initial_scores) / game.score_scale
+    modes = (("win", state.returns()), ("score", state.score_returns()), ("dense", dense))
+    for mode, returns in modes:
+        lo, hi = game.return_bounds(mode)
+        if np.min(returns) < lo - 1e-9 or np.max(returns) > hi + 1e-9:
+            raise AssertionError(f"{mode} returns {np.round(returns, 4).tolist()} outside "
+                                 f"[{lo}, {hi}]")
+
+
+def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int = 0) -> PlayStats:
     """Play ``num_games`` random games; run the deep checks on every ``deep_every``-th decision."""
     rng = np.random.default_rng(seed)
     stats = PlayStats(action_counts=np.zeros(game.num_actions, dtype=np.int64))
     for g in range(num_games):
         state = game.new_state(int(rng.integers(2**63)))
+        initial_scores = np.asarray(state.scores(), dtype=np.float64)
         steps = 0
         while True:
             deep = deep_every > 0 and (stats.steps + steps) % deep_every == 0
@@ -147,9 +167,11 @@ def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int
             stats.action_counts[a] += 1
             state.apply(a)
             steps += 1
-            if steps > max_steps:
-                raise AssertionError(f"game {g} did not end within {max_steps} steps")
+            if steps > game.max_game_length:
+                raise AssertionError(f"game {g} did not end within max_game_length "
+                                     f"{game.max_game_length} decisions")
         check_state(state, rng, deep=True)
+        check_bounds(state, initial_scores, steps)
         r = state.returns()
         if abs(r.sum()) > 1e-9:
             raise AssertionError(f"win returns are not zero-sum: {r}")

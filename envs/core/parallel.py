@@ -26,7 +26,7 @@ class DeckzooParallelEnv(ParallelEnv):
         self.reward_mode = adapter["reward"]
         self.illegal_action = adapter["illegal_action"]
         self.render_mode = adapter["render_mode"]
-        self.metadata = {"name": f"{game_cls.name}_v0", "render_modes": ["ansi", "human"]}
+        self.metadata = {"name": game_cls.env_name(), "render_modes": ["ansi", "human"]}
         n = self.game.num_players
         self.noop = self.game.num_actions
         self.possible_agents = [agent_name(i) for i in range(n)]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
-from ..core.game import Game, State, copy_rng, fork_rng
+from ..core.game import Game, State, copy_rng
 from ..core.options import Option
 
 VALUES = 7
@@ -91,6 +91,8 @@ def winners_of(scores, banked_cards) -> list[int]:
 
 class GoBigGame(Game):
     name = "gobig"
+    title = "Go Big"
+    version = 0
     min_players = 2
     max_players = 6
     default_players = 4
@@ -98,15 +100,10 @@ class GoBigGame(Game):
     OPTIONS = (
         Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
         Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
-               kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+               seat=True),
     )
 
     def _setup(self):
-        sp = self.options["start_player"]
-        if sp is not None and sp >= self.num_players:
-            from ..core.errors import ConfigError
-
-            raise ConfigError(f"gobig: option 'start_player' must be a seat below {self.num_players}, got {sp}")
         n = self.num_players
         self.num_actions = NUM_ACTIONS
         self.layout = Layout([
@@ -133,6 +130,10 @@ class GoBigGame(Game):
         self.obs_div = div
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
+        # A turn is one play and at most one draw decision, and every play moves >= 1 card out of
+        # the hands for good (displays go to the banks or the box): at most 91 turns.
+        self.max_game_length = 2 * TOTAL_CARDS
+        self.score_bounds = (0, COPIES * int(_CARD_VALUES.sum()))  # 0 .. every card banked
 
     def _new_state(self, rng):
         return GoBigState.deal(self, rng)
@@ -321,7 +322,7 @@ class GoBigState(State):
     def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:
         """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes and
         the cards each seat is known to hold (taken from the market)."""
-        s = self._copy(fork_rng(rng))
+        s = self._copy(None)  # determinize() gives it its own generator
         others = [q for q in range(self.game.num_players) if q != player]
         pool = np.concatenate([np.asarray(self.deck, dtype=np.int64)]
                               + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q])
@@ -383,7 +384,7 @@ class GoBigState(State):
             lines.append(f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
                          f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), hand [{hand}]")
         if self.over:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)

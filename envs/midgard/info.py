@@ -156,14 +156,13 @@ class InfoMixin:
         s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
         s.ch_deck = list(self.ch_deck)
         rng.shuffle(s.ch_deck)
-        s.rng = np.random.default_rng(rng.integers(2**63))
         s._mask = None
         return s
 
     def clone(self) -> InfoMixin:
         s = type(self).__new__(type(self))
         s.game = self.game
-        s._rng, s._rng_state = None, self._rng_dict()
+        s.defer_rng(self.rng_source())
         s.hands, s.known, s.valhalla = self.hands.copy(), self.known.copy(), self.valhalla.copy()
         s.thing, s.krog = list(self.thing), list(self.krog)
         s.troops = [[t.copy() for t in ts] for ts in self.troops]
@@ -260,8 +259,7 @@ class InfoMixin:
             lines.append(f"     new troop: {self.pending.describe(names)}")
         lines.extend(self._cardplay_lines(None))
         if self.over:
-            lines.append(f"game over ({self.end_reason}); winners: "
-                         f"{', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line(self.end_reason))
         else:
             lines.append(f"player_{self.current_player} to decide: {MODE_NAMES[self.mode]}")
         return "\n".join(lines)

@@ -9,6 +9,7 @@ import pytest
 
 from deckzoo.envs import bigwig_v0
 from deckzoo.envs.core.aec import aec_constructors
+from deckzoo.envs.core.encoding import Layout
 from deckzoo.envs.core.game import Game, State
 from deckzoo.envs.core.parallel import parallel_constructor
 
@@ -23,7 +24,10 @@ class DecidedAtDealGame(Game):
 
     def _setup(self):
         self.num_actions = 3
+        self.layout = Layout([("won", 1), ("seat", 1)])
         self.observation_shape = (2,)
+        self.max_game_length = 0  # over before any decision
+        self.score_bounds = (1.0, 3.0)
 
     def _new_state(self, rng):
         s = DecidedAtDealState()

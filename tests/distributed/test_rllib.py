@@ -29,7 +29,7 @@ def tiny(run_dir, game, iterations=2, **over):
         "progress_bar": False,
         "checkpoint_every": BATCH,
         "seed": 5,
-        "game_options": dict(getattr(E.ENVS[E._canonical(game)], "SHORT_OPTIONS", {})),
+        "game_options": E.registry.short_options(E.canonical(game)),
         "ppo": {"batch_size": 48, "n_epochs": 1, "net_arch": [16]},
         "opponents": {
             "mix": {"learner": 0.4, "pool": 0.4, "random": 0.2},
@@ -50,7 +50,7 @@ def tiny(run_dir, game, iterations=2, **over):
     return config_from_dict(data)
 
 
-@pytest.mark.parametrize("game", [m.Game.name for m in E.ENVS.values()])
+@pytest.mark.parametrize("game", list(E.GAMES))
 def test_rllib_on_every_game(cluster, tmp_path, game):
     """Two iterations (snapshots, evaluation, checkpoint, export), then the exported policy in the
     arena and against the module's greedy actions; Go Big also makes the checkpoint round trip."""
