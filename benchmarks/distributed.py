@@ -257,8 +257,8 @@ def _arena_md(rows: list[dict]) -> list[str]:
         "",
         (
             "Start-up: a fresh local `ray.init` plus one task's round trip, paid once per process "
-            "(a running cluster costs only the connection). Medians of the repeats, interleaved. Ray "
-            "plays batches of 25 games a task; "
+            "(a running cluster costs only the connection). Medians of the repeats, interleaved. "
+            "Ray plays batches of 25 games a task; "
             "local x2 is a spawn process pool (its start-up is inside its time)."
         ),
         "",
