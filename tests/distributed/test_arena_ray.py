@@ -117,3 +117,37 @@ def test_interrupt_keeps_finished_games(cluster):
         r["index"]: r for r in local_records(ArenaConfig(**{**cfg.__dict__, "backend": "local"}))
     }
     assert all(comparable(r) == local[r["index"]] for r in result.records)
+
+
+def test_strength_benchmark_runs_on_ray(cluster, tmp_path):
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "strength.py"
+    spec = importlib.util.spec_from_file_location("strength", path)
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    args = [
+        "--envs",
+        "gobig",
+        "--skip",
+        "ismcts",
+        "--batch",
+        "8",
+        "--min-games",
+        "8",
+        "--max-games",
+        "8",
+        "--players-for",
+        "gobig_v0=2",
+        "--out",
+        str(tmp_path),
+    ]
+    assert strength.main([*args, "--backend", "ray"]) == 0
+    ray_rows = json.loads((tmp_path / "strength.json").read_text())["rows"]
+    assert strength.main([*args, "--workers", "1"]) == 0
+    local_rows = json.loads((tmp_path / "strength.json").read_text())["rows"]
+    assert [r["hero_row"]["win_share"] for r in ray_rows] == [
+        r["hero_row"]["win_share"] for r in local_rows
+    ]
