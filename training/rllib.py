@@ -491,7 +491,7 @@ class RLlibTrainer:
     def _finish(self, wall: float) -> dict:
         cfg, rs = self.cfg, self.rs
         weights = self.policy_weights()
-        policy_path = export_policy(self.run_dir / POLICY_FILE, weights, cfg)
+        policy_path = export_policy(self.run_dir / POLICY_FILE, weights, cfg, self.game.num_players)
         t0 = time.perf_counter()
         final = self._evaluate(cfg.eval.final_games, self.steps()) if cfg.eval.final_games else []
         steps = self.steps()
@@ -535,23 +535,23 @@ class RLlibTrainer:
             self.started_ray = False
 
 
-def export_policy(path: Path, weights, cfg: TrainConfig) -> Path:
+def export_policy(path: Path, weights, cfg: TrainConfig, num_players: int) -> Path:
     """Write the actor as a numpy policy file that ``ppo:PATH`` loads (no Ray, no torch)."""
+    meta = {
+        "game": cfg.game,
+        "game_config": {"num_players": num_players, **cfg.game_options},
+        "trainer": "rllib",
+        "training": config_to_dict(cfg),
+    }
     try:
         from deckzoo.agents.policy import save_policy
     except ImportError:  # TODO(merge): the shared policy file format (agents/policy.py)
-        return _save_npz(path, weights)
-    return save_policy(
-        path,
-        weights,
-        game=cfg.game,
-        game_config={"num_players": cfg.num_players, **cfg.game_options},
-        trainer="rllib",
-        training=config_to_dict(cfg),
-    )
+        return _save_npz(path, weights, meta)
+    return save_policy(path, weights, **meta)
 
 
-def _save_npz(path: Path, weights) -> Path:
+def _save_npz(path: Path, weights, meta: dict) -> Path:
+    """The policy file layout: named float32 arrays and one JSON string ``meta``."""
     arrays = {}
     for i, (w, b) in enumerate(weights.hidden):
         arrays[f"hidden_{i}_weight"], arrays[f"hidden_{i}_bias"] = w, b
@@ -561,8 +561,12 @@ def _save_npz(path: Path, weights) -> Path:
         "version": 1,
         "kind": "mlp_actor",
         "activation": weights.activation,
+        "obs_size": int(weights.obs_size),
+        "num_actions": int(weights.num_actions),
+        "hidden_sizes": [int(w.shape[1]) for w, _ in weights.hidden],
+        **meta,
     }
-    np.savez(path, meta=np.array(json.dumps(meta)), **arrays)
+    np.savez(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
     return path
 
 
