@@ -14,7 +14,6 @@ import sys
 
 from deckzoo.envs.core.errors import ConfigError
 
-
 SUBCOMMAND_MODULES = (
     "deckzoo.agents.demo",
     "deckzoo.agents.arena_cli",

@@ -21,6 +21,8 @@ from typing import Any
 
 from deckzoo.envs.core.errors import ConfigError
 
+LEARNER = "learner"  # the opponents.mix key of a seat played (and trained) by the learner itself
+
 
 class ConfigKeyError(ConfigError):
     """A bad value of one config key; ``key`` is its dotted name (``ppo.learning_rate``), so that
@@ -110,9 +112,39 @@ class PretrainConfig:
 
 
 @dataclass
+class RLlibConfig:
+    """Keys of the RLlib trainer only (``trainer: rllib``, training/rllib.py; docs/distributed.md).
+
+    It reads the shared keys too: ``ppo.*`` (learning_rate, n_epochs, batch_size as the
+    minibatch size, gamma, gae_lambda, clip_range, ent_coef, vf_coef, max_grad_norm, net_arch,
+    activation), ``opponents.mix`` with the keys ``learner`` (another seat of the policy being
+    trained), ``pool`` (a frozen snapshot) and ``random``, ``opponents.pool_size`` and
+    ``snapshot_every``, ``eval.*``, ``checkpoint_every``, ``seed`` and ``torch_threads``. Its
+    ``total_timesteps`` and intervals count env steps: the decisions of every seat."""
+
+    env_runners: int = 1
+    """Ray actors that play the games (0: the driver plays them itself)."""
+    envs_per_runner: int = 4
+    """Games each env runner steps at once (one batched forward pass for all of them)."""
+    train_batch_size: int = 4000
+    """Env steps collected per training iteration (all seats)."""
+    address: Any = None
+    """null: start a local Ray instance of ``num_cpus`` CPUs; ``auto`` or ``HOST:PORT``: join
+    that cluster (``deckzoo train --address``)."""
+    num_cpus: Any = None
+    """CPUs of the local Ray instance (null: ``max(env_runners, 1)``)."""
+    ship_code: bool = True
+    """When joining a cluster, send this deckzoo's code with the job (Ray ``runtime_env``), so
+    the nodes need only Ray and deckzoo's dependencies installed."""
+
+
+@dataclass
 class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
+    trainer: str = "sb3"
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py) or rllib (RLlib's
+    PPO, one policy for every seat, on a local Ray instance or a cluster, training/rllib.py)."""
     game: str = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
     num_players: Any = None
@@ -144,6 +176,7 @@ class TrainConfig:
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    rllib: RLlibConfig = field(default_factory=RLlibConfig)
 
     @property
     def rollout_steps(self) -> int:
@@ -224,7 +257,15 @@ def _check(cfg: TrainConfig) -> None:
             bad(key, f"must be >= 1, got {v}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.rollout_steps % cfg.ppo.batch_size:
+    if cfg.trainer not in ("sb3", "rllib"):
+        bad("trainer", f"must be sb3 or rllib, got {cfg.trainer!r}")
+    if cfg.trainer == "rllib":
+        _check_rllib(cfg, bad)
+    elif LEARNER in cfg.opponents.mix:
+        bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
+    if cfg.trainer != "rllib" and cfg.rllib.address is not None:
+        bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
+    if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
         bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
         bad("ppo.net_arch", f"must be a non-empty list of positive ints, got {cfg.ppo.net_arch!r}")
@@ -245,7 +286,7 @@ def _check(cfg: TrainConfig) -> None:
     for k, w in mix.items():
         if not _type_ok(w, float) or not (w >= 0 and math.isfinite(w)):
             bad(f"opponents.mix.{k}", f"must be a finite number >= 0, got {w!r}")
-        if k not in ("pool", "latest"):
+        if k not in ("pool", "latest", LEARNER):
             _check_spec(k, cfg.game, f"opponents.mix.{k}")
     if sum(mix.values()) <= 0:
         bad("opponents.mix", "weights sum to 0")
@@ -302,6 +343,34 @@ def _cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+RLLIB_MIX = (LEARNER, "pool", "random")
+
+
+def _check_rllib(cfg: TrainConfig, bad) -> None:
+    r = cfg.rllib
+    for key in ("env_runners", "envs_per_runner", "train_batch_size"):
+        v = getattr(r, key)
+        if not _type_ok(v, int) or v < (0 if key == "env_runners" else 1):
+            bad(f"rllib.{key}", f"must be an int >= {0 if key == 'env_runners' else 1}, got {v!r}")
+    if r.num_cpus is not None and not (_type_ok(r.num_cpus, int) and r.num_cpus >= 1):
+        bad("rllib.num_cpus", f"must be a positive int or null, got {r.num_cpus!r}")
+    if r.address is not None and not (isinstance(r.address, str) and r.address):
+        bad("rllib.address", f"must be null, 'auto' or HOST:PORT, got {r.address!r}")
+    if not isinstance(r.ship_code, bool):
+        bad("rllib.ship_code", f"must be true or false, got {r.ship_code!r}")
+    if cfg.ppo.batch_size > r.train_batch_size:
+        bad("ppo.batch_size", f"(the minibatch) must be at most rllib.train_batch_size = "
+            f"{r.train_batch_size}, got {cfg.ppo.batch_size}")
+    for key in cfg.opponents.mix:
+        if key not in RLLIB_MIX:
+            bad(f"opponents.mix.{key}", f"is not an RLlib seat: trainer rllib plays "
+                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)")
+    if cfg.pretrain.imitate is not None:
+        bad("pretrain.imitate", "is not supported by trainer rllib")
+    if cfg.max_episode_steps is not None:
+        bad("max_episode_steps", "is not supported by trainer rllib")
+
+
 def config_from_dict(data: dict) -> TrainConfig:
     cfg = _fill(TrainConfig, data or {}, "")
     _check(cfg)
@@ -355,6 +424,7 @@ __all__ = [
     "OpponentConfig",
     "PPOConfig",
     "PretrainConfig",
+    "RLlibConfig",
     "TrainConfig",
     "config_from_dict",
     "config_to_dict",

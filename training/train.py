@@ -97,6 +97,35 @@ def evaluate(agent, game, opponent: str, games: int, seed: int) -> dict:
             "uniform": 1.0 / n, "steps_per_game": steps / max(games, 1), "abandoned": abandoned}
 
 
+def evaluate_opponents(agent, game, opponents: list[str], games: int, seed: int, step: int,
+                       kind: str = "periodic") -> list[dict]:
+    """``evaluate`` against each opponent spec, seeded by (run seed, step, opponent index) so every
+    trainer's evaluation at a step plays the same games; ``kind`` (periodic, pretrain, final)
+    marks the rows in eval.csv."""
+    rows = []
+    for k, opp in enumerate(opponents):
+        r = evaluate(agent, game, opp, games, seed=_seed(seed, step, k))
+        r["step"], r["kind"] = step, kind
+        rows.append(r)
+        log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s", step, opp,
+                 r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"],
+                 f", {r['abandoned']} abandoned" if r["abandoned"] else "")
+    return rows
+
+
+EVAL_COLUMNS = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
+                "abandoned"]
+
+
+def write_eval_csv(path: Path, rows: list[dict]) -> None:
+    """Every evaluation of the run so far (the learning curve), rewritten atomically."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, EVAL_COLUMNS, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    atomic_write(path, buf.getvalue().encode())
+
+
 # ---- the run ------------------------------------------------------------------------------------
 def _opponent_mix(cfg: TrainConfig) -> dict:
     mix = dict(cfg.opponents.mix)
@@ -323,32 +352,15 @@ class Trainer:
         self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired)
 
     def _evaluate(self, games: int, step: int, kind: str = "periodic") -> list[dict]:
-        """Evaluate against every ``eval.opponents`` entry; ``kind`` (periodic, pretrain, final)
-        marks the rows in eval.csv."""
         agent = PolicyAgent(weights_from_sb3(self.model.policy),
                             deterministic=self.cfg.eval.deterministic)
-        rows = []
-        for k, opp in enumerate(self.eval_opponents):
-            r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k))
-            r["step"] = step
-            r["kind"] = kind
-            rows.append(r)
-            self.model.logger.record(f"eval/win_share_vs_{opp}", r["win_share"])
-            log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s", step, opp,
-                     r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"],
-                     f", {r['abandoned']} abandoned" if r["abandoned"] else "")
+        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, self.cfg.seed,
+                                  step, kind)
+        for r in rows:
+            self.model.logger.record(f"eval/win_share_vs_{r['opponent']}", r["win_share"])
         self.rs.eval_history.extend(rows)
-        self._write_eval_csv()
+        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
         return rows
-
-    def _write_eval_csv(self) -> None:
-        cols = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
-                "abandoned"]
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, cols, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(self.rs.eval_history)
-        atomic_write(self.run_dir / "eval.csv", buf.getvalue().encode())
 
     def _finish(self, wall: float) -> dict:
         cfg, model, rs = self.cfg, self.model, self.rs
@@ -465,29 +477,34 @@ class Trainer:
                               f"({type(e).__name__}: {e}); start the run afresh in another "
                               "run_dir") from None
         self.checkpoint_step = int(self.model.num_timesteps)
-        self._write_eval_csv()
+        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
 
 
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "rllib"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
     return out
 
 
-def _check_resumable(saved: dict, given: dict) -> None:
+def _check_resumable(saved: dict, given: dict, allowed=RESUMABLE_CHANGES) -> None:
     a, b = _flatten(saved), _flatten(given)
-    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in RESUMABLE_CHANGES)
+    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in allowed)
     if diff:
         raise ConfigError(f"--resume: the config differs from the run's own in {', '.join(diff)} "
-                          f"(only {', '.join(sorted(RESUMABLE_CHANGES))} may change)")
+                          f"(only {', '.join(sorted(allowed))} may change)")
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
-    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json)."""
+    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json).
+    ``trainer: rllib`` runs RLlib's PPO on Ray instead (training/rllib.py)."""
+    if cfg.trainer == "rllib":
+        from .rllib import train as train_rllib
+
+        return train_rllib(cfg, resume=resume)
     trainer = Trainer(cfg, resume=resume)
     try:
         return trainer.run()
