@@ -28,7 +28,10 @@ def _overrides(args: argparse.Namespace) -> tuple[dict, dict]:
     if args.no_progress:
         overrides["progress_bar"] = False
     if args.address:
-        overrides["rllib.address"], sources["rllib.address"] = args.address, f"--address {args.address}"
+        overrides["rllib.address"], sources["rllib.address"] = (
+            args.address,
+            f"--address {args.address}",
+        )
     return overrides, sources
 
 
@@ -56,8 +59,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         if e.checkpoint_step is None:
             where = "before its first checkpoint, so there is nothing to resume; start it again"
         else:
-            where = (f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; "
-                     f"resume with: {_resume_command(args)}")
+            where = (
+                f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; "
+                f"resume with: {_resume_command(args)}"
+            )
         print(f"deckzoo train: interrupted at step {e.step}; {where}", file=sys.stderr)
         return 130
     final = {

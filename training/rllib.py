@@ -421,8 +421,9 @@ class RLlibTrainer:
         from .train import evaluate_opponents, write_eval_csv
 
         agent = PolicyAgent(self.policy_weights(), deterministic=self.cfg.eval.deterministic)
-        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, self.cfg.seed,
-                                  step, kind)
+        rows = evaluate_opponents(
+            agent, self.game, self.eval_opponents, games, self.cfg.seed, step, kind
+        )
         for row in rows:
             self.writer.add_scalar(f"eval/win_share_vs_{row['opponent']}", row["win_share"], step)
         self.rs.eval_history.extend(rows)
@@ -455,7 +456,11 @@ class RLlibTrainer:
         weights = self.policy_weights()
         policy_path = export_policy(self.run_dir / POLICY_FILE, weights, cfg, self.game.num_players)
         t0 = time.perf_counter()
-        final = self._evaluate(cfg.eval.final_games, self.steps(), kind="final") if cfg.eval.final_games else []
+        final = (
+            self._evaluate(cfg.eval.final_games, self.steps(), kind="final")
+            if cfg.eval.final_games
+            else []
+        )
         steps = self.steps()
         driver = _process_usage()
         summary = {
