@@ -80,7 +80,7 @@ WIDENING = 0.5  # with ``bias``: a node with n visits considers 1 + int(0.5 * sq
 class _Node:
     """Statistics of the move that leads into this node, made by seat ``player``."""
 
-    __slots__ = ("avail", "children", "player", "total", "visits")
+    __slots__ = ("avail", "children", "joint", "player", "total", "visits")
 
     def __init__(self, player: int):
         self.player = player
@@ -88,6 +88,9 @@ class _Node:
         self.total = 0.0  # sum of the mover's rewards in [0, 1]
         self.avail = 1
         self.children: dict[tuple[int, int], _Node] = {}
+        # At the start of a simultaneous step: ``children`` holds each seat's own move statistics
+        # and ``joint`` the nodes after the step, keyed by every move made in it.
+        self.joint: dict[tuple, _Node] | None = None
 
 
 def _fast_apply(state: State, action: int) -> None:
@@ -123,6 +126,9 @@ class ISMCTSAgent(Agent):
             (0: plain SO-ISMCTS, every legal move expanded before UCB applies).
         horizon: stop each iteration after this many scoring rounds and value it by the points
             gained (see the module docstring); None: play every rollout to the end.
+        simultaneous: treat the seats of a simultaneous step (``simultaneous_players()``, e.g.
+            BigWig's face-down commits) as moving at once, by decoupled selection (see the module
+            docstring); False: as a sequence of seen moves, as plain SO-ISMCTS does.
     """
 
     name = "ismcts"
@@ -130,7 +136,8 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, exploration: float = 0.7,
                  rollout_agent: Agent | None = None, reward: str = "win",
-                 max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None):
+                 max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None,
+                 simultaneous: bool = True):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -149,6 +156,7 @@ class ISMCTSAgent(Agent):
         if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
         self.horizon = None if horizon is None else int(horizon)
+        self.simultaneous = bool(simultaneous)
         self.bias = float(bias)
         self._stop_round: int | None = None  # per search, set by act
         self.iterations = None if iterations is None else int(iterations)
@@ -166,7 +174,11 @@ class ISMCTSAgent(Agent):
                            if v is not None)
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
         return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
-                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon})")
+                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
+                f"simultaneous={self.simultaneous})")
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_last_root"}
 
     # ---- search -----------------------------------------------------------------------------
     def act(self, info_state: InfoState) -> int:
@@ -199,6 +211,7 @@ class ISMCTSAgent(Agent):
             root.visits += 1
             done += 1
         self.last_iterations = done
+        self._last_root = root  # the tree of the last search (tests and diagnostics; not pickled)
         self.last_visits = {int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
                             for a in legal}
         best = max(self.last_visits.values())
@@ -207,15 +220,20 @@ class ISMCTSAgent(Agent):
 
     def _iterate(self, root: _Node, state: State) -> None:
         rng = self.rng
-        c = self.exploration
         bias = self.bias
         stop = self._stop_round
+        norm = (0.0, 1.0)  # values are in [0, 1] already
         if stop is not None:  # min-max normalisation of the raw point gains (0.5 while all are equal)
-            lo, span = (self._lo, self._hi - self._lo) if self._hi > self._lo else (self._lo - 0.5, 1.0)
+            norm = (self._lo, self._hi - self._lo) if self._hi > self._lo else (self._lo - 0.5, 1.0)
         node = root
         path = []
         # Selection and expansion.
         while not state.is_terminal() and (stop is None or state.round_index() < stop):
+            if self.simultaneous and len(state.simultaneous_players()) > 1:
+                node, expanded = self._joint_step(node, state, path, norm)
+                if expanded:
+                    break
+                continue
             p = state.current_player
             legal = np.flatnonzero(state.legal_mask())
             children = node.children
@@ -242,20 +260,7 @@ class ISMCTSAgent(Agent):
                 _fast_apply(state, expand)
                 path.append(child)
                 break
-            best_score, best = -math.inf, None
-            for a in legal:
-                child = children.get((p, int(a)))
-                if child is None:  # not yet admitted by progressive widening
-                    continue
-                child.avail += 1
-                mean = child.total / child.visits
-                if stop is not None:
-                    mean = (mean - lo) / span
-                score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
-                if a == preferred:
-                    score += bias / (1 + child.visits)
-                if score > best_score:
-                    best_score, best, best_a = score, child, int(a)
+            best_a, best = self._select(children, p, legal, norm, preferred)
             _fast_apply(state, best_a)
             path.append(best)
             node = best
@@ -285,7 +290,57 @@ class ISMCTSAgent(Agent):
             value = self._value(state)
         for child in path:
             child.visits += 1
-            child.total += value[child.player]
+            if child.player >= 0:
+                child.total += value[child.player]
+
+    def _select(self, children: dict, p: int, legal: np.ndarray, norm: tuple[float, float],
+                preferred: int = -1) -> tuple[int, _Node]:
+        """UCB with availability counts over ``p``'s admitted moves among ``legal``."""
+        c, bias = self.exploration, self.bias
+        lo, span = norm
+        best_score, best, best_a = -math.inf, None, -1
+        for a in legal:
+            child = children.get((p, int(a)))
+            if child is None:  # not yet admitted by progressive widening
+                continue
+            child.avail += 1
+            mean = (child.total / child.visits - lo) / span
+            score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+            if a == preferred:
+                score += bias / (1 + child.visits)
+            if score > best_score:
+                best_score, best, best_a = score, child, int(a)
+        return best_a, best
+
+    def _joint_step(self, node: _Node, state: State, path: list, norm: tuple[float, float]
+                    ) -> tuple[_Node, bool]:
+        """One simultaneous step (every seat of ``state.simultaneous_players()`` commits once),
+        by decoupled selection: each seat picks from its own statistics at ``node`` (an untried
+        move first, then UCB), never from statistics conditioned on the moves made before it in
+        the same step, which it cannot see. The node reached afterwards is keyed by all the step's
+        moves (they are revealed together). Returns it and whether it is new (expanded)."""
+        rng = self.rng
+        moves = []
+        for p in state.simultaneous_players():
+            legal = np.flatnonzero(state.legal_mask())
+            untried = [int(a) for a in legal if (p, int(a)) not in node.children]
+            if untried:
+                a = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+                stats = node.children[(p, a)] = _Node(p)
+            else:
+                a, stats = self._select(node.children, p, legal, norm)
+            _fast_apply(state, a)
+            path.append(stats)
+            moves.append((p, a))
+        if node.joint is None:
+            node.joint = {}
+        key = tuple(moves)
+        child = node.joint.get(key)
+        expanded = child is None
+        if expanded:
+            child = node.joint[key] = _Node(-1)
+        path.append(child)
+        return child, expanded
 
     def _value(self, state: State) -> np.ndarray:
         if state.is_terminal():
@@ -296,13 +351,16 @@ class ISMCTSAgent(Agent):
 
 
 # ---- registry ---------------------------------------------------------------------------------
+_BOOLS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 def parse_spec(arg: str | None) -> dict:
     """``"300"``, ``"0.5s"``, ``"300:rollout=heuristic:c=0.5:reward=score"`` -> keyword options.
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
     ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
-    ``horizon``.
+    ``horizon``, ``simultaneous`` (``1``/``0``).
     """
     out: dict = {}
     if not arg:
@@ -333,9 +391,13 @@ def parse_spec(arg: str | None) -> dict:
                 out["bias"] = float(val)
             elif key == "horizon":
                 out["horizon"] = int(val)
+            elif key == "simultaneous":
+                if val.lower() not in _BOOLS:
+                    raise ValueError(f"expected one of {', '.join(_BOOLS)}")
+                out["simultaneous"] = _BOOLS[val.lower()]
             else:
-                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} "
-                                  "(known: iterations, seconds, c, rollout, reward, max_rollout_steps, bias, horizon)")
+                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} (known: iterations, "
+                                  "seconds, c, rollout, reward, max_rollout_steps, bias, horizon, simultaneous)")
         except ValueError as e:
             if isinstance(e, ConfigError):
                 raise
