@@ -166,7 +166,8 @@ def play_task(task: dict) -> dict:
         "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
         "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
         "decisions": res.decisions, "think_seconds": res.think_seconds,
-        "max_think_seconds": res.max_think_seconds, "seconds": time.perf_counter() - t0,
+        "max_think_seconds": res.max_think_seconds, "think_cpu_seconds": res.think_cpu_seconds,
+        "max_think_cpu_seconds": res.max_think_cpu_seconds, "seconds": time.perf_counter() - t0,
     }
 
 

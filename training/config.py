@@ -71,6 +71,9 @@ class EvalConfig:
     """Games per opponent at each periodic evaluation."""
     final_games: int = 1000
     """Games per opponent in the final evaluation (summary.json)."""
+    final_seed: Any = None
+    """Seed of the final evaluation's games (int), fixed in the config before the run so that the
+    evaluation is pre-registered; null: derived from ``seed`` and the final step."""
     opponents: list = field(default_factory=lambda: ["random", "heuristic"])
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: bool = True
@@ -208,6 +211,8 @@ def _check(cfg: TrainConfig) -> None:
                    ("eval.max_steps", cfg.eval.max_steps)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
+    if cfg.eval.final_seed is not None and not (_type_ok(cfg.eval.final_seed, int) and cfg.eval.final_seed >= 0):
+        bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
     if cfg.rollout_steps % cfg.ppo.batch_size:

@@ -280,12 +280,14 @@ class Trainer:
         retired = {i: PolicyAgent(w) for i, w in (retired or {}).items()}
         self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired)
 
-    def _evaluate(self, games: int, step: int) -> list[dict]:
+    def _evaluate(self, games: int, step: int, seed: int | None = None) -> list[dict]:
+        """Evaluate the current policy; ``seed`` (the pre-registered ``eval.final_seed``) replaces
+        the seed derived from the run's seed and the step."""
         agent = PolicyAgent(PolicyWeights.from_sb3(self.model.policy), deterministic=self.cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
-            r = evaluate(agent, self.game, opp, games, seed=_seed(self.cfg.seed, step, k),
-                         max_steps=self.cfg.eval.max_steps)
+            game_seed = _seed(self.cfg.seed, step, k) if seed is None else _seed(seed, k)
+            r = evaluate(agent, self.game, opp, games, seed=game_seed, max_steps=self.cfg.eval.max_steps)
             r["step"] = step
             rows.append(r)
             self.model.logger.record(f"eval/win_share_vs_{opp}", r["win_share"])
@@ -310,7 +312,8 @@ class Trainer:
         model.save(buf)
         _atomic_write(self.run_dir / "final.zip", buf.getvalue())
         t0 = time.perf_counter()
-        final = self._evaluate(cfg.eval.final_games, model.num_timesteps) if cfg.eval.final_games else []
+        final = (self._evaluate(cfg.eval.final_games, model.num_timesteps, seed=cfg.eval.final_seed)
+                 if cfg.eval.final_games else [])
         summary = {
             "game": cfg.game, "num_players": self.game.num_players, "steps": model.num_timesteps,
             "train_seconds": rs.train_seconds, "steps_per_second": model.num_timesteps / max(rs.train_seconds, 1e-9),

@@ -54,6 +54,17 @@ def test_smoke_run_every_game(name, tmp_path):
     assert state.legal_mask()[agent.act(state.for_player(state.current_player))]
 
 
+def test_final_evaluation_uses_the_pre_registered_seed(tmp_path):
+    from deckzoo.training.train import _seed, evaluate
+
+    cfg = tiny(tmp_path / "run", rollouts=1, eval={"every": 0, "final_games": 4, "final_seed": 77})
+    summary = train(cfg)
+    agent = PPOAgent(str(tmp_path / "run" / "final.zip"))
+    again = evaluate(agent, E.game_class("gobig")(cfg.num_players), "random", 4, seed=_seed(77, 0))
+    assert summary["final_eval"][0]["win_share"] == again["win_share"]
+    assert summary["final_eval"][0]["steps_per_game"] == again["steps_per_game"]
+
+
 def test_evaluate_abandons_endless_games():
     from deckzoo.agents.base import Agent
     from deckzoo.agents.stats import wilson_interval
