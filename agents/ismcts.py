@@ -74,6 +74,7 @@ from .base import Agent
 from .registry import make_agent, register_agent
 
 DEFAULT_ITERATIONS = 200
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
 WIDENING = 0.5  # with ``bias``: a node with n visits considers 1 + int(0.5 * sqrt(n)) moves
 
 
@@ -112,7 +113,10 @@ class ISMCTSAgent(Agent):
         seed: seeds the agent's generator (determinizations, tie-breaks, random rollouts).
         iterations: iterations per move (None: ``DEFAULT_ITERATIONS``, or unlimited when
             ``seconds`` is given).
-        seconds: wall-clock budget per move; with ``iterations`` too, whichever ends first.
+        seconds: time budget per move; with ``iterations`` too, whichever ends first.
+        clock: what ``seconds`` measures: "wall" (wall clock, default) or "cpu" (the CPU time of
+            the searching thread: what the wall clock would show on an otherwise idle core, so a
+            budget means the same on a busy shared machine).
         exploration: UCB constant ``c`` for rewards in [0, 1] (0.7 as in Cowling et al.).
         rollout_agent: an ``Agent`` used for rollouts instead of uniform random moves. It is
             re-seeded from this agent's generator, so runs stay reproducible.
@@ -126,6 +130,10 @@ class ISMCTSAgent(Agent):
             (0: plain SO-ISMCTS, every legal move expanded before UCB applies).
         horizon: stop each iteration after this many scoring rounds and value it by the points
             gained (see the module docstring); None: play every rollout to the end.
+        normalize: let UCB see the values min-max normalised over the current search, as with
+            ``horizon`` (always on there): where rollouts are cut short (``max_rollout_steps``)
+            and valued by the points so far, the differences between moves are a few hundredths
+            of the [0, 1] range and the exploration term would swamp them.
         simultaneous: treat the seats of a simultaneous step (``simultaneous_players()``, e.g.
             BigWig's face-down commits) as moving at once, by decoupled selection (see the module
             docstring); False: as a sequence of seen moves, as plain SO-ISMCTS does.
@@ -137,7 +145,7 @@ class ISMCTSAgent(Agent):
                  seconds: float | None = None, exploration: float = 0.7,
                  rollout_agent: Agent | None = None, reward: str = "win",
                  max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None,
-                 simultaneous: bool = True):
+                 simultaneous: bool = True, normalize: bool = False, clock: str = "wall"):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -145,6 +153,9 @@ class ISMCTSAgent(Agent):
             raise ConfigError(f"ismcts: 'iterations' must be a positive int, got {iterations!r}")
         if seconds is not None and not seconds > 0:
             raise ConfigError(f"ismcts: 'seconds' must be positive, got {seconds!r}")
+        if clock not in CLOCKS:
+            raise ConfigError(f"ismcts: 'clock' must be 'wall' or 'cpu', got {clock!r}")
+        self.clock = clock
         if reward not in ("win", "score"):
             raise ConfigError(f"ismcts: 'reward' must be 'win' or 'score', got {reward!r}")
         if exploration < 0:
@@ -157,6 +168,7 @@ class ISMCTSAgent(Agent):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
         self.horizon = None if horizon is None else int(horizon)
         self.simultaneous = bool(simultaneous)
+        self.normalize = bool(normalize)
         self.bias = float(bias)
         self._stop_round: int | None = None  # per search, set by act
         self.iterations = None if iterations is None else int(iterations)
@@ -172,10 +184,12 @@ class ISMCTSAgent(Agent):
     def __repr__(self) -> str:
         budget = ", ".join(f"{k}={v}" for k, v in (("iterations", self.iterations), ("seconds", self.seconds))
                            if v is not None)
+        if self.seconds is not None and self.clock != "wall":
+            budget += f", clock={self.clock!r}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
         return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
                 f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
-                f"simultaneous={self.simultaneous})")
+                f"simultaneous={self.simultaneous}, normalize={self.normalize})")
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if k != "_last_root"}
@@ -192,20 +206,21 @@ class ISMCTSAgent(Agent):
         root = _Node(-1)
         if self.rollout_agent is not None:
             self.rollout_agent.seed(int(self.rng.integers(2**63)))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        now = CLOCKS[self.clock]
+        deadline = None if self.seconds is None else now() + self.seconds
         done = 0
         # Horizon mode: where to stop, the points at the decision, the range of values seen.
         self._stop_round = None
+        self._lo, self._hi = math.inf, -math.inf
         if self.horizon is not None:
             first = info_state.determinize(self.rng)
             self._stop_round = first.round_index() + self.horizon
             self._base = first.score_returns()
-            self._lo, self._hi = math.inf, -math.inf
         limit = self.iterations
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and done > 0 and now() >= deadline:
                 break
             self._iterate(root, info_state.determinize(self.rng))
             root.visits += 1
@@ -223,7 +238,8 @@ class ISMCTSAgent(Agent):
         bias = self.bias
         stop = self._stop_round
         norm = (0.0, 1.0)  # values are in [0, 1] already
-        if stop is not None:  # min-max normalisation of the raw point gains (0.5 while all are equal)
+        minmax = stop is not None or self.normalize
+        if minmax:  # min-max normalisation of the values seen so far (0.5 while all are equal)
             norm = (self._lo, self._hi - self._lo) if self._hi > self._lo else (self._lo - 0.5, 1.0)
         node = root
         path = []
@@ -284,10 +300,11 @@ class ISMCTSAgent(Agent):
         # Backpropagation: rewards in [0, 1] per seat (horizon: raw point gains).
         if stop is not None:
             value = np.asarray(state.score_returns(), dtype=np.float64) - self._base
-            self._lo = min(self._lo, float(value.min()))
-            self._hi = max(self._hi, float(value.max()))
         else:
             value = self._value(state)
+        if minmax:
+            self._lo = min(self._lo, float(value.min()))
+            self._hi = max(self._hi, float(value.max()))
         for child in path:
             child.visits += 1
             if child.player >= 0:
@@ -360,7 +377,8 @@ def parse_spec(arg: str | None) -> dict:
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
     ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
-    ``horizon``, ``simultaneous`` (``1``/``0``).
+    ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
+    ``normalize``).
     """
     out: dict = {}
     if not arg:
@@ -391,13 +409,16 @@ def parse_spec(arg: str | None) -> dict:
                 out["bias"] = float(val)
             elif key == "horizon":
                 out["horizon"] = int(val)
-            elif key == "simultaneous":
+            elif key == "clock":
+                out["clock"] = val
+            elif key in ("simultaneous", "norm"):
                 if val.lower() not in _BOOLS:
                     raise ValueError(f"expected one of {', '.join(_BOOLS)}")
-                out["simultaneous"] = _BOOLS[val.lower()]
+                out["normalize" if key == "norm" else key] = _BOOLS[val.lower()]
             else:
                 raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} (known: iterations, "
-                                  "seconds, c, rollout, reward, max_rollout_steps, bias, horizon, simultaneous)")
+                                  "seconds, clock, c, rollout, reward, max_rollout_steps, bias, horizon, simultaneous, "
+                                  "norm)")
         except ValueError as e:
             if isinstance(e, ConfigError):
                 raise

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.ladder import ISMCTS_FOR as LADDER_ISMCTS
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
 
@@ -37,31 +38,9 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
 # the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
 DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
-# Per-game settings chosen from short pilot runs (4-16 games, shared 2-core machine) to stay well
-# within a second per move.
-# * Go Big: 60 iterations with the heuristic as the rollout policy beat the heuristic clearly,
-#   while 300 iterations with random rollouts only draw level with it.
-# * Big Number and Wizard are played in scoring rounds (deals, hands), and a rollout to the end of
-#   the game (5-15 rounds) is slow and mostly noise: with it, 30-60 iterations a move stayed below
-#   or level with the heuristic (0.13 and 0.35). ``horizon=1`` stops every iteration at the end of
-#   the current round and values it by the points gained, which buys ~10x the iterations and a
-#   cleaner signal: in 16-game pilots Big Number went from 0.13 to 0.38 and Wizard (4 games) won 3.
-#   Adding ``bias=1`` (the heuristic's own move first) did not change Big Number (0.31, 16 games).
-#   Their first moves of a round roll out whole rounds and take several times the average (Big
-#   Number's slowest move took 2.9 s against a 0.36 s mean, load ~3), so ``1s`` caps every search
-#   at one second of wall clock as well.
-# * BigWig's heuristic (~3 ms a decision) is too slow to roll out with, so its search uses random
-#   rollouts; a round there is one trick, too short a horizon for a game of hand management
-#   (horizon=2: 0 wins in an 8-game pilot, points level).
-# * Midgard: ~570 decisions a game and ~1 ms a heuristic decision: random rollouts cut at 100 moves.
+# Per-game settings: ``deckzoo.agents.ladder.ISMCTS_FOR`` (with the pilots behind them), by env.
 # Override with --ismcts-for.
-ISMCTS_FOR = {
-    "gobig_v0": "ismcts:60:1s:rollout=heuristic",
-    "bignumber_v0": "ismcts:500:1s:rollout=heuristic:horizon=1",
-    "wizard_v0": "ismcts:300:1s:rollout=heuristic:horizon=1",
-    "bigwig_v0": "ismcts:300:reward=score",
-    "midgard_v0": "ismcts:60:reward=score:max_rollout_steps=100",
-}
+ISMCTS_FOR = {env: LADDER_ISMCTS[mod.Game.name] for env, mod in E.ENVS.items() if mod.Game.name in LADDER_ISMCTS}
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
@@ -104,31 +83,33 @@ def markdown(rows: list[dict], meta: dict) -> str:
         ("Win share: a win counts 1, a win shared by w seats 1/w. The interval is the 95% Wilson interval "
         "over the hero's games; 'above' means its lower end is above the uniform share 1/P. Games were "
         "added in batches until the interval separated from 1/P (or the cap). ms/move is wall-clock "
-        "time per decision on this (shared) machine, on average and for the slowest decision ('-': "
+        "time per decision on this (shared) machine, on average and for the slowest decision; CPU "
+        "ms/move is the playing process's CPU time, what an otherwise idle core would take ('-': "
         "not recorded by that run)."),
         "",
         ("| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero ms/move | "
-        "hero max ms/move | hero mean score | opp. mean score |"),
-        "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|",
+         "hero max ms/move | hero CPU ms/move | hero max CPU ms/move | hero mean score | opp. mean score |"),
+        "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         h, o = r["hero_row"], r["opponent_row"]
         lines.append(f"| {r['env']} | {r['players']} | {r['hero']} | {r['opponent']} | {r['games']} | "
                      f"{h['win_share']:.3f} | [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | {r['uniform']:.3f} | "
                      f"{r['verdict']} | {1000 * h['sec_per_move']:.1f} | {_ms(h.get('max_sec_per_move'))} | "
+                     f"{_ms(h.get('cpu_sec_per_move'))} | {_ms(h.get('max_cpu_sec_per_move'))} | "
                      f"{h['mean_score']:.1f} | {o['mean_score']:.1f} |")
     heur = [r for r in rows if r["hero"] == "heuristic"]
     srch = [r for r in rows if r["hero"] != "heuristic"]
     lines += [
         "",
-        "## Targets (issue 8)",
+        "## Targets (issues 8 and 18)",
         "",
         (f"- heuristic above 1/P against random: {sum(r['verdict'] == 'above' for r in heur)} of {len(heur)} "
         f"games measured ({', '.join(r['env'] for r in heur if r['verdict'] == 'above') or 'none'})."),
         (f"- ISMCTS above 1/P against the heuristic: {sum(r['verdict'] == 'above' for r in srch)} of "
         f"{len(srch)} games measured ({', '.join(r['env'] for r in srch if r['verdict'] == 'above') or 'none'});"
         f" largest mean s/move {max((r['hero_row']['sec_per_move'] for r in srch), default=0):.3f}"
-        f"{_slowest(srch)}."),
+        f"{_slowest(srch)}{_slowest_cpu(srch)}."),
     ]
     if meta.get("skipped"):
         lines += ["", "Not measured: " + "; ".join(meta["skipped"]) + "."]
@@ -225,6 +206,15 @@ def main(argv=None) -> int:
 def _slowest(rows: list[dict]) -> str:
     known = [r["hero_row"]["max_sec_per_move"] for r in rows if r["hero_row"].get("max_sec_per_move") is not None]
     return f", slowest single move {max(known):.3f} s" if known else ""
+
+
+def _slowest_cpu(rows: list[dict]) -> str:
+    mean = [r["hero_row"]["cpu_sec_per_move"] for r in rows if r["hero_row"].get("cpu_sec_per_move") is not None]
+    top = [r["hero_row"]["max_cpu_sec_per_move"] for r in rows
+           if r["hero_row"].get("max_cpu_sec_per_move") is not None]
+    if not mean:
+        return ""
+    return f"; in CPU time: largest mean {max(mean):.3f} s/move, slowest single move {max(top):.3f} s"
 
 
 def _ms(seconds) -> str:
