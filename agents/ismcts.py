@@ -376,7 +376,7 @@ def parse_spec(arg: str | None) -> dict:
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
-    ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
+    ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
     ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
     ``normalize``).
     """
@@ -399,8 +399,8 @@ def parse_spec(arg: str | None) -> dict:
                 out["seconds"] = float(val.rstrip("s"))
             elif key in ("c", "exploration"):
                 out["exploration"] = float(val)
-            elif key == "rollout":
-                out["rollout"] = val
+            elif key == "rollout":  # zoo/sample stands for zoo:sample (":" separates options)
+                out["rollout"] = val.replace("/", ":") if val.startswith("zoo/") else val
             elif key == "reward":
                 out["reward"] = val
             elif key == "max_rollout_steps":
