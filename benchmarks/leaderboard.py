@@ -8,7 +8,8 @@ rotated by one seat a game (``agents.arena``: every agent sits in every seat equ
 * ``random``: uniform over the legal moves;
 * ``heuristic``: the game's rule-of-thumb agent;
 * ``ismcts``: the strongest ISMCTS setting found within a second a move
-  (``deckzoo.agents.ladder.ISMCTS_FOR``, which the strength benchmark uses too);
+  (``deckzoo.agents.ladder.ismcts_spec``: the game's ``STRENGTH_ISMCTS``, as in the strength
+  benchmark);
 * ``zoo``: the reference policy shipped in the package (``zoo:<game>``, ``agents/zoo.py``).
 
 Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and

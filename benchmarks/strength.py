@@ -30,17 +30,18 @@ from pathlib import Path
 
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
-from deckzoo.agents.ladder import ISMCTS_FOR as LADDER_ISMCTS
+from deckzoo.agents.ladder import DEFAULT_ISMCTS, ismcts_spec
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
 
 RESULTS = Path(__file__).resolve().parent / "results"
-# Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
-# the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
-DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
-# Per-game settings: ``deckzoo.agents.ladder.ISMCTS_FOR`` (with the pilots behind them), by env.
-# Override with --ismcts-for.
-ISMCTS_FOR = {env: LADDER_ISMCTS[mod.Game.name] for env, mod in E.ENVS.items() if mod.Game.name in LADDER_ISMCTS}
+
+
+def ismcts_for_games() -> dict[str, str]:
+    """Each game's own search settings, ``STRENGTH_ISMCTS`` in its env.py (chosen there from short
+    pilot runs to stay well within a second per move), else ``DEFAULT_ISMCTS``; override with
+    --ismcts-for."""
+    return {name: ismcts_spec(name) for name in E.registry.env_names()}
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
@@ -132,8 +133,11 @@ def main(argv=None) -> int:
     import yaml
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated envs (default: all available)")
-    p.add_argument("--ismcts", default=DEFAULT_ISMCTS, help=f"ISMCTS spec for every env (default {DEFAULT_ISMCTS}, or the per-game ISMCTS_FOR)")
+    p.add_argument("--envs", default=",".join(E.registry.env_names()),
+                   help="comma-separated envs (default: every game)")
+    p.add_argument("--ismcts", default=DEFAULT_ISMCTS,
+                   help="ISMCTS spec for every env (default: each game's STRENGTH_ISMCTS, else "
+                        f"{DEFAULT_ISMCTS})")
     p.add_argument("--ismcts-for", action="append", metavar="ENV=SPEC", help="ISMCTS spec for one env")
     p.add_argument("--players-for", action="append", metavar="ENV=P", help="player count for one env")
     p.add_argument("--option", action="append", metavar="ENV:KEY=VALUE", help="game option for one env")
@@ -154,7 +158,7 @@ def main(argv=None) -> int:
                         "--append, only the notes are added)")
     args = p.parse_args(argv)
 
-    ismcts_for = {} if args.ismcts != DEFAULT_ISMCTS else dict(ISMCTS_FOR)
+    ismcts_for = {} if args.ismcts != DEFAULT_ISMCTS else ismcts_for_games()
     ismcts_for.update(parse_keyed(args.ismcts_for, "--ismcts-for"))
     players_for = {k: int(v) for k, v in parse_keyed(args.players_for, "--players-for").items()}
     options_for: dict[str, dict] = {}
@@ -225,7 +229,7 @@ def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
     """``kept`` with each match-up in ``rows`` replaced or added, in registry order."""
     new_keys = {(r["env"], r["hero"] == "heuristic") for r in rows}
     all_rows = [r for r in kept if (r["env"], r["hero"] == "heuristic") not in new_keys] + rows
-    order = {name: i for i, name in enumerate(E.ENVS)}
+    order = {name: i for i, name in enumerate(E.registry.env_names())}
     all_rows.sort(key=lambda r: (order.get(r["env"], 99), r["hero"] != "heuristic"))
     return all_rows
 
@@ -233,7 +237,7 @@ def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
 def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save) -> None:
     for env in [e.strip() for e in args.envs.split(",") if e.strip()]:
         game_cls = E.game_class(env)
-        env = next(k for k, m in E.ENVS.items() if m.Game is game_cls)
+        env = game_cls.env_name()
         players = players_for.get(env, game_cls.default_players)
         options = options_for.get(env, {})
         if not has_heuristic(game_cls.name):

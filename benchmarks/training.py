@@ -25,10 +25,11 @@ import sys
 import time
 from pathlib import Path
 
+from deckzoo.envs import registry
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 JSON_PATH = RESULTS / "training.json"
-GAMES = ("gobig", "bignumber", "wizard", "bigwig", "midgard")
 
 
 def load_results() -> dict:
@@ -124,7 +125,7 @@ def write_report(res: dict) -> None:
          "| steps/CPU-s | CPU s | vs random | vs heuristic | 1/P | final games | load start / end |"),
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for game in GAMES:
+    for game in registry.games():
         s = res["games"].get(game)
         if s is None:
             continue
@@ -209,8 +210,6 @@ def main(argv=None) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    import deckzoo.envs as E
-
     res = load_results()
     if args.report:
         save_results(res)
@@ -219,8 +218,8 @@ def main(argv=None) -> int:
         res["throughput"] = throughput_sweep(args.throughput_steps)
         save_results(res)
         return 0
-    available = {mod.Game.name for mod in E.ENVS.values()}
-    games = args.games or [g for g in GAMES if g in available and (ROOT / "configs" / f"{g}.yaml").exists()]
+    available = registry.games()
+    games = args.games or [g for g in available if (ROOT / "configs" / f"{g}.yaml").exists()]
     for game in games:
         if game not in available:
             print(f"skip {game}: not available", file=sys.stderr)

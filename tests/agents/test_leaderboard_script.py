@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from deckzoo.agents.ladder import ISMCTS_FOR, LABELS, ladder
+from deckzoo.agents.ladder import LABELS, ismcts_spec, ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 # cheap stand-ins for the search and the zoo policy
@@ -26,7 +26,8 @@ def test_every_game_has_a_ladder():
     for mod in E.ENVS.values():
         specs = ladder(mod.Game.name)
         assert [label for label, _ in specs] == list(LABELS)
-        assert specs[2][1] == ISMCTS_FOR[mod.Game.name] and specs[3][1] == f"zoo:{mod.Game.name}"
+        assert specs[2][1] == ismcts_spec(mod.Game.name) and specs[3][1] == f"zoo:{mod.Game.name}"
+        assert ":1s:clock=cpu:" in specs[2][1]  # every shipped search is capped at 1 s of CPU
 
 
 def test_leaderboard_smoke_and_continuation(tmp_path):
