@@ -4,14 +4,15 @@ For every game the best policy trained so far is stored in this folder as ``<gam
 deckzoo policy file (``deckzoo.agents.policy``: numpy arrays read with ``allow_pickle=False`` and
 one JSON metadata string; loading it cannot run code). Its metadata records the game and its
 configuration, the training configuration, the commands that reproduce it and its measured
-strength; docs/agents.md ("Reference agents") has the table. The policies play greedily (the most
-likely legal action) unless asked to sample::
+strength (``benchmarks/zoo.py`` evaluates each as ``configs/zoo.yaml`` planned;
+``benchmarks/results/zoo.md`` has the table). A policy plays in its file's mode (``extra.mode``:
+greedy, the most likely legal action, unless the file says ``sample``) unless asked otherwise::
 
     import deckzoo.agents
     agent = deckzoo.agents.load("zoo:wizard")                 # an Agent for Wizard (4 players)
     deckzoo arena wizard --agents zoo:wizard,heuristic
     deckzoo play wizard --opponents zoo:wizard
-    make_agent("zoo", "wizard")  /  make_agent("zoo:sample", "wizard")  /  "zoo:wizard:sample"
+    make_agent("zoo", "wizard")  /  make_agent("zoo:sample", "wizard")  /  "zoo:wizard:greedy"
 
 A zoo policy was trained for its game's configuration (``metadata(game)["game_config"]``); in
 another one (a different player count) the observation size differs and acting raises
@@ -49,7 +50,8 @@ def available() -> list[str]:
 def _load(game: str) -> tuple[PolicyWeights, str]:
     p = path(game)
     if not p.is_file():
-        raise ConfigError(f"zoo: no reference policy for {game!r} (available: {', '.join(available()) or 'none'})")
+        raise ConfigError(f"zoo: no reference policy for {game!r} "
+                          f"(available: {', '.join(available()) or 'none'})")
     weights, meta = load_policy(p)
     if meta.get("game") not in (None, game):
         raise ConfigError(f"zoo: {p.name} holds a policy for {meta.get('game')!r}, not {game!r}")
@@ -66,13 +68,20 @@ def metadata(game: str) -> dict:
     return json.loads(_load(game)[1])
 
 
+def default_mode(game: str) -> str:
+    """How the game's policy plays unless told: ``greedy`` or ``sample`` (the file's ``mode``)."""
+    return metadata(game)["extra"].get("mode") or "greedy"
+
+
 class ZooAgent(PolicyAgent):
-    """A shipped reference policy (greedy by default)."""
+    """A shipped reference policy, in its file's mode unless ``deterministic`` is given."""
 
     name = "zoo"
 
-    def __init__(self, game: str, seed: int | None = None, deterministic: bool = True):
+    def __init__(self, game: str, seed: int | None = None, deterministic: bool | None = None):
         self.game_name = game
+        if deterministic is None:
+            deterministic = default_mode(game) == "greedy"
         super().__init__(weights(game), seed, deterministic)
 
     def __repr__(self) -> str:
@@ -80,7 +89,7 @@ class ZooAgent(PolicyAgent):
 
 
 def make_zoo(game_name: str, seed: int | None, arg: str | None) -> ZooAgent:
-    """``zoo``, ``zoo:sample``, ``zoo:<game>``, ``zoo:<game>:sample`` (``greedy`` is the default)."""
+    """``zoo``, ``zoo:sample``, ``zoo:<game>``, ``zoo:<game>:greedy`` (default: the file's mode)."""
     game, _, mode = (arg or game_name).partition(":")
     if game in MODES and not mode:
         game, mode = game_name, game
@@ -88,7 +97,7 @@ def make_zoo(game_name: str, seed: int | None, arg: str | None) -> ZooAgent:
         raise ConfigError(f"zoo: mode must be greedy or sample, got {mode!r} in 'zoo:{arg}'")
     if game != game_name:
         raise ConfigError(f"zoo:{game} is a policy for {game}; this game is {game_name}")
-    return ZooAgent(game, seed, deterministic=(mode or "greedy") == "greedy")
+    return ZooAgent(game, seed, deterministic=None if not mode else mode == "greedy")
 
 
 def install(policy_file: str | Path, game: str, training: dict | None = None,
@@ -112,4 +121,5 @@ def install(policy_file: str | Path, game: str, training: dict | None = None,
 
 register_agent("zoo", make_zoo)
 
-__all__ = ["ZooAgent", "available", "install", "make_zoo", "metadata", "path", "weights"]
+__all__ = ["ZooAgent", "available", "default_mode", "install", "make_zoo", "metadata", "path",
+           "weights"]

@@ -12,7 +12,7 @@ from deckzoo.agents import zoo
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 
-GAMES = sorted({mod.Game.name for mod in E.ENVS.values()})
+GAMES = sorted(E.GAMES)
 
 
 def test_every_game_ships_a_policy():
@@ -40,16 +40,21 @@ def test_the_file_holds_plain_arrays_and_its_provenance(game):
     with np.load(path, allow_pickle=False) as z:  # no object arrays: nothing to unpickle
         assert all(z[k].dtype != object for k in z.files)
     meta = zoo.metadata(game)
-    assert meta["game"] == game and meta["game_config"]["num_players"] == E.game_class(game)().num_players
+    assert meta["game"] == game
+    assert meta["game_config"]["num_players"] == E.game_class(game)().num_players
     assert meta["training"]["game"] == game and meta["extra"]["commands"]
-    assert {r["opponent"] for r in meta["extra"]["training_result"]["final_eval"]} >= {"random", "heuristic"}
+    assert "run_dir" not in meta["training"]  # no path of the machine that trained it
+    evaluation = {r["opponent"]: r for r in meta["extra"]["evaluation"]}
+    assert set(evaluation) >= {"random", "heuristic"}
+    assert all(r["mode"] == zoo.default_mode(game) and r["seed"] for r in evaluation.values())
 
 
 def test_specs_and_errors():
     game = GAMES[0]
-    assert make_agent("zoo", game).deterministic is True
+    assert make_agent("zoo", game).deterministic is (zoo.default_mode(game) == "greedy")
     assert make_agent("zoo:sample", game).deterministic is False
     assert make_agent(f"zoo:{game}:sample", game).deterministic is False
+    assert make_agent(f"zoo:{game}:greedy", game).deterministic is True
     other = GAMES[1]
     with pytest.raises(ConfigError, match=other):
         make_agent(f"zoo:{other}", game)
@@ -98,5 +103,6 @@ def _tiny_weights(game):
 
     rng = np.random.default_rng(0)
     d, a = game.observation_shape[0], game.num_actions
-    return PolicyWeights(hidden=[(rng.normal(size=(d, 4)).astype(np.float32), np.zeros(4, np.float32))],
+    return PolicyWeights(hidden=[(rng.normal(size=(d, 4)).astype(np.float32),
+                                  np.zeros(4, np.float32))],
                          head=(rng.normal(size=(4, a)).astype(np.float32), np.zeros(a, np.float32)))
