@@ -96,17 +96,32 @@ class ArenaResult:
 
 
 def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
-    """``["heuristic", "fast=ismcts:50"]`` -> ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``."""
+    """``["heuristic", "fast=ismcts:50"]`` ->
+    ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``.
+
+    Labels name the rows of the results, so each must be non-empty and used once (an unlabelled
+    spec is its own label: ``random,random`` needs labels, ``a=random,b=random``)."""
     out = []
     for spec in specs:
         spec = spec.strip()
         if not spec:
-            raise ConfigError("empty agent spec")
+            raise ConfigError("an agent spec is empty (two commas in a row, or a comma at an end?)")
         head, eq, rest = spec.partition("=")
-        if eq and ":" not in head and rest:
-            out.append((head, rest))
+        if eq and ":" not in head:
+            label, rest = head.strip(), rest.strip()
+            if not label:
+                raise ConfigError(f"agent {spec!r} has an empty label; write LABEL=SPEC, "
+                                  f"e.g. a={rest or 'random'}")
+            if not rest:
+                raise ConfigError(f"agent label {label!r} has no spec after '='")
+            out.append((label, rest))
         else:
             out.append((spec, spec))
+    labels = [label for label, _ in out]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ConfigError(f"agent label(s) {', '.join(map(repr, twice))} used more than once; "
+                          "give each agent its own label, e.g. a=random,b=random")
     return out
 
 
@@ -200,21 +215,26 @@ def _on_sigterm(handler):
     return signal.signal(signal.SIGTERM, handler)
 
 
+def check_arena(cfg: ArenaConfig):
+    """Validate ``cfg`` (counts, seed, game, options, agent labels and specs) before anything is
+    played; returns the game. Every problem raises ``ConfigError`` naming it."""
+    lows = (("games", 1), ("first_game", 0), ("workers", 1), ("seed", 0), ("save_games", 0))
+    for key, low in lows:
+        value = getattr(cfg, key)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ConfigError(f"arena: {key!r} must be a whole number >= {low}, got {value!r}")
+    if cfg.seed >= 2**63:
+        raise ConfigError(f"arena: 'seed' must be below 2**63, got {cfg.seed}")
+    game = _resolve(cfg)
+    for _, spec in parse_agents(cfg.agents):  # fail fast on bad specs, before any process starts
+        make_agent(spec, game.name, 0)
+    return game
+
+
 def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     """Play the games of ``cfg``; Ctrl-C keeps the finished ones (see the module docstring)."""
-    if cfg.games < 1:
-        raise ConfigError(f"arena: 'games' must be at least 1, got {cfg.games}")
-    if cfg.first_game < 0:
-        raise ConfigError(f"arena: 'first_game' must be >= 0, got {cfg.first_game}")
-    if cfg.workers < 1:
-        raise ConfigError(f"arena: 'workers' must be at least 1, got {cfg.workers}")
-    if cfg.save_games < 0:
-        raise ConfigError(f"arena: 'save_games' must be >= 0, got {cfg.save_games}")
-    game = _resolve(cfg)
+    game = check_arena(cfg)
     n = game.num_players
-    agents = parse_agents(cfg.agents)
-    for _, spec in agents:  # fail fast on unknown specs, before any process starts
-        make_agent(spec, game.name, 0)
     tasks = _game_tasks(cfg, n)
     records: list[dict] = []
     interrupted = False
@@ -325,6 +345,22 @@ def plot_win_share(summary: list[dict], title: str, path: Path) -> None:
     plt.close(fig)
 
 
+RESULT_FILES = ("games.csv", "games.json", "summary.json", "summary.md", "win_share.png")
+
+
+def check_out_dir(out: str | Path, force: bool = False) -> Path:
+    """The results folder, if usable: not a file, not holding earlier results unless ``force``."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"arena: --out {str(out)!r} is a file; give a folder for the results")
+    earlier = [f for f in RESULT_FILES if (out / f).exists()]
+    if earlier and not force:
+        raise ConfigError(f"arena: --out {str(out)!r} already holds results "
+                          f"({', '.join(earlier)}); choose another folder or pass --force to "
+                          "overwrite them")
+    return out
+
+
 def write_results(result: ArenaResult, out: str | Path) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -349,6 +385,8 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
 __all__ = [
     "ArenaConfig",
     "ArenaResult",
+    "check_arena",
+    "check_out_dir",
     "parse_agents",
     "play_task",
     "print_summary",

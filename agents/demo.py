@@ -11,12 +11,18 @@ import time
 import numpy as np
 
 import deckzoo.envs as E
+from deckzoo.envs.core.errors import ConfigError
 
+from .cli_args import count_arg, seed_arg
 from .match import play_match
 from .registry import has_heuristic, make_agent
 
 
 def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
+    if isinstance(games_per_env, bool) or not isinstance(games_per_env, int) or games_per_env < 1:
+        raise ConfigError(f"demo: 'games' must be a whole number >= 1, got {games_per_env!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ConfigError(f"demo: 'seed' must be a whole number in 0..2**63-1, got {seed!r}")
     rows = []
     for env_name in E.registry.env_names():
         game_cls = E.game_class(env_name)
@@ -52,7 +58,10 @@ def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("demo", help="play a short series of baseline games in every game and print a table")
-    p.add_argument("--games", type=int, default=40, help="games per env (default 40)")
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("demo", help="play a short series of baseline games in every game and print "
+                                    "a table",
+                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+    p.add_argument("--games", type=count_arg(1), default=40, help="games per env (default 40)")
+    p.add_argument("--seed", type=seed_arg, default=0,
+                   help="the seed the games derive from (default 0)")
     p.set_defaults(func=lambda args: run_demo(args.games, args.seed))

@@ -13,12 +13,22 @@ so an event happens at the first rollout boundary at or after each multiple of i
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckzoo.envs.core.errors import ConfigError
+
+
+class ConfigKeyError(ConfigError):
+    """A bad value of one config key; ``key`` is its dotted name (``ppo.learning_rate``), so that
+    ``load_config`` can blame the ``--set`` that gave it rather than the file."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(message)
 
 
 @dataclass
@@ -162,14 +172,15 @@ def _type_ok(value, tp) -> bool:
 
 def _fill(cls, data: Any, where: str):
     if not isinstance(data, dict):
-        raise ConfigError(f"config {where or 'file'}: expected a mapping, got {type(data).__name__}")
+        raise ConfigKeyError(where[:-1], f"config {where[:-1] or 'file'}: expected a mapping, got "
+                             f"{type(data).__name__}")
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(known))
+    unknown = sorted(set(data) - set(known), key=str)
     if unknown:
         keys = ", ".join(repr(f"{where}{k}") for k in unknown)
-        raise ConfigError(f"unknown config key {keys}; known keys{' in ' + where[:-1] if where else ''}: "
-                          f"{', '.join(sorted(known))}")
+        raise ConfigKeyError(f"{where}{unknown[0]}", f"unknown config key {keys}; known keys"
+                             f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}")
     kwargs = {}
     for name, value in data.items():
         tp = hints[name]
@@ -177,7 +188,11 @@ def _fill(cls, data: Any, where: str):
             kwargs[name] = _fill(tp, value, f"{where}{name}.")
             continue
         if not _type_ok(value, tp):
-            raise ConfigError(f"config key '{where}{name}' must be {getattr(tp, '__name__', tp)}, got {value!r}")
+            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be "
+                                 f"{getattr(tp, '__name__', tp)}, got {value!r}")
+        if tp is float and not math.isfinite(value):
+            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be a finite "
+                                 f"number, got {value!r}")
         kwargs[name] = float(value) if tp is float else value
     return cls(**kwargs)
 
@@ -186,12 +201,12 @@ def _check(cfg: TrainConfig) -> None:
     import deckzoo.envs as E
 
     def bad(key, msg):
-        raise ConfigError(f"config key {key!r} {msg}")
+        raise ConfigKeyError(key, f"config key {key!r} {msg}")
 
     try:
         env_name = E._canonical(cfg.game)
     except ConfigError as e:
-        raise ConfigError(f"config key 'game': {e}") from None
+        raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
     if cfg.max_episode_steps is not None and not (_type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0):
         bad("max_episode_steps", f"must be a positive int or null, got {cfg.max_episode_steps!r}")
@@ -203,6 +218,9 @@ def _check(cfg: TrainConfig) -> None:
         bad("vec_env", f"must be dummy or subproc, got {cfg.vec_env!r}")
     if cfg.device not in ("cpu", "cuda", "auto"):
         bad("device", f"must be cpu, cuda or auto, got {cfg.device!r}")
+    if cfg.device == "cuda" and not _cuda_available():
+        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there "
+                      "is one)")
     for key, v in [("total_timesteps", cfg.total_timesteps), ("n_envs", cfg.n_envs),
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
@@ -224,6 +242,9 @@ def _check(cfg: TrainConfig) -> None:
     for key in ("learning_rate", "clip_range", "max_grad_norm"):
         if not getattr(cfg.ppo, key) > 0:
             bad(f"ppo.{key}", f"must be > 0, got {getattr(cfg.ppo, key)}")
+    for key in ("ent_coef", "vf_coef"):
+        if not getattr(cfg.ppo, key) >= 0:
+            bad(f"ppo.{key}", f"must be >= 0, got {getattr(cfg.ppo, key)}")
     for key in ("gamma", "gae_lambda"):
         if not 0 <= getattr(cfg.ppo, key) <= 1:
             bad(f"ppo.{key}", f"must be in [0, 1], got {getattr(cfg.ppo, key)}")
@@ -231,12 +252,17 @@ def _check(cfg: TrainConfig) -> None:
     if not mix or not all(isinstance(k, str) for k in mix):
         bad("opponents.mix", f"must map agent specs to weights, got {mix!r}")
     for k, w in mix.items():
-        if not _type_ok(w, float) or w < 0:
-            bad(f"opponents.mix.{k}", f"must be a number >= 0, got {w!r}")
+        if not _type_ok(w, float) or not (w >= 0 and math.isfinite(w)):
+            bad(f"opponents.mix.{k}", f"must be a finite number >= 0, got {w!r}")
+        if k not in ("pool", "latest"):
+            _check_spec(k, cfg.game, f"opponents.mix.{k}")
     if sum(mix.values()) <= 0:
         bad("opponents.mix", "weights sum to 0")
-    if not all(isinstance(s, str) for s in cfg.eval.opponents):
+    opponents = cfg.eval.opponents
+    if not isinstance(opponents, list) or not all(isinstance(s, str) for s in opponents):
         bad("eval.opponents", f"must be a list of agent specs, got {cfg.eval.opponents!r}")
+    for i, spec in enumerate(cfg.eval.opponents):
+        _check_spec(spec, cfg.game, f"eval.opponents[{i}]")
     pre = cfg.pretrain
     if pre.imitate is not None:
         from deckzoo.agents.registry import make_agent
@@ -246,7 +272,8 @@ def _check(cfg: TrainConfig) -> None:
         try:
             make_agent(pre.imitate, cfg.game, 0)
         except ConfigError as e:
-            raise ConfigError(f"config key 'pretrain.imitate': {e}") from None
+            raise ConfigKeyError("pretrain.imitate",
+                                 f"config key 'pretrain.imitate': {e}") from None
     for key in ("decisions", "epochs", "batch_size"):
         if getattr(pre, key) < 1:
             bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
@@ -261,7 +288,27 @@ def _check(cfg: TrainConfig) -> None:
     try:
         game_cls(cfg.num_players, **cfg.game_options)
     except ConfigError as e:
-        raise ConfigError(f"config key 'game_options'/'num_players': {e}") from None
+        key = "num_players" if "num_players" in str(e) else "game_options"
+        raise ConfigKeyError(key, f"config key 'game_options'/'num_players': {e}") from None
+
+
+def _check_spec(spec: str, game: str, key: str) -> None:
+    """An opponent spec must name an agent (checked before training, not at the first use).
+    ``heuristic`` is always accepted: a game without one plays or skips it with a warning."""
+    from deckzoo.agents.registry import make_agent
+
+    if spec == "heuristic":
+        return
+    try:
+        make_agent(spec, game, 0)
+    except ConfigError as e:
+        raise ConfigKeyError(key, f"config key {key!r}: {e}") from None
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
 
 
 def config_from_dict(data: dict) -> TrainConfig:
@@ -270,24 +317,39 @@ def config_from_dict(data: dict) -> TrainConfig:
     return cfg
 
 
-def load_config(path: str | Path, overrides: dict | None = None) -> TrainConfig:
-    """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win."""
-    import yaml
+def load_config(path: str | Path, overrides: dict | None = None,
+                sources: dict | None = None) -> TrainConfig:
+    """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win.
+
+    An error in an overridden key is blamed on the override: ``sources`` maps a dotted key to what
+    the user typed (``--set ppo.learning_rate=abc``, ``--steps 0``); other errors name the file
+    (and, for bad YAML, the line and column)."""
+    from deckzoo.agents.cli_args import load_yaml
 
     path = Path(path)
-    if not path.exists():
+    if not path.is_file():
         raise ConfigError(f"no config file {str(path)!r}")
-    data = yaml.safe_load(path.read_text()) or {}
+    data = load_yaml(path.read_text(), str(path)) or {}
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
+        raise ConfigError(f"{path}: expected a mapping of config keys at the top level")
+    sources = dict(sources or {})
     for key, value in (overrides or {}).items():
+        source = sources.setdefault(key, f"override {key}={value!r}")
         node = data
         *parents, last = key.split(".")
-        for p in parents:
+        for i, p in enumerate(parents):
             node = node.setdefault(p, {})
+            if not isinstance(node, dict):
+                section = ".".join(parents[:i + 1])
+                raise ConfigError(f"{source}: {section!r} is not a section of the config")
         node[last] = value
     try:
         return config_from_dict(data)
+    except ConfigKeyError as e:
+        for key, source in sources.items():
+            if e.key == key or e.key.startswith(key + ".") or e.key.startswith(key + "["):
+                raise ConfigError(f"{source}: {e}") from None
+        raise ConfigError(f"{path}: {e}") from None
     except ConfigError as e:
         raise ConfigError(f"{path}: {e}") from None
 
@@ -297,6 +359,7 @@ def config_to_dict(cfg: TrainConfig) -> dict:
 
 
 __all__ = [
+    "ConfigKeyError",
     "EvalConfig",
     "OpponentConfig",
     "PPOConfig",

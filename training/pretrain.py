@@ -98,7 +98,8 @@ def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win
             gidx.append(g)
             seats.append(p)
             state.apply(a)
-            bar.update(1)
+            if len(actions) <= decisions:  # the last game runs past the target: the bar stops at it
+                bar.update(1)
         returns.extend([0.0] * (len(actions) - len(returns)))
         if state.is_terminal():
             final = {"win": state.returns, "score": state.score_returns}.get(reward)

@@ -55,14 +55,14 @@ this only shortens episodes, e.g. of policies that cycle through cancellable com
 stable-baselines3 logs as ``rollout/ep_rew_mean`` and ``rollout/success_rate``.
 
 Resuming: ``get_env_state()`` returns the env's complete mutable state (game, seats, opponent
-agents, random generators) as bytes, and ``set_env_state(b)`` restores it, so a training run can
-stop between two steps and continue bit-for-bit. The pool is not part of it (see ``set_pool``).
+agents, random generators) as JSON-able data, and ``set_env_state(d)`` restores it, so a
+training run can stop between two steps and continue bit-for-bit. The pool is not part of it
+(see ``set_pool``).
 """
 
 from __future__ import annotations
 
 import copy
-import pickle
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -76,15 +76,18 @@ from deckzoo.envs import registry
 from deckzoo.envs.core.adapter_options import (
     GlobalStateMixin,
     RewardTracker,
+    check_reset,
     make_spaces,
     validate_adapter_options,
 )
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
+from deckzoo.envs.core.game import rng_from_dict
 from deckzoo.envs.core.options import check_seat
 from deckzoo.envs.registry import gym_id
 
 POOL = "pool"
 LATEST = "latest"
+ENV_STATE_VERSION = 1  # of get_env_state()'s data; set_env_state refuses any other
 
 
 def register_envs() -> list[str]:
@@ -134,7 +137,7 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         self.game_state = None
         self.seat = 0
         self.seat_agents: list[Agent | None] = []
-        self._seat_pool_ids: list[int | None] = []  # pool id of each seat's agent (None: not a pool agent)
+        self._seat_refs: list[tuple | None] = []  # where each seat's agent lives (None: learner)
         self.seat_labels: list[str] = []
         self._rewards: RewardTracker | None = None
 
@@ -206,25 +209,33 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         """Ids of the pool agents seated in the current game."""
         return sorted({i for i in self._seat_pool_ids if i is not None})
 
-    def _draw_opponent(self, index: int) -> tuple[Agent, str, int | None]:
-        """(agent, label, pool id or None) for the ``index``-th opponent after the learner."""
+    def _draw_opponent(self, index: int) -> tuple[Agent, str, tuple]:
+        """(agent, label, reference) for the ``index``-th opponent after the learner. The
+        reference says where the agent lives: ``("spec", spec, index)`` (built here from a spec),
+        ``("fixed", index)`` (an Agent given to the constructor) or ``("pool", id)``."""
         if self._fixed is not None:
             o = self._fixed[index]
             if isinstance(o, Agent):
-                return o, getattr(o, "name", type(o).__name__), None
-            return self._agent(o, index), o, None
+                return o, getattr(o, "name", type(o).__name__), ("fixed", index)
+            return self._agent(o, index), o, ("spec", o, index)
         keys, p = self._mix
         k = keys[int(self.np_random.choice(len(keys), p=p))] if len(keys) > 1 else keys[0]
         if k in (POOL, LATEST):
             if not self._pool_ids:
-                return self._agent("random", index), "random", None
+                return self._agent("random", index), "random", ("spec", "random", index)
             n = len(self._pool_ids)
             pid = self._pool_ids[n - 1 if k == LATEST else int(self.np_random.integers(n))]
-            return self._pool_agents[pid], f"pool[{pid}]", pid
-        return self._agent(k, index), k, None
+            return self._pool_agents[pid], f"pool[{pid}]", ("pool", pid)
+        return self._agent(k, index), k, ("spec", k, index)
+
+    @property
+    def _seat_pool_ids(self) -> list[int | None]:
+        """Pool id of each seat's agent (None: not a pool agent)."""
+        return [ref[1] if ref is not None and ref[0] == "pool" else None for ref in self._seat_refs]
 
     # ---- the Gymnasium API ------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset(seed, options)
         super().reset(seed=seed)
         if seed is not None:
             self._pool_rng.bit_generator.state = np.random.default_rng(self.np_random.integers(2**63)).bit_generator.state
@@ -236,10 +247,11 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
             self._pool_agents = {i: self._pool_agents[i] for i in self._pool_ids}  # forget retired members
             self.seat_agents = [None] * n
             self.seat_labels = ["learner"] * n
-            self._seat_pool_ids = [None] * n
+            self._seat_refs = [None] * n
             for i in range(n - 1):
                 s = (self.seat + 1 + i) % n
-                self.seat_agents[s], self.seat_labels[s], self._seat_pool_ids[s] = self._draw_opponent(i)
+                agent, label, ref = self._draw_opponent(i)
+                self.seat_agents[s], self.seat_labels[s], self._seat_refs[s] = agent, label, ref
             self.game_state = self.game.new_state(int(self.np_random.integers(2**63)))
             self._rewards = RewardTracker(self.reward_mode, self.game_state)
             self._ep_return, self._ep_len = 0.0, 0
@@ -311,36 +323,67 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
             state.apply(agents[p].act(state.for_player(p)))
 
     # ---- exact resume ---------------------------------------------------------------------
-    def get_env_state(self) -> bytes:
-        """Everything that changes while the env runs, pickled; the pool is referenced by index."""
-        seats = [("agent", a) if pid is None else ("pool", pid) for a, pid in zip(self.seat_agents, self._seat_pool_ids)]
-        return pickle.dumps({
+    def get_env_state(self) -> dict:
+        """Everything that changes while the env runs, as JSON-able data (nothing pickled): the
+        generators, the game (``State.to_dict``), the seats, and each opponent's ``get_state()``.
+        Agents are referenced by where they live (their spec, a constructor argument, a pool id)."""
+        return {
+            "version": ENV_STATE_VERSION,
             "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
-            "agents": self._agents, "fixed": self._fixed, "state": self.game_state, "seat": self.seat,
-            "seats": seats, "labels": self.seat_labels, "rewards": self._rewards,
-            "episode": (self._ep_return, self._ep_len), "done": self._done,
-        })
+            "agents": [[spec, index, a.get_state()] for (spec, index), a in self._agents.items()],
+            "fixed": [o.get_state() if isinstance(o, Agent) else None for o in self._fixed or []],
+            "state": None if self.game_state is None else self.game_state.to_dict(),
+            "seat": self.seat,
+            "seats": [None if ref is None else list(ref) for ref in self._seat_refs],
+            "labels": list(self.seat_labels),
+            "last_scores": None if self._rewards is None or self._rewards.last_scores is None
+            else self._rewards.last_scores.tolist(),
+            "episode": [self._ep_return, self._ep_len], "done": self._done,
+        }
 
-    def set_env_state(self, blob: bytes) -> None:
-        """Restore ``get_env_state()``; call ``set_pool`` first with the same pool and, as
-        ``retired``, any member of ``pool_ids_in_use()`` (at save time) no longer in it."""
-        d = pickle.loads(blob)
-        bit_gen = getattr(np.random, d["np_random"]["bit_generator"])()
-        bit_gen.state = d["np_random"]
-        self.np_random = np.random.Generator(bit_gen)
+    def set_env_state(self, d: dict) -> None:
+        """Restore ``get_env_state()`` on an env made with the same arguments; call ``set_pool``
+        first with the same pool and, as ``retired``, any member of ``pool_ids_in_use()`` (at save
+        time) no longer in it. Agents built from specs are rebuilt and given their saved state."""
+        if not isinstance(d, dict) or d.get("version") != ENV_STATE_VERSION:
+            version = d.get("version") if isinstance(d, dict) else None
+            raise ValueError(f"env state: format version {version!r}, expected {ENV_STATE_VERSION}")
+        self.np_random = rng_from_dict({"bit_generator": d["np_random"]})
         self._pool_rng.bit_generator.state = d["pool_rng"]
-        self._agents, self._fixed = d["agents"], d["fixed"]
-        self.game_state, self.seat, self.seat_labels = d["state"], d["seat"], d["labels"]
-        self._rewards = d["rewards"]
-        self._ep_return, self._ep_len = d["episode"]
-        self._done = d["done"]
-        self.seat_agents, self._seat_pool_ids = [], []
-        for kind, x in d["seats"]:
-            if kind == "pool":
-                if x not in self._pool_agents:
-                    raise ConfigError(f"env state refers to pool member {x}, which set_pool did not supply")
-                self.seat_agents.append(self._pool_agents[x])
-                self._seat_pool_ids.append(x)
+        agents = {}
+        for spec, index, state in d["agents"]:
+            agent = make_agent(spec, self.game_name, 0)
+            agent.set_state(state)
+            agents[(spec, int(index))] = agent
+        self._agents = agents
+        if len(d["fixed"]) != len(self._fixed or []):
+            raise ConfigError("env state: it was saved with other opponents than this env's")
+        for o, state in zip(self._fixed or [], d["fixed"]):
+            if isinstance(o, Agent):
+                o.set_state(state)
+        state_cls = type(self.game.new_state(0))  # the game's State class
+        self.game_state = None if d["state"] is None else state_cls.from_dict(d["state"], self.game)
+        self.seat, self.seat_labels = int(d["seat"]), list(d["labels"])
+        self._rewards = None
+        if self.game_state is not None:  # the tracker's memory: the scores at the last reward
+            self._rewards = RewardTracker(self.reward_mode, self.game_state)
+            if d["last_scores"] is not None:
+                self._rewards.last_scores = np.asarray(d["last_scores"], dtype=np.float64)
+        self._ep_return, self._ep_len = float(d["episode"][0]), int(d["episode"][1])
+        self._done = bool(d["done"])
+        self.seat_agents, self._seat_refs = [], []
+        for ref in d["seats"]:
+            ref = None if ref is None else tuple(ref)
+            if ref is None:
+                agent = None
+            elif ref[0] == "pool":
+                if ref[1] not in self._pool_agents:
+                    raise ConfigError(f"env state refers to pool member {ref[1]}, which set_pool "
+                                      "did not supply")
+                agent = self._pool_agents[ref[1]]
+            elif ref[0] == "fixed":
+                agent = self._fixed[ref[1]]
             else:
-                self.seat_agents.append(x)
-                self._seat_pool_ids.append(None)
+                agent = self._agents[(ref[1], ref[2])]
+            self.seat_agents.append(agent)
+            self._seat_refs.append(ref)

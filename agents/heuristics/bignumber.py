@@ -1,4 +1,4 @@
-"""A rule-of-thumb Big Number player, built from the rulebook's tips (seeds/bignumber.txt, "Tips").
+"""A rule-of-thumb Big Number player, built from the rulebook's "Tips" section.
 
 It scores hands with one function, ``hand_value``: fewer cards is better; cards that go together
 (a long suit or a pair/triple, the way to a big number later, and a hand all of one suit or rank,

@@ -119,7 +119,8 @@ def install(policy_file: str | Path, game: str, training: dict | None = None,
     return out
 
 
-register_agent("zoo", make_zoo)
+register_agent("zoo", make_zoo,
+               "zoo[:GAME][:sample|:greedy]: the reference policy shipped for the game")
 
 __all__ = ["ZooAgent", "available", "default_mode", "install", "make_zoo", "metadata", "path",
            "weights"]

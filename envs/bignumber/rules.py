@@ -1,7 +1,7 @@
 """Big Number rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/bignumber.txt (an adaptation of Odin, Helvetiq 2024); rulings: RULINGS.md
-section 4 (N1-N15) and section 1; the long form with every ruling is docs/rules/bignumber.md.
+An adaptation of Odin (Helvetiq 2024). The rules as implemented, every ruling (N1-N15 and the
+cross-game X rulings) with its reason, and the layouts are in docs/rules/bignumber.md.
 
 Summary. 2-6 players; the Ace-9 of four suits (36 cards; two decks = 72 for 5-6 players or by
 option). 9 cards each, the rest aside unseen. The leader plays exactly one card; in turn each
@@ -577,7 +577,10 @@ class BigNumberState(State):
             return f"play {cards_name(t)} ({play_value(t)})"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         head = (f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
                 f"out of play: {cards_name(expand(self.out)) or '-'}")
@@ -597,6 +600,37 @@ class BigNumberState(State):
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
+        action list (``7♥``; type ``7h`` for it)."""
+        v = self.view(player)
+        lines = [(f"Big Number - deal {v['deal'] + 1}, started by player_{v['deal_start']}; "
+                 f"out of play: {cards_name(v['out_of_play']) or '-'}")]
+        if v["middle"]:
+            passed = ", ".join(f"player_{q}" for q in v["passed"])
+            lines.append(f"middle: {cards_name(v['middle'])} ({v['middle_value']}) by "
+                         f"player_{v['middle_owner']}" + (f"; passed: {passed}" if passed else ""))
+        else:
+            lines.append("middle: empty")
+        if v["played"]:
+            lines.append(f"player_{v['current_player']} beat it with {cards_name(v['played'])}")
+        for q in range(v["num_players"]):
+            mark = ">" if q == v["current_player"] else " "
+            if q == player:
+                held = f"hand {cards_name(v['hand'])}"
+            else:
+                known = f" (known: {cards_name(v['known'][q])})" if v["known"][q] else ""
+                held = f"{v['hand_sizes'][q]} cards{known}"
+            you = " (you)" if q == player else ""
+            lines.append(f"{mark} player_{q}{you}: {v['scores'][q]} pts; {held}")
+        if v["selection"]:
+            lines.append(f"your play so far: {cards_name(v['selection'])}")
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
+        return "\n".join(lines)
+
     def _to_dict(self) -> dict:
         return {
             "current_player": self.current_player, "phase": self.phase, "over": self.over,
@@ -605,6 +639,13 @@ class BigNumberState(State):
             "passes": self.passes, "pending": list(self.pending), "deal": self.deal,
             "deal_start": self.deal_start, "scores": self.scores_[:], "history": [x[:] for x in self.history],
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: BigNumberGame, d: dict) -> BigNumberState:

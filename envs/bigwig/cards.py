@@ -1,4 +1,4 @@
-"""BigWig card data (rulebook "What's Included" + RULINGS.md B2-B6) and names.
+"""BigWig card data (rulebook "What's Included" + rulings B2-B6) and names.
 
 Cards are small ints. Copies of a card are identical in play, so hands, piles and actions use
 card *kinds*; ``KIND_COPIES`` says how many of each kind exist.

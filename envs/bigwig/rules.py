@@ -1,7 +1,7 @@
 """BigWig rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/bigwig.txt; rulings: RULINGS.md section 1, section 2 (B1-B38) and §7.1-7.3;
-the long form with every ruling, the resolution order and the layouts is docs/rules/bigwig.md.
+The rules as implemented, every ruling (B1-B38 and the cross-game X rulings) with its reason,
+the resolution order and the layouts are in docs/rules/bigwig.md.
 
 Summary. 2-6 players. Each holds one well card plus 7 of the 52 large cards (36 standard cards,
 red/yellow/blue/green 1-9, and 16 white specials that are always trump). Every round reveals the
@@ -11,7 +11,7 @@ top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
   wins (all trump colours rank equal; white is always trump, the point card shows the others), or
   the highest card if nobody played a trump; a tie means no winner and the card goes under the
   altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
-* a holmgang: the player with the fewest VP (ties: youngest, §7.2) challenges another player who
+* a holmgang: the player with the fewest VP (ties: youngest, B24) challenges another player who
   holds a point card, choosing the target and the card at stake; every other player holding a Til
   Valhallar may then spend it to join (asked in age order); the duellists and joiners play a trick
   with the stake's colours; the winner takes the stake and every card under the altar. The game
@@ -28,7 +28,7 @@ Options
     num_players  2-6 (default 4).
     age_order    None (default: seat 0 youngest, then seat 1, ...) or a permutation of the seats,
                  youngest first (ruling X2). The youngest starts the well draws, then clockwise
-                 (rulebook special case 1); ties for the fewest VP go to the youngest (§7.2).
+                 (rulebook special case 1); ties for the fewest VP go to the youngest (B24).
 
 Actions (109 + num_players ids; n = num_players)
     0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
@@ -66,6 +66,7 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
 from ..core.options import Option
 from .cards import (
+    COLOURS,
     DECK_SIZE,
     HOLMGANG,
     KIND_COPIES,
@@ -125,7 +126,7 @@ def winners_of(vp, hand_sizes) -> list[int]:
 
 
 def challenger_of(vp, age_rank) -> int:
-    """The seat with the fewest VP; ties go to the youngest (B24, §7.2)."""
+    """The seat with the fewest VP; ties go to the youngest (B24)."""
     return min(range(len(vp)), key=lambda s: (vp[s], age_rank[s]))
 
 
@@ -324,7 +325,7 @@ class BigWigState(State):
             else:
                 self.collected[w, self.round_card] += 1
             self.point_on_table = False
-        elif w is not None:  # B29, §7.2: no winner leaves stake and altar as they are
+        elif w is not None:  # B29: no winner leaves stake and altar as they are
             self.collected[self.target, self.stake] -= 1
             self.collected[w, self.stake] += 1
             self.collected[w] += self.altar
@@ -731,7 +732,11 @@ class BigWigState(State):
             return f"stake {small_name(action - b)}"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand and face-down card (a spectator's view), or with ``observer`` what that
+        seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         rc = "-" if self.round_card == NONE else small_name(self.round_card)
         lines = [(f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
@@ -757,6 +762,58 @@ class BigWigState(State):
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
+        action list (``red 7``, ``Loki (white 4)``)."""
+        v = self.view(player)
+        n = v["num_players"]
+
+        def names(counts, name=card_name) -> str:
+            return ", ".join(name(int(k)) for k in np.repeat(np.arange(len(counts)), counts)) or "-"
+
+        rc = "-" if v["round_card"] is None else small_name(v["round_card"])
+        trump = ", ".join(["white", *(c for c, t in zip(COLOURS, v["trump"]) if t)])
+        lines = [(f"BigWig - round {v['round']}: {rc}; trump {trump}; holmgangs "
+                  f"{v['holmgangs']}/4; draw pile {v['draw_pile']}, altar pile {v['altar_pile']}"),
+                 (f"under the altar: {names(v['altar'], small_name)}; "
+                  f"discard pile: {names(v['discard'])}")]
+        if v["challenger"] is not None:
+            target = "(choosing)" if v["target"] is None else f"player_{v['target']}"
+            stake = "(choosing)" if v["stake"] is None else small_name(v["stake"])
+            joined = ", ".join(f"player_{j}" for j in v["joiners"])
+            lines.append(f"holmgang: player_{v['challenger']} challenges {target} for {stake}"
+                         + (f"; joined: {joined}" if joined else ""))
+        if any(k is not None for k in v["last_trick"]):
+            played = ", ".join(f"player_{q} {card_name(k)}" for q, k in enumerate(v["last_trick"])
+                               if k is not None)
+            won = "no winner" if v["last_winner"] is None else f"player_{v['last_winner']} won"
+            lines.append(f"last trick: {played} -> {won}")
+        for q in range(n):
+            mark = ">" if q == v["current_player"] else " "
+            if q == player:
+                hand = names(v["hand"]) + (", well" if v["well_in_hand"] else "")
+                held = f"hand {hand}"
+                if v["my_commit"] is not None:
+                    held += f"; face down: {card_name(v['my_commit'])}"
+            else:
+                held = f"{v['hand_sizes'][q]} cards"
+            lines.append(f"{mark} player_{q}{' (you)' if q == player else ''}: {v['vp'][q]} VP "
+                         f"[{names(v['collected'][q], small_name)}]; {held}")
+        if v["phase"] == "over":
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        elif v["phase"] == "commit":
+            waiting = ("you play a card face down" if v["to_act"]
+                       else "the others play their cards face down")
+            seats = ", ".join(f"player_{q}" for q in v["participants"])
+            lines.append(f"trick ({seats}): {waiting}")
+        elif v["phase"] == "sacrifice":
+            lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
+        elif v["current_player"] is None:  # a ticket holder decides, and the view hides who (B27)
+            lines.append("an onlooker holding a Til Valhallar decides whether to join")
+        else:
+            lines.append(f"player_{v['current_player']} to choose: {v['phase']}")
+        return "\n".join(lines)
+
     @staticmethod
     def _point_list(counts) -> str:
         return "[" + ", ".join(small_name(int(k)) for k in np.repeat(np.arange(NUM_POINT_KINDS), counts)) + "]"
@@ -774,6 +831,13 @@ class BigWigState(State):
             "last_trick": list(self.last_trick), "last_winner": self.last_winner,
             "origins": self.origins.to_dict(),
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: BigWigGame, d: dict) -> BigWigState:

@@ -1,4 +1,4 @@
-"""Resolving one face-down BigWig trick: a pure function on plain values (RULINGS.md B8-B16, §7.1).
+"""Resolving one face-down BigWig trick: a pure function on plain values (rulings B8-B16).
 
 ``resolve_trick(plays, point_trump)`` follows the resolution order of ruling B11, steps 1-6 and the
 Loki test of step 8 (awarding cards, discarding and drawing are the state's business):
@@ -8,7 +8,7 @@ Loki test of step 8 (awarding cards, discarding and drawing are the state's busi
    loses its effect, keeping its value and trump status (B9);
 3. Fenrir: a single effective Fenrir voids every other special's effect (B10);
 4. Hugin & Munin: an effective H&M makes the other card(s) with the highest printed value invalid:
-   they cannot win and lose their effects (B8, §7.1);
+   they cannot win and lose their effects (B8);
 5. trump colours: an effective 5 replaces the point card's colours by its own; white (every special)
    is always trump (B6, B12);
 6. winner: with an effective Dvergar the lowest value wins (non-trumps first, B14), otherwise the

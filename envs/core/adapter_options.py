@@ -7,10 +7,12 @@ checks and rewards, load with numpy alone."""
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import replace
 
 import numpy as np
 
+from .errors import ConfigError
 from .options import Option, validate_options
 
 ADAPTER_OPTIONS = (
@@ -37,6 +39,23 @@ def split_options(game_cls, options: dict):
                                        f"{game_cls.name} env")
     game = game_cls(**{k: v for k, v in options.items() if k not in ADAPTER_KEYS})
     return game, adapter
+
+
+def check_reset(seed, options) -> None:
+    """``reset``'s arguments: a seed is None or an int in 0..2**63-1 (else ``ConfigError`` naming
+    it). These envs take no reset options (game options go to the constructor); any given are
+    reported with a warning rather than silently ignored. A warning, not an error: PettingZoo's
+    own ``api_test`` calls ``reset(seed=0, options={"options": 1})`` to check the signature."""
+    if seed is not None and (isinstance(seed, (bool, np.bool_))
+                             or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63):
+        raise ConfigError(f"reset(): 'seed' must be None or a whole number in 0..2**63-1, "
+                          f"got {seed!r}")
+    if options:
+        warnings.warn(f"reset(): this env takes no reset options; ignoring {options!r} "
+                      "(game options go to the env's constructor)", UserWarning, stacklevel=3)
+
+
+NOT_RESET = "call reset() first: the env has no game before its first reset()"
 
 
 def agent_name(seat: int) -> str:
@@ -71,7 +90,7 @@ class GlobalStateMixin:
 
     def state(self) -> np.ndarray:
         if self.game_state is None:
-            raise RuntimeError("state() needs a game: call reset() first")
+            raise RuntimeError(NOT_RESET)
         return self.game_state.global_state()
 
 

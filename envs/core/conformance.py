@@ -1,7 +1,8 @@
 """Engine conformance checks shared by every game's tests (and by anyone adding a game).
 
 ``check_random_play`` plays seeded random games and verifies, at every decision, the
-properties DESIGN.md promises: a non-empty mask, a current player exactly when not terminal,
+properties the engine protocol (envs/core/game.py) promises: a non-empty mask, a current
+player exactly when not terminal,
 conservation (``check_invariants`` if the state has it), and on a sample of decisions the
 expensive ones: the mask is exact (on clones, every masked-in action applies and every
 masked-out one raises ``IllegalActionError`` leaving the clone unchanged), JSON round trips are

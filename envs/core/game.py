@@ -1,4 +1,4 @@
-"""The engine protocol every deckzoo game implements (see DESIGN.md, "The engine protocol").
+"""The engine protocol every deckzoo game implements.
 
 ``Game`` is a validated configuration; ``State`` is one mutable position. The base classes do
 the work that must be identical in every game, once: option validation, action validation
@@ -13,7 +13,8 @@ A game subclass fills in:
   and ``score_bounds``), ``_new_state(rng)``.
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
   ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``, ``global_state()``,
-  ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+  ``_determinize(p, rng)``, ``action_name(a)``, ``render(observer=None)``, ``render_view(p)``,
+  ``_to_dict()``/``_from_dict()``.
 
 The global state (``env.state()``, for centralised critics) is the full-information encoding of a
 position in absolute seat order: ``game.state_layout`` (a ``global_state.StateLayout``: the
@@ -43,9 +44,21 @@ from .errors import ConfigError, IllegalActionError
 from .options import Option, check_seat, validate_options
 from .render import render_view
 
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
 
 def rng_from_dict(d: dict) -> np.random.Generator:
-    return rng_from_state(d["bit_generator"])
+    """Inverse of ``to_dict``'s ``rng`` entry; ``ValueError`` for anything that is not such a
+    state (a saved state is untrusted data)."""
+    state = d.get("bit_generator") if isinstance(d, dict) else None
+    kind = state.get("bit_generator") if isinstance(state, dict) else None
+    if kind not in BIT_GENERATORS:
+        raise ValueError(f"'rng' must hold a numpy bit generator state "
+                         f"({', '.join(BIT_GENERATORS)}), got {kind!r}")
+    try:
+        return rng_from_state(state)
+    except (TypeError, ValueError, KeyError) as e:
+        raise ValueError(f"'rng': not a valid {kind} state ({e})") from None
 
 
 def rng_from_state(state: dict) -> np.random.Generator:
@@ -283,7 +296,9 @@ class State:
     def action_name(self, action: int) -> str:
         raise NotImplementedError
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Text of the whole state, every hand shown (a spectator's view); with ``observer``,
+        the table as that seat sees it (``render_view(observer)``, built from ``view`` only)."""
         raise NotImplementedError
 
     def _to_dict(self) -> dict:
@@ -291,7 +306,13 @@ class State:
 
     @classmethod
     def _from_dict(cls, game: Game, d: dict) -> State:
+        """Build a state from ``_to_dict``'s fields as given (tests use it to set up positions)."""
         raise NotImplementedError
+
+    @classmethod
+    def _check_dict(cls, game: Game, d: dict) -> None:
+        """Check ``_to_dict``'s fields before ``from_dict`` builds anything: raise ``ValueError``
+        naming a bad field (types, sizes, ranges, the game's invariants)."""
 
     # ---- shared behaviour -----------------------------------------------------------------
     def is_legal(self, action: int) -> bool:
@@ -417,12 +438,30 @@ class State:
 
     @classmethod
     def from_dict(cls, d: dict, game: Game | None = None) -> State:
+        """Inverse of ``to_dict``. The data is checked before anything is built: a missing or
+        malformed field, a configuration that does not match ``game``, or a state that breaks
+        the game's invariants raises ``ValueError`` naming the field (``saved.py``)."""
+        from .saved import Fields, probe
+
+        f = Fields(d, "saved state", known=("game", "config", "rng", "state"))
+        name, config = f.str("game"), f.get("config")
+        if not isinstance(config, dict):
+            f.fail("config", f"must be a mapping of options, got {type(config).__name__}")
         if game is None:
-            if d["game"] not in _GAME_CLASSES:
-                raise ConfigError(f"unknown game {d['game']!r}: import its package first")
-            game = _GAME_CLASSES[d["game"]](**d["config"])
-        state = cls._from_dict(game, d["state"])
-        state.rng = rng_from_dict(d["rng"])
+            if name not in _GAME_CLASSES:
+                f.fail("game", f"is {name!r}, which is not a game (or its package is not imported)")
+            try:
+                game = _GAME_CLASSES[name](**config)
+            except ConfigError as e:
+                f.fail("config", f"is not usable: {e}")
+        elif name != type(game).name or config != json.loads(json.dumps(game.config())):
+            f.fail("config", f"is {name} {config}, not this game's {type(game).name} "
+                             f"{game.config()}")
+        rng = rng_from_dict(f.get("rng"))
+        cls._check_dict(game, f.get("state"))
+        state = cls._from_dict(game, f.get("state"))
+        state.rng = rng
+        probe(state, f"saved {type(game).name} state")
         return state
 
     def __eq__(self, other) -> bool:

@@ -1,23 +1,39 @@
 """The one PettingZoo Parallel adapter, for games with simultaneous decisions.
 
-Engines stay sequential (DESIGN.md): a simultaneous step is the run of seats returned by
+Engines stay sequential (envs/core/game.py): a simultaneous step is the run of seats returned by
 ``State.simultaneous_players()``, each committing in turn. This adapter lets all of them act in
 one ``step``. Seats with nothing to decide get a mask holding only ``NOOP`` (the extra last
 action id, ``game.num_actions``), so every live agent always has a non-empty mask and all other
 action ids mean the same as in the AEC env.
 
 A step is atomic: the actions are applied to a clone, and only if all are legal does the clone
-replace the state, so an illegal action leaves everything as it was.
+replace the state, so an illegal action leaves everything as it was. ``step`` takes a dict
+``{agent: action}``; a seat with nothing to decide may be left out, or given exactly ``NOOP``
+(or None). Anything else (another argument type, an unknown agent, a waiting seat's other
+action or a non-integer one such as ``113.5``, a string, a list, an array) is an illegal action:
+``IllegalActionError``, or with ``illegal_action="penalize"`` the offender gets -1 and the game
+ends (every seat that had to act, when the fault is the argument as a whole).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
+from .adapter_options import (
+    NOT_RESET,
+    GlobalStateMixin,
+    RewardTracker,
+    agent_name,
+    check_reset,
+    make_spaces,
+    split_options,
+)
 from .errors import IllegalActionError
+from .game import as_action
 
 
 class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
@@ -62,6 +78,7 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
                 for a in self.agents}
 
     def reset(self, seed=None, options=None):
+        check_reset(seed, options)
         if seed is not None:
             self._seed_stream = np.random.default_rng(seed)
         self.game_state = self.game.new_state(int(self._seed_stream.integers(2**63)))
@@ -72,18 +89,37 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
             return obs, infos
         return self._observations(), {a: {} for a in self.agents}
 
+    def _check_actions(self, actions) -> None:
+        """The argument as a whole: a dict of live agents (``IllegalActionError`` otherwise)."""
+        if not isinstance(actions, Mapping):
+            raise IllegalActionError(actions, [], "step() takes a dict {agent: action}, "
+                                     f"got {type(actions).__name__}")
+        unknown = [k for k in actions if k not in self.agents]
+        if unknown:
+            names = ", ".join(map(repr, unknown))
+            raise IllegalActionError(actions, [], f"no live agent is called {names} "
+                                     f"(agents: {', '.join(self.agents)})")
+
     def step(self, actions):
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset() to start a new one")
         acting = self.game_state.simultaneous_players()
         trial = self.game_state.clone()
+        offenders = [agent_name(s) for s in acting]  # blamed when the argument as a whole is wrong
         try:
+            self._check_actions(actions)
             for agent in self.agents:
                 seat = self._seat[agent]
-                if seat not in acting:
-                    a = actions.get(agent, self.noop)
-                    if a is not None and int(a) != self.noop:
+                if seat not in acting and actions.get(agent) is not None:
+                    offenders = [agent]
+                    a = as_action(actions[agent], self.noop + 1, lambda: [self.noop])
+                    if a != self.noop:
                         raise IllegalActionError(a, [self.noop], f"{agent} has nothing to decide now (use NOOP)")
             for seat in acting:
                 agent = agent_name(seat)
+                offenders = [agent]
                 if agent not in actions:
                     raise IllegalActionError(None, np.flatnonzero(trial.legal_mask()), f"{agent} must act this step")
                 assert trial.current_player == seat, "simultaneous_players() out of order"
@@ -91,8 +127,7 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            offender = agent
-            rewards = {a: (-1.0 if a == offender else 0.0) for a in self.agents}
+            rewards = {a: (-1.0 if a in offenders else 0.0) for a in self.agents}
             return self._finish(rewards, {"illegal_action": True})
         self.game_state = trial
         step = self._rewards.step_rewards(self.game_state)
@@ -120,6 +155,8 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
     def render(self):
         if self.render_mode is None:
             return None
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
         text = self.game_state.render()
         if self.render_mode == "human":
             print(text)

@@ -1,7 +1,7 @@
 """Go Big rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/gobig.txt; rulings: RULINGS.md section 3 and §7.4; the long form with
-every ruling is docs/rules/gobig.md.
+The rules as implemented, every ruling (G1-G15 and the cross-game X rulings) with its reason,
+and the layouts are in docs/rules/gobig.md.
 
 Summary. 2-6 players, 91 cards (13 each of 1-7), 6 dealt each, a face-up market of 2. A turn:
 (1) bank your display, if any (automatic); (2) play 1-3 equal cards from hand as your new display
@@ -10,7 +10,7 @@ goes to the box; (3) draw 2 from the deck or take the whole market (refilled at 
 when both are empty. Score = sum of banked values; ties go to most banked cards, then share.
 
 Options
-    end_rule     "after_draw" (default, ruling G10/§7.4): the game ends when, after the draw step,
+    end_rule     "after_draw" (default, ruling G10): the game ends when, after the draw step,
                  the active player holds no cards. "literal": it ends the moment a play empties a
                  hand (no draw, no further turns).
     start_player None (default: a seeded chance draw, ruling G3) or a seat 0..N-1.
@@ -107,7 +107,8 @@ class GoBigGame(Game):
     default_players = 4
     score_scale = 50.0
     OPTIONS = (
-        Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
+        Option("end_rule", "after_draw", "when the game ends (ruling G10)",
+               choices=("after_draw", "literal")),
         Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
                seat=True),
     )
@@ -394,7 +395,10 @@ class GoBigState(State):
             return f"play {size}x{value}"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         lines = [(f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
                  f"box {self.box.tolist()}")]
@@ -410,6 +414,36 @@ class GoBigState(State):
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only. Cards are their values, as
+        in the action names (``play 2x5`` plays two 5s)."""
+        v = self.view(player)
+
+        def cards(values) -> str:
+            return " ".join(map(str, values)) or "-"
+
+        def counts(row) -> list[int]:
+            return [value + 1 for value, c in enumerate(row) for _ in range(c)]
+
+        lines = [(f"Go Big - turn {v['turn']}; deck {v['deck_size']} cards; "
+                  f"market: {cards(v['market'])}; box (beaten): {cards(counts(v['box']))}")]
+        for q in range(v["num_players"]):
+            mark = ">" if q == v["current_player"] else " "
+            d = v["displays"][q]
+            shown = "-" if d is None else f"{d[1]}x{d[0]}"
+            you = " (you)" if q == player else ""
+            known = counts(v["known_in_hand"][q])  # taken from the market: public (X7)
+            hand = (f"hand {cards(counts(v['hand']))}" if q == player
+                    else f"{v['hand_sizes'][q]} cards in hand"
+                    + (f" (known: {cards(known)})" if known else ""))
+            lines.append(f"{mark} player_{q}{you}: display {shown}; bank {v['scores'][q]} pts: "
+                         f"{cards(counts(v['banks'][q]))}; {hand}")
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
+        return "\n".join(lines)
+
     def _to_dict(self) -> dict:
         return {
             "current_player": self.current_player, "phase": self.phase, "turn": self.turn,
@@ -418,6 +452,13 @@ class GoBigState(State):
             "displays": [None if d is None else list(d) for d in self.displays],
             "banks": self.banks.tolist(), "box": self.box.tolist(),
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: GoBigGame, d: dict) -> GoBigState:

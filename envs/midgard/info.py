@@ -45,13 +45,7 @@ class InfoMixin:
     def face_down(self) -> np.ndarray:
         """Per seat and kind, the challenge bonus it placed face down and nobody else has seen yet:
         off its hand but still counted in its known cards until the reveal (MD22)."""
-        out = np.zeros_like(self.hands)
-        c = self.contest
-        if c is not None and c["t"] == "ch":
-            for side in (0, 1):
-                if c["b"][side] >= 0:
-                    out[c["bs"][side], c["b"][side]] += 1
-        return out
+        return face_down_counts(self.contest, self.hands.shape)
 
     def hidden_bonus(self, player: int) -> list:
         """(side, owner) of face-down bonuses ``player`` cannot see."""
@@ -192,20 +186,8 @@ class InfoMixin:
     def check_invariants(self) -> None:
         """Conservation of cards, coins, rewards and challenges; legal troops (for tests)."""
         n = self.game.num_players
-        total = self.hands.sum(axis=0) + self.valhalla
-        total += np.bincount(np.asarray(self.thing + self.krog, dtype=np.int64), minlength=DATA.num_kinds)
-        for ts in self.troops:
-            for t in ts:
-                for k in t.cards():
-                    total[k] += 1
-        if self.pending is not None:
-            for k in self.pending.cards():
-                total[k] += 1
-        for f in self.stack:
-            if f["m"] == RELOCATE:
-                total[f["wild"]] += 1
-        for k in [c["k"] for c in self.played] + self.pool + (self.contest["held"] if self.contest else []):
-            total[k] += 1
+        total = card_totals(self.hands, self.valhalla, self.thing + self.krog, self.troops,
+                            self.pending, self.stack, self.played, self.pool, self.contest)
         if total.tolist() != list(DATA.kind_counts):
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
@@ -239,7 +221,10 @@ class InfoMixin:
             return f"<invalid action {action}>"
         return A.action_name(action)
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         names = DATA.kind_names
         header = (f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
@@ -345,6 +330,13 @@ class InfoMixin:
         }
 
     @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
+
+    @classmethod
     def _from_dict(cls, game, d: dict) -> InfoMixin:
         s = cls.blank(game, None)
         s.hands = np.array([_as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
@@ -371,6 +363,32 @@ class InfoMixin:
         s.contest = None if d["contest"] is None else _copy_frame(d["contest"])
         s.events_left = d["events_left"]
         return s
+
+
+def face_down_counts(contest, shape) -> np.ndarray:
+    """Per seat and kind, the face-down challenge bonuses of ``contest`` (see ``face_down``)."""
+    out = np.zeros(shape, dtype=np.int64)
+    if contest is not None and contest["t"] == "ch":
+        for side in (0, 1):
+            if contest["b"][side] >= 0:
+                out[contest["bs"][side], contest["b"][side]] += 1
+    return out
+
+
+def card_totals(hands, valhalla, piles, troops, pending, stack, played, pool,
+                contest) -> np.ndarray:
+    """Copies of each card kind found in all places a card can be (card conservation): hands and
+    Valhalla (counts), the Thing and Krog (``piles``), troops and the one being laid down, a
+    displaced wildcard, played cards, Loki's pool and a contest's held bonuses."""
+    total = np.asarray(hands).sum(axis=0) + valhalla
+    total += np.bincount(np.asarray(piles, dtype=np.int64), minlength=DATA.num_kinds)
+    for t in [t for ts in troops for t in ts] + ([] if pending is None else [pending]):
+        for k in t.cards():
+            total[k] += 1
+    wild = [f["wild"] for f in stack if f["m"] == RELOCATE]
+    for k in wild + [c["k"] for c in played] + list(pool) + (contest["held"] if contest else []):
+        total[k] += 1
+    return total
 
 
 def _as_list(counts) -> list:

@@ -1,7 +1,7 @@
 """Midgard: The Card Game, rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/midgard.txt; rulings: RULINGS.md section 5, §7.5-7.6 and section 1; the
-long form with every rule, ruling, the action table and the observation table is
+The rules as implemented, every ruling (M1-M51, the cross-game X rulings and this
+implementation's MD rulings) with its reason, the action table and the observation table are in
 docs/rules/midgard.md. Card data (88 troops, 9 wildcards, 17 events, 8 reactions, 40 challenges,
 30 rewards, 9 worlds) is ``data/midgard.json``: invented values are marked synthetic there.
 

@@ -1,7 +1,7 @@
 """Wizard rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/wizard.txt; rulings: RULINGS.md section 6 (W1-W13) and §7.7; the long form
-with every ruling is docs/rules/wizard.md.
+The rules as implemented, every ruling (W1-W13 and the cross-game X rulings) with its reason,
+and the layouts are in docs/rules/wizard.md.
 
 Summary. 3, 4, 5, 6, 10 or 12 players; 60 cards: Dwarves, Humans, Elves, Giants 1-13, four Wizards,
 four Nulls. Round r deals r cards each; a full game has 60 / N rounds. The dealer rotates
@@ -553,7 +553,10 @@ class WizardState(LazyRng, State):
             return f"trump {SUITS[x]}"
         return f"bid {x}"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         flipped = "none" if self.flipped < 0 else card_name(self.flipped)
         head = (f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
@@ -625,6 +628,13 @@ class WizardState(LazyRng, State):
             "tricks": [[a, list(c), w] for a, c, w in self.tricks], "scores": list(self.points),
             "history": [_copy_record(h) for h in self.history],
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: WizardGame, d: dict) -> WizardState:

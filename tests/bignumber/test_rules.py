@@ -1,5 +1,6 @@
-"""Big Number rulebook examples and every ruling of RULINGS.md section 4 (plus the section 1 rulings
-the engine relies on), each on an explicit position; none depends on what a seed deals."""
+"""Big Number rulebook examples and every ruling N1-N15 of docs/rules/bignumber.md (plus the
+cross-game X rulings the engine relies on), each on an explicit position; none depends on what a
+seed deals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""BigWig: every rulebook example and every ruling of RULINGS.md section 2 (B1-B38, §7.1-7.3) on
+"""BigWig: every rulebook example and every ruling B1-B38 of docs/rules/bigwig.md on
 explicit positions, plus the pure helper tables."""
 
 import numpy as np
@@ -73,7 +73,7 @@ def test_b33_winners_table(vp, hands, expected):
 
 @pytest.mark.parametrize("vp,age_rank,expected", [
     ([4, 2, 7], [0, 1, 2], 1),
-    ([2, 2, 7], [0, 1, 2], 0),  # B24/§7.2: tie -> youngest
+    ([2, 2, 7], [0, 1, 2], 0),  # B24: tie -> youngest
     ([2, 2, 7], [1, 0, 2], 1),
     ([0, 0, 0, 0], [3, 2, 1, 0], 3),
 ])

@@ -1,4 +1,4 @@
-"""The pure trick resolution (rulings B6-B17, §7.1) as case tables, plus the card data (B2-B6)."""
+"""The pure trick resolution (rulings B6-B17) as case tables, plus the card data (B2-B6)."""
 
 import numpy as np
 import pytest
@@ -187,7 +187,7 @@ def test_b9_cancelled_specials_keep_value_and_trump():
     assert r.winner == 2
 
 
-# ---- B8 / §7.1 Hugin & Munin ----------------------------------------------------------------------
+# ---- B8 Hugin & Munin ----------------------------------------------------------------------------
 def test_b8_hugin_munin_invalidates_all_tied_highest_other_cards():
     r = resolve([HUGIN_MUNIN, standard(R, 9), standard(B, 9), standard(G, 8)], trump_of(G))
     assert r.invalid == [1, 2] and r.winner == 3  # green 8 is trump and beats the white 7

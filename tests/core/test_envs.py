@@ -1,4 +1,4 @@
-"""One suite run on every registered env and every supported player count (STYLE.md rule 11)."""
+"""One suite run on every registered env and every supported player count."""
 
 from __future__ import annotations
 

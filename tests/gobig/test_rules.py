@@ -1,4 +1,4 @@
-"""Go Big: every rulebook example and every ruling of RULINGS.md section 3 (G1-G15, §7.4)."""
+"""Go Big: every rulebook example and every ruling G1-G15 of docs/rules/gobig.md."""
 
 import json
 
@@ -201,7 +201,7 @@ def test_g13_hand_size_is_unlimited():
     assert s.hands[0].sum() == 32
 
 
-# ---- the end (G10, G11, G12, §7.4) ------------------------------------------------------------
+# ---- the end (G10, G11, G12) ------------------------------------------------------------------
 def test_g10_emptying_your_hand_while_cards_remain_is_not_the_end():
     s = position([[5], [3, 3]], deck=[1, 2, 4], market=[6, 6])
     s.apply(encode_play(5, 1))  # hand empty, but the deck and market have cards

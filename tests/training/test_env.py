@@ -3,6 +3,7 @@ illegal actions and the exact save/restore of its state, on every available game
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import gymnasium as gym
@@ -195,8 +196,10 @@ def test_fixed_opponent_list_in_seat_order():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_env_state_round_trip_continues_identically(name):
-    """get_env_state/set_env_state: a restored env replays exactly what the original does."""
-    env = make(name, opponents={"random": 1.0, "pool": 1.0}, episode_stats=True)
+    """get_env_state/set_env_state: a restored env replays exactly what the original does; the
+    state is plain JSON (nothing pickled) and heuristic opponents' own state travels with it."""
+    mix = {"random": 1.0, "heuristic": 1.0, "pool": 1.0}
+    env = make(name, opponents=mix, episode_stats=True)
     pool = [RandomAgent(5), RandomAgent(6)]
     env.set_pool(pool)
     env.reset(seed=11)
@@ -205,8 +208,8 @@ def test_env_state_round_trip_continues_identically(name):
         _, _, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         if term:
             env.reset()
-    blob = env.get_env_state()
-    other = make(name, opponents={"random": 1.0, "pool": 1.0}, episode_stats=True)
+    blob = json.loads(json.dumps(env.get_env_state()))
+    other = make(name, opponents=mix, episode_stats=True)
     other.set_pool(pool)
     other.reset(seed=999)
     other.set_env_state(blob)

@@ -1,5 +1,6 @@
 """Trained policies as Agents: the numpy copy of the actor matches torch, masks are obeyed, and
-``ppo:PATH`` loads through the agent registry and plays in matches and the arena."""
+``ppo:PATH`` loads a MaskablePPO .zip (safely) through the agent registry and plays in matches and
+the arena. The policy file format itself is tested in tests/agents/test_policy_file.py."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from sb3_contrib import MaskablePPO
 
 import deckzoo.envs as E
 from deckzoo.agents.match import play_match
+from deckzoo.agents.policy import PolicyAgent, PPOAgent, masked_choice
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
-from deckzoo.training.policy import PolicyAgent, PolicyWeights, PPOAgent, masked_choice
+from deckzoo.training.policy import weights_from_sb3
 from deckzoo.training.single_agent import SingleAgentEnv
 
 
@@ -31,7 +33,7 @@ def test_numpy_actor_matches_torch(activation):
     env = SingleAgentEnv("gobig_v0")
     model = MaskablePPO("MlpPolicy", env, seed=1, device="cpu",
                         policy_kwargs={"net_arch": [24, 24], "activation_fn": activation})
-    w = PolicyWeights.from_sb3(model.policy)
+    w = weights_from_sb3(model.policy)
     obs = np.random.default_rng(0).random((16, *env.observation_space.shape), dtype=np.float32)
     with torch.no_grad():
         dist = model.policy.get_distribution(torch.as_tensor(obs))
@@ -40,8 +42,9 @@ def test_numpy_actor_matches_torch(activation):
     got = got - np.log(np.exp(got - got.max(1, keepdims=True)).sum(1, keepdims=True)) - got.max(1, keepdims=True)
     np.testing.assert_allclose(got, expected, atol=1e-5)
     assert w.obs_size == env.observation_space.shape[0] and w.num_actions == env.action_space.n
-    assert w.equals(PolicyWeights.from_sb3(model.policy)) and not w.equals(
-        PolicyWeights.from_sb3(MaskablePPO("MlpPolicy", env, seed=2, policy_kwargs=model.policy_kwargs).policy))
+    assert w.equals(weights_from_sb3(model.policy)) and not w.equals(
+        weights_from_sb3(MaskablePPO("MlpPolicy", env, seed=2,
+                                     policy_kwargs=model.policy_kwargs).policy))
 
 
 def test_masked_choice_obeys_the_mask():
@@ -102,7 +105,7 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
 
     env = SingleAgentEnv("bignumber_v0")
     model = MaskablePPO("MlpPolicy", env, seed=4, device="cpu", policy_kwargs={"net_arch": [32, 32]})
-    w = PolicyWeights.from_sb3(model.policy)
+    w = weights_from_sb3(model.policy)
     obs, _ = env.reset(seed=0)
     legal = np.flatnonzero(env.action_masks())
     assert 0 < len(legal) < w.num_actions

@@ -107,7 +107,7 @@ def test_pretraining_runs_once_and_resume_is_exact(tmp_path, monkeypatch):
     stopped = Trainer(tiny(tmp_path / "b", rollouts=3, pretrain=PRE))
     stopped.setup()
     stopped.close()
-    assert stopped.model.num_timesteps == 0 and (tmp_path / "b" / "checkpoint.pkl").exists()
+    assert stopped.model.num_timesteps == 0 and (tmp_path / "b" / "checkpoint.ckpt").exists()
 
     def again(*a, **k):
         raise AssertionError("pretraining ran again on resume")
@@ -121,3 +121,14 @@ def test_pretraining_runs_once_and_resume_is_exact(tmp_path, monkeypatch):
     # the pretraining section may not change on resume
     with pytest.raises(ConfigError, match="pretrain.epochs"):
         Trainer(tiny(tmp_path / "b", rollouts=4, pretrain={**PRE, "epochs": 3}), resume=True).setup()
+
+
+def test_collection_progress_bar_stops_at_its_total(capsys):
+    """The last game runs past the requested decisions; the bar still ends at exactly its total."""
+    import re
+
+    game = E.game_class("gobig")(4)
+    d = collect_demos(game, "heuristic", 150, seed=0, progress=True)
+    assert len(d) > 150
+    counts = re.findall(r"(\d+)/(\d+) \[", capsys.readouterr().err)
+    assert counts and counts[-1] == ("150", "150") and all(int(n) <= 150 for n, _ in counts)

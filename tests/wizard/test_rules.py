@@ -1,4 +1,4 @@
-"""Wizard: every rulebook example and every ruling of RULINGS.md section 6 (W1-W13, §7.7), on explicit
+"""Wizard: every rulebook example and every ruling W1-W13 of docs/rules/wizard.md, on explicit
 positions built from stacked decks (tests/wizard/helpers.py)."""
 
 
