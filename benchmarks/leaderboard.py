@@ -44,6 +44,9 @@ from deckzoo.agents.ladder import LABELS as LADDER
 from deckzoo.agents.ladder import ladder
 from deckzoo.agents.stats import Z95, ranks_from_result, summarize, wilson_interval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strength import parse_keyed  # the sibling script's ENV=VALUE option parser
+
 RESULTS = Path(__file__).resolve().parent / "results"
 PLAYERS = 4
 
@@ -201,16 +204,6 @@ def summarise_env(res: dict, env: str) -> None:
     res["rows"] = table(res["records"], sign)
     res["pairwise"] = pairwise(res["records"], sign)
     res["separation"] = separated(res["rows"])
-
-
-def parse_keyed(items, what) -> dict:
-    out = {}
-    for item in items or []:
-        env, eq, value = item.partition("=")
-        if not eq:
-            raise SystemExit(f"{what} takes ENV=VALUE, got {item!r}")
-        out[env] = value
-    return out
 
 
 def canonical(env: str) -> str:
