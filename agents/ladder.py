@@ -28,8 +28,12 @@ def ismcts_spec(game: str) -> str:
 
 def ladder(game: str) -> list[tuple[str, str]]:
     """``(label, spec)`` of the reference agents of ``game`` (a game name such as ``wizard``)."""
-    return [("random", "random"), ("heuristic", "heuristic"), ("ismcts", ismcts_spec(game)),
-            ("zoo", f"zoo:{game}")]
+    return [
+        ("random", "random"),
+        ("heuristic", "heuristic"),
+        ("ismcts", ismcts_spec(game)),
+        ("zoo", f"zoo:{game}"),
+    ]
 
 
 __all__ = ["DEFAULT_ISMCTS", "LABELS", "ismcts_spec", "ladder"]

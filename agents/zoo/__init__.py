@@ -50,8 +50,9 @@ def available() -> list[str]:
 def _load(game: str) -> tuple[PolicyWeights, str]:
     p = path(game)
     if not p.is_file():
-        raise ConfigError(f"zoo: no reference policy for {game!r} "
-                          f"(available: {', '.join(available()) or 'none'})")
+        raise ConfigError(
+            f"zoo: no reference policy for {game!r} (available: {', '.join(available()) or 'none'})"
+        )
     weights, meta = load_policy(p)
     if meta.get("game") not in (None, game):
         raise ConfigError(f"zoo: {p.name} holds a policy for {meta.get('game')!r}, not {game!r}")
@@ -100,8 +101,13 @@ def make_zoo(game_name: str, seed: int | None, arg: str | None) -> ZooAgent:
     return ZooAgent(game, seed, deterministic=None if not mode else mode == "greedy")
 
 
-def install(policy_file: str | Path, game: str, training: dict | None = None,
-            game_config: dict | None = None, **extra) -> Path:
+def install(
+    policy_file: str | Path,
+    game: str,
+    training: dict | None = None,
+    game_config: dict | None = None,
+    **extra,
+) -> Path:
     """Copy a policy file into the zoo as ``<game>.npz``; ``training`` and ``game_config`` fill
     in what the file lacks (a MaskablePPO .zip has neither), ``extra`` is added to its metadata."""
     w, meta = load_policy(policy_file)
@@ -110,17 +116,31 @@ def install(policy_file: str | Path, game: str, training: dict | None = None,
     import deckzoo.envs as E
 
     env = meta.get("env") or next((k for k, m in E.ENVS.items() if m.Game.name == game), None)
-    out = save_policy(path(game), w, game=game, env=env,
-                      game_config=meta.get("game_config") or game_config,
-                      trainer=meta.get("trainer") or "deckzoo.training (MaskablePPO)",
-                      training=meta.get("training") or training,
-                      extra={**(meta.get("extra") or {}), **extra})
+    out = save_policy(
+        path(game),
+        w,
+        game=game,
+        env=env,
+        game_config=meta.get("game_config") or game_config,
+        trainer=meta.get("trainer") or "deckzoo.training (MaskablePPO)",
+        training=meta.get("training") or training,
+        extra={**(meta.get("extra") or {}), **extra},
+    )
     _load.cache_clear()
     return out
 
 
-register_agent("zoo", make_zoo,
-               "zoo[:GAME][:sample|:greedy]: the reference policy shipped for the game")
+register_agent(
+    "zoo", make_zoo, "zoo[:GAME][:sample|:greedy]: the reference policy shipped for the game"
+)
 
-__all__ = ["ZooAgent", "available", "default_mode", "install", "make_zoo", "metadata", "path",
-           "weights"]
+__all__ = [
+    "ZooAgent",
+    "available",
+    "default_mode",
+    "install",
+    "make_zoo",
+    "metadata",
+    "path",
+    "weights",
+]

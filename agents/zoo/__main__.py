@@ -28,9 +28,13 @@ def run_metadata(run: Path) -> dict:
     if (run / "summary.json").exists():
         s = json.loads((run / "summary.json").read_text())
         out["training_result"] = {
-            "steps": s.get("steps"), "budget_cpu_seconds": s.get("budget_cpu_seconds"),
-            "final_eval": [{k: r[k] for k in ("opponent", "games", "win_share", "ci_low",
-                                              "ci_high")} for r in s.get("final_eval", [])]}
+            "steps": s.get("steps"),
+            "budget_cpu_seconds": s.get("budget_cpu_seconds"),
+            "final_eval": [
+                {k: r[k] for k in ("opponent", "games", "win_share", "ci_low", "ci_high")}
+                for r in s.get("final_eval", [])
+            ],
+        }
     return out
 
 
@@ -38,18 +42,27 @@ def install_run(run: Path, game: str, **extra) -> Path:
     """Install the policy of ``run`` as ``game``'s zoo policy, with ``extra`` in its metadata."""
     policy = run / "policy.npz" if (run / "policy.npz").exists() else run / "final.zip"
     meta = run_metadata(run)
-    return install(policy, game, training=meta.pop("training"),
-                   game_config=meta.pop("game_config"), **meta, **extra)
+    return install(
+        policy,
+        game,
+        training=meta.pop("training"),
+        game_config=meta.pop("game_config"),
+        **meta,
+        **extra,
+    )
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("run", help="a training run's folder (policy.npz or final.zip, config.yaml, "
-                               "summary.json)")
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "run", help="a training run's folder (policy.npz or final.zip, config.yaml, summary.json)"
+    )
     p.add_argument("game", help="game name, e.g. wizard")
-    p.add_argument("--command", action="append", default=[],
-                   help="a command that reproduces it (repeatable)")
+    p.add_argument(
+        "--command", action="append", default=[], help="a command that reproduces it (repeatable)"
+    )
     args = p.parse_args(argv)
     out = install_run(Path(args.run), args.game, commands=args.command)
     print(f"installed {out} ({out.stat().st_size / 1e6:.2f} MB)")

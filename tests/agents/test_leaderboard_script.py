@@ -14,7 +14,9 @@ CHEAP = ["--spec-for", "gobig=ismcts:ismcts:2", "--spec-for", "gobig=zoo:heurist
 
 
 def load_script():
-    spec = importlib.util.spec_from_file_location("leaderboard", ROOT / "benchmarks" / "leaderboard.py")
+    spec = importlib.util.spec_from_file_location(
+        "leaderboard", ROOT / "benchmarks" / "leaderboard.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -36,10 +38,14 @@ def test_leaderboard_smoke_and_continuation(tmp_path):
     assert lb.main(base + ["--games", "4"]) == 0
     first = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
     assert len(first["records"]) == 4 and first["seed"] == 0
-    assert [r["seats"] for r in first["records"]][:2] == [["random", "heuristic", "ismcts", "zoo"],
-                                                          ["heuristic", "ismcts", "zoo", "random"]]
+    assert [r["seats"] for r in first["records"]][:2] == [
+        ["random", "heuristic", "ismcts", "zoo"],
+        ["heuristic", "ismcts", "zoo", "random"],
+    ]
     assert all(isinstance(r["seed"], int) for r in first["records"])
-    assert lb.main(base + ["--games", "8"]) == 0  # continues: the first 4 games are kept as they were
+    assert (
+        lb.main(base + ["--games", "8"]) == 0
+    )  # continues: the first 4 games are kept as they were
     data = json.loads((tmp_path / "leaderboard.json").read_text())
     res = data["envs"]["gobig_v0"]
     assert res["records"][:4] == first["records"] and len(res["records"]) == 8
@@ -67,7 +73,12 @@ def test_separation_needs_disjoint_intervals():
     def row(agent, lo, hi):
         return {"agent": agent, "rating_mu": (lo + hi) / 2, "rating_low": lo, "rating_high": hi}
 
-    rows = [row("random", 10, 20), row("heuristic", 21, 25), row("ismcts", 24, 30), row("zoo", 26, 28)]
+    rows = [
+        row("random", 10, 20),
+        row("heuristic", 21, 25),
+        row("ismcts", 24, 30),
+        row("zoo", 26, 28),
+    ]
     assert lb.separated(rows) == {"best": "ismcts", "separated": False}  # 25 > 24: overlap
     rows[2] = row("ismcts", 26, 34)
     assert lb.separated(rows) == {"best": "ismcts", "separated": True}

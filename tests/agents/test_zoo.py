@@ -87,8 +87,10 @@ def test_install_records_the_metadata(tmp_path, monkeypatch):
         from deckzoo.agents.policy import save_policy
 
         save_policy(tmp_path / "run.npz", _tiny_weights(E.game_class(GAMES[0])()), game=GAMES[0])
-        assert zoo.install(tmp_path / "run.npz", GAMES[0], training={"game": GAMES[0]},
-                           commands=["x"]) == tmp_path / f"{GAMES[0]}.npz"
+        assert (
+            zoo.install(tmp_path / "run.npz", GAMES[0], training={"game": GAMES[0]}, commands=["x"])
+            == tmp_path / f"{GAMES[0]}.npz"
+        )
         meta = zoo.metadata(GAMES[0])
         assert meta["extra"]["commands"] == ["x"] and meta["training"] == {"game": GAMES[0]}
         assert json.loads(json.dumps(meta)) == meta
@@ -103,6 +105,7 @@ def _tiny_weights(game):
 
     rng = np.random.default_rng(0)
     d, a = game.observation_shape[0], game.num_actions
-    return PolicyWeights(hidden=[(rng.normal(size=(d, 4)).astype(np.float32),
-                                  np.zeros(4, np.float32))],
-                         head=(rng.normal(size=(4, a)).astype(np.float32), np.zeros(a, np.float32)))
+    return PolicyWeights(
+        hidden=[(rng.normal(size=(d, 4)).astype(np.float32), np.zeros(4, np.float32))],
+        head=(rng.normal(size=(4, a)).astype(np.float32), np.zeros(a, np.float32)),
+    )
