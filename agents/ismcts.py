@@ -146,7 +146,8 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, exploration: float = 0.7,
                  rollout_agent: Agent | None = None, reward: str = "win",
-                 max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None,
+                 max_rollout_steps: int | None = None, bias: float = 0.0,
+                 horizon: int | None = None,
                  simultaneous: bool = True, normalize: bool = False, clock: str = "wall"):
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -189,8 +190,9 @@ class ISMCTSAgent(Agent):
         if self.seconds is not None and self.clock != "wall":
             budget += f", clock={self.clock!r}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
-        return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
-                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
+        return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, "
+                f"reward={self.reward!r}, bias={self.bias}, "
+                f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
                 f"simultaneous={self.simultaneous}, normalize={self.normalize})")
 
     def __getstate__(self):
@@ -378,7 +380,8 @@ def parse_spec(arg: str | None) -> dict:
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
-    ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
+    ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``reward``
+    (``win``/``score``), ``max_rollout_steps``, ``bias``,
     ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
     ``normalize``).
     """
@@ -418,9 +421,9 @@ def parse_spec(arg: str | None) -> dict:
                     raise ValueError(f"expected one of {', '.join(_BOOLS)}")
                 out["normalize" if key == "norm" else key] = _BOOLS[val.lower()]
             else:
-                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} (known: iterations, "
-                                  "seconds, clock, c, rollout, reward, max_rollout_steps, bias, horizon, simultaneous, "
-                                  "norm)")
+                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
+                                  "iterations, seconds, clock, c, rollout, reward, "
+                                  "max_rollout_steps, bias, horizon, simultaneous, norm)")
         except ValueError as e:
             if isinstance(e, ConfigError):
                 raise

@@ -109,7 +109,8 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
                 row["longest"] = max(row["longest"] or 0.0, rec["max_think_seconds"][seat])
             if "think_cpu_seconds" in rec:
                 row["cpu"] = (row["cpu"] or 0.0) + rec["think_cpu_seconds"][seat]
-                row["cpu_longest"] = max(row["cpu_longest"] or 0.0, rec["max_think_cpu_seconds"][seat])
+                row["cpu_longest"] = max(row["cpu_longest"] or 0.0,
+                                         rec["max_think_cpu_seconds"][seat])
             row["wins"] += win_credit(rec["winners"], seat)
             row["score_sum"] += float(rec["scores"][seat])
         ratings.update(rec["seats"], ranks_from_result(rec["scores"], rec["winners"], score_sign))
@@ -135,8 +136,8 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
             "sec_per_move": row["think"] / row["decisions"] if row["decisions"] else 0.0,
             "max_sec_per_move": row["longest"],  # the slowest decision (None: not recorded)
             # the same in CPU seconds of the playing process (None: not recorded)
-            "cpu_sec_per_move": (row["cpu"] / row["decisions"] if row["cpu"] is not None and row["decisions"]
-                                 else None),
+            "cpu_sec_per_move": (row["cpu"] / row["decisions"]
+                                 if row["cpu"] is not None and row["decisions"] else None),
             "max_cpu_sec_per_move": row["cpu_longest"],
         })
     out.sort(key=lambda r: (-r["win_share"], r["agent"]))

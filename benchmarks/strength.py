@@ -88,8 +88,9 @@ def markdown(rows: list[dict], meta: dict) -> str:
         "ms/move is the playing process's CPU time, what an otherwise idle core would take ('-': "
         "not recorded by that run)."),
         "",
-        ("| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero ms/move | "
-         "hero max ms/move | hero CPU ms/move | hero max CPU ms/move | hero mean score | opp. mean score |"),
+        ("| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | "
+         "hero ms/move | hero max ms/move | hero CPU ms/move | hero max CPU ms/move | "
+         "hero mean score | opp. mean score |"),
         "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
@@ -213,12 +214,14 @@ def _slowest(rows: list[dict]) -> str:
 
 
 def _slowest_cpu(rows: list[dict]) -> str:
-    mean = [r["hero_row"]["cpu_sec_per_move"] for r in rows if r["hero_row"].get("cpu_sec_per_move") is not None]
+    mean = [r["hero_row"]["cpu_sec_per_move"] for r in rows
+            if r["hero_row"].get("cpu_sec_per_move") is not None]
     top = [r["hero_row"]["max_cpu_sec_per_move"] for r in rows
            if r["hero_row"].get("max_cpu_sec_per_move") is not None]
     if not mean:
         return ""
-    return f"; in CPU time: largest mean {max(mean):.3f} s/move, slowest single move {max(top):.3f} s"
+    return (f"; in CPU time: largest mean {max(mean):.3f} s/move, "
+            f"slowest single move {max(top):.3f} s")
 
 
 def _ms(seconds) -> str:

@@ -225,11 +225,12 @@ def _check(cfg: TrainConfig) -> None:
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
                    ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games),
-                   ("eval.max_steps", cfg.eval.max_steps)]:
+                   ("opponents.snapshot_every", cfg.opponents.snapshot_every),
+                   ("eval.games", cfg.eval.games), ("eval.max_steps", cfg.eval.max_steps)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
-    if cfg.eval.final_seed is not None and not (_type_ok(cfg.eval.final_seed, int) and cfg.eval.final_seed >= 0):
+    seed = cfg.eval.final_seed
+    if seed is not None and not (_type_ok(seed, int) and seed >= 0):
         bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")

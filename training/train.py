@@ -335,7 +335,8 @@ class Trainer:
         rows = []
         for k, opp in enumerate(self.eval_opponents):
             game_seed = _seed(self.cfg.seed, step, k) if seed is None else _seed(seed, k)
-            r = evaluate(agent, self.game, opp, games, seed=game_seed, max_steps=self.cfg.eval.max_steps)
+            r = evaluate(agent, self.game, opp, games, seed=game_seed,
+                         max_steps=self.cfg.eval.max_steps)
             r["step"] = step
             r["kind"] = kind
             rows.append(r)

@@ -11,7 +11,8 @@ from deckzoo.agents.arena import ArenaConfig, parse_agents, run_arena, schedule,
 from deckzoo.agents.cli import main
 from deckzoo.envs import ConfigError
 
-TIMES = ("seconds", "think_seconds", "max_think_seconds", "think_cpu_seconds", "max_think_cpu_seconds")
+TIMES = ("seconds", "think_seconds", "max_think_seconds", "think_cpu_seconds",
+         "max_think_cpu_seconds")
 
 
 def strip_times(records):

@@ -79,8 +79,10 @@ def test_evaluate_abandons_endless_games():
             return int(info_state.legal_actions()[0])
 
     game = E.game_class("gobig")(4)
-    r = evaluate(First(), game, "random", games=8, seed=0, max_steps=5)  # no Go Big game ends in 5 moves
-    assert r["abandoned"] == 8 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 8)
+    # no Go Big game ends in 5 moves
+    r = evaluate(First(), game, "random", games=8, seed=0, max_steps=5)
+    assert r["abandoned"] == 8 and r["win_share"] == 0.0
+    assert (r["ci_low"], r["ci_high"]) == wilson_interval(0, 8)
     r = evaluate(First(), game, "random", games=8, seed=0)
     assert r["abandoned"] == 0 and r["games"] == 8 and r["uniform"] == 0.25
 
