@@ -4,6 +4,9 @@ Plays seeded games between agents on the engine, rotating seats, and prints a ta
 shares (95% intervals) and ratings. With --out it writes games.csv, games.json, summary.json,
 summary.md and win_share.png there. Ctrl-C stops early: the games that finished are summarised
 and written as usual, and the exit status is 130.
+
+With --backend ray the games are Ray tasks: on a local Ray instance of --workers CPUs, or with
+--address auto|HOST:PORT on every CPU of that cluster (needs deckzoo[ray]).
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ def run(args) -> int:
         workers=args.workers,
         progress=not args.no_progress,
         save_games=args.save_games,
+        backend=args.backend,
+        address=args.address,
     )
     if args.out:
         check_out_dir(args.out, args.force)
@@ -124,6 +129,18 @@ def add_parser(sub) -> None:
     )
     p.add_argument(
         "--force", action="store_true", help="with --out: overwrite earlier results in DIR"
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes (default) or Ray tasks (needs deckzoo[ray])",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster to join (auto or HOST:PORT); default: a local Ray "
+        "instance of --workers CPUs",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--save-games", type=count_arg(0), default=0, metavar="N",

@@ -1,5 +1,6 @@
 """The ``deckzoo`` command. Each subcommand lives in its own module exposing ``add_parser(sub)``;
-modules that do not exist (yet) are skipped, so features land without touching this file.
+the list below is the only place a new one is named, and a module that fails to import fails the
+command loudly rather than vanishing from it.
 
 A user error (a bad option, a missing or damaged file) is one line on stderr and exit status 2,
 never a traceback; Ctrl-C exits with status 130.
@@ -8,11 +9,10 @@ never a traceback; Ctrl-C exits with status 130.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from deckzoo.envs.core.errors import ConfigError
-
-from .registry import optional_module
 
 SUBCOMMAND_MODULES = (
     "deckzoo.agents.demo",
@@ -35,9 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="deckzoo", description="deckzoo: card-game environments for RL")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do")
     for name in SUBCOMMAND_MODULES:
-        mod = optional_module(name)
-        if mod is not None:
-            mod.add_parser(sub)
+        importlib.import_module(name).add_parser(sub)
     return parser
 
 

@@ -27,6 +27,8 @@ class MatchResult:
     # CPU seconds of this process inside ``act`` (what a quiet machine's wall clock would show)
     think_cpu_seconds: list[float] = field(default_factory=list)
     max_think_cpu_seconds: list[float] = field(default_factory=list)
+    # Cut off by the engine's own cap (e.g. Midgard's max_decisions) rather than finished.
+    truncated: bool = False
 
 
 def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
@@ -62,4 +64,5 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
                        winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
                        decisions=decisions, think_seconds=think, max_think_seconds=longest,
-                       think_cpu_seconds=cpu, max_think_cpu_seconds=cpu_longest)
+                       think_cpu_seconds=cpu, max_think_cpu_seconds=cpu_longest,
+                       truncated=bool(getattr(state, "truncated", False)))

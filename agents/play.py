@@ -58,7 +58,9 @@ def _plain(text: str) -> str:
     return " ".join(text.split())
 
 
-def parse_choice(text: str, legal: list[int], name_of: Callable[[int], str]) -> tuple[int | None, str]:
+def parse_choice(
+    text: str, legal: list[int], name_of: Callable[[int], str]
+) -> tuple[int | None, str]:
     """The action meant by ``text`` among ``legal``, or ``(None, why)``."""
     t = _plain(text)
     if not t:
@@ -72,8 +74,10 @@ def parse_choice(text: str, legal: list[int], name_of: Callable[[int], str]) -> 
     exact = [a for a, nm in names.items() if nm == t]
     if len(exact) == 1:
         return exact[0], ""
-    for candidates in ([a for a, nm in names.items() if nm.startswith(t)],
-                       [a for a, nm in names.items() if nm.partition(" ")[2].startswith(t)]):
+    for candidates in (
+        [a for a, nm in names.items() if nm.startswith(t)],
+        [a for a, nm in names.items() if nm.partition(" ")[2].startswith(t)],
+    ):
         if len(candidates) == 1:
             return candidates[0], ""
         if len(candidates) > 1:
@@ -102,10 +106,18 @@ def _recent(moves: list[str]) -> list[str]:
     return ["", "moves since your last decision:", *more, *(f"  {m}" for m in shown)]
 
 
-def play_game(game_name: str, players: int | None = None, opponents: str = "heuristic", seat: int = 0,
-              seed: int | None = None, options: dict | None = None,
-              input_fn: Callable[[str], str] = input, out: Callable[[str], None] = print,
-              save: str | Path | None = None, clear: bool = False) -> dict:
+def play_game(
+    game_name: str,
+    players: int | None = None,
+    opponents: str = "heuristic",
+    seat: int = 0,
+    seed: int | None = None,
+    options: dict | None = None,
+    input_fn: Callable[[str], str] = input,
+    out: Callable[[str], None] = print,
+    save: str | Path | None = None,
+    clear: bool = False,
+) -> dict:
     """Play one game with a person in ``seat``; returns the game record (also saved to ``save``).
 
     ``opponents`` is one agent spec for every other seat or a comma-separated spec per other
@@ -138,20 +150,40 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
             spec = next(it)
             agents[p] = make_agent(spec, game.name, seeds[p])
             seat_specs.append(spec)
-    record = {"game": game.name, "config": game.config(), "seed": seed, "human_seat": seat,
-              "seats": seat_specs, "agent_seeds": seeds, "actions": [], "finished": False}
+    record = {
+        "game": game.name,
+        "config": game.config(),
+        "seed": seed,
+        "human_seat": seat,
+        "seats": seat_specs,
+        "agent_seeds": seeds,
+        "actions": [],
+        "finished": False,
+    }
     state = game.new_state(seed)
-    title = (f"{game.name}: {n} players, you are player_{seat}; seed {seed}\n"
-             f"seats: {', '.join(f'player_{p}={s}' for p, s in enumerate(seat_specs))}")
+    title = (
+        f"{game.name}: {n} players, you are player_{seat}; seed {seed}\n"
+        f"seats: {', '.join(f'player_{p}={s}' for p, s in enumerate(seat_specs))}"
+    )
     moves: list[str] = []  # since the person's last decision
     quit_ = False
     while not state.is_terminal():
         p = state.current_player
         if p == seat:
             legal = [int(a) for a in state.legal_actions()]
-            out("\n".join([CLEAR if clear else RULE, title, "", render_for(state, seat),
-                           *_recent(moves), f"\nyour move (player_{seat}):",
-                           list_actions(state, legal)]))
+            out(
+                "\n".join(
+                    [
+                        CLEAR if clear else RULE,
+                        title,
+                        "",
+                        render_for(state, seat),
+                        *_recent(moves),
+                        f"\nyour move (player_{seat}):",
+                        list_actions(state, legal),
+                    ]
+                )
+            )
             moves = []
             while True:
                 text = _read(input_fn, "> ")
@@ -179,13 +211,24 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
         record["finished"] = True
         record["scores"] = np.asarray(state.scores()).tolist()
         record["winners"] = sorted(int(w) for w in state.winners())
-        out("\n".join([CLEAR if clear else RULE, title, "", render_for(state, seat),
-                       *_recent(moves)]))
+        out(
+            "\n".join(
+                [CLEAR if clear else RULE, title, "", render_for(state, seat), *_recent(moves)]
+            )
+        )
         out("\ngame over")
-        out("scores: " + ", ".join(f"player_{p}{' (you)' if p == seat else ''} {s:g}"
-                                   for p, s in enumerate(record["scores"])))
+        out(
+            "scores: "
+            + ", ".join(
+                f"player_{p}{' (you)' if p == seat else ''} {s:g}"
+                for p, s in enumerate(record["scores"])
+            )
+        )
         won = seat in record["winners"]
-        out(f"winners: {', '.join(f'player_{w}' for w in record['winners'])}" + (" - you win!" if won else ""))
+        out(
+            f"winners: {', '.join(f'player_{w}' for w in record['winners'])}"
+            + (" - you win!" if won else "")
+        )
     if save is not None:
         path = Path(save)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -223,12 +266,14 @@ def load_record(path: str | Path):
         raise ConfigError(f"{where}: 'game'/'config': {e}") from None
     seat = record.setdefault("human_seat", 0)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
-        raise ConfigError(f"{where}: 'human_seat' must be a seat 0..{game.num_players - 1}, "
-                          f"got {seat!r}")
+        raise ConfigError(
+            f"{where}: 'human_seat' must be a seat 0..{game.num_players - 1}, got {seat!r}"
+        )
     seats = record.setdefault("seats", ["?"] * game.num_players)
     if not isinstance(seats, list) or len(seats) != game.num_players:
-        raise ConfigError(f"{where}: 'seats' must list {game.num_players} agent specs, "
-                          f"got {seats!r}")
+        raise ConfigError(
+            f"{where}: 'seats' must list {game.num_players} agent specs, got {seats!r}"
+        )
     if not 0 <= record["seed"] < 2**63:
         raise ConfigError(f"{where}: 'seed' must be in 0..2**63-1, got {record['seed']}")
     state = game.new_state(record["seed"])
@@ -242,8 +287,13 @@ def load_record(path: str | Path):
     return record, game, states
 
 
-def replay(path: str | Path, input_fn: Callable[[str], str] = input,
-           out: Callable[[str], None] = print, reveal: bool = False, clear: bool = False) -> int:
+def replay(
+    path: str | Path,
+    input_fn: Callable[[str], str] = input,
+    out: Callable[[str], None] = print,
+    reveal: bool = False,
+    clear: bool = False,
+) -> int:
     """Step through a saved game; returns the number of moves shown."""
     record, game, states = load_record(path)
     seat = record["human_seat"]
@@ -252,10 +302,21 @@ def replay(path: str | Path, input_fn: Callable[[str], str] = input,
     def show(i: int, last: str | None) -> None:
         s = states[i]
         table = s.render() if reveal else render_for(s, seat)
-        head = (f"replay of {path}: {record['game']}, {game.num_players} players, "
-                f"seed {record['seed']}, move {i}/{len(actions)}")
-        out("\n".join([CLEAR if clear else RULE, head, "", table,
-                       *([] if last is None else ["", f"last move: {last}"])]))
+        head = (
+            f"replay of {path}: {record['game']}, {game.num_players} players, "
+            f"seed {record['seed']}, move {i}/{len(actions)}"
+        )
+        out(
+            "\n".join(
+                [
+                    CLEAR if clear else RULE,
+                    head,
+                    "",
+                    table,
+                    *([] if last is None else ["", f"last move: {last}"]),
+                ]
+            )
+        )
 
     out(f"replay of {path}: Enter = next move, a = to the end, q = stop")
     show(0, None)
@@ -285,37 +346,71 @@ def run(args) -> int:
         replay(args.replay, reveal=args.reveal, clear=clear)
         return 0
     if args.reveal:
-        raise ConfigError("--reveal only applies to --replay FILE "
-                          "(a game in play never shows other hands)")
+        raise ConfigError(
+            "--reveal only applies to --replay FILE (a game in play never shows other hands)"
+        )
     if args.no_save and args.save:
         raise ConfigError("--save and --no-save contradict each other; give one")
     if not args.game:
         raise ConfigError("give a GAME to play (e.g. deckzoo play gobig) or --replay FILE")
     options = dict(args.option or [])
-    save = None if args.no_save else (args.save or Path("deckzoo_games") /
-                                      f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.json")
-    play_game(args.game, args.players, args.opponents, args.seat, args.seed, options, save=save,
-              clear=clear)
+    save = (
+        None
+        if args.no_save
+        else (
+            args.save
+            or Path("deckzoo_games") / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        )
+    )
+    play_game(
+        args.game,
+        args.players,
+        args.opponents,
+        args.seat,
+        args.seed,
+        options,
+        save=save,
+        clear=clear,
+    )
     return 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("play", help="play one seat against agents in the terminal",
-                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+    p = sub.add_parser(
+        "play",
+        help="play one seat against agents in the terminal",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
     p.add_argument("game", nargs="?", help=f"game or env name: {', '.join(registry.games())}")
-    p.add_argument("--players", type=count_arg(1), default=None,
-                   help="seats (default: the game's default)")
-    p.add_argument("--opponents", default="heuristic",
-                   help="agent spec for every other seat, or one per other seat, comma-separated "
-                        "(the kinds deckzoo arena --help lists)")
+    p.add_argument(
+        "--players", type=count_arg(1), default=None, help="seats (default: the game's default)"
+    )
+    p.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="agent spec for every other seat, or one per other seat, comma-separated "
+        "(the kinds deckzoo arena --help lists)",
+    )
     p.add_argument("--seat", type=count_arg(0), default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=seed_arg, default=None,
-                   help="deal seed (default: random, printed)")
-    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE",
-                   help="a game option, e.g. --option end_rule=literal (repeatable)")
-    p.add_argument("--save", default=None, metavar="FILE",
-                   help="where to save the game (default deckzoo_games/GAME-TIME.json)")
+    p.add_argument(
+        "--seed", type=seed_arg, default=None, help="deal seed (default: random, printed)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        type=option_arg,
+        metavar="KEY=VALUE",
+        help="a game option, e.g. --option end_rule=literal (repeatable)",
+    )
+    p.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="where to save the game (default deckzoo_games/GAME-TIME.json)",
+    )
     p.add_argument("--no-save", action="store_true", help="do not save the game")
-    p.add_argument("--replay", default=None, metavar="FILE", help="step through a saved game instead")
+    p.add_argument(
+        "--replay", default=None, metavar="FILE", help="step through a saved game instead"
+    )
     p.add_argument("--reveal", action="store_true", help="with --replay: show every hand")
     p.set_defaults(func=run)

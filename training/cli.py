@@ -1,4 +1,5 @@
-"""``deckzoo train --config FILE [--resume]``: run (or continue) a MaskablePPO training run."""
+"""``deckzoo train --config FILE [--resume] [--address ...]``: run (or continue) a training run
+(MaskablePPO, or RLlib's PPO with ``trainer: rllib``)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ def _overrides(args: argparse.Namespace) -> tuple[dict, dict]:
         )
     if args.no_progress:
         overrides["progress_bar"] = False
+    if args.address:
+        overrides["rllib.address"], sources["rllib.address"] = (
+            args.address,
+            f"--address {args.address}",
+        )
     return overrides, sources
 
 
@@ -53,8 +59,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         if e.checkpoint_step is None:
             where = "before its first checkpoint, so there is nothing to resume; start it again"
         else:
-            where = (f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; "
-                     f"resume with: {_resume_command(args)}")
+            where = (
+                f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; "
+                f"resume with: {_resume_command(args)}"
+            )
         print(f"deckzoo train: interrupted at step {e.step}; {where}", file=sys.stderr)
         return 130
     final = {
@@ -99,6 +107,11 @@ def add_parser(sub) -> None:
         action="append",
         metavar="KEY=VALUE",
         help="override any config key, dotted (--set ppo.learning_rate=1e-4); repeatable",
+    )
+    p.add_argument(
+        "--address",
+        help="trainer rllib: the Ray cluster to join (auto or HOST:PORT); default: a local Ray "
+        "instance",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

@@ -21,6 +21,8 @@ from typing import Any
 
 from deckzoo.envs.core.errors import ConfigError
 
+LEARNER = "learner"  # the opponents.mix key of a seat played (and trained) by the learner itself
+
 
 class ConfigKeyError(ConfigError):
     """A bad value of one config key; ``key`` is its dotted name (``ppo.learning_rate``), so that
@@ -83,14 +85,12 @@ class EvalConfig:
     """Games per opponent in the final evaluation (summary.json)."""
     final_seed: Any = None
     """Seed of the final evaluation's games (int), fixed in the config before the run so that the
-    evaluation is pre-registered; null: derived from ``seed`` and the final step."""
+    evaluation is pre-registered (its games are seeded from it, the final step and the opponent);
+    null: ``seed`` instead."""
     opponents: list = field(default_factory=lambda: ["random", "heuristic"])
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: bool = True
     """Evaluate the greedy policy (most likely legal action) rather than sampling it."""
-    max_steps: int = 20_000
-    """Decisions (all seats) after which an evaluation game is abandoned and counts as a loss
-    for the learner (a greedy policy can cycle forever through cancellable decisions)."""
 
 
 @dataclass
@@ -116,9 +116,39 @@ class PretrainConfig:
 
 
 @dataclass
+class RLlibConfig:
+    """Keys of the RLlib trainer only (``trainer: rllib``, training/rllib.py; docs/distributed.md).
+
+    It reads the shared keys too: ``ppo.*`` (learning_rate, n_epochs, batch_size as the
+    minibatch size, gamma, gae_lambda, clip_range, ent_coef, vf_coef, max_grad_norm, net_arch,
+    activation), ``opponents.mix`` with the keys ``learner`` (another seat of the policy being
+    trained), ``pool`` (a frozen snapshot) and ``random``, ``opponents.pool_size`` and
+    ``snapshot_every``, ``eval.*``, ``checkpoint_every``, ``seed`` and ``torch_threads``. Its
+    ``total_timesteps`` and intervals count env steps: the decisions of every seat."""
+
+    env_runners: int = 1
+    """Ray actors that play the games (0: the driver plays them itself)."""
+    envs_per_runner: int = 4
+    """Games each env runner steps at once (one batched forward pass for all of them)."""
+    train_batch_size: int = 4000
+    """Env steps collected per training iteration (all seats)."""
+    address: Any = None
+    """null: start a local Ray instance of ``num_cpus`` CPUs; ``auto`` or ``HOST:PORT``: join
+    that cluster (``deckzoo train --address``)."""
+    num_cpus: Any = None
+    """CPUs of the local Ray instance (null: ``max(env_runners, 1)``)."""
+    ship_code: bool = True
+    """When joining a cluster, send this deckzoo's code with the job (Ray ``runtime_env``), so
+    the nodes need only Ray and deckzoo's dependencies installed."""
+
+
+@dataclass
 class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
+    trainer: str = "sb3"
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py) or rllib (RLlib's
+    PPO, one policy for every seat, on a local Ray instance or a cluster, training/rllib.py)."""
     game: str = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
     num_players: Any = None
@@ -150,6 +180,7 @@ class TrainConfig:
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    rllib: RLlibConfig = field(default_factory=RLlibConfig)
 
     @property
     def rollout_steps(self) -> int:
@@ -204,7 +235,7 @@ def _check(cfg: TrainConfig) -> None:
         raise ConfigKeyError(key, f"config key {key!r} {msg}")
 
     try:
-        env_name = E._canonical(cfg.game)
+        env_name = E.canonical(cfg.game)
     except ConfigError as e:
         raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
@@ -226,7 +257,7 @@ def _check(cfg: TrainConfig) -> None:
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
                    ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
                    ("opponents.snapshot_every", cfg.opponents.snapshot_every),
-                   ("eval.games", cfg.eval.games), ("eval.max_steps", cfg.eval.max_steps)]:
+                   ("eval.games", cfg.eval.games)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
     seed = cfg.eval.final_seed
@@ -234,7 +265,15 @@ def _check(cfg: TrainConfig) -> None:
         bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.rollout_steps % cfg.ppo.batch_size:
+    if cfg.trainer not in ("sb3", "rllib"):
+        bad("trainer", f"must be sb3 or rllib, got {cfg.trainer!r}")
+    if cfg.trainer == "rllib":
+        _check_rllib(cfg, bad)
+    elif LEARNER in cfg.opponents.mix:
+        bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
+    if cfg.trainer != "rllib" and cfg.rllib.address is not None:
+        bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
+    if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
         bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
         bad("ppo.net_arch", f"must be a non-empty list of positive ints, got {cfg.ppo.net_arch!r}")
@@ -255,7 +294,7 @@ def _check(cfg: TrainConfig) -> None:
     for k, w in mix.items():
         if not _type_ok(w, float) or not (w >= 0 and math.isfinite(w)):
             bad(f"opponents.mix.{k}", f"must be a finite number >= 0, got {w!r}")
-        if k not in ("pool", "latest"):
+        if k not in ("pool", "latest", LEARNER):
             _check_spec(k, cfg.game, f"opponents.mix.{k}")
     if sum(mix.values()) <= 0:
         bad("opponents.mix", "weights sum to 0")
@@ -312,6 +351,34 @@ def _cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+RLLIB_MIX = (LEARNER, "pool", "random")
+
+
+def _check_rllib(cfg: TrainConfig, bad) -> None:
+    r = cfg.rllib
+    for key in ("env_runners", "envs_per_runner", "train_batch_size"):
+        v = getattr(r, key)
+        if not _type_ok(v, int) or v < (0 if key == "env_runners" else 1):
+            bad(f"rllib.{key}", f"must be an int >= {0 if key == 'env_runners' else 1}, got {v!r}")
+    if r.num_cpus is not None and not (_type_ok(r.num_cpus, int) and r.num_cpus >= 1):
+        bad("rllib.num_cpus", f"must be a positive int or null, got {r.num_cpus!r}")
+    if r.address is not None and not (isinstance(r.address, str) and r.address):
+        bad("rllib.address", f"must be null, 'auto' or HOST:PORT, got {r.address!r}")
+    if not isinstance(r.ship_code, bool):
+        bad("rllib.ship_code", f"must be true or false, got {r.ship_code!r}")
+    if cfg.ppo.batch_size > r.train_batch_size:
+        bad("ppo.batch_size", f"(the minibatch) must be at most rllib.train_batch_size = "
+            f"{r.train_batch_size}, got {cfg.ppo.batch_size}")
+    for key in cfg.opponents.mix:
+        if key not in RLLIB_MIX:
+            bad(f"opponents.mix.{key}", f"is not an RLlib seat: trainer rllib plays "
+                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)")
+    if cfg.pretrain.imitate is not None:
+        bad("pretrain.imitate", "is not supported by trainer rllib")
+    if cfg.max_episode_steps is not None:
+        bad("max_episode_steps", "is not supported by trainer rllib")
+
+
 def config_from_dict(data: dict) -> TrainConfig:
     cfg = _fill(TrainConfig, data or {}, "")
     _check(cfg)
@@ -365,6 +432,7 @@ __all__ = [
     "OpponentConfig",
     "PPOConfig",
     "PretrainConfig",
+    "RLlibConfig",
     "TrainConfig",
     "config_from_dict",
     "config_to_dict",

@@ -96,7 +96,9 @@ def register_envs() -> list[str]:
     for env_name in registry.env_names():
         env_id = gym_id(env_name)
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=f"{__name__}:SingleAgentEnv", kwargs={"game": env_name})
+            gym.register(
+                id=env_id, entry_point=f"{__name__}:SingleAgentEnv", kwargs={"game": env_name}
+            )
         ids.append(env_id)
     return ids
 
@@ -106,10 +108,19 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: str, num_players: int | None = None, opponents: Any = "random",
-                 reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",
-                 render_mode: str | None = None, episode_stats: bool = False, max_steps: int | None = None,
-                 **game_options):
+    def __init__(
+        self,
+        game: str,
+        num_players: int | None = None,
+        opponents: Any = "random",
+        reward: str = "win",
+        learner_seat: int | None = None,
+        illegal_action: str = "penalize",
+        render_mode: str | None = None,
+        episode_stats: bool = False,
+        max_steps: int | None = None,
+        **game_options,
+    ):
         given = {"reward": reward, "illegal_action": illegal_action, "render_mode": render_mode}
         adapter = validate_adapter_options(given, "SingleAgentEnv")
         self.game = E.game_class(game)(num_players, **game_options)
@@ -122,7 +133,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         self.render_mode = adapter["render_mode"]
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.episode_stats = bool(episode_stats)
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+        if max_steps is not None and (
+            isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+        ):
             raise ConfigError(f"option 'max_steps' must be None or an int >= 1, got {max_steps!r}")
         self.max_steps = max_steps
         self._ep_return, self._ep_len = 0.0, 0
@@ -132,7 +145,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         self._fixed, self._mix = self._parse_opponents(opponents)
         self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
         self._pool_ids: list[int] = []  # the drawable pool, oldest first
-        self._pool_agents: dict[int, Agent] = {}  # id -> agent: the pool plus retired ones still seated
+        self._pool_agents: dict[
+            int, Agent
+        ] = {}  # id -> agent: the pool plus retired ones still seated
         self._pool_rng = np.random.default_rng(0)  # shared by pool agents; reseeded in reset(seed)
         self.game_state = None
         self.seat = 0
@@ -156,7 +171,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
                     raise ConfigError(f"option 'opponents': mix keys are agent specs, got {k!r}")
                 w = opponents[k]
                 if isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0:
-                    raise ConfigError(f"option 'opponents': weight of {k!r} must be a number >= 0, got {w!r}")
+                    raise ConfigError(
+                        f"option 'opponents': weight of {k!r} must be a number >= 0, got {w!r}"
+                    )
                 if k not in (POOL, LATEST):
                     self._check_spec(k)
             w = np.array([float(opponents[k]) for k in keys])
@@ -165,26 +182,40 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
             return None, (keys, w / w.sum())
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != m:
-                raise ConfigError(f"option 'opponents': {m} opponents needed for {m + 1} players, got {len(opponents)}")
+                raise ConfigError(
+                    f"option 'opponents': {m} opponents needed for {m + 1} players, got {len(opponents)}"
+                )
             for o in opponents:
                 if isinstance(o, str):
                     self._check_spec(o)
                 elif not isinstance(o, Agent):
-                    raise ConfigError(f"option 'opponents': entries are agent specs or Agents, got {o!r}")
+                    raise ConfigError(
+                        f"option 'opponents': entries are agent specs or Agents, got {o!r}"
+                    )
             return list(opponents), None
-        raise ConfigError(f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, got {opponents!r}")
+        raise ConfigError(
+            f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, got {opponents!r}"
+        )
 
     def _check_spec(self, spec: str) -> None:
-        make_agent(spec, self.game_name, 0)  # raises ConfigError for unknown specs / missing heuristics
+        make_agent(
+            spec, self.game_name, 0
+        )  # raises ConfigError for unknown specs / missing heuristics
 
     def _agent(self, spec: str, index: int) -> Agent:
         key = (spec, index)
         if key not in self._agents:
-            self._agents[key] = make_agent(spec, self.game_name, int(self.np_random.integers(2**63)))
+            self._agents[key] = make_agent(
+                spec, self.game_name, int(self.np_random.integers(2**63))
+            )
         return self._agents[key]
 
-    def set_pool(self, agents: Sequence[Agent], ids: Sequence[int] | None = None,
-                 retired: dict[int, Agent] | None = None) -> None:
+    def set_pool(
+        self,
+        agents: Sequence[Agent],
+        ids: Sequence[int] | None = None,
+        retired: dict[int, Agent] | None = None,
+    ) -> None:
         """Replace the self-play pool (oldest first); ``ids`` name its members (default 0, 1, ...).
 
         Pool agents share one generator owned by this env, so their sampling is part of the env's
@@ -238,13 +269,19 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         check_reset(seed, options)
         super().reset(seed=seed)
         if seed is not None:
-            self._pool_rng.bit_generator.state = np.random.default_rng(self.np_random.integers(2**63)).bit_generator.state
+            self._pool_rng.bit_generator.state = np.random.default_rng(
+                self.np_random.integers(2**63)
+            ).bit_generator.state
             for a in self._agents.values():
                 a.seed(int(self.np_random.integers(2**63)))
         n = self.game.num_players
         while True:
-            self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
-            self._pool_agents = {i: self._pool_agents[i] for i in self._pool_ids}  # forget retired members
+            self.seat = (
+                self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
+            )
+            self._pool_agents = {
+                i: self._pool_agents[i] for i in self._pool_ids
+            }  # forget retired members
             self.seat_agents = [None] * n
             self.seat_labels = ["learner"] * n
             self._seat_refs = [None] * n
@@ -261,7 +298,10 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
                 break
         if self.render_mode == "human":
             self.render()
-        return self.game_state.observe(self.seat), {"learner_seat": self.seat, "opponents": list(self.seat_labels)}
+        return self.game_state.observe(self.seat), {
+            "learner_seat": self.seat,
+            "opponents": list(self.seat_labels),
+        }
 
     def step(self, action):
         state = self.game_state
@@ -282,8 +322,12 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         info = {}
         if terminated:
             winners = sorted(int(w) for w in state.winners())
-            info = {"scores": np.asarray(state.scores()).tolist(), "winners": winners,
-                    "learner_seat": self.seat, "opponents": list(self.seat_labels)}
+            info = {
+                "scores": np.asarray(state.scores()).tolist(),
+                "winners": winners,
+                "learner_seat": self.seat,
+                "opponents": list(self.seat_labels),
+            }
         self._ep_return += reward
         self._ep_len += 1
         truncated = not terminated and self.max_steps is not None and self._ep_len >= self.max_steps
@@ -305,7 +349,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
 
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gym.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
             return None
         text = f"learner: seat {self.seat}\n" + self.game_state.render()
         if self.render_mode == "human":
@@ -329,16 +375,19 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         Agents are referenced by where they live (their spec, a constructor argument, a pool id)."""
         return {
             "version": ENV_STATE_VERSION,
-            "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
+            "np_random": self.np_random.bit_generator.state,
+            "pool_rng": self._pool_rng.bit_generator.state,
             "agents": [[spec, index, a.get_state()] for (spec, index), a in self._agents.items()],
             "fixed": [o.get_state() if isinstance(o, Agent) else None for o in self._fixed or []],
             "state": None if self.game_state is None else self.game_state.to_dict(),
             "seat": self.seat,
             "seats": [None if ref is None else list(ref) for ref in self._seat_refs],
             "labels": list(self.seat_labels),
-            "last_scores": None if self._rewards is None or self._rewards.last_scores is None
+            "last_scores": None
+            if self._rewards is None or self._rewards.last_scores is None
             else self._rewards.last_scores.tolist(),
-            "episode": [self._ep_return, self._ep_len], "done": self._done,
+            "episode": [self._ep_return, self._ep_len],
+            "done": self._done,
         }
 
     def set_env_state(self, d: dict) -> None:
@@ -378,8 +427,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
                 agent = None
             elif ref[0] == "pool":
                 if ref[1] not in self._pool_agents:
-                    raise ConfigError(f"env state refers to pool member {ref[1]}, which set_pool "
-                                      "did not supply")
+                    raise ConfigError(
+                        f"env state refers to pool member {ref[1]}, which set_pool did not supply"
+                    )
                 agent = self._pool_agents[ref[1]]
             elif ref[0] == "fixed":
                 agent = self._fixed[ref[1]]

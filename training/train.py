@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 import deckzoo.envs as E
+from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import has_heuristic, make_agent
 from deckzoo.agents.stats import wilson_interval, win_credit
 from deckzoo.envs.core.errors import ConfigError
@@ -69,35 +70,60 @@ RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "vec_env", "e
 
 
 # ---- evaluation ---------------------------------------------------------------------------------
-def evaluate(agent, game, opponent: str, games: int, seed: int, max_steps: int = 20_000) -> dict:
+def evaluate(agent, game, opponent: str, games: int, seed: int) -> dict:
     """Play ``games`` games on the engine: ``agent`` in seat g mod P of game g, fresh ``opponent``
     agents elsewhere. Returns the agent's win share (ties split) with its 95% Wilson interval
-    (``deckzoo.agents.stats``, the arena's statistics). A game still running after ``max_steps``
-    decisions is abandoned and counts as a loss (``abandoned`` says how many)."""
+    (``deckzoo.agents.stats``, the arena's statistics). A game the engine cuts off at its declared
+    cap (``max_game_length``: Midgard's ``max_decisions``, where a greedy policy can cycle through
+    cancellable decisions) counts as a loss; ``abandoned`` says how many."""
     n = game.num_players
-    name = type(game).name
     rng = np.random.default_rng(seed)
     agent.seed(int(rng.integers(2**63)))
     total, steps, abandoned = 0.0, 0, 0
+    labels = [opponent] * n
     for g in range(games):
         seat = g % n
-        agents = [make_agent(opponent, name, int(rng.integers(2**63))) for _ in range(n)]
+        agents = [make_agent(opponent, type(game).name, int(rng.integers(2**63))) for _ in range(n)]
         agents[seat] = agent
-        state = game.new_state(int(rng.integers(2**63)))
-        for _ in range(max_steps):
-            p = state.current_player
-            if p is None:
-                break
-            state.apply(agents[p].act(state.for_player(p)))
-            steps += 1
-        if state.is_terminal():
-            total += win_credit(state.winners(), seat)
-        else:
+        result = play_match(game, agents, labels, int(rng.integers(2**63)))
+        steps += result.steps
+        if result.truncated:
             abandoned += 1
+        else:
+            total += win_credit(result.winners, seat)
     share = total / games if games else 0.0
     lo, hi = wilson_interval(total, games)
     return {"opponent": opponent, "games": games, "win_share": share, "ci_low": lo, "ci_high": hi,
             "uniform": 1.0 / n, "steps_per_game": steps / max(games, 1), "abandoned": abandoned}
+
+
+def evaluate_opponents(agent, game, opponents: list[str], games: int, seed: int, step: int,
+                       kind: str = "periodic") -> list[dict]:
+    """``evaluate`` against each opponent spec, seeded by (run seed, step, opponent index) so every
+    trainer's evaluation at a step plays the same games; ``kind`` (periodic, pretrain, final)
+    marks the rows in eval.csv."""
+    rows = []
+    for k, opp in enumerate(opponents):
+        r = evaluate(agent, game, opp, games, seed=_seed(seed, step, k))
+        r["step"], r["kind"] = step, kind
+        rows.append(r)
+        log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s", step, opp,
+                 r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"],
+                 f", {r['abandoned']} abandoned" if r["abandoned"] else "")
+    return rows
+
+
+EVAL_COLUMNS = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
+                "abandoned"]
+
+
+def write_eval_csv(path: Path, rows: list[dict]) -> None:
+    """Every evaluation of the run so far (the learning curve), rewritten atomically."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, EVAL_COLUMNS, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    atomic_write(path, buf.getvalue().encode())
 
 
 # ---- the run ------------------------------------------------------------------------------------
@@ -327,35 +353,16 @@ class Trainer:
 
     def _evaluate(self, games: int, step: int, kind: str = "periodic",
                   seed: int | None = None) -> list[dict]:
-        """Evaluate against every ``eval.opponents`` entry; ``kind`` (periodic, pretrain, final)
-        marks the rows in eval.csv; ``seed`` (the pre-registered ``eval.final_seed``) replaces
-        the seed derived from the run's seed and the step."""
+        """``seed`` (the pre-registered ``eval.final_seed``) replaces the run's seed."""
         agent = PolicyAgent(weights_from_sb3(self.model.policy),
                             deterministic=self.cfg.eval.deterministic)
-        rows = []
-        for k, opp in enumerate(self.eval_opponents):
-            game_seed = _seed(self.cfg.seed, step, k) if seed is None else _seed(seed, k)
-            r = evaluate(agent, self.game, opp, games, seed=game_seed,
-                         max_steps=self.cfg.eval.max_steps)
-            r["step"] = step
-            r["kind"] = kind
-            rows.append(r)
-            self.model.logger.record(f"eval/win_share_vs_{opp}", r["win_share"])
-            log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s", step, opp,
-                     r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"],
-                     f", {r['abandoned']} abandoned" if r["abandoned"] else "")
+        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games,
+                                  self.cfg.seed if seed is None else seed, step, kind)
+        for r in rows:
+            self.model.logger.record(f"eval/win_share_vs_{r['opponent']}", r["win_share"])
         self.rs.eval_history.extend(rows)
-        self._write_eval_csv()
+        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
         return rows
-
-    def _write_eval_csv(self) -> None:
-        cols = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
-                "abandoned"]
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, cols, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(self.rs.eval_history)
-        atomic_write(self.run_dir / "eval.csv", buf.getvalue().encode())
 
     def _finish(self, wall: float) -> dict:
         cfg, model, rs = self.cfg, self.model, self.rs
@@ -363,7 +370,7 @@ class Trainer:
         model.save(buf)
         atomic_write(self.run_dir / "final.zip", buf.getvalue())
         save_policy(self.run_dir / "policy.npz", weights_from_sb3(model.policy), game=cfg.game,
-                    env=E._canonical(cfg.game), game_config=self.game.config(),
+                    env=E.canonical(cfg.game), game_config=self.game.config(),
                     trainer="deckzoo.training (MaskablePPO)",
                     training=config_to_dict(cfg), extra={"steps": int(model.num_timesteps)})
         t0 = time.perf_counter()
@@ -473,29 +480,34 @@ class Trainer:
                               f"({type(e).__name__}: {e}); start the run afresh in another "
                               "run_dir") from None
         self.checkpoint_step = int(self.model.num_timesteps)
-        self._write_eval_csv()
+        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
 
 
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "rllib"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
     return out
 
 
-def _check_resumable(saved: dict, given: dict) -> None:
+def _check_resumable(saved: dict, given: dict, allowed=RESUMABLE_CHANGES) -> None:
     a, b = _flatten(saved), _flatten(given)
-    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in RESUMABLE_CHANGES)
+    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in allowed)
     if diff:
         raise ConfigError(f"--resume: the config differs from the run's own in {', '.join(diff)} "
-                          f"(only {', '.join(sorted(RESUMABLE_CHANGES))} may change)")
+                          f"(only {', '.join(sorted(allowed))} may change)")
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
-    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json)."""
+    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json).
+    ``trainer: rllib`` runs RLlib's PPO on Ray instead (training/rllib.py)."""
+    if cfg.trainer == "rllib":
+        from .rllib import train as train_rllib
+
+        return train_rllib(cfg, resume=resume)
     trainer = Trainer(cfg, resume=resume)
     try:
         return trainer.run()

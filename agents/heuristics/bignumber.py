@@ -85,8 +85,10 @@ class HeuristicAgent(Agent):
         plays = legal_plays(hand, middle)
         selection = tuple(view["selection"])
         if selection:  # two decks: finish the play already begun
-            plays = [t for t in plays if t[:len(selection)] == selection]
-        choice = self.choose(view, hand, middle, plays, can_pass=view["phase"] == "answer" and not selection)
+            plays = [t for t in plays if t[: len(selection)] == selection]
+        choice = self.choose(
+            view, hand, middle, plays, can_pass=view["phase"] == "answer" and not selection
+        )
         if choice is None:
             return PASS
         if not view["two_decks"]:

@@ -107,8 +107,11 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            self._end_with({a: (-1.0 if a == agent else 0.0) for a in self.agents}, {"illegal_action": True},
-                           offender=agent)
+            self._end_with(
+                {a: (-1.0 if a == agent else 0.0) for a in self.agents},
+                {"illegal_action": True},
+                offender=agent,
+            )
             return
         if state.current_player is None:  # terminal
             step = self._rewards.step_rewards(state)
@@ -142,7 +145,9 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
             return None
         if self.game_state is None:
             raise RuntimeError(NOT_RESET)

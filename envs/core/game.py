@@ -53,8 +53,10 @@ def rng_from_dict(d: dict) -> np.random.Generator:
     state = d.get("bit_generator") if isinstance(d, dict) else None
     kind = state.get("bit_generator") if isinstance(state, dict) else None
     if kind not in BIT_GENERATORS:
-        raise ValueError(f"'rng' must hold a numpy bit generator state "
-                         f"({', '.join(BIT_GENERATORS)}), got {kind!r}")
+        raise ValueError(
+            f"'rng' must hold a numpy bit generator state "
+            f"({', '.join(BIT_GENERATORS)}), got {kind!r}"
+        )
     try:
         return rng_from_state(state)
     except (TypeError, ValueError, KeyError) as e:
@@ -116,10 +118,16 @@ def as_action(action: Any, num_actions: int, legal_fn) -> int:
     Accepts Python and numpy integers (and 0-d integer arrays, which samplers return); rejects
     bools, floats, None and anything else, because silently truncating 2.7 to 2 hides bugs.
     """
-    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+    if (
+        isinstance(action, np.ndarray)
+        and action.shape == ()
+        and np.issubdtype(action.dtype, np.integer)
+    ):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(action, legal_fn(), f"actions are integers, got {type(action).__name__}")
+        raise IllegalActionError(
+            action, legal_fn(), f"actions are integers, got {type(action).__name__}"
+        )
     a = int(action)
     if not 0 <= a < num_actions:
         raise IllegalActionError(action, legal_fn(), f"out of range 0..{num_actions - 1}")
@@ -143,6 +151,9 @@ class Game:
     # Whether seats decide at once (face-down commits, ``simultaneous_players``): such a game's
     # env.py also provides the PettingZoo Parallel env, ``parallel_env``.
     simultaneous: ClassVar[bool] = False
+    # The phases a decision can be in, as the views name them (``view(p)["phase"]``): the
+    # information-leak test plays until it has checked positions of every one. Empty: not declared.
+    decision_phases: ClassVar[tuple[str, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
@@ -181,19 +192,32 @@ class Game:
         if num_players is None:
             num_players = self.default_players
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
-            raise ConfigError(f"{self.name}: option 'num_players' must be an int, got {num_players!r}")
+            raise ConfigError(
+                f"{self.name}: option 'num_players' must be an int, got {num_players!r}"
+            )
         if num_players not in self.supported_players():
-            allowed = (f"{self.min_players}..{self.max_players}" if self.player_counts is None
-                       else ", ".join(map(str, self.player_counts)))
-            raise ConfigError(f"{self.name}: option 'num_players' must be in {allowed}, got {num_players}")
+            allowed = (
+                f"{self.min_players}..{self.max_players}"
+                if self.player_counts is None
+                else ", ".join(map(str, self.player_counts))
+            )
+            raise ConfigError(
+                f"{self.name}: option 'num_players' must be in {allowed}, got {num_players}"
+            )
         self.num_players = int(num_players)
         self.options = validate_options(self.OPTIONS, options, self.name)
         for o in self.OPTIONS:
             if o.seat:
                 check_seat(self.options[o.name], self.num_players, self.name, o.name)
         self._setup()
-        required = ("num_actions", "layout", "observation_shape", "state_layout", "max_game_length",
-                    "score_bounds")
+        required = (
+            "num_actions",
+            "layout",
+            "observation_shape",
+            "state_layout",
+            "max_game_length",
+            "score_bounds",
+        )
         missing = [a for a in required if not hasattr(self, a)]
         if missing:
             raise TypeError(f"{type(self).__name__}._setup must set {', '.join(missing)}")
@@ -333,13 +357,18 @@ class State:
             raise IllegalActionError(action, [], "the game is over")
         kind = type(action)
         if (kind is int or kind is np.int64) and 0 <= action < self.game.num_actions:
-            a = int(action)  # the common cases (Python ints, numpy's default int), without as_action's dispatch
+            a = int(
+                action
+            )  # the common cases (Python ints, numpy's default int), without as_action's dispatch
         else:
             a = as_action(action, self.game.num_actions, self.legal_actions)
         if not self.is_legal(a):
             mask = self.legal_mask()
             raise IllegalActionError(
-                action, np.flatnonzero(mask), f"{self.action_name(a)!r} is not legal now", self.action_name
+                action,
+                np.flatnonzero(mask),
+                f"{self.action_name(a)!r} is not legal now",
+                self.action_name,
             )
         self._apply(a)
 
@@ -455,8 +484,9 @@ class State:
             except ConfigError as e:
                 f.fail("config", f"is not usable: {e}")
         elif name != type(game).name or config != json.loads(json.dumps(game.config())):
-            f.fail("config", f"is {name} {config}, not this game's {type(game).name} "
-                             f"{game.config()}")
+            f.fail(
+                "config", f"is {name} {config}, not this game's {type(game).name} {game.config()}"
+            )
         rng = rng_from_dict(f.get("rng"))
         cls._check_dict(game, f.get("state"))
         state = cls._from_dict(game, f.get("state"))
@@ -468,7 +498,9 @@ class State:
         """Equal when every field, the chance generator included, is equal."""
         if type(self) is not type(other):
             return NotImplemented
-        return json.dumps(self.to_dict(), sort_keys=True) == json.dumps(other.to_dict(), sort_keys=True)
+        return json.dumps(self.to_dict(), sort_keys=True) == json.dumps(
+            other.to_dict(), sort_keys=True
+        )
 
     __hash__ = None  # mutable
 

@@ -48,10 +48,12 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         base_obs, _ = make_spaces(self.game)
-        obs_space = spaces.Dict({
-            "observation": base_obs["observation"],
-            "action_mask": spaces.Box(low=0, high=1, shape=(self.noop + 1,), dtype=np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": base_obs["observation"],
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.noop + 1,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.noop + 1) for a in self.possible_agents}
         self._seed_stream = np.random.default_rng()
@@ -74,8 +76,13 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
 
     def _observations(self):
         acting = self.game_state.simultaneous_players()
-        return {a: {"observation": self.game_state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
-                for a in self.agents}
+        return {
+            a: {
+                "observation": self.game_state.observe(self._seat[a]),
+                "action_mask": self._mask(self._seat[a], acting),
+            }
+            for a in self.agents
+        }
 
     def reset(self, seed=None, options=None):
         check_reset(seed, options)
@@ -92,13 +99,15 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
     def _check_actions(self, actions) -> None:
         """The argument as a whole: a dict of live agents (``IllegalActionError`` otherwise)."""
         if not isinstance(actions, Mapping):
-            raise IllegalActionError(actions, [], "step() takes a dict {agent: action}, "
-                                     f"got {type(actions).__name__}")
+            raise IllegalActionError(
+                actions, [], f"step() takes a dict {{agent: action}}, got {type(actions).__name__}"
+            )
         unknown = [k for k in actions if k not in self.agents]
         if unknown:
             names = ", ".join(map(repr, unknown))
-            raise IllegalActionError(actions, [], f"no live agent is called {names} "
-                                     f"(agents: {', '.join(self.agents)})")
+            raise IllegalActionError(
+                actions, [], f"no live agent is called {names} (agents: {', '.join(self.agents)})"
+            )
 
     def step(self, actions):
         if self.game_state is None:
@@ -116,12 +125,16 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
                     offenders = [agent]
                     a = as_action(actions[agent], self.noop + 1, lambda: [self.noop])
                     if a != self.noop:
-                        raise IllegalActionError(a, [self.noop], f"{agent} has nothing to decide now (use NOOP)")
+                        raise IllegalActionError(
+                            a, [self.noop], f"{agent} has nothing to decide now (use NOOP)"
+                        )
             for seat in acting:
                 agent = agent_name(seat)
                 offenders = [agent]
                 if agent not in actions:
-                    raise IllegalActionError(None, np.flatnonzero(trial.legal_mask()), f"{agent} must act this step")
+                    raise IllegalActionError(
+                        None, np.flatnonzero(trial.legal_mask()), f"{agent} must act this step"
+                    )
                 assert trial.current_player == seat, "simultaneous_players() out of order"
                 trial.apply(actions[agent])
         except IllegalActionError:
@@ -137,16 +150,31 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         obs = self._observations()
-        return (obs, rewards, {a: False for a in self.agents}, {a: False for a in self.agents},
-                {a: {} for a in self.agents})
+        return (
+            obs,
+            rewards,
+            {a: False for a in self.agents},
+            {a: False for a in self.agents},
+            {a: {} for a in self.agents},
+        )
 
     def _finish(self, rewards, info):
         scores = np.asarray(self.game_state.scores()).tolist()
         acting = ()
-        obs = {a: {"observation": self.game_state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
-               for a in self.agents}
-        out = (obs, rewards, {a: True for a in self.agents}, {a: False for a in self.agents},
-               {a: {**info, "scores": scores} for a in self.agents})
+        obs = {
+            a: {
+                "observation": self.game_state.observe(self._seat[a]),
+                "action_mask": self._mask(self._seat[a], acting),
+            }
+            for a in self.agents
+        }
+        out = (
+            obs,
+            rewards,
+            {a: True for a in self.agents},
+            {a: False for a in self.agents},
+            {a: {**info, "scores": scores} for a in self.agents},
+        )
         self.agents = []
         if self.render_mode == "human":
             self.render()
@@ -171,5 +199,7 @@ def parallel_constructor(game_cls):
     def parallel_env(**options) -> DeckzooParallelEnv:
         return DeckzooParallelEnv(game_cls, **options)
 
-    parallel_env.__doc__ = f"The native Parallel env of {game_cls.name} (NOOP = the last action id)."
+    parallel_env.__doc__ = (
+        f"The native Parallel env of {game_cls.name} (NOOP = the last action id)."
+    )
     return parallel_env

@@ -27,7 +27,9 @@ def agent_specs(game_name: str, iterations: int = 8) -> list[str]:
     if has_heuristic(game_name):
         specs.append("heuristic")
     specs.append(f"ismcts:{iterations}:max_rollout_steps=40")
-    specs.append(f"ismcts:{iterations}:horizon=1:max_rollout_steps=40")  # round-end values (games with rounds)
+    specs.append(
+        f"ismcts:{iterations}:horizon=1:max_rollout_steps=40"
+    )  # round-end values (games with rounds)
     return specs
 
 

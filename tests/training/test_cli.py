@@ -45,6 +45,7 @@ def test_exponent_floats_without_a_dot_are_floats(tmp_path):
         run_dir=None,
         steps=None,
         no_progress=False,
+        address=None,
     )
     overrides, sources = _overrides(args)
     assert overrides == {"ppo.learning_rate": 3e-5, "eval.games": 12, "reward": "score"}

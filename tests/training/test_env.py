@@ -103,7 +103,9 @@ def test_score_and_dense_rewards():
     env.reset(seed=5)
     rewards, _ = play_random(env, rng)
     game = env.game
-    assert sum(rewards) == pytest.approx(game.score_sign * env.game_state.scores()[env.seat] / game.score_scale)
+    assert sum(rewards) == pytest.approx(
+        game.score_sign * env.game_state.scores()[env.seat] / game.score_scale
+    )
 
 
 def test_learner_seat_fixed_and_varied():
@@ -115,7 +117,9 @@ def test_learner_seat_fixed_and_varied():
         seats.add(env.seat)
     assert seats == {2}
     env = make("gobig_v0")
-    assert {env.reset(seed=s)[1]["learner_seat"] for s in range(40)} == set(range(env.game.num_players))
+    assert {env.reset(seed=s)[1]["learner_seat"] for s in range(40)} == set(
+        range(env.game.num_players)
+    )
 
 
 def test_same_seed_same_episode():
@@ -153,18 +157,21 @@ def test_illegal_actions_penalize_or_raise():
     assert env.game_state.current_player == env.seat
 
 
-@pytest.mark.parametrize("kwargs,key", [
-    ({"opponents": "nobody"}, "nobody"),
-    ({"opponents": ["random"]}, "3 opponents"),
-    ({"opponents": {"random": -1}}, "weight of 'random'"),
-    ({"opponents": {"random": 0}}, "sum to 0"),
-    ({"opponents": 3}, "opponents"),
-    ({"reward": "points"}, "reward"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"learner_seat": 4}, "learner_seat"),
-    ({"num_players": 9}, "num_players"),
-    ({"no_such_option": 1}, "no_such_option"),
-])
+@pytest.mark.parametrize(
+    "kwargs,key",
+    [
+        ({"opponents": "nobody"}, "nobody"),
+        ({"opponents": ["random"]}, "3 opponents"),
+        ({"opponents": {"random": -1}}, "weight of 'random'"),
+        ({"opponents": {"random": 0}}, "sum to 0"),
+        ({"opponents": 3}, "opponents"),
+        ({"reward": "points"}, "reward"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"learner_seat": 4}, "learner_seat"),
+        ({"num_players": 9}, "num_players"),
+        ({"no_such_option": 1}, "no_such_option"),
+    ],
+)
 def test_bad_options_name_the_key(kwargs, key):
     with pytest.raises(ConfigError, match=key):
         SingleAgentEnv("gobig_v0", **kwargs)
@@ -260,7 +267,15 @@ def test_maskable_ppo_runs_on_the_registered_env():
     from sb3_contrib import MaskablePPO
 
     env = gym.make("deckzoo/GoBig-v0", num_players=3, opponents="random", illegal_action="raise")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [16]})
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [16]},
+    )
     model.learn(128)  # an illegal action would raise
     assert model.num_timesteps == 128

@@ -64,12 +64,16 @@ def test_final_evaluation_uses_the_pre_registered_seed(tmp_path):
     cfg = tiny(tmp_path / "run", rollouts=1, eval={"every": 0, "final_games": 4, "final_seed": 77})
     summary = train(cfg)
     agent = PPOAgent(str(tmp_path / "run" / "final.zip"))
-    again = evaluate(agent, E.game_class("gobig")(cfg.num_players), "random", 4, seed=_seed(77, 0))
+    step = summary["steps"]  # games seeded from (final_seed, step, opponent) as every evaluation
+    again = evaluate(agent, E.game_class("gobig")(cfg.num_players), "random", 4,
+                     seed=_seed(77, step, 0))
     assert summary["final_eval"][0]["win_share"] == again["win_share"]
     assert summary["final_eval"][0]["steps_per_game"] == again["steps_per_game"]
 
 
-def test_evaluate_abandons_endless_games():
+def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
+    """Midgard cuts a game off at its declared cap (max_decisions = max_game_length): evaluation
+    counts such a game as a loss for the learner and reports it as abandoned."""
     from deckzoo.agents.base import Agent
     from deckzoo.agents.stats import wilson_interval
     from deckzoo.training.train import evaluate
@@ -78,12 +82,11 @@ def test_evaluate_abandons_endless_games():
         def act(self, info_state):
             return int(info_state.legal_actions()[0])
 
-    game = E.game_class("gobig")(4)
-    # no Go Big game ends in 5 moves
-    r = evaluate(First(), game, "random", games=8, seed=0, max_steps=5)
-    assert r["abandoned"] == 8 and r["win_share"] == 0.0
-    assert (r["ci_low"], r["ci_high"]) == wilson_interval(0, 8)
-    r = evaluate(First(), game, "random", games=8, seed=0)
+    game = E.game_class("midgard")(3, max_decisions=6)  # no Midgard game ends in 6 decisions
+    assert game.max_game_length == 6
+    r = evaluate(First(), game, "random", games=6, seed=0)
+    assert r["abandoned"] == 6 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 6)
+    r = evaluate(First(), E.game_class("gobig")(4), "random", games=8, seed=0)
     assert r["abandoned"] == 0 and r["games"] == 8 and r["uniform"] == 0.25
 
 
