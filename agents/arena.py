@@ -215,7 +215,8 @@ def play_task(task: dict, make=make_agent) -> dict:
         "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
         "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
         "decisions": res.decisions, "think_seconds": res.think_seconds,
-        "max_think_seconds": res.max_think_seconds, "seconds": time.perf_counter() - t0,
+        "max_think_seconds": res.max_think_seconds, "think_cpu_seconds": res.think_cpu_seconds,
+        "max_think_cpu_seconds": res.max_think_cpu_seconds, "seconds": time.perf_counter() - t0,
     }
     if actions is not None:
         rec.update(actions=actions, agent_seeds=task["agent_seeds"])

@@ -76,13 +76,14 @@ from .base import Agent
 from .registry import make_agent, register_agent
 
 DEFAULT_ITERATIONS = 200
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
 WIDENING = 0.5  # with ``bias``: a node with n visits considers 1 + int(0.5 * sqrt(n)) moves
 
 
 class _Node:
     """Statistics of the move that leads into this node, made by seat ``player``."""
 
-    __slots__ = ("avail", "children", "player", "total", "visits")
+    __slots__ = ("avail", "children", "joint", "player", "total", "visits")
 
     def __init__(self, player: int):
         self.player = player
@@ -90,6 +91,9 @@ class _Node:
         self.total = 0.0  # sum of the mover's rewards in [0, 1]
         self.avail = 1
         self.children: dict[tuple[int, int], _Node] = {}
+        # At the start of a simultaneous step: ``children`` holds each seat's own move statistics
+        # and ``joint`` the nodes after the step, keyed by every move made in it.
+        self.joint: dict[tuple, _Node] | None = None
 
 
 def _fast_apply(state: State, action: int) -> None:
@@ -111,7 +115,10 @@ class ISMCTSAgent(Agent):
         seed: seeds the agent's generator (determinizations, tie-breaks, random rollouts).
         iterations: iterations per move (None: ``DEFAULT_ITERATIONS``, or unlimited when
             ``seconds`` is given).
-        seconds: wall-clock budget per move; with ``iterations`` too, whichever ends first.
+        seconds: time budget per move; with ``iterations`` too, whichever ends first.
+        clock: what ``seconds`` measures: "wall" (wall clock, default) or "cpu" (the CPU time of
+            the searching thread: what the wall clock would show on an otherwise idle core, so a
+            budget means the same on a busy shared machine).
         exploration: UCB constant ``c`` for rewards in [0, 1] (0.7 as in Cowling et al.).
         rollout_agent: an ``Agent`` used for rollouts instead of uniform random moves. It is
             re-seeded from this agent's generator, so runs stay reproducible.
@@ -125,6 +132,13 @@ class ISMCTSAgent(Agent):
             (0: plain SO-ISMCTS, every legal move expanded before UCB applies).
         horizon: stop each iteration after this many scoring rounds and value it by the points
             gained (see the module docstring); None: play every rollout to the end.
+        normalize: let UCB see the values min-max normalised over the current search, as with
+            ``horizon`` (always on there): where rollouts are cut short (``max_rollout_steps``)
+            and valued by the points so far, the differences between moves are a few hundredths
+            of the [0, 1] range and the exploration term would swamp them.
+        simultaneous: treat the seats of a simultaneous step (``simultaneous_players()``, e.g.
+            BigWig's face-down commits) as moving at once, by decoupled selection (see the module
+            docstring); False: as a sequence of seen moves, as plain SO-ISMCTS does.
     """
 
     name = "ismcts"
@@ -132,7 +146,9 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, exploration: float = 0.7,
                  rollout_agent: Agent | None = None, reward: str = "win",
-                 max_rollout_steps: int | None = None, bias: float = 0.0, horizon: int | None = None):
+                 max_rollout_steps: int | None = None, bias: float = 0.0,
+                 horizon: int | None = None,
+                 simultaneous: bool = True, normalize: bool = False, clock: str = "wall"):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -140,6 +156,9 @@ class ISMCTSAgent(Agent):
             raise ConfigError(f"ismcts: 'iterations' must be a positive int, got {iterations!r}")
         if seconds is not None and not seconds > 0:
             raise ConfigError(f"ismcts: 'seconds' must be positive, got {seconds!r}")
+        if clock not in CLOCKS:
+            raise ConfigError(f"ismcts: 'clock' must be 'wall' or 'cpu', got {clock!r}")
+        self.clock = clock
         if reward not in ("win", "score"):
             raise ConfigError(f"ismcts: 'reward' must be 'win' or 'score', got {reward!r}")
         if exploration < 0:
@@ -151,6 +170,8 @@ class ISMCTSAgent(Agent):
         if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
         self.horizon = None if horizon is None else int(horizon)
+        self.simultaneous = bool(simultaneous)
+        self.normalize = bool(normalize)
         self.bias = float(bias)
         self._stop_round: int | None = None  # per search, set by act
         self.iterations = None if iterations is None else int(iterations)
@@ -166,9 +187,16 @@ class ISMCTSAgent(Agent):
     def __repr__(self) -> str:
         budget = ", ".join(f"{k}={v}" for k, v in (("iterations", self.iterations), ("seconds", self.seconds))
                            if v is not None)
+        if self.seconds is not None and self.clock != "wall":
+            budget += f", clock={self.clock!r}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
-        return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, reward={self.reward!r}, "
-                f"bias={self.bias}, max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon})")
+        return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, "
+                f"reward={self.reward!r}, bias={self.bias}, "
+                f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
+                f"simultaneous={self.simultaneous}, normalize={self.normalize})")
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_last_root"}
 
     # ---- search -----------------------------------------------------------------------------
     def act(self, info_state: InfoState) -> int:
@@ -182,25 +210,27 @@ class ISMCTSAgent(Agent):
         root = _Node(-1)
         if self.rollout_agent is not None:
             self.rollout_agent.seed(int(self.rng.integers(2**63)))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        now = CLOCKS[self.clock]
+        deadline = None if self.seconds is None else now() + self.seconds
         done = 0
         # Horizon mode: where to stop, the points at the decision, the range of values seen.
         self._stop_round = None
+        self._lo, self._hi = math.inf, -math.inf
         if self.horizon is not None:
             first = info_state.determinize(self.rng)
             self._stop_round = first.round_index() + self.horizon
             self._base = first.score_returns()
-            self._lo, self._hi = math.inf, -math.inf
         limit = self.iterations
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and done > 0 and now() >= deadline:
                 break
             self._iterate(root, info_state.determinize(self.rng))
             root.visits += 1
             done += 1
         self.last_iterations = done
+        self._last_root = root  # the tree of the last search (tests and diagnostics; not pickled)
         self.last_visits = {int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
                             for a in legal}
         best = max(self.last_visits.values())
@@ -209,15 +239,21 @@ class ISMCTSAgent(Agent):
 
     def _iterate(self, root: _Node, state: State) -> None:
         rng = self.rng
-        c = self.exploration
         bias = self.bias
         stop = self._stop_round
-        if stop is not None:  # min-max normalisation of the raw point gains (0.5 while all are equal)
-            lo, span = (self._lo, self._hi - self._lo) if self._hi > self._lo else (self._lo - 0.5, 1.0)
+        norm = (0.0, 1.0)  # values are in [0, 1] already
+        minmax = stop is not None or self.normalize
+        if minmax:  # min-max normalisation of the values seen so far (0.5 while all are equal)
+            norm = (self._lo, self._hi - self._lo) if self._hi > self._lo else (self._lo - 0.5, 1.0)
         node = root
         path = []
         # Selection and expansion.
         while not state.is_terminal() and (stop is None or state.round_index() < stop):
+            if self.simultaneous and len(state.simultaneous_players()) > 1:
+                node, expanded = self._joint_step(node, state, path, norm)
+                if expanded:
+                    break
+                continue
             p = state.current_player
             legal = np.flatnonzero(state.legal_mask())
             children = node.children
@@ -244,20 +280,7 @@ class ISMCTSAgent(Agent):
                 _fast_apply(state, expand)
                 path.append(child)
                 break
-            best_score, best = -math.inf, None
-            for a in legal:
-                child = children.get((p, int(a)))
-                if child is None:  # not yet admitted by progressive widening
-                    continue
-                child.avail += 1
-                mean = child.total / child.visits
-                if stop is not None:
-                    mean = (mean - lo) / span
-                score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
-                if a == preferred:
-                    score += bias / (1 + child.visits)
-                if score > best_score:
-                    best_score, best, best_a = score, child, int(a)
+            best_a, best = self._select(children, p, legal, norm, preferred)
             _fast_apply(state, best_a)
             path.append(best)
             node = best
@@ -281,13 +304,64 @@ class ISMCTSAgent(Agent):
         # Backpropagation: rewards in [0, 1] per seat (horizon: raw point gains).
         if stop is not None:
             value = np.asarray(state.score_returns(), dtype=np.float64) - self._base
-            self._lo = min(self._lo, float(value.min()))
-            self._hi = max(self._hi, float(value.max()))
         else:
             value = self._value(state)
+        if minmax:
+            self._lo = min(self._lo, float(value.min()))
+            self._hi = max(self._hi, float(value.max()))
         for child in path:
             child.visits += 1
-            child.total += value[child.player]
+            if child.player >= 0:
+                child.total += value[child.player]
+
+    def _select(self, children: dict, p: int, legal: np.ndarray, norm: tuple[float, float],
+                preferred: int = -1) -> tuple[int, _Node]:
+        """UCB with availability counts over ``p``'s admitted moves among ``legal``."""
+        c, bias = self.exploration, self.bias
+        lo, span = norm
+        best_score, best, best_a = -math.inf, None, -1
+        for a in legal:
+            child = children.get((p, int(a)))
+            if child is None:  # not yet admitted by progressive widening
+                continue
+            child.avail += 1
+            mean = (child.total / child.visits - lo) / span
+            score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+            if a == preferred:
+                score += bias / (1 + child.visits)
+            if score > best_score:
+                best_score, best, best_a = score, child, int(a)
+        return best_a, best
+
+    def _joint_step(self, node: _Node, state: State, path: list, norm: tuple[float, float]
+                    ) -> tuple[_Node, bool]:
+        """One simultaneous step (every seat of ``state.simultaneous_players()`` commits once),
+        by decoupled selection: each seat picks from its own statistics at ``node`` (an untried
+        move first, then UCB), never from statistics conditioned on the moves made before it in
+        the same step, which it cannot see. The node reached afterwards is keyed by all the step's
+        moves (they are revealed together). Returns it and whether it is new (expanded)."""
+        rng = self.rng
+        moves = []
+        for p in state.simultaneous_players():
+            legal = np.flatnonzero(state.legal_mask())
+            untried = [int(a) for a in legal if (p, int(a)) not in node.children]
+            if untried:
+                a = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+                stats = node.children[(p, a)] = _Node(p)
+            else:
+                a, stats = self._select(node.children, p, legal, norm)
+            _fast_apply(state, a)
+            path.append(stats)
+            moves.append((p, a))
+        if node.joint is None:
+            node.joint = {}
+        key = tuple(moves)
+        child = node.joint.get(key)
+        expanded = child is None
+        if expanded:
+            child = node.joint[key] = _Node(-1)
+        path.append(child)
+        return child, expanded
 
     def _value(self, state: State) -> np.ndarray:
         if state.is_terminal() and self.reward == "win":
@@ -298,13 +372,18 @@ class ISMCTSAgent(Agent):
 
 
 # ---- registry ---------------------------------------------------------------------------------
+_BOOLS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 def parse_spec(arg: str | None) -> dict:
     """``"300"``, ``"0.5s"``, ``"300:rollout=heuristic:c=0.5:reward=score"`` -> keyword options.
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
-    ``random`` or ``heuristic``), ``reward`` (``win``/``score``), ``max_rollout_steps``, ``bias``,
-    ``horizon``.
+    ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``reward``
+    (``win``/``score``), ``max_rollout_steps``, ``bias``,
+    ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
+    ``normalize``).
     """
     out: dict = {}
     if not arg:
@@ -325,8 +404,8 @@ def parse_spec(arg: str | None) -> dict:
                 out["seconds"] = float(val.rstrip("s"))
             elif key in ("c", "exploration"):
                 out["exploration"] = float(val)
-            elif key == "rollout":
-                out["rollout"] = val
+            elif key == "rollout":  # zoo/sample stands for zoo:sample (":" separates options)
+                out["rollout"] = val.replace("/", ":") if val.startswith("zoo/") else val
             elif key == "reward":
                 out["reward"] = val
             elif key == "max_rollout_steps":
@@ -335,9 +414,16 @@ def parse_spec(arg: str | None) -> dict:
                 out["bias"] = float(val)
             elif key == "horizon":
                 out["horizon"] = int(val)
+            elif key == "clock":
+                out["clock"] = val
+            elif key in ("simultaneous", "norm"):
+                if val.lower() not in _BOOLS:
+                    raise ValueError(f"expected one of {', '.join(_BOOLS)}")
+                out["normalize" if key == "norm" else key] = _BOOLS[val.lower()]
             else:
-                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} "
-                                  "(known: iterations, seconds, c, rollout, reward, max_rollout_steps, bias, horizon)")
+                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
+                                  "iterations, seconds, clock, c, rollout, reward, "
+                                  "max_rollout_steps, bias, horizon, simultaneous, norm)")
         except ValueError as e:
             if isinstance(e, ConfigError):
                 raise

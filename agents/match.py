@@ -24,6 +24,9 @@ class MatchResult:
     decisions: list[int] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
     max_think_seconds: list[float] = field(default_factory=list)  # the slowest single decision
+    # CPU seconds of this process inside ``act`` (what a quiet machine's wall clock would show)
+    think_cpu_seconds: list[float] = field(default_factory=list)
+    max_think_cpu_seconds: list[float] = field(default_factory=list)
     # Cut off by the engine's own cap (e.g. Midgard's max_decisions) rather than finished.
     truncated: bool = False
 
@@ -39,14 +42,17 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
     steps = 0
     n = game.num_players
     decisions, think, longest = [0] * n, [0.0] * n, [0.0] * n
-    clock = time.perf_counter
+    cpu, cpu_longest = [0.0] * n, [0.0] * n
+    clock, cpu_clock = time.perf_counter, time.process_time
     while not state.is_terminal():
         p = state.current_player
-        t0 = clock()
+        t0, c0 = clock(), cpu_clock()
         action = agents[p].act(state.for_player(p))
-        dt = clock() - t0
+        dt, dc = clock() - t0, cpu_clock() - c0
         think[p] += dt
         longest[p] = max(longest[p], dt)
+        cpu[p] += dc
+        cpu_longest[p] = max(cpu_longest[p], dc)
         decisions[p] += 1
         state.apply(action)
         if actions is not None:
@@ -58,4 +64,5 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
                        winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
                        decisions=decisions, think_seconds=think, max_think_seconds=longest,
+                       think_cpu_seconds=cpu, max_think_cpu_seconds=cpu_longest,
                        truncated=bool(getattr(state, "truncated", False)))

@@ -26,7 +26,7 @@ from .base import Agent, RandomAgent
 _FACTORIES: dict[str, Callable[[str, int | None, str | None], Agent]] = {}
 _USAGE: dict[str, str] = {}
 # Modules that register more agents when imported (``register_agent``); imported on first use.
-_PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.agents.policy")
+_PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.agents.policy", "deckzoo.agents.zoo")
 
 
 def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent],

@@ -90,7 +90,8 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
 
     A record needs ``seats`` (label per seat), ``scores`` and ``winners``; with ``decisions`` and
     ``think_seconds`` (per seat) the rows also report seconds per move, and with
-    ``max_think_seconds`` the slowest single decision.
+    ``max_think_seconds`` the slowest single decision; with ``think_cpu_seconds`` and
+    ``max_think_cpu_seconds`` the same in CPU time.
     """
     records = sorted(records, key=lambda r: r["index"])
     rows: dict[str, dict] = {}
@@ -98,13 +99,18 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
     for rec in records:
         for seat, label in enumerate(rec["seats"]):
             row = rows.setdefault(label, {"agent": label, "seat_games": 0, "wins": 0.0, "score_sum": 0.0,
-                                          "decisions": 0, "think": 0.0, "longest": None})
+                                          "decisions": 0, "think": 0.0, "longest": None,
+                                          "cpu": None, "cpu_longest": None})
             row["seat_games"] += 1
             if "decisions" in rec:
                 row["decisions"] += rec["decisions"][seat]
                 row["think"] += rec["think_seconds"][seat]
             if "max_think_seconds" in rec:
                 row["longest"] = max(row["longest"] or 0.0, rec["max_think_seconds"][seat])
+            if "think_cpu_seconds" in rec:
+                row["cpu"] = (row["cpu"] or 0.0) + rec["think_cpu_seconds"][seat]
+                row["cpu_longest"] = max(row["cpu_longest"] or 0.0,
+                                         rec["max_think_cpu_seconds"][seat])
             row["wins"] += win_credit(rec["winners"], seat)
             row["score_sum"] += float(rec["scores"][seat])
         ratings.update(rec["seats"], ranks_from_result(rec["scores"], rec["winners"], score_sign))
@@ -129,6 +135,10 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
             # Wall-clock seconds inside ``act`` per decision (not reproducible: machine load).
             "sec_per_move": row["think"] / row["decisions"] if row["decisions"] else 0.0,
             "max_sec_per_move": row["longest"],  # the slowest decision (None: not recorded)
+            # the same in CPU seconds of the playing process (None: not recorded)
+            "cpu_sec_per_move": (row["cpu"] / row["decisions"]
+                                 if row["cpu"] is not None and row["decisions"] else None),
+            "max_cpu_sec_per_move": row["cpu_longest"],
         })
     out.sort(key=lambda r: (-r["win_share"], r["agent"]))
     return out

@@ -30,21 +30,18 @@ from pathlib import Path
 
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.ladder import DEFAULT_ISMCTS, ismcts_spec
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
 
 RESULTS = Path(__file__).resolve().parent / "results"
-# Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
-# the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
-DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
 
 
 def ismcts_for_games() -> dict[str, str]:
     """Each game's own search settings, ``STRENGTH_ISMCTS`` in its env.py (chosen there from short
     pilot runs to stay well within a second per move), else ``DEFAULT_ISMCTS``; override with
     --ismcts-for."""
-    return {name: getattr(E.registry.env_module(name), "STRENGTH_ISMCTS", DEFAULT_ISMCTS)
-            for name in E.registry.env_names()}
+    return {name: ismcts_spec(name) for name in E.registry.env_names()}
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
@@ -89,31 +86,34 @@ def markdown(rows: list[dict], meta: dict) -> str:
         ("Win share: a win counts 1, a win shared by w seats 1/w. The interval is the 95% Wilson interval "
         "over the hero's games; 'above' means its lower end is above the uniform share 1/P. Games were "
         "added in batches until the interval separated from 1/P (or the cap). ms/move is wall-clock "
-        "time per decision on this (shared) machine, on average and for the slowest decision ('-': "
+        "time per decision on this (shared) machine, on average and for the slowest decision; CPU "
+        "ms/move is the playing process's CPU time, what an otherwise idle core would take ('-': "
         "not recorded by that run)."),
         "",
-        ("| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | hero ms/move | "
-        "hero max ms/move | hero mean score | opp. mean score |"),
-        "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|",
+        ("| game | P | hero | opponents | games | hero win share | 95% CI | 1/P | verdict | "
+         "hero ms/move | hero max ms/move | hero CPU ms/move | hero max CPU ms/move | "
+         "hero mean score | opp. mean score |"),
+        "|---|---:|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         h, o = r["hero_row"], r["opponent_row"]
         lines.append(f"| {r['env']} | {r['players']} | {r['hero']} | {r['opponent']} | {r['games']} | "
                      f"{h['win_share']:.3f} | [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | {r['uniform']:.3f} | "
                      f"{r['verdict']} | {1000 * h['sec_per_move']:.1f} | {_ms(h.get('max_sec_per_move'))} | "
+                     f"{_ms(h.get('cpu_sec_per_move'))} | {_ms(h.get('max_cpu_sec_per_move'))} | "
                      f"{h['mean_score']:.1f} | {o['mean_score']:.1f} |")
     heur = [r for r in rows if r["hero"] == "heuristic"]
     srch = [r for r in rows if r["hero"] != "heuristic"]
     lines += [
         "",
-        "## Targets (issue 8)",
+        "## Targets (issues 8 and 18)",
         "",
         (f"- heuristic above 1/P against random: {sum(r['verdict'] == 'above' for r in heur)} of {len(heur)} "
         f"games measured ({', '.join(r['env'] for r in heur if r['verdict'] == 'above') or 'none'})."),
         (f"- ISMCTS above 1/P against the heuristic: {sum(r['verdict'] == 'above' for r in srch)} of "
         f"{len(srch)} games measured ({', '.join(r['env'] for r in srch if r['verdict'] == 'above') or 'none'});"
         f" largest mean s/move {max((r['hero_row']['sec_per_move'] for r in srch), default=0):.3f}"
-        f"{_slowest(srch)}."),
+        f"{_slowest(srch)}{_slowest_cpu(srch)}."),
     ]
     if meta.get("skipped"):
         lines += ["", "Not measured: " + "; ".join(meta["skipped"]) + "."]
@@ -217,6 +217,17 @@ def main(argv=None) -> int:
 def _slowest(rows: list[dict]) -> str:
     known = [r["hero_row"]["max_sec_per_move"] for r in rows if r["hero_row"].get("max_sec_per_move") is not None]
     return f", slowest single move {max(known):.3f} s" if known else ""
+
+
+def _slowest_cpu(rows: list[dict]) -> str:
+    mean = [r["hero_row"]["cpu_sec_per_move"] for r in rows
+            if r["hero_row"].get("cpu_sec_per_move") is not None]
+    top = [r["hero_row"]["max_cpu_sec_per_move"] for r in rows
+           if r["hero_row"].get("max_cpu_sec_per_move") is not None]
+    if not mean:
+        return ""
+    return (f"; in CPU time: largest mean {max(mean):.3f} s/move, "
+            f"slowest single move {max(top):.3f} s")
 
 
 def _ms(seconds) -> str:

@@ -83,6 +83,10 @@ class EvalConfig:
     """Games per opponent at each periodic evaluation."""
     final_games: int = 1000
     """Games per opponent in the final evaluation (summary.json)."""
+    final_seed: Any = None
+    """Seed of the final evaluation's games (int), fixed in the config before the run so that the
+    evaluation is pre-registered (its games are seeded from it, the final step and the opponent);
+    null: ``seed`` instead."""
     opponents: list = field(default_factory=lambda: ["random", "heuristic"])
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: bool = True
@@ -252,9 +256,13 @@ def _check(cfg: TrainConfig) -> None:
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
                    ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games)]:
+                   ("opponents.snapshot_every", cfg.opponents.snapshot_every),
+                   ("eval.games", cfg.eval.games)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
+    seed = cfg.eval.final_seed
+    if seed is not None and not (_type_ok(seed, int) and seed >= 0):
+        bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
     if cfg.trainer not in ("sb3", "rllib"):

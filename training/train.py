@@ -351,11 +351,13 @@ class Trainer:
         retired = {i: PolicyAgent(w) for i, w in (retired or {}).items()}
         self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired)
 
-    def _evaluate(self, games: int, step: int, kind: str = "periodic") -> list[dict]:
+    def _evaluate(self, games: int, step: int, kind: str = "periodic",
+                  seed: int | None = None) -> list[dict]:
+        """``seed`` (the pre-registered ``eval.final_seed``) replaces the run's seed."""
         agent = PolicyAgent(weights_from_sb3(self.model.policy),
                             deterministic=self.cfg.eval.deterministic)
-        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, self.cfg.seed,
-                                  step, kind)
+        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games,
+                                  self.cfg.seed if seed is None else seed, step, kind)
         for r in rows:
             self.model.logger.record(f"eval/win_share_vs_{r['opponent']}", r["win_share"])
         self.rs.eval_history.extend(rows)
@@ -372,7 +374,8 @@ class Trainer:
                     trainer="deckzoo.training (MaskablePPO)",
                     training=config_to_dict(cfg), extra={"steps": int(model.num_timesteps)})
         t0 = time.perf_counter()
-        final = (self._evaluate(cfg.eval.final_games, model.num_timesteps, kind="final")
+        final = (self._evaluate(cfg.eval.final_games, model.num_timesteps, kind="final",
+                                seed=cfg.eval.final_seed)
                  if cfg.eval.final_games else [])
         summary = {
             "game": cfg.game, "num_players": self.game.num_players, "steps": model.num_timesteps,

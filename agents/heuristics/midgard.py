@@ -117,7 +117,10 @@ class HeuristicAgent(Agent):
 
     def __init__(self, seed: int | None = None):
         super().__init__(seed)
-        self._plan: list[int] = []
+        self._plan: list[int] = []  # the deciding seat's queued steps (see act)
+        # seat -> (turn, plan): one agent may play several seats (a search's rollout policy does),
+        # and a plan is replayed only by the seat that made it, in the same turn
+        self._plans: dict[int, tuple[int, list[int]]] = {}
 
     def act(self, info_state: InfoState) -> int:
         mask = info_state.legal_mask()
@@ -126,6 +129,15 @@ class HeuristicAgent(Agent):
             return int(legal[0])
         view = info_state.view()
         mode = view["stack"][-1]["mode"]
+        p, turn = info_state.player, view["turn"]
+        made, self._plan = self._plans.get(p, (turn, []))
+        if made != turn:
+            self._plan = []
+        a = self._decide(info_state, view, mode, mask)
+        self._plans[p] = (turn, self._plan)
+        return a
+
+    def _decide(self, info_state: InfoState, view: dict, mode: str, mask: np.ndarray) -> int:
         # a queued plan step that is still legal is replayed
         while self._plan:
             a = self._plan.pop(0)

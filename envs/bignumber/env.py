@@ -32,4 +32,4 @@ __all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env"
 # ~10x the iterations and a cleaner signal (0.38 in a 16-game pilot; ``bias=1`` changed nothing).
 # A deal's first lead rolls out whole deals (slowest move 2.9 s against a 0.36 s mean, load ~3),
 # so ``1s`` caps every search at one second of wall clock as well.
-STRENGTH_ISMCTS = "ismcts:500:1s:rollout=heuristic:horizon=1"
+STRENGTH_ISMCTS = "ismcts:500:1s:clock=cpu:rollout=heuristic:horizon=1"

@@ -34,4 +34,4 @@ PLAYTHROUGH_CONFIGS = [
 # benchmarks/strength.py's search: the heuristic (~3 ms a decision) is too slow to roll out with,
 # so random rollouts; a round is one trick, too short a horizon for a game of hand management
 # (horizon=2: 0 wins in an 8-game pilot, points level).
-STRENGTH_ISMCTS = "ismcts:300:reward=score"
+STRENGTH_ISMCTS = "ismcts:300:1s:clock=cpu:reward=score"

@@ -26,4 +26,4 @@ PLAYTHROUGH_CONFIGS = [
 
 # benchmarks/strength.py's search: 60 iterations with the heuristic as the rollout policy beat the
 # heuristic clearly, while 300 iterations with random rollouts only draw level with it.
-STRENGTH_ISMCTS = "ismcts:60:1s:rollout=heuristic"
+STRENGTH_ISMCTS = "ismcts:60:1s:clock=cpu:rollout=heuristic"

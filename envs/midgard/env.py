@@ -31,4 +31,4 @@ __all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env"
 
 # benchmarks/strength.py's search: ~570 decisions a game and ~1 ms a heuristic decision, so random
 # rollouts cut at 100 moves.
-STRENGTH_ISMCTS = "ismcts:60:reward=score:max_rollout_steps=100"
+STRENGTH_ISMCTS = "ismcts:60:1s:clock=cpu:reward=score:max_rollout_steps=100"

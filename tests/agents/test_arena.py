@@ -11,13 +11,17 @@ from deckzoo.agents.arena import ArenaConfig, parse_agents, run_arena, schedule,
 from deckzoo.agents.cli import main
 from deckzoo.envs import ConfigError
 
+TIMES = ("seconds", "think_seconds", "max_think_seconds", "think_cpu_seconds",
+         "max_think_cpu_seconds")
+
 
 def strip_times(records):
-    return [{k: v for k, v in r.items() if k not in ("seconds", "think_seconds", "max_think_seconds")} for r in records]
+    return [{k: v for k, v in r.items() if k not in TIMES} for r in records]
 
 
 def strip_summary(rows):
-    return [{k: v for k, v in r.items() if k not in ("sec_per_move", "max_sec_per_move")} for r in rows]
+    timed = ("sec_per_move", "max_sec_per_move", "cpu_sec_per_move", "max_cpu_sec_per_move")
+    return [{k: v for k, v in r.items() if k not in timed} for r in rows]
 
 
 @pytest.mark.parametrize("agents,players,expected", [
@@ -43,6 +47,7 @@ def test_reproducible_from_a_seed_and_independent_of_workers():
     assert strip_summary(a.summary) == strip_summary(b.summary)
     assert all(r["decisions"] > 0 and r["sec_per_move"] > 0 for r in a.summary)
     assert all(r["max_sec_per_move"] >= r["sec_per_move"] for r in a.summary)  # the slowest move bounds the mean
+    assert all(r["max_cpu_sec_per_move"] >= r["cpu_sec_per_move"] >= 0 for r in a.summary)
     c = run_arena(ArenaConfig(**{**cfg.__dict__, "workers": 2}))
     assert strip_times(c.records) == strip_times(a.records)
     first = run_arena(ArenaConfig(**{**cfg.__dict__, "games": 2}))

@@ -72,3 +72,25 @@ def test_heuristic_beats_random():
         wins += (seat in r.winners) / len(r.winners)
     assert wins / games >= 0.75  # random would win about 0.25
     assert troop("Kriger - Berserker - Bueskytter").is_valid()
+
+
+def test_a_plan_is_replayed_only_by_the_seat_that_made_it():
+    """One agent playing several seats out of order (a search's rollout policy does) answers each
+    seat as a fresh agent would: a troop plan queued for one seat is not replayed for another."""
+    game = MidgardGame(4, start_position=6)
+    state, agents = game.new_state(3), [HeuristicAgent(i) for i in range(4)]
+    planned = building = None
+    while not state.is_terminal() and (planned is None or building is None):
+        p = state.current_player
+        a = agents[p].act(state.for_player(p))
+        if planned is None and a == A.NEW_TROOP:
+            planned = state.clone()
+        elif (planned is not None and p != planned.current_player
+              and state.view(p)["stack"][-1]["mode"] == "build"):
+            building = state.clone()
+        state.apply(a)
+    assert planned is not None and building is not None
+    shared = HeuristicAgent(0)
+    assert shared.act(planned.for_player(planned.current_player)) == A.NEW_TROOP  # a plan is queued
+    q = building.current_player
+    assert shared.act(building.for_player(q)) == HeuristicAgent(1).act(building.for_player(q))

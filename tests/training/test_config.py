@@ -54,6 +54,8 @@ def test_shipped_configs_load(path):
     ({"pretrain": {"imitate": "heuristic", "learning_rate": 0}}, "'pretrain.learning_rate'"),
     ({"pretrain": {"imitate": "heuristic", "value": "yes"}}, "'pretrain.value'"),
     ({"pretrain": {"imitate": "heuristic", "eval_games": -1}}, "'pretrain.eval_games'"),
+    ({"eval": {"final_seed": -1}}, "'eval.final_seed'"),
+    ({"eval": {"final_seed": "x"}}, "'eval.final_seed'"),
 ])
 def test_bad_config_is_rejected_naming_the_key(data, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):

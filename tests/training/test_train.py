@@ -58,6 +58,19 @@ def test_smoke_run_every_game(name, tmp_path):
     assert state.legal_mask()[npz.act(state.for_player(state.current_player))]
 
 
+def test_final_evaluation_uses_the_pre_registered_seed(tmp_path):
+    from deckzoo.training.train import _seed, evaluate
+
+    cfg = tiny(tmp_path / "run", rollouts=1, eval={"every": 0, "final_games": 4, "final_seed": 77})
+    summary = train(cfg)
+    agent = PPOAgent(str(tmp_path / "run" / "final.zip"))
+    step = summary["steps"]  # games seeded from (final_seed, step, opponent) as every evaluation
+    again = evaluate(agent, E.game_class("gobig")(cfg.num_players), "random", 4,
+                     seed=_seed(77, step, 0))
+    assert summary["final_eval"][0]["win_share"] == again["win_share"]
+    assert summary["final_eval"][0]["steps_per_game"] == again["steps_per_game"]
+
+
 def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
     """Midgard cuts a game off at its declared cap (max_decisions = max_game_length): evaluation
     counts such a game as a loss for the learner and reports it as abandoned."""

@@ -1,0 +1,395 @@
+"""Leaderboard: per game, a round robin of the reference ladder random, heuristic, ISMCTS, zoo.
+
+Every game of a game type seats the four agents at a 4-player table (one each), the line-up
+rotated by one seat a game (``agents.arena``: every agent sits in every seat equally often over
+4 games), every game seeded from ``--seed`` (its deal and the agents' seeds come from the arena's
+``SeedSequence`` child of that game; all are recorded). The ladder:
+
+* ``random``: uniform over the legal moves;
+* ``heuristic``: the game's rule-of-thumb agent;
+* ``ismcts``: the strongest ISMCTS setting found within a second a move
+  (``deckzoo.agents.ladder.ismcts_spec``: the game's ``STRENGTH_ISMCTS``, as in the strength
+  benchmark);
+* ``zoo``: the reference policy shipped in the package (``zoo:<game>``, ``agents/zoo.py``).
+
+Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and
+``leaderboard.png``): openskill Plackett-Luce ratings (``agents/stats.py``: games in order, ranks
+from the winners then points) with the interval ``mu +- 1.96 sigma``; each agent's win share with
+its 95% Wilson interval; pairwise win shares (the share of games in which the row agent finished
+ahead of the column agent, ties counting a half) with Wilson intervals; seconds a move (wall clock
+on this shared machine, and CPU time of the playing process). "Separated" says whether the rating
+intervals of random, heuristic and the better of ISMCTS and zoo are disjoint in that order.
+
+Games are played in batches of ``--batch`` and saved after each batch; running again with a larger
+``--games`` continues the recorded games (same agents and seed), so a long run can be spread out.
+
+    .venv/bin/python benchmarks/leaderboard.py --games 40 --workers 2
+    .venv/bin/python benchmarks/leaderboard.py --envs wizard_v0 --games 80     # continue one game
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import deckzoo.envs as E
+from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.ladder import LABELS as LADDER
+from deckzoo.agents.ladder import ladder
+from deckzoo.agents.stats import Z95, ranks_from_result, summarize, wilson_interval
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strength import parse_keyed  # the sibling script's ENV=VALUE option parser
+
+RESULTS = Path(__file__).resolve().parent / "results"
+PLAYERS = 4
+
+
+def pairwise(records: list[dict], score_sign: int) -> dict[str, dict[str, dict]]:
+    """``out[a][b]``: games in which ``a`` finished ahead of ``b`` (ties a half), with the Wilson
+    interval, over the games where both played."""
+    acc: dict[tuple[str, str], list[float]] = {}
+    for rec in records:
+        ranks = ranks_from_result(rec["scores"], rec["winners"], score_sign)
+        for i, j in itertools.permutations(range(len(rec["seats"])), 2):
+            a, b = rec["seats"][i], rec["seats"][j]
+            if a == b:
+                continue
+            won = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+            cell = acc.setdefault((a, b), [0.0, 0])
+            cell[0] += won
+            cell[1] += 1
+    out: dict[str, dict[str, dict]] = {}
+    for (a, b), (wins, n) in acc.items():
+        lo, hi = wilson_interval(wins, n)
+        out.setdefault(a, {})[b] = {"share": wins / n, "ci_low": lo, "ci_high": hi, "games": n}
+    return out
+
+
+def table(records: list[dict], score_sign: int) -> list[dict]:
+    """The summary rows (``agents.stats.summarize``) with the rating interval, best rated first."""
+    rows = summarize(records, PLAYERS, score_sign)
+    for r in rows:
+        r["rating_low"] = r["rating_mu"] - Z95 * r["rating_sigma"]
+        r["rating_high"] = r["rating_mu"] + Z95 * r["rating_sigma"]
+    rows.sort(key=lambda r: -r["rating_mu"])
+    return rows
+
+
+def separated(rows: list[dict]) -> dict:
+    """Whether random < heuristic < best of (ismcts, zoo), rating intervals disjoint."""
+    by = {r["agent"]: r for r in rows}
+    if not {"random", "heuristic"} <= set(by):
+        return {"best": None, "separated": False}
+    best = max(
+        (by[a] for a in ("ismcts", "zoo") if a in by), key=lambda r: r["rating_mu"], default=None
+    )
+    if best is None:
+        return {"best": None, "separated": False}
+    ok = (
+        by["random"]["rating_high"] < by["heuristic"]["rating_low"]
+        and by["heuristic"]["rating_high"] < best["rating_low"]
+    )
+    return {"best": best["agent"], "separated": bool(ok)}
+
+
+def play(
+    env: str,
+    specs: list[tuple[str, str]],
+    games: int,
+    seed: int,
+    batch: int,
+    workers: int,
+    records: list[dict],
+    save,
+) -> list[dict]:
+    """Play games ``len(records) .. games - 1`` in batches, saving after each."""
+    agents = [f"{label}={spec}" for label, spec in specs]
+    sign = E.game_class(env).score_sign
+    while len(records) < games:
+        n = min(batch, games - len(records))
+        res = run_arena(
+            ArenaConfig(
+                env,
+                agents,
+                games=n,
+                players=PLAYERS,
+                seed=seed,
+                workers=workers,
+                first_game=len(records),
+            )
+        )
+        records += res.records
+        save()
+        rows = table(records, sign)
+        print(
+            f"  {env}: {len(records)} games; "
+            + ", ".join(
+                f"{r['agent']} {r['rating_mu']:.1f} [{r['rating_low']:.1f}, {r['rating_high']:.1f}]"
+                for r in rows
+            ),
+            flush=True,
+        )
+        if res.interrupted:
+            raise KeyboardInterrupt
+    return records
+
+
+def _ms(x) -> str:
+    return "-" if x is None else f"{1000 * x:.0f}"
+
+
+def _rating(row: dict) -> str:
+    return f"{row['rating_mu']:.1f} [{row['rating_low']:.1f}, {row['rating_high']:.1f}]"
+
+
+def markdown(data: dict) -> str:
+    meta = data["meta"]
+    lines = [
+        "# Leaderboard",
+        "",
+        (
+            f"Generated by `benchmarks/leaderboard.py` ({'; then '.join(meta['commands'])}); "
+            f"last run {meta['date']}, {meta['machine']}. {PLAYERS} players, every game seats "
+            "random, heuristic, ISMCTS and the zoo policy once, the line-up rotated by one seat a "
+            "game; each game's deal and agent seeds come from the arena seed below (all recorded "
+            "in leaderboard.json)."
+        ),
+        "",
+        (
+            "Rating: openskill Plackett-Luce over the games in order (ranks: the winners, then "
+            "points), interval mu +- 1.96 sigma. Win share: a win counts 1, a shared win 1/w; 95% "
+            f"Wilson interval; 1/P = {1 / PLAYERS:.2f}. Pairwise: share of games in which the row "
+            "agent finished ahead of the column agent (ties a half). Wall ms/move is wall-clock "
+            "time inside `act` on a shared 2-core machine (the load is noted below); CPU ms/move "
+            "is the playing process's CPU time, what an otherwise idle core would take."
+        ),
+        "",
+        "## Summary",
+        "",
+        ("| game | games | arena seed | random | heuristic | ismcts | zoo "
+        "| separated (random < heuristic < best) |"),
+        "|---|---:|---:|---|---|---|---|---|",
+    ]
+    for env, res in data["envs"].items():
+        rows = {r["agent"]: r for r in res["rows"]}
+        cells = [_rating(rows[a]) if a in rows else "-" for a in LADDER]
+        sep = res["separation"]
+        verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
+        lines.append(
+            f"| {env} | {len(res['records'])} | {res['seed']} | "
+            + " | ".join(cells)
+            + f" | {verdict} |"
+        )
+    for env, res in data["envs"].items():
+        agents = ", ".join(f"{label} = `{spec}`" for label, spec in res["specs"])
+        lines += [
+            "",
+            f"## {env}",
+            "",
+            f"Agents: {agents}.",
+            "",
+            (
+                "| agent | rating mu | sigma | interval | win share | 95% CI | mean score | "
+                "wall ms/move | CPU ms/move | max CPU ms/move |"
+            ),
+            "|---|---:|---:|---|---:|---|---:|---:|---:|---:|",
+        ]
+        for r in res["rows"]:
+            lines.append(
+                f"| {r['agent']} | {r['rating_mu']:.2f} | {r['rating_sigma']:.2f} | "
+                f"[{r['rating_low']:.2f}, {r['rating_high']:.2f}] | {r['win_share']:.3f} | "
+                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['mean_score']:.1f} | "
+                f"{_ms(r['sec_per_move'])} | {_ms(r.get('cpu_sec_per_move'))} | "
+                f"{_ms(r.get('max_cpu_sec_per_move'))} |"
+            )
+        order = [r["agent"] for r in res["rows"]]
+        lines += [
+            "",
+            "Pairwise (row ahead of column):",
+            "",
+            "| | " + " | ".join(order) + " |",
+            "|---|" + "---|" * len(order),
+        ]
+        for a in order:
+            cells = []
+            for b in order:
+                c = res["pairwise"].get(a, {}).get(b)
+                cells.append(
+                    "-"
+                    if c is None
+                    else f"{c['share']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]"
+                )
+            lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    if meta.get("notes"):
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in meta["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def plot(data: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    envs = list(data["envs"])
+    fig, axes = plt.subplots(1, len(envs), figsize=(3.2 * len(envs), 3.4), squeeze=False)
+    colours = {"random": "#999999", "heuristic": "#4c72b0", "ismcts": "#c44e52", "zoo": "#55a868"}
+    for ax, env in zip(axes[0], envs):
+        rows = {r["agent"]: r for r in data["envs"][env]["rows"]}
+        labels = [a for a in LADDER if a in rows]
+        mu = [rows[a]["rating_mu"] for a in labels]
+        err = [Z95 * rows[a]["rating_sigma"] for a in labels]
+        ax.errorbar(range(len(labels)), mu, yerr=err, fmt="none", ecolor="black", capsize=5)
+        ax.scatter(range(len(labels)), mu, c=[colours.get(a, "#333333") for a in labels], zorder=3)
+        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+        ax.set_title(f"{env} ({len(data['envs'][env]['records'])} games)", fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("openskill rating, mu +- 1.96 sigma")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def summarise_env(res: dict, env: str) -> None:
+    sign = E.game_class(env).score_sign
+    res["rows"] = table(res["records"], sign)
+    res["pairwise"] = pairwise(res["records"], sign)
+    res["separation"] = separated(res["rows"])
+
+
+def canonical(env: str) -> str:
+    game_cls = E.game_class(env)
+    return next(k for k, m in E.ENVS.items() if m.Game is game_cls)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated envs (default: all)")
+    p.add_argument(
+        "--games", type=int, default=40, help="games per env (a multiple of 4 keeps seats balanced)"
+    )
+    p.add_argument("--games-for", action="append", metavar="ENV=N", help="games for one env")
+    p.add_argument(
+        "--spec-for",
+        action="append",
+        metavar="ENV=LABEL:SPEC",
+        help="replace one ladder agent's spec for one env (e.g. wizard_v0=ismcts:ismcts:100)",
+    )
+    p.add_argument("--batch", type=int, default=8)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=str(RESULTS))
+    p.add_argument(
+        "--fresh", action="store_true", help="discard the recorded games of the envs played"
+    )
+    p.add_argument(
+        "--note", action="append", default=[], help="a note printed under the tables (kept)"
+    )
+    args = p.parse_args(argv)
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "leaderboard.json"
+    data = (
+        json.loads(path.read_text())
+        if path.exists()
+        else {"meta": {"commands": [], "notes": []}, "envs": {}}
+    )
+    command = "python benchmarks/leaderboard.py " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
+    meta = data["meta"]
+    if command not in meta["commands"]:
+        meta["commands"].append(command)
+    meta["notes"] += [n for n in args.note if n not in meta["notes"]]
+    games_for = {
+        canonical(k): int(v) for k, v in parse_keyed(args.games_for, "--games-for").items()
+    }
+    spec_for: dict[str, dict[str, str]] = {}
+    for item in args.spec_for or []:
+        env, eq, rest = item.partition("=")
+        label, colon, spec = rest.partition(":")
+        if not (eq and colon and label in LADDER):
+            raise SystemExit(
+                f"--spec-for takes ENV=LABEL:SPEC with LABEL one of {', '.join(LADDER)}, "
+                f"got {item!r}"
+            )
+        spec_for.setdefault(canonical(env), {})[label] = spec
+
+    def save():
+        meta["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        meta["machine"] = (
+            f"{platform.machine()}, Python {platform.python_version()}, "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        for env, res in data["envs"].items():
+            if res["records"]:
+                summarise_env(res, env)
+        done = {e: r for e, r in data["envs"].items() if r["records"]}
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps({"meta": meta, "envs": data["envs"]}, indent=1))
+        os.replace(tmp, path)
+        shown = {"meta": meta, "envs": done}
+        (out / "leaderboard.md").write_text(markdown(shown))
+        if done:
+            plot(shown, out / "leaderboard.png")
+
+    try:
+        for env in [canonical(e.strip()) for e in args.envs.split(",") if e.strip()]:
+            game = E.ENVS[env].Game.name
+            specs = [
+                (label, spec_for.get(env, {}).get(label, spec)) for label, spec in ladder(game)
+            ]
+            res = data["envs"].get(env)
+            if (
+                args.fresh
+                or res is None
+                or res["specs"] != [list(s) for s in specs]
+                or res["seed"] != args.seed
+            ):
+                if res is not None and res["records"] and not args.fresh:
+                    raise SystemExit(
+                        f"{env}: the recorded games used other agents or another seed; "
+                        "pass --fresh to start again"
+                    )
+                res = data["envs"][env] = {
+                    "specs": [list(s) for s in specs],
+                    "seed": args.seed,
+                    "records": [],
+                    "load_average": [],
+                }
+            target = games_for.get(env, args.games)
+            print(f"{env}: {len(res['records'])} of {target} games recorded", flush=True)
+            res["load_average"].append(list(os.getloadavg()))
+            play(
+                env,
+                specs,
+                target,
+                args.seed,
+                max(1, args.batch),
+                args.workers,
+                res["records"],
+                save,
+            )
+            res["load_average"].append(list(os.getloadavg()))
+            save()
+    except KeyboardInterrupt:
+        print("interrupted: the finished batches are saved", file=sys.stderr)
+        save()
+        return 130
+    save()
+    print((out / "leaderboard.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

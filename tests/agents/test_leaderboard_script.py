@@ -1,0 +1,84 @@
+"""benchmarks/leaderboard.py on a tiny budget: ratings, pairwise shares, continuation, seeds."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from deckzoo.agents.ladder import LABELS, ismcts_spec, ladder
+
+ROOT = Path(__file__).resolve().parents[2]
+# cheap stand-ins for the search and the zoo policy
+CHEAP = ["--spec-for", "gobig=ismcts:ismcts:2", "--spec-for", "gobig=zoo:heuristic"]
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location(
+        "leaderboard", ROOT / "benchmarks" / "leaderboard.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_game_has_a_ladder():
+    import deckzoo.envs as E
+
+    for mod in E.ENVS.values():
+        specs = ladder(mod.Game.name)
+        assert [label for label, _ in specs] == list(LABELS)
+        assert specs[2][1] == ismcts_spec(mod.Game.name) and specs[3][1] == f"zoo:{mod.Game.name}"
+        assert ":1s:clock=cpu:" in specs[2][1]  # every shipped search is capped at 1 s of CPU
+
+
+def test_leaderboard_smoke_and_continuation(tmp_path):
+    lb = load_script()
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4"]) == 0
+    first = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert len(first["records"]) == 4 and first["seed"] == 0
+    assert [r["seats"] for r in first["records"]][:2] == [
+        ["random", "heuristic", "ismcts", "zoo"],
+        ["heuristic", "ismcts", "zoo", "random"],
+    ]
+    assert all(isinstance(r["seed"], int) for r in first["records"])
+    assert (
+        lb.main(base + ["--games", "8"]) == 0
+    )  # continues: the first 4 games are kept as they were
+    data = json.loads((tmp_path / "leaderboard.json").read_text())
+    res = data["envs"]["gobig_v0"]
+    assert res["records"][:4] == first["records"] and len(res["records"]) == 8
+    rows = {r["agent"]: r for r in res["rows"]}
+    assert set(rows) == set(LABELS)
+    for r in rows.values():
+        assert r["rating_low"] < r["rating_mu"] < r["rating_high"] and r["seat_games"] == 8
+    pair = res["pairwise"]
+    for a in LABELS:
+        for b in LABELS:
+            if a != b:
+                assert pair[a][b]["games"] == 8
+                assert pair[a][b]["share"] + pair[b][a]["share"] == pytest.approx(1.0)
+    assert set(res["separation"]) == {"best", "separated"}
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 8 | 0 |" in md and "Pairwise" in md
+    assert (tmp_path / "leaderboard.png").stat().st_size > 0
+    with pytest.raises(SystemExit, match="fresh"):  # other agents than the recorded games'
+        lb.main(["--envs", "gobig", "--games", "8", "--workers", "1", "--out", str(tmp_path)])
+
+
+def test_separation_needs_disjoint_intervals():
+    lb = load_script()
+
+    def row(agent, lo, hi):
+        return {"agent": agent, "rating_mu": (lo + hi) / 2, "rating_low": lo, "rating_high": hi}
+
+    rows = [
+        row("random", 10, 20),
+        row("heuristic", 21, 25),
+        row("ismcts", 24, 30),
+        row("zoo", 26, 28),
+    ]
+    assert lb.separated(rows) == {"best": "ismcts", "separated": False}  # 25 > 24: overlap
+    rows[2] = row("ismcts", 26, 34)
+    assert lb.separated(rows) == {"best": "ismcts", "separated": True}

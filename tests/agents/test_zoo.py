@@ -1,0 +1,111 @@
+"""The zoo: one reference policy file a game, loaded as an agent without running code from it."""
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+import deckzoo.agents
+import deckzoo.envs as E
+from deckzoo.agents import zoo
+from deckzoo.agents.registry import make_agent
+from deckzoo.envs.core.errors import ConfigError
+
+GAMES = sorted(E.GAMES)
+
+
+def test_every_game_ships_a_policy():
+    assert zoo.available() == GAMES
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_zoo_policy_plays_its_game(game):
+    agent = deckzoo.agents.load(f"zoo:{game}", seed=1)
+    assert isinstance(agent, zoo.ZooAgent)
+    state = E.game_class(game)().new_state(3)
+    for _ in range(30):  # legal moves from the policy's own play
+        if state.is_terminal():
+            break
+        p = state.current_player
+        a = agent.act(state.for_player(p))
+        assert state.legal_mask()[a]
+        state.apply(a)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_file_holds_plain_arrays_and_its_provenance(game):
+    path = zoo.path(game)
+    assert path.stat().st_size < 4_000_000  # small: it ships inside the package
+    with np.load(path, allow_pickle=False) as z:  # no object arrays: nothing to unpickle
+        assert all(z[k].dtype != object for k in z.files)
+    meta = zoo.metadata(game)
+    assert meta["game"] == game
+    assert meta["game_config"]["num_players"] == E.game_class(game)().num_players
+    assert meta["training"]["game"] == game and meta["extra"]["commands"]
+    assert "run_dir" not in meta["training"]  # no path of the machine that trained it
+    evaluation = {r["opponent"]: r for r in meta["extra"]["evaluation"]}
+    assert set(evaluation) >= {"random", "heuristic"}
+    assert all(r["mode"] == zoo.default_mode(game) and r["seed"] for r in evaluation.values())
+
+
+def test_specs_and_errors():
+    game = GAMES[0]
+    assert make_agent("zoo", game).deterministic is (zoo.default_mode(game) == "greedy")
+    assert make_agent("zoo:sample", game).deterministic is False
+    assert make_agent(f"zoo:{game}:sample", game).deterministic is False
+    assert make_agent(f"zoo:{game}:greedy", game).deterministic is True
+    other = GAMES[1]
+    with pytest.raises(ConfigError, match=other):
+        make_agent(f"zoo:{other}", game)
+    with pytest.raises(ConfigError, match="mode"):
+        make_agent(f"zoo:{game}:loud", game)
+    with pytest.raises(ConfigError, match="needs the game"):
+        deckzoo.agents.load("heuristic")
+    assert deckzoo.agents.load("heuristic", game).act  # any spec with its game
+
+
+def test_a_pickle_in_a_policy_file_is_refused(tmp_path):
+    """A file with a pickled object where the arrays should be is not loaded (nothing runs)."""
+    bad = tmp_path / "bad.npz"
+    with zipfile.ZipFile(zoo.path(GAMES[0])) as src, zipfile.ZipFile(bad, "w") as dst:
+        for name in src.namelist():
+            dst.writestr(name, src.read(name))
+        buf = __import__("io").BytesIO()
+        np.save(buf, np.array([{"evil": 1}], dtype=object), allow_pickle=True)
+        dst.writestr("extra.npy", buf.getvalue())
+    from deckzoo.agents.policy import load_policy
+
+    with pytest.raises(ConfigError):
+        load_policy(bad)
+
+
+def test_install_records_the_metadata(tmp_path, monkeypatch):
+    monkeypatch.setattr(zoo, "FOLDER", tmp_path)
+    zoo._load.cache_clear()
+    try:
+        from deckzoo.agents.policy import save_policy
+
+        save_policy(tmp_path / "run.npz", _tiny_weights(E.game_class(GAMES[0])()), game=GAMES[0])
+        assert (
+            zoo.install(tmp_path / "run.npz", GAMES[0], training={"game": GAMES[0]}, commands=["x"])
+            == tmp_path / f"{GAMES[0]}.npz"
+        )
+        meta = zoo.metadata(GAMES[0])
+        assert meta["extra"]["commands"] == ["x"] and meta["training"] == {"game": GAMES[0]}
+        assert json.loads(json.dumps(meta)) == meta
+        with pytest.raises(ConfigError, match="not"):
+            zoo.install(tmp_path / "run.npz", GAMES[1])
+    finally:
+        zoo._load.cache_clear()
+
+
+def _tiny_weights(game):
+    from deckzoo.agents.policy import PolicyWeights
+
+    rng = np.random.default_rng(0)
+    d, a = game.observation_shape[0], game.num_actions
+    return PolicyWeights(
+        hidden=[(rng.normal(size=(d, 4)).astype(np.float32), np.zeros(4, np.float32))],
+        head=(rng.normal(size=(4, a)).astype(np.float32), np.zeros(a, np.float32)),
+    )
