@@ -167,7 +167,8 @@ def _cached_game(game: str, players: int, options_json: str):
     return E.game_class(game)(players, **json.loads(options_json))
 
 
-TIMINGS = ("seconds", "think_seconds", "max_think_seconds")
+TIMINGS = ("seconds", "think_seconds", "max_think_seconds", "think_cpu_seconds",
+           "max_think_cpu_seconds")
 
 
 def comparable(record: dict) -> dict:

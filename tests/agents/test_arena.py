@@ -7,16 +7,19 @@ import json
 
 import pytest
 
-from deckzoo.agents.arena import ArenaConfig, parse_agents, run_arena, schedule, write_results
+from deckzoo.agents.arena import (
+    ArenaConfig,
+    comparable,
+    parse_agents,
+    run_arena,
+    schedule,
+    write_results,
+)
 from deckzoo.agents.cli import main
 from deckzoo.envs import ConfigError
 
-TIMES = ("seconds", "think_seconds", "max_think_seconds", "think_cpu_seconds",
-         "max_think_cpu_seconds")
-
-
 def strip_times(records):
-    return [{k: v for k, v in r.items() if k not in TIMES} for r in records]
+    return [comparable(r) for r in records]
 
 
 def strip_summary(rows):
