@@ -18,6 +18,7 @@ from deckzoo.agents.arena import (
 from deckzoo.agents.cli import main
 from deckzoo.envs import ConfigError
 
+
 def strip_times(records):
     return [comparable(r) for r in records]
 
