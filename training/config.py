@@ -20,6 +20,8 @@ from typing import Any
 
 from deckzoo.envs.core.errors import ConfigError
 
+LEARNER = "learner"  # the opponents.mix key of a seat played (and trained) by the learner itself
+
 
 @dataclass
 class PPOConfig:
@@ -103,9 +105,35 @@ class PretrainConfig:
 
 
 @dataclass
+class VectorConfig:
+    """Keys of the vector trainer only (``trainer: vector``, training/vector_ppo.py). It reads the
+    shared keys too: ``n_envs`` is its number of lanes (games played at once), ``ppo.n_steps`` the
+    decisions per lane in a rollout, ``ppo.batch_size`` the minibatch size (rounded so that whole
+    minibatches cover the rollout), and every other ``ppo.*`` key has PPO's usual meaning."""
+
+    anneal_lr: bool = True
+    """Decay the learning rate linearly from ``ppo.learning_rate`` to 0 over ``total_timesteps``."""
+    norm_adv: bool = True
+    """Normalise the advantages of each minibatch to mean 0 and standard deviation 1."""
+    clip_vloss: bool = True
+    """Clip the value update around the rollout's values with ``ppo.clip_range`` (as PPO2 and
+    CleanRL do)."""
+    target_kl: Any = None
+    """Stop an update's remaining epochs once the approximate KL divergence from the rollout's
+    policy exceeds this (null: never)."""
+    scalar_lanes: Any = None
+    """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
+    ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
+    opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
+
+
+@dataclass
 class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
+    trainer: str = "sb3"
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py) or vector (batched
+    self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number)."""
     game: str = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
     num_players: Any = None
@@ -137,6 +165,7 @@ class TrainConfig:
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    vector: VectorConfig = field(default_factory=VectorConfig)
 
     @property
     def rollout_steps(self) -> int:
@@ -210,7 +239,13 @@ def _check(cfg: TrainConfig) -> None:
             bad(key, f"must be >= 1, got {v}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.rollout_steps % cfg.ppo.batch_size:
+    if cfg.trainer not in ("sb3", "vector"):
+        bad("trainer", f"must be sb3 or vector, got {cfg.trainer!r}")
+    if cfg.trainer == "vector":
+        _check_vector(cfg, env_name, bad)
+    elif LEARNER in cfg.opponents.mix:
+        bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: only trainer: vector has it")
+    if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
         bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
         bad("ppo.net_arch", f"must be a non-empty list of positive ints, got {cfg.ppo.net_arch!r}")
@@ -257,6 +292,26 @@ def _check(cfg: TrainConfig) -> None:
         game_cls(cfg.num_players, **cfg.game_options)
     except ConfigError as e:
         raise ConfigError(f"config key 'game_options'/'num_players': {e}") from None
+
+
+def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
+    from deckzoo.envs import vector
+
+    if env_name not in vector.available():
+        bad("trainer", f"vector needs a batched engine; {cfg.game} has none (batched: "
+            f"{', '.join(vector.available())})")
+    if cfg.pretrain.imitate is not None:
+        bad("pretrain.imitate", "is not supported by trainer: vector (it trains from scratch)")
+    if cfg.max_episode_steps is not None:
+        bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
+    v = cfg.vector
+    for key in ("anneal_lr", "norm_adv", "clip_vloss"):
+        if not isinstance(getattr(v, key), bool):
+            bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
+    if v.target_kl is not None and not (_type_ok(v.target_kl, float) and v.target_kl > 0):
+        bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
+    if v.scalar_lanes is not None and not (_type_ok(v.scalar_lanes, int) and 0 <= v.scalar_lanes <= cfg.n_envs):
+        bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {v.scalar_lanes!r}")
 
 
 def config_from_dict(data: dict) -> TrainConfig:

@@ -384,7 +384,7 @@ class Trainer:
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "vector"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
@@ -400,7 +400,12 @@ def _check_resumable(saved: dict, given: dict) -> None:
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
-    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json)."""
+    """Train (or resume) one run; returns its summary (also written to run_dir/summary.json).
+    ``trainer: vector`` runs the batched self-play trainer (training/vector_ppo.py) instead."""
+    if cfg.trainer == "vector":
+        from .vector_ppo import train as train_vector
+
+        return train_vector(cfg, resume=resume)
     trainer = Trainer(cfg, resume=resume)
     try:
         return trainer.run()
