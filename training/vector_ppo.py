@@ -63,6 +63,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -115,22 +116,64 @@ class ActorCritic(nn.Module):
         return self.critic(obs).squeeze(-1)
 
 
-def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Log-probabilities of the masked softmax: illegal logits are -inf, their log-probability
-    -inf (probability exactly 0)."""
-    return torch.log_softmax(logits.masked_fill(~mask, -torch.inf), dim=-1)
+class Legal(NamedTuple):
+    """The legal actions of a batch of masks as (row, action) pairs, in row-major order. The
+    masked softmax runs over these pairs only: an illegal action's logit is -inf, so it has
+    probability 0 and is left out (with 2,180 actions and a handful legal, as in Big Number,
+    that is most of the work saved). tests/training/test_vector_ppo.py checks every quantity
+    below against the dense softmax with the illegal logits set to -inf."""
+
+    rows: torch.Tensor
+    actions: torch.Tensor
+    n: int
+
+    @classmethod
+    def of(cls, mask: torch.Tensor) -> Legal:
+        rows, actions = mask.nonzero(as_tuple=True)
+        return cls(rows, actions, mask.shape[0])
 
 
-def sample_actions(logits, mask, generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """One action per row from the masked softmax, and its log-probability."""
-    logp = masked_log_probs(logits, mask)
-    actions = torch.multinomial(logp.exp(), 1, generator=generator).squeeze(1)
-    return actions, logp.gather(1, actions[:, None]).squeeze(1)
+def legal_logits(actor: nn.Sequential, obs: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """The actor's logits of the legal pairs: the hidden layers on every row, then the head's
+    rows for the legal actions only."""
+    h, head = actor[:-1](obs), actor[-1]
+    return (h[legal.rows] * head.weight[legal.actions]).sum(-1) + head.bias[legal.actions]
 
 
-def entropy(logp: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Entropy of masked distributions (the illegal actions' 0 * -inf terms counted as 0)."""
-    return -(logp.exp() * logp.masked_fill(~mask, 0.0)).sum(-1)
+def log_softmax(z: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """Log-probabilities of the pairs: a softmax within each row."""
+    top = z.new_full((legal.n,), -torch.inf).scatter_reduce(0, legal.rows, z.detach(), "amax")
+    z = z - top[legal.rows]
+    total = z.new_zeros(legal.n).index_add(0, legal.rows, z.exp())
+    return z - total.log()[legal.rows]
+
+
+def entropy(logp: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """Entropy of each row's distribution."""
+    return -logp.new_zeros(legal.n).index_add(0, legal.rows, logp.exp() * logp)
+
+
+def chosen(logp: torch.Tensor, legal: Legal, actions: torch.Tensor) -> torch.Tensor:
+    """Each row's log-probability of its action (which must be legal: exactly one pair a row)."""
+    return logp[legal.actions == actions[legal.rows]]
+
+
+def sample(logp: torch.Tensor, legal: Legal, generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """One action a row from its distribution (Gumbel-max), and its log-probability."""
+    u = torch.rand(logp.shape, generator=generator, device=logp.device).clamp_(1e-12, 1.0 - 1e-7)
+    key = logp - torch.log(-torch.log(u))
+    best = key.new_full((legal.n,), -torch.inf).scatter_reduce(0, legal.rows, key, "amax")
+    pair = torch.arange(len(key), device=logp.device)
+    first = torch.full((legal.n,), len(key), device=logp.device).scatter_reduce(
+        0, legal.rows, torch.where(key == best[legal.rows], pair, len(key)), "amin")
+    return legal.actions[first], logp[first]
+
+
+def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, device) -> tuple:
+    """Sample ``actor``'s policy on rows of observations and masks (numpy in, torch out)."""
+    legal = Legal.of(torch.from_numpy(mask).to(device))
+    obs_t = torch.from_numpy(obs).to(device)
+    return sample(log_softmax(legal_logits(actor, obs_t, legal), legal), legal, generator) + (obs_t,)
 
 
 def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
@@ -252,29 +295,22 @@ class VectorTrainer:
         if not self.resume and ckpt.exists():
             raise ConfigError(f"{self.run_dir} already holds a run; pass --resume or choose another run_dir")
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        # one seed feeds everything: the network's initial weights, the sampler, the lanes' and
-        # the batched engine's generators, the trainer's own (random seats, minibatch order)
+        # one seed feeds everything: the network's initial weights, the sampler, the trainer's own
+        # generator (random seats' moves, minibatch order), the lanes' (seats, deals)
         seeds = np.random.SeedSequence(cfg.seed).spawn(5)
+        self.lanes = self.make_lanes(np.random.default_rng(seeds[3]))
+        L, n = self.lanes.L, self.lanes.n
         torch.manual_seed(int(seeds[0].generate_state(1)[0]))
-        self.net = ActorCritic(self.game_obs_dim, self.game.num_actions, cfg.ppo.net_arch,
+        self.net = ActorCritic(self.lanes.obs_dim, self.lanes.num_actions, cfg.ppo.net_arch,
                                cfg.ppo.activation).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.ppo.learning_rate, eps=1e-5)
         self.sampler = torch.Generator(self.device)
         self.sampler.manual_seed(int(seeds[1].generate_state(1)[0]))
         self.rng = np.random.default_rng(seeds[2])
-        scalar = cfg.vector.scalar_lanes
-        if scalar is None:
-            scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs)
-        batched = None
-        if cfg.n_envs - scalar > 0:
-            batched = vector.make(cfg.game, num_envs=cfg.n_envs - scalar, num_players=self.n,
-                                  reward=cfg.reward, **cfg.game_options)
-        self.lanes = Lanes(batched, self.game, scalar, self.mix, np.random.default_rng(seeds[3]), cfg.reward)
-        L = self.lanes.L
-        self.pending = np.full((L, self.n), -1, dtype=np.int64)
-        self.buffer = Rollout(L * self.n + cfg.ppo.n_steps * L, self.game_obs_dim, self.game.num_actions)
-        self.snapshots: dict[int, nn.Module] = {}  # id -> actor copy: the pool, plus dropped ones still seated
-        self.episode_return = np.zeros((L, self.n), dtype=np.float64)
+        self.pending = np.full((L, n), -1, dtype=np.int64)  # each seat's latest transition
+        self.buffer = Rollout(L * n + cfg.ppo.n_steps * L, self.lanes.obs_dim, self.lanes.num_actions)
+        self.snapshots: dict[int, nn.Module] = {}  # id -> actor: the pool, and dropped ones still seated
+        self.episode_return = np.zeros((L, n), dtype=np.float64)
         if self.resume:
             self._load_checkpoint(ckpt)
         else:
@@ -282,9 +318,17 @@ class VectorTrainer:
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
 
-    @property
-    def game_obs_dim(self) -> int:
-        return int(np.prod(self.game.observation_shape))
+    def make_lanes(self, rng: np.random.Generator) -> Lanes:
+        """The batched engine's lanes plus the scalar lanes the opponent mix needs."""
+        cfg = self.cfg
+        scalar = cfg.vector.scalar_lanes
+        if scalar is None:
+            scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs)
+        batched = None
+        if cfg.n_envs > scalar:
+            batched = vector.make(cfg.game, num_envs=cfg.n_envs - scalar, num_players=self.n,
+                                  reward=cfg.reward, **cfg.game_options)
+        return Lanes(batched, self.game, scalar, self.mix, rng, cfg.reward)
 
     # ---- the loop ----
     def run(self) -> dict:
@@ -331,9 +375,7 @@ class VectorTrainer:
             if len(rows):
                 obs, mask = lanes.obs[rows], lanes.mask[rows]
                 with torch.no_grad():
-                    obs_t = torch.from_numpy(obs).to(self.device)
-                    mask_t = torch.from_numpy(mask).to(self.device)
-                    a, logp = sample_actions(self.net.actor(obs_t), mask_t, self.sampler)
+                    a, logp, obs_t = act(self.net.actor, obs, mask, self.sampler, self.device)
                     value = self.net.value(obs_t)
                 a = a.cpu().numpy()
                 idx = buf.add(obs, mask, a, logp.cpu().numpy(), value.cpu().numpy())
@@ -374,8 +416,8 @@ class VectorTrainer:
             with torch.no_grad():
                 for sid in np.unique(snap):
                     r = rows[snap == sid]
-                    logits = self.snapshots[int(sid)](torch.from_numpy(lanes.obs[r]).to(self.device))
-                    a, _ = sample_actions(logits, torch.from_numpy(lanes.mask[r]).to(self.device), self.sampler)
+                    a, _, _ = act(self.snapshots[int(sid)], lanes.obs[r], lanes.mask[r], self.sampler,
+                                  self.device)
                     actions[r] = a.cpu().numpy()
 
     def update(self) -> dict:
@@ -403,9 +445,10 @@ class VectorTrainer:
         for _ in range(p.n_epochs):
             for mb in np.array_split(self.rng.permutation(n), n_mb):
                 mb = torch.from_numpy(mb).to(dev)
-                logp_all = masked_log_probs(self.net.actor(b_obs[mb]), b_mask[mb])
-                new_logp = logp_all.gather(1, b_act[mb, None]).squeeze(1)
-                ent = entropy(logp_all, b_mask[mb]).mean()
+                legal = Legal.of(b_mask[mb])
+                logp_all = log_softmax(legal_logits(self.net.actor, b_obs[mb], legal), legal)
+                new_logp = chosen(logp_all, legal, b_act[mb])
+                ent = entropy(logp_all, legal).mean()
                 new_v = self.net.value(b_obs[mb])
                 log_ratio = new_logp - b_logp[mb]
                 ratio = log_ratio.exp()
@@ -579,7 +622,7 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
             with np.load(io.BytesIO(zf.read("arrays.npz")), allow_pickle=False) as z:
                 arrays = {k: z[k] for k in z.files}
             tensors = torch.load(io.BytesIO(zf.read("tensors.pt")), map_location="cpu", weights_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError, RuntimeError) as e:
+    except Exception as e:  # noqa: BLE001 - zip, json, numpy and torch raise many kinds; all mean "unusable"
         raise ConfigError(f"--resume: {path} is not a readable vector-trainer checkpoint ({e})") from None
     if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
         raise ConfigError(f"--resume: {path} is not a vector-trainer checkpoint of version {CHECKPOINT_VERSION}")

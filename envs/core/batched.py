@@ -345,12 +345,12 @@ class BatchedEnv:
         if set(arrays) != want:
             raise ValueError(f"batched env state: arrays {sorted(set(want) ^ set(arrays))} missing "
                              f"or unexpected")
+        shapes = {k: v.shape for k, v in targets.items()}
+        shapes.update(mask=(self.num_envs, self.num_actions), last_scores=(self.num_envs, self.num_players))
         for key, value in arrays.items():
-            ref = targets.get(key, self._mask if key == "mask" else None)
-            shape = ref.shape if ref is not None else (self.num_envs, self.num_players)
-            if value.shape != shape:
+            if value.shape != shapes[key]:
                 raise ValueError(f"batched env state: array {key!r} has shape {value.shape}, "
-                                 f"this env needs {shape}")
+                                 f"this env needs {shapes[key]}")
         for key, value in targets.items():
             value[...] = arrays[key]
         self._mask = np.array(arrays["mask"], dtype=bool)
