@@ -121,6 +121,9 @@ class VectorConfig:
     target_kl: Any = None
     """Stop an update's remaining epochs once the approximate KL divergence from the rollout's
     policy exceeds this (null: never)."""
+    stagger: int = 1000
+    """Before the first rollout, lane ``i`` plays a uniformly random number below this of random
+    legal moves (not trained on), so that the lanes' games are at different stages (0: none)."""
     scalar_lanes: Any = None
     """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
@@ -308,6 +311,8 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
     for key in ("anneal_lr", "norm_adv", "clip_vloss"):
         if not isinstance(getattr(v, key), bool):
             bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
+    if not _type_ok(v.stagger, int) or v.stagger < 0:
+        bad("vector.stagger", f"must be an int >= 0, got {v.stagger!r}")
     if v.target_kl is not None and not (_type_ok(v.target_kl, float) and v.target_kl > 0):
         bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
     if v.scalar_lanes is not None and not (_type_ok(v.scalar_lanes, int) and 0 <= v.scalar_lanes <= cfg.n_envs):

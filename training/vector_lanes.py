@@ -114,6 +114,20 @@ class Lanes:
         for j in range(self.Ls):
             self._start_scalar(j)
 
+    def stagger(self, moves: int) -> None:
+        """Spread the lanes over the course of a game: lane ``i`` plays ``k_i`` uniformly random
+        legal moves (``k_i`` uniform in ``[0, moves)``, for every seat, not trained on). Without
+        this, games that all last equally long (Wizard: always 540 decisions at 4 players) stay in
+        step, and each rollout would hold one phase of the game only."""
+        if moves < 1:
+            return
+        left = self.rng.integers(moves, size=self.L)
+        for _ in range(int(left.max(initial=0))):
+            active = left > 0
+            actions = np.where(self.mask, self.rng.random(self.mask.shape), -1.0).argmax(axis=1)
+            self._step(actions, active)
+            left -= 1
+
     def _key_seats(self, lanes: np.ndarray, keys: np.ndarray, names: list[str]) -> None:
         """Turn drawn mix keys (indices into ``names``, ``(k, n)``) into seat kinds and snapshots."""
         kind = np.full(keys.shape, AGENT, dtype=np.int8)
@@ -173,10 +187,13 @@ class Lanes:
         """Apply ``actions`` (``(L,)``; ignored where an agent is to act: it decides itself).
         Returns ``(rewards, ended)``: ``(L, n)`` float32 rewards of every seat for this step, in
         the run's reward mode, and which lanes' games ended (their new games have started)."""
+        return self._step(actions, None)
+
+    def _step(self, actions: np.ndarray, active: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         rewards = np.zeros((self.L, self.n), dtype=np.float32)
         ended = np.zeros(self.L, dtype=bool)
         if self.Lb:
-            res = self.batched.step(actions[:self.Lb])
+            res = self.batched.step(actions[:self.Lb], active=None if active is None else active[:self.Lb])
             self.obs[:self.Lb], self.mask[:self.Lb], self.player[:self.Lb] = res.obs, res.mask, res.player
             rewards[:self.Lb], ended[:self.Lb] = res.rewards, res.terminated
             done = np.flatnonzero(res.terminated)
@@ -184,6 +201,8 @@ class Lanes:
                 self._draw_batched(done)
         for j, state in enumerate(self.states):
             lane, p = self.Lb + j, state.current_player
+            if active is not None and not active[lane]:
+                continue
             if self.seat_kind[lane, p] == AGENT:
                 action = self._agent(j, p).act(state.for_player(p))
             else:

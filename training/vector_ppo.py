@@ -315,7 +315,10 @@ class VectorTrainer:
             self._load_checkpoint(ckpt)
         else:
             (self.run_dir / "config.yaml").write_text(yaml.safe_dump(config_to_dict(cfg), sort_keys=False))
+            c0 = time.process_time()
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
+            self.lanes.stagger(cfg.vector.stagger)
+            self.rs.train_cpu_seconds += time.process_time() - c0
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
 
     def make_lanes(self, rng: np.random.Generator) -> Lanes:

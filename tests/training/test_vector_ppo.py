@@ -45,7 +45,7 @@ def tiny(run_dir, game="gobig", steps=400, **over):
         "ppo": {"n_steps": 8, "batch_size": 16, "n_epochs": 2, "net_arch": [16]},
         "opponents": {"mix": MIX, "snapshot_every": 60, "pool_size": 2},
         "eval": {"every": 150, "games": 2, "final_games": 0, "opponents": ["random"]},
-        "vector": {"scalar_lanes": 2},
+        "vector": {"scalar_lanes": 2, "stagger": 20},
     }
     for k, v in over.items():
         data[k] = {**data.get(k, {}), **v} if isinstance(v, dict) and isinstance(data.get(k), dict) else v
@@ -137,7 +137,8 @@ class ThreeSeat:
         self.t[:], self.games[:] = 0, 1
         return self._out()
 
-    def step(self, actions):
+    def step(self, actions, active=None):
+        assert active is None  # (stagger is off)
         rewards = np.array([self.PAYS.get(int(t), (0.0, 0.0, 0.0)) for t in self.t], dtype=np.float32)
         self.t += 1
         ended = self.t == 6
@@ -177,7 +178,8 @@ def _transitions(trainer, rounds: int) -> list[dict]:
 def test_credit_goes_to_the_seat_whatever_moves_produce_it(mix, tmp_path):
     """n_steps 4 with 6-move games: trajectories cross rollout ends (open transitions are
     carried) and games end mid-rollout."""
-    cfg = tiny(tmp_path / "r", n_envs=3, ppo={"n_steps": 4}, opponents={"mix": mix}, vector={"scalar_lanes": 0})
+    cfg = tiny(tmp_path / "r", n_envs=3, ppo={"n_steps": 4}, opponents={"mix": mix},
+               vector={"scalar_lanes": 0, "stagger": 0})
     trainer = ThreeSeatTrainer(cfg)
     trainer.setup()
     got = _transitions(trainer, rounds=6)  # 24 moves a lane: 4 whole games
