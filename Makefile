@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-fast lint playthroughs bench bench-peers clean-venv
+.PHONY: demo test test-fast lint playthroughs bench bench-peers clean-venv browser screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,8 +18,26 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/deckzoo demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest -q -n 2 --dist loadgroup
+
+# The viewer's browser tests (tests/viewer/test_browser.py) drive the distribution's Chromium;
+# install it when it is missing and apt-get may run (as root or through sudo without a password).
+# Where it cannot be installed, those tests skip and say why.
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif sudo -n true 2>/dev/null; then SUDO=sudo; else SUDO=no; fi; \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$SUDO" != no ]; then \
+	    ($$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -q chromium chromium-driver) \
+	    || echo "could not install chromium: the browser tests will skip"; \
+	  else echo "chromium is missing and apt-get cannot run here: the browser tests will skip"; fi; \
+	fi
+
+# Refresh the pictures of docs/viewer.md (the replay page of each game, from the browser test).
+screenshots: $(STAMP) browser
+	DECKZOO_SCREENSHOTS=docs/viewer $(PY) -m pytest -q tests/viewer/test_browser.py -k replay_page
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow"

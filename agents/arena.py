@@ -62,6 +62,9 @@ class ArenaConfig:
         progress: show a progress bar.
         first_game: index of the first game; runs of games ``0..k-1`` then ``k..m-1`` play exactly
             the games of one run of ``0..m-1`` (for sequential benchmarks that add batches).
+        save_games: keep the actions of the first ``save_games`` games of each pairing (a set of
+            agents at one table, whatever its seating; ``schedule``) for replay files: their
+            records gain ``actions`` and ``agent_seeds`` (``agents/replay.py``).
     """
 
     game: str
@@ -73,6 +76,7 @@ class ArenaConfig:
     workers: int = 1
     progress: bool = False
     first_game: int = 0
+    save_games: int = 0
 
 
 @dataclass
@@ -143,15 +147,19 @@ def _game_tasks(cfg: ArenaConfig, num_players: int) -> list[dict]:
     children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game:]
     options_json = json.dumps(cfg.options, sort_keys=True)
     tasks = []
+    saved: dict[int, int] = {}  # pairing (the table before rotation) -> games kept so far
     for g, child in enumerate(children, start=cfg.first_game):
         rng = np.random.default_rng(child)
         game_seed = int(rng.integers(2**63))
         agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
         lineup = lineups[g % len(lineups)]
+        pairing = g % len(lineups) // num_players
+        save = saved.get(pairing, 0) < cfg.save_games
+        saved[pairing] = saved.get(pairing, 0) + save
         tasks.append({
             "index": g, "seed": game_seed, "game": cfg.game, "players": num_players,
             "options_json": options_json, "seats": [agents[i][0] for i in lineup],
-            "specs": [agents[i][1] for i in lineup], "agent_seeds": agent_seeds,
+            "specs": [agents[i][1] for i in lineup], "agent_seeds": agent_seeds, "save": save,
         })
     return tasks
 
@@ -161,13 +169,17 @@ def play_task(task: dict) -> dict:
     game = _cached_game(task["game"], task["players"], task["options_json"])
     agents = [make_agent(spec, game.name, seed) for spec, seed in zip(task["specs"], task["agent_seeds"])]
     t0 = time.perf_counter()
-    res = play_match(game, agents, task["seats"], seed=task["seed"])
-    return {
+    actions = [] if task.get("save") else None
+    res = play_match(game, agents, task["seats"], seed=task["seed"], actions=actions)
+    rec = {
         "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
         "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
         "decisions": res.decisions, "think_seconds": res.think_seconds,
         "max_think_seconds": res.max_think_seconds, "seconds": time.perf_counter() - t0,
     }
+    if actions is not None:
+        rec.update(actions=actions, agent_seeds=task["agent_seeds"])
+    return rec
 
 
 def _ignore_sigint() -> None:
@@ -195,6 +207,8 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         raise ConfigError(f"arena: 'first_game' must be >= 0, got {cfg.first_game}")
     if cfg.workers < 1:
         raise ConfigError(f"arena: 'workers' must be at least 1, got {cfg.workers}")
+    if cfg.save_games < 0:
+        raise ConfigError(f"arena: 'save_games' must be >= 0, got {cfg.save_games}")
     game = _resolve(cfg)
     n = game.num_players
     agents = parse_agents(cfg.agents)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+from pathlib import Path
 
 from deckzoo.envs.core.errors import ConfigError
 
@@ -37,7 +39,7 @@ def run(args) -> int:
     agents = [a for a in args.agents.split(",") if a.strip()]
     cfg = ArenaConfig(game=args.game, agents=agents, games=args.games, players=args.players,
                       options=dict(args.option or []), seed=args.seed, workers=args.workers,
-                      progress=not args.no_progress)
+                      progress=not args.no_progress, save_games=args.save_games)
     try:
         import deckzoo.envs as E
 
@@ -55,6 +57,15 @@ def run(args) -> int:
     if not result.records:
         print("no game finished", file=sys.stderr)
         return 1
+    if args.save_games:
+        from .replay import write_arena_replays
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        folder = (Path(args.out) / "replays" if args.out else
+                  Path("deckzoo_games") / f"arena-{result.game_name}-{stamp}")
+        saved = write_arena_replays(result, folder)
+        print(f"{len(saved)} replays written to {folder}/ "
+              "(view one: deckzoo replay FILE --html OUT.html)")
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)
@@ -77,4 +88,7 @@ def add_parser(sub) -> None:
                    help="a game option, e.g. --option end_rule=literal (repeatable)")
     p.add_argument("--out", default=None, help="directory for games.csv/json, summary.md/json, win_share.png")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--save-games", type=int, default=0, metavar="N",
+                   help="keep the first N games of each pairing as replay files, in OUT/replays/ "
+                        "(default 0; without --out in deckzoo_games/arena-GAME-TIME/)")
     p.set_defaults(func=run)

@@ -12,6 +12,8 @@ SUBCOMMAND_MODULES = (
     "deckzoo.agents.demo",
     "deckzoo.agents.arena_cli",
     "deckzoo.agents.play",
+    "deckzoo.agents.replay",
+    "deckzoo.agents.serve",
     "deckzoo.training.cli",
 )
 

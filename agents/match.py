@@ -26,8 +26,12 @@ class MatchResult:
     max_think_seconds: list[float] = field(default_factory=list)  # the slowest single decision
 
 
-def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, max_steps: int = 1_000_000) -> MatchResult:
-    """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``."""
+def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
+               max_steps: int = 1_000_000, actions: list[int] | None = None) -> MatchResult:
+    """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``.
+
+    Every action taken is appended to ``actions`` if given (what a replay file keeps).
+    """
     state = game.new_state(seed)
     steps = 0
     n = game.num_players
@@ -42,6 +46,8 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int, ma
         longest[p] = max(longest[p], dt)
         decisions[p] += 1
         state.apply(action)
+        if actions is not None:
+            actions.append(int(action))
         steps += 1
         if steps > max_steps:
             raise RuntimeError(f"game with seed {seed} exceeded {max_steps} steps")

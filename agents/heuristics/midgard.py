@@ -186,7 +186,8 @@ class HeuristicAgent(Agent):
             if not (ch.any_world or where in ch.worlds):
                 continue
             diff = s.challenge_difficulty(cid)
-            for combo in C.feasible_sets(ch, troops, troop_ids, int(s.coins[p]), int(s.hands[p].sum())):
+            coins, cards, ignore = int(s.coins[p]), int(s.hands[p].sum()), s.ignore_allowance(p)
+            for combo in C.feasible_sets(ch, troops, troop_ids, coins, cards, ignore):
                 if C.might(ch, [troops[i] for i in combo], MIGHT) >= diff:
                     score = ch.renown + (1.0 if ch.calendar else 0.0) - 0.5 * len(combo)
                     if best is None or score > best[0]:

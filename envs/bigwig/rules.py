@@ -12,14 +12,17 @@ top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
   the highest card if nobody played a trump; a tie means no winner and the card goes under the
   altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
 * a holmgang: the player with the fewest VP (ties: youngest, §7.2) challenges another player who
-  holds a point card, choosing the target and the card at stake; every other player may then spend
-  a Til Valhallar to join; the duellists and joiners play a trick with the stake's colours; the
-  winner takes the stake and every card under the altar. The game ends after the 4th holmgang round.
+  holds a point card, choosing the target and the card at stake; every other player holding a Til
+  Valhallar may then spend it to join (asked in age order); the duellists and joiners play a trick
+  with the stake's colours; the winner takes the stake and every card under the altar. The game
+  ends after the 4th holmgang round.
 
 Playing the well card never wins, but afterwards (youngest first, then clockwise) the player takes
 it back, sacrifices another card and draws 1/2/3 cards for a sacrificed value 0-3/4-6/7-10, never
 beyond 9 cards in hand; with nothing else in hand they draw 2 without a sacrifice. The empty draw
-pile is refilled by shuffling the discard pile. Most VP wins; ties: most cards in hand; then shared.
+pile is refilled by shuffling the discard pile; everyone saw those cards, so the views keep the
+composition of the reshuffled pile and who drew how many from it (``origins.py``). Most VP wins;
+ties: most cards in hand; then shared.
 
 Options
     num_players  2-6 (default 4).
@@ -31,7 +34,8 @@ Actions (109 + num_players ids; n = num_players)
     0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
     46          play the well card
     47-92       sacrifice a card of kind k - 47 (after playing the well)
-    93          join the holmgang with a Til Valhallar ticket;  94  do not join
+    93          join the holmgang with a Til Valhallar ticket;  94  do not join (asked only of
+                onlookers holding one, in age order; nobody else sees who is asked)
     95..93+n    challenge the player (a - 94) seats to your left
     94+n..108+n put the challenged player's point card of kind (a - 94 - n) at stake
     Every decision is a single step with an exact mask; forced choices are still asked.
@@ -74,6 +78,7 @@ from .cards import (
     draw_entitlement,
     small_name,
 )
+from .origins import Origins
 from .trick import resolve_trick
 
 DEAL = 7
@@ -158,7 +163,7 @@ class BigWigGame(Game):
             ("my_commit", NUM_KINDS + 1),  # one-hot: own face-down card in the current trick (46 = well)
             ("to_act", 1),  # the observer has a decision to make now (in a trick: has not committed yet)
             ("phase", 5),  # one-hot: target, stake, ticket, commit, sacrifice
-            ("current_player", n),  # one-hot relative seat deciding now (empty while a trick is committed)
+            ("current_player", n),  # one-hot seat deciding now (none in a trick or others' ticket)
             ("round_card", NUM_SMALL_KINDS),  # one-hot: the revealed altar card (point kinds, holmgang)
             ("trump", 4),  # red, yellow, blue, green shown on the card at stake (white is always trump)
             ("participants", n),  # relative seats playing the current trick
@@ -172,6 +177,8 @@ class BigWigGame(Game):
             ("discard", NUM_KINDS),  # face-up discard pile per kind / 2
             ("hand_sizes", n),  # cards in hand (well included; a committed card still counts) / 9
             ("draw_pile", 1),  # large cards left to draw / 52
+            ("reshuffled", NUM_KINDS),  # the draw pile's cards when it was reshuffled / 2 (X7)
+            ("drawn_since", n),  # cards each relative seat drew from the current draw pile / 52
             ("altar_pile", 1),  # unrevealed small cards / 24
             ("holmgangs", NUM_HOLMGANGS),  # thermometer: holmgang cards revealed
             ("last_trick", (n, NUM_KINDS + 1)),  # one-hot card of each relative seat in the last trick
@@ -204,6 +211,7 @@ class BigWigState(State):
         "joiners",
         "last_trick",
         "last_winner",
+        "origins",
         "participants",
         "phase",
         "point_on_table",
@@ -234,6 +242,7 @@ class BigWigState(State):
         rng.shuffle(small)
         s.small = small.tolist()
         s.well = [True] * n
+        s.origins = Origins.dealt(KIND_COPIES, [DEAL] * n)
         s.discard = np.zeros(NUM_KINDS, dtype=np.int64)
         s.collected = np.zeros((n, NUM_POINT_KINDS), dtype=np.int64)
         s.altar = np.zeros(NUM_POINT_KINDS, dtype=np.int64)
@@ -318,6 +327,7 @@ class BigWigState(State):
                 self.well[s] = True
             else:
                 self.discard[k] += 1
+                self.origins.reveal(s, k)
         self.last_trick = list(self.commits)
         self.last_winner = NONE if w is None else w
         self.queue = [s for s, k in plays if k == WELL]  # already youngest first, then clockwise
@@ -344,8 +354,10 @@ class BigWigState(State):
                 pile = np.repeat(np.arange(NUM_KINDS), self.discard)
                 self.rng.shuffle(pile)
                 self.draw = pile.tolist()
+                self.origins.reshuffle(self.discard.tolist())  # X7: its composition stays public
                 self.discard[:] = 0
             self.hands[p, self.draw.pop()] += 1
+            self.origins.draw(p)
 
     # ---- the protocol -------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -410,6 +422,7 @@ class BigWigState(State):
             k = action - SACRIFICE_BASE
             self.hands[p, k] -= 1
             self.discard[k] += 1
+            self.origins.reveal(p, k)
             self._draw(p, draw_entitlement(k))
             self.queue.pop(0)
             self._next_sacrifice()
@@ -417,6 +430,7 @@ class BigWigState(State):
             if action == JOIN:  # B27: the ticket is discarded, not played
                 self.hands[p, TIL_VALHALLAR] -= 1
                 self.discard[TIL_VALHALLAR] += 1
+                self.origins.reveal(p, TIL_VALHALLAR)
                 self.joiners.append(p)
             self.queue.pop(0)
             self._next_ticket()
@@ -427,14 +441,18 @@ class BigWigState(State):
             self.stake = action - self.game.stake_base
             self.trump = POINT_TRUMP[self.stake].tolist()  # B12
             duel = (self.challenger, self.target)
-            self.queue = [s for s in self.game.turn_order if s not in duel]
+            self.queue = [s for s in self.game.age_order if s not in duel]
             self._next_ticket()
 
     def _next_ticket(self) -> None:
-        """B27: every onlooker in turn may join (only with a Til Valhallar); then the duel's trick."""
-        if self.queue:
+        """B27: each onlooker holding a Til Valhallar, in age order, decides whether to join (the
+        others are not asked: a choice of one is no choice, X6); then the duel's trick."""
+        queue = self.queue
+        while queue and not self.hands[queue[0], TIL_VALHALLAR]:
+            queue.pop(0)
+        if queue:
             self.phase = PHASE_TICKET
-            self.current_player = self.queue[0]
+            self.current_player = queue[0]
             return
         self._start_commits([self.challenger, self.target, *self.joiners])
 
@@ -471,6 +489,16 @@ class BigWigState(State):
             return player in self.participants and self.commits[player] == NONE
         return player == self.current_player
 
+    def shown_current_player(self, player: int) -> int | None:
+        """The deciding seat as ``player`` sees it: nobody in a trick (the commits are simultaneous)
+        or while another seat decides about a ticket (only Til Valhallar holders are asked, so
+        showing who is asked would show who holds one)."""
+        ph = self.phase
+        hidden = ph == PHASE_TICKET and player != self.current_player
+        if hidden or ph in (PHASE_COMMIT, PHASE_OVER):
+            return None
+        return self.current_player
+
     def view(self, player: int) -> dict:
         """What ``player`` may know (B36): own hand and commit; everything public; never another
         seat's commit or whether it has committed yet."""
@@ -481,7 +509,7 @@ class BigWigState(State):
             "age_order": list(self.game.age_order),
             "phase": PHASE_NAMES[self.phase],
             "round": self.round,
-            "current_player": None if self.phase in (PHASE_COMMIT, PHASE_OVER) else self.current_player,
+            "current_player": self.shown_current_player(player),
             "to_act": self.to_act(player),
             "hand": self.hands[player].tolist(),
             "well_in_hand": self.well[player],
@@ -501,6 +529,9 @@ class BigWigState(State):
             "discard": self.discard.tolist(),
             "hand_sizes": self.public_hand_sizes(),
             "draw_pile": len(self.draw),
+            "reshuffled": self.origins.reshuffled(),
+            "drawn_since": list(self.origins.drawn[-1]),
+            "origins": self.origins.to_dict(),
             "altar_pile": len(self.small),
             "holmgangs": self.holmgangs,
             "last_trick": [None if k == NONE else k for k in self.last_trick],
@@ -522,8 +553,9 @@ class BigWigState(State):
         buf[o["to_act"]] = self.to_act(player)
         if self.phase != PHASE_OVER:
             buf[o["phase"] + self.phase] = 1.0
-            if self.phase != PHASE_COMMIT:
-                buf[o["current_player"] + rel[self.current_player]] = 1.0
+            shown = self.shown_current_player(player)
+            if shown is not None:
+                buf[o["current_player"] + rel[shown]] = 1.0
         if self.round_card != NONE:
             buf[o["round_card"] + self.round_card] = 1.0
         buf[o["trump"]:o["trump"] + 4] = self.trump
@@ -544,6 +576,11 @@ class BigWigState(State):
         buf[o["discard"]:o["discard"] + NUM_KINDS] = _HALF[self.discard]
         buf[o["hand_sizes"]:o["hand_sizes"] + n] = _SIZE_SCALE[self._public_sizes()[order]]
         buf[o["draw_pile"]] = len(self.draw) / DECK_SIZE
+        origins = self.origins
+        if len(origins.cards) > 1:
+            buf[o["reshuffled"]:o["reshuffled"] + NUM_KINDS] = _HALF[origins.cards[-1]]
+        drawn = np.asarray(origins.drawn[-1], dtype=np.float32)
+        buf[o["drawn_since"]:o["drawn_since"] + n] = drawn[order] / DECK_SIZE
         buf[o["altar_pile"]] = len(self.small) / SMALL_TOTAL
         buf[o["holmgangs"]:o["holmgangs"] + self.holmgangs] = 1.0
         base = o["last_trick"]
@@ -560,32 +597,35 @@ class BigWigState(State):
 
     def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
         """Resample what ``player`` cannot see: other hands, their face-down commits (the well
-        included), the draw pile's contents and order, and the order of the altar pile."""
+        included), the draw pile's contents and order, and the order of the altar pile.
+
+        The hidden cards are redealt consistently with the public record of the draw piles
+        (``origins.py``): a card of a reshuffled pile is still in it or in the hand of a seat that
+        drew from it since. While another seat decides about a ticket, that seat keeps a Til
+        Valhallar (only holders are asked)."""
         s = self.clone()
         n = self.game.num_players
-        unseen = KIND_COPIES - self.discard - self.hands[player]
+        own = np.repeat(np.arange(NUM_KINDS), self.hands[player]).tolist()
         if self.commits[player] not in (NONE, WELL):
-            unseen[self.commits[player]] -= 1
-        pool = np.repeat(np.arange(NUM_KINDS), unseen)
-        rng.shuffle(pool)
-        pool = pool.tolist()
-        sizes = self.public_hand_sizes()
+            own.append(self.commits[player])
+        keep = {}
+        if self.phase == PHASE_TICKET and self.current_player != player:
+            keep[self.current_player] = [TIL_VALHALLAR]
+        hands, s.draw = self.origins.deal_hidden(player, own, keep, len(self.draw), rng)
         for q in range(n):
             if q == player:
                 continue
-            k = sizes[q] - 1  # cards besides the well, a face-down commit included
-            cards, pool = pool[:k], pool[k:]
-            s.hands[q] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=NUM_KINDS)
+            s.hands[q] = hands[q]
             s.well[q] = True
-            if self.commits[q] != NONE:  # any of the q's cards could be the face-down one
-                pick = int(rng.integers(k + 1))
-                if pick == k:
+            if self.commits[q] != NONE:  # any of q's cards may be the face-down one, even the well
+                cards = np.repeat(np.arange(NUM_KINDS), hands[q])
+                pick = int(rng.integers(len(cards) + 1))
+                if pick == len(cards):
                     s.well[q] = False
                     s.commits[q] = WELL
                 else:
                     s.hands[q, cards[pick]] -= 1
-                    s.commits[q] = cards[pick]
-        s.draw = pool
+                    s.commits[q] = int(cards[pick])
         small = list(self.small)
         rng.shuffle(small)
         s.small = small
@@ -600,6 +640,7 @@ class BigWigState(State):
         s.hands, s.discard = self.hands.copy(), self.discard.copy()
         s.collected, s.altar = self.collected.copy(), self.altar.copy()
         s.well, s.draw, s.small = list(self.well), list(self.draw), list(self.small)
+        s.origins = self.origins.clone()
         s.holmgangs, s.round, s.round_card = self.holmgangs, self.round, self.round_card
         s.point_on_table, s.trump = self.point_on_table, list(self.trump)
         s.participants, s.commits = list(self.participants), list(self.commits)
@@ -638,6 +679,21 @@ class BigWigState(State):
             raise AssertionError("negative card count")
         if (self._public_sizes() > HAND_LIMIT).any():
             raise AssertionError(f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}")
+        if self.phase == PHASE_TICKET and not self.hands[self.current_player, TIL_VALHALLAR]:
+            raise AssertionError(f"seat {self.current_player} is asked about a ticket it lacks")
+        self._check_origins()
+
+    def _check_origins(self) -> None:
+        """The public record of the draw piles agrees with the cards' places (counts only)."""
+        o = self.origins
+        for q in range(self.game.num_players):
+            hidden = int(self.hands[q].sum()) + (self.commits[q] not in (NONE, WELL))
+            if o.hidden_count(q) != hidden:
+                raise AssertionError(f"seat {q}: {o.hidden_count(q)} on record, {hidden} held")
+        for b, (left, held) in enumerate(zip(o.left, o.held)):
+            pile = len(self.draw) if b == len(o.left) - 1 else 0
+            if min(left) < 0 or min(held) < 0 or sum(left) != sum(held) + pile:
+                raise AssertionError(f"draw pile record {b}: left {left}, held {held}, pile {pile}")
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
@@ -699,6 +755,7 @@ class BigWigState(State):
             "challenger": self.challenger, "target": self.target, "stake": self.stake,
             "joiners": list(self.joiners), "queue": list(self.queue),
             "last_trick": list(self.last_trick), "last_winner": self.last_winner,
+            "origins": self.origins.to_dict(),
         }
 
     @classmethod
@@ -718,4 +775,5 @@ class BigWigState(State):
         s.challenger, s.target, s.stake = d["challenger"], d["target"], d["stake"]
         s.joiners, s.queue = list(d["joiners"]), list(d["queue"])
         s.last_trick, s.last_winner = list(d["last_trick"]), d["last_winner"]
+        s.origins = Origins.from_dict(d["origins"])
         return s

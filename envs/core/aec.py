@@ -62,6 +62,10 @@ class DeckzooAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        if self.game_state.current_player is None:  # over at the deal: every agent is already done
+            step = self._rewards.step_rewards(self.game_state)
+            self._end_with({a: float(step[self._seat[a]]) for a in self.agents}, {})
+            return
         self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def observe(self, agent):

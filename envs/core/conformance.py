@@ -109,15 +109,25 @@ def check_state(state: State, rng: np.random.Generator, deep: bool) -> None:
         if not (np.all(obs >= 0) and np.all(obs <= game.observation_high)):
             bad = np.flatnonzero((obs < 0) | (obs > game.observation_high))
             raise AssertionError(f"observation out of bounds at {bad[:10].tolist()}: {obs[bad[:10]]}")
-        det = state.determinize(p, rng)
-        if det.view(p) != view:
-            raise AssertionError(f"determinize({p}) changed the player's view")
-        if not np.array_equal(det.observe(p), obs):
-            raise AssertionError(f"observe({p}) differs on a state with the same view")
-        if hasattr(det, "check_invariants"):
-            det.check_invariants()
-        if not terminal and p == state.current_player and not np.array_equal(det.legal_mask(), state.legal_mask()):
-            raise AssertionError("determinized state has a different legal mask for the player to act")
+        check_determinize_keeps_view(state, p, rng, view, obs)
+
+
+def check_determinize_keeps_view(state: State, p: int, rng: np.random.Generator, view=None,
+                                 obs=None) -> None:
+    """``determinize(p)`` changes neither ``view(p)`` nor ``observe(p)`` (else the view shows hidden
+    cards), gives a state that passes its invariants and, for the seat to act, the same mask."""
+    view = state.view(p) if view is None else view
+    obs = state.observe(p) if obs is None else obs
+    det = state.determinize(p, rng)
+    if det.view(p) != view:
+        diff = sorted(k for k in view if det.view(p).get(k) != view[k])
+        raise AssertionError(f"determinize({p}) changed the player's view: {diff}")
+    if not np.array_equal(det.observe(p), obs):
+        raise AssertionError(f"observe({p}) differs on a state with the same view")
+    if hasattr(det, "check_invariants"):
+        det.check_invariants()
+    if p == state.current_player and not np.array_equal(det.legal_mask(), state.legal_mask()):
+        raise AssertionError("determinized state has a different legal mask for the player to act")
 
 
 def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int = 0,

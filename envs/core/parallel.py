@@ -67,6 +67,9 @@ class DeckzooParallelEnv(ParallelEnv):
         self.game_state = self.game.new_state(int(self._seed_stream.integers(2**63)))
         self._rewards = RewardTracker(self.reward_mode, self.game_state)
         self.agents = self.possible_agents[:]
+        if self.game_state.is_terminal():  # over at the deal: no agent is live, scores are final
+            obs, _, _, _, infos = self._finish({a: 0.0 for a in self.agents}, {})
+            return obs, infos
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions):

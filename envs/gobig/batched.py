@@ -4,6 +4,7 @@ Same options, action ids and observation as ``GoBigGame`` (``rules.py`` is the s
 ``tests/vector/test_gobig.py`` replays random games in both and compares every step). Per lane:
 
     hands, banks (B, n, 7) int8 counts   box (B, 7)   dval, dsize (B, n) display (0: none)
+    known (B, n, 7) int8: cards each seat took from the market and may still hold (X7)
     deck (B, 91) int8 values, bottom first, ``top`` cards left (the scalar deck list)
     market (B, 2) int8 values (0: empty slot)   phase, cur (B,)
 
@@ -50,6 +51,7 @@ class GoBigBatched(BatchedEngine):
         self.hands = np.zeros((B, n, VALUES), dtype=np.int8)
         self.hsize = np.zeros((B, n), dtype=np.int64)  # cards in each hand
         self.banks = np.zeros((B, n, VALUES), dtype=np.int8)
+        self.known = np.zeros((B, n, VALUES), dtype=np.int8)
         self.box = np.zeros((B, VALUES), dtype=np.int8)
         self.dval = np.zeros((B, n), dtype=np.int64)
         self.dsize = np.zeros((B, n), dtype=np.int64)
@@ -95,6 +97,7 @@ class GoBigBatched(BatchedEngine):
         self.hsize[lanes] = rec["hands"].sum(axis=2)
         self.market[lanes] = rec["market"]
         self.banks[lanes] = 0
+        self.known[lanes] = 0
         self.box[lanes] = 0
         self.dval[lanes] = 0
         self.dsize[lanes] = 0
@@ -133,6 +136,8 @@ class GoBigBatched(BatchedEngine):
         v += 1
         self.hands[lanes, c, v - 1] -= size
         self.hsize[lanes, c] -= size
+        known = self.known[lanes, c, v - 1]  # X7: drops by the copies played, never below zero
+        self.known[lanes, c, v - 1] = np.maximum(known - size, 0)
         dval, dsize = self.dval[lanes], self.dsize[lanes]
         # ruling G6: other displays of this size at a higher value; the nearest value is beaten
         higher = ((self._seats != c[:, None]) & (dsize == size[:, None]) & (dval > v[:, None]))
@@ -175,6 +180,7 @@ class GoBigBatched(BatchedEngine):
             m = self.market[lanes, j]
             has = m > 0
             self.hands[lanes[has], c[has], m[has] - 1] += 1
+            self.known[lanes[has], c[has], m[has] - 1] += 1
             self.hsize[lanes[has], c[has]] += 1
         for j in range(MARKET_SIZE):  # refilled at once from the deck
             has = self.top[lanes] > 0
@@ -255,6 +261,8 @@ class GoBigBatched(BatchedEngine):
         buf[:, a:a + n] = rotate(self.hsize[pick], flat)
         a = o["banks"]
         buf[:, a:a + n * VALUES] = rotate(self.banks[pick], flat).reshape(k, n * VALUES)
+        a = o["known"]
+        buf[:, a:a + n * VALUES] = rotate(self.known[pick], flat).reshape(k, n * VALUES)
         a = o["box"]
         buf[:, a:a + VALUES] = self.box[pick]
         buf[:, o["deck_size"]] = self.top[pick]
@@ -268,6 +276,7 @@ class GoBigBatched(BatchedEngine):
             arr[lanes] = rec[key]
         for lane, s in zip(lanes.tolist(), states):
             self.banks[lane], self.box[lane] = s.banks, s.box
+            self.known[lane] = s.known
             self.hsize[lane] = s.hands.sum(axis=1)
             self.phase[lane] = s.phase
             self.cur[lane] = -1 if s.current_player is None else s.current_player

@@ -116,6 +116,7 @@ class GoBigGame(Game):
             ("display_size", (n, 3)),  # one-hot size (1-3) of each display
             ("market", VALUES),  # market count of each value / 2
             ("banks", (n, VALUES)),  # banked count of each value per relative seat / 13
+            ("known", (n, VALUES)),  # cards a seat took from the market, may still hold / 13 (X7)
             ("box", VALUES),  # beaten cards of each value / 13
             ("deck_size", 1),  # / 91
             ("current_player", n),  # one-hot relative seat to act
@@ -126,7 +127,8 @@ class GoBigGame(Game):
         self.obs_at = {name: a for name, _, a, _ in self.layout.pieces}
         div = np.ones(self.layout.size, dtype=np.float32)
         for name, scale in (("hand", COPIES), ("hand_sizes", TOTAL_CARDS), ("market", MARKET_SIZE),
-                            ("banks", COPIES), ("box", COPIES), ("deck_size", TOTAL_CARDS)):
+                            ("banks", COPIES), ("known", COPIES), ("box", COPIES),
+                            ("deck_size", TOTAL_CARDS)):
             div[self.layout.slice(name)] = scale
         self.obs_div = div
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
@@ -145,6 +147,7 @@ class GoBigState(State):
         "displays",
         "game",
         "hands",
+        "known",
         "market",
         "over",
         "phase",
@@ -162,6 +165,7 @@ class GoBigState(State):
         rng.shuffle(deck)
         s.deck = deck.tolist()  # top of the deck = end of the list
         s.hands = np.zeros((n, VALUES), dtype=np.int64)
+        s.known = np.zeros((n, VALUES), dtype=np.int64)
         for p in range(n):
             for _ in range(HAND_SIZE):
                 s.hands[p, s.deck.pop() - 1] += 1
@@ -200,6 +204,8 @@ class GoBigState(State):
         if self.phase == PHASE_PLAY:
             value, size = decode_play(action)
             self.hands[p, value - 1] -= size
+            # X7: the copies played may be the known ones; only the rest are still known to be held
+            self.known[p, value - 1] = max(0, self.known[p, value - 1] - size)
             self.displays[p] = (value, size)
             for s in beaten_seats(self.displays, p, value, size):
                 v, k = self.displays[s]
@@ -225,8 +231,9 @@ class GoBigState(State):
             self.hands[p, self.deck.pop() - 1] += 1
 
     def _take_market(self, p: int) -> None:
-        for v in self.market:
+        for v in self.market:  # face-up cards: everyone knows they are in p's hand now (X7)
             self.hands[p, v - 1] += 1
+            self.known[p, v - 1] += 1
         self.market = [self.deck.pop() for _ in range(min(MARKET_SIZE, len(self.deck)))]
 
     def _end_turn(self) -> None:
@@ -275,6 +282,7 @@ class GoBigState(State):
             "start_player": self.start_player,
             "hand": self.hands[player].tolist(),
             "hand_sizes": self.hands.sum(axis=1).tolist(),
+            "known_in_hand": self.known.tolist(),
             "displays": [None if d is None else list(d) for d in self.displays],
             "market": sorted(self.market),
             "banks": self.banks.tolist(),
@@ -292,6 +300,7 @@ class GoBigState(State):
         buf[at["hand"]:at["hand"] + VALUES] = self.hands[player]
         buf[at["hand_sizes"]:at["hand_sizes"] + n] = np.add.reduce(self.hands, axis=1)[order]
         buf[at["banks"]:at["banks"] + n * VALUES] = self.banks[order].ravel()
+        buf[at["known"]:at["known"] + n * VALUES] = self.known[order].ravel()
         buf[at["box"]:at["box"] + VALUES] = self.box
         buf[at["deck_size"]] = len(self.deck)
         hot = []  # one-hot entries
@@ -310,17 +319,19 @@ class GoBigState(State):
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:
-        """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes."""
+        """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes and
+        the cards each seat is known to hold (taken from the market)."""
         s = self._copy(fork_rng(rng))
         others = [q for q in range(self.game.num_players) if q != player]
         pool = np.concatenate([np.asarray(self.deck, dtype=np.int64)]
-                              + [np.repeat(_CARD_VALUES, self.hands[q]) for q in others])
+                              + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q])
+                                 for q in others])
         rng.shuffle(pool)
         k = len(self.deck)
         s.deck = pool[:k].tolist()
         for q in others:
-            size = int(self.hands[q].sum())
-            s.hands[q] = np.bincount(pool[k:k + size] - 1, minlength=VALUES)
+            size = int((self.hands[q] - self.known[q]).sum())
+            s.hands[q] = self.known[q] + np.bincount(pool[k:k + size] - 1, minlength=VALUES)
             k += size
         return s
 
@@ -333,6 +344,7 @@ class GoBigState(State):
         s.current_player, s.phase, s.turn = self.current_player, self.phase, self.turn
         s.start_player, s.over = self.start_player, self.over
         s.hands, s.banks, s.box = self.hands.copy(), self.banks.copy(), self.box.copy()
+        s.known = self.known.copy()
         s.deck, s.market, s.displays = self.deck[:], self.market[:], self.displays[:]
         return s
 
@@ -346,6 +358,8 @@ class GoBigState(State):
                 total[d[0] - 1] += d[1]
         if not (total == COPIES).all():
             raise AssertionError(f"card conservation broken: {total.tolist()}")
+        if (self.known > self.hands).any():
+            raise AssertionError("a seat is known to hold cards it does not hold")
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
@@ -378,7 +392,7 @@ class GoBigState(State):
         return {
             "current_player": self.current_player, "phase": self.phase, "turn": self.turn,
             "start_player": self.start_player, "over": self.over, "hands": self.hands.tolist(),
-            "deck": list(self.deck), "market": list(self.market),
+            "known": self.known.tolist(), "deck": list(self.deck), "market": list(self.market),
             "displays": [None if d is None else list(d) for d in self.displays],
             "banks": self.banks.tolist(), "box": self.box.tolist(),
         }
@@ -390,6 +404,7 @@ class GoBigState(State):
         s.current_player, s.phase, s.turn = d["current_player"], d["phase"], d["turn"]
         s.start_player, s.over = d["start_player"], d["over"]
         s.hands = np.asarray(d["hands"], dtype=np.int64)
+        s.known = np.asarray(d["known"], dtype=np.int64).reshape(s.hands.shape)
         s.deck, s.market = list(d["deck"]), list(d["market"])
         s.displays = [None if x is None else tuple(x) for x in d["displays"]]
         s.banks = np.asarray(d["banks"], dtype=np.int64)

@@ -30,7 +30,8 @@ RANGES = [
     ("place_class", (MAX_TROOPS + 1, 10)),  # (troop, class): a natural card into a troop
     ("place_snedig", (MAX_TROOPS + 1, 2)),  # (troop, side 0 left / 1 right)
     ("place_tyr", (MAX_TROOPS + 1, 12)),  # (troop, slot 0-11: 0/11 flanks, class c at c+1)
-    ("place_thor", (MAX_TROOPS + 1, 9)),  # (troop, first class 0-8 of the two it covers)
+    # (troop, class): the lower of the two classes a Thor covers, or the class of a series
+    ("place_thor", (MAX_TROOPS + 1, 10)),
     ("relocate", (2,)),  # where a displaced wildcard goes: below the low end / above the high end
     ("claim_target", (MAX_PLAYERS - 1, MAX_TROOPS)),  # (opponent rel seat - 1, troop)
     ("claim", (12, 4)),  # (slot, form: take Tyr, take Thor, put Tyr, put Thor)
@@ -145,9 +146,9 @@ def action_name(action: int) -> str:
         return f"put Snedig on the {'left' if c[1] == 0 else 'right'} flank of {troop(c[0])}"
     if name == "place_tyr":
         return f"put Tyr at the {_slot_name(c[1])} of {troop(c[0])}"
-    if name == "place_thor":
-        return (f"put Thor for {DATA.class_names[c[1]]}+{DATA.class_names[c[1] + 1]} "
-                f"into {troop(c[0])}")
+    if name == "place_thor":  # class 9 only in a Runecästr series: Thor stands for two of them
+        upper = DATA.class_names[c[1] + 1 if c[1] < 9 else 9]
+        return f"put Thor for {DATA.class_names[c[1]]}+{upper} into {troop(c[0])}"
     if name == "relocate":
         return f"move the wildcard to the {REL_NAMES[c[0]]}"
     if name == "claim_target":

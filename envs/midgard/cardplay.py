@@ -14,10 +14,14 @@ continuation ``then`` runs:
 * ``event_discard`` / ``event_engage``: each affected seat in turn discards a card / engages one
   regrouped troop for an attack event.
 
-Cards played for an effect wait in ``state.played`` (``{"k": kind, "s": seat, "x": cancelled,
-"imm": [immune seats]}``) while their ``card_played`` window is open (Odin's Reprimand), then
-go to Valhalla and their effects apply (effect kinds: cards.EVENT_EFFECTS / REACTION_EFFECTS).
-A challenge attempt or battle in progress is ``state.contest``.
+Cards played for an effect stay in ``state.played`` (``{"k": kind, "s": seat, "x": cancelled,
+"imm": [immune seats], "r": depth}``) until they reach Valhalla: first while their
+``card_played`` window is open (Odin's Reprimand; ``r`` is -1), then, unless cancelled, while
+their effects resolve (effect kinds: cards.EVENT_EFFECTS / REACTION_EFFECTS). ``r`` is then the
+stack depth below the frames the effects push; once those are all answered the card goes to
+Valhalla (MD20: the rulebook drops a card there "after applying its effect", so a draw of its
+own effect can never reshuffle it back into a hand). A challenge attempt or battle in progress
+is ``state.contest``.
 """
 
 from __future__ import annotations
@@ -42,7 +46,10 @@ class CardPlayMixin:
     # ---- settling queue frames -------------------------------------------------------------
     def _settle(self) -> None:
         """Advance queue frames until the top frame has a seat to decide (or the game is over)."""
-        while self.stack and not self.over:
+        while not self.over:
+            self._retire_played()
+            if not self.stack:
+                return
             f = self.stack[-1]
             if f["p"] >= 0:
                 return
@@ -87,7 +94,7 @@ class CardPlayMixin:
 
     def _play_card(self, k: int, seat: int) -> None:
         """An event or reaction is played for its effect: it waits while others may cancel it."""
-        self.played.append({"k": k, "s": seat, "x": False, "imm": []})
+        self.played.append({"k": k, "s": seat, "x": False, "imm": [], "r": -1})
         card = CARDS[k]
         trig = BY_TRIGGER["card_played"]
         if card.is_event and card.type == "attack":
@@ -100,25 +107,33 @@ class CardPlayMixin:
             return
         do = then["do"]
         if do == "played":
-            c = self.played.pop()
-            self.valhalla[c["k"]] += 1  # used, not discarded: to Valhalla (M41)
+            c = self.played[-1]
+            c["r"] = len(self.stack)  # resolving: the frames its effects push go above this depth
             if not c["x"]:
                 if CARDS[c["k"]].is_event:
                     self._event_effects(c)
                 else:
                     self._reaction_effects(c)
+            self._retire_played()
         elif do == "engaged":
             self._after_engage()
         elif do == "attacked":
             self._after_attack()
 
+    def _retire_played(self) -> None:
+        """Cards whose effects are done (nothing of theirs left on the stack) go to Valhalla:
+        used, not discarded (M41), and only now (MD20)."""
+        while self.played and 0 <= self.played[-1]["r"] and len(self.stack) <= self.played[-1]["r"]:
+            self.valhalla[self.played.pop()["k"]] += 1
+
     def _reaction_effects(self, c: dict) -> None:
         q = c["s"]
+        target = self.played[-2] if len(self.played) > 1 else None  # the card this one answers
         for e in CARDS[c["k"]].effects:
             if e.kind == "cancel_card":
-                self.played[-1]["x"] = True
+                target["x"] = True
             elif e.kind == "immune":
-                self.played[-1]["imm"].append(q)
+                target["imm"].append(q)
             elif e.kind == "ignore_requirement":
                 self.contest["ign"] += e.n
             elif e.kind == "difficulty_change":
@@ -148,9 +163,9 @@ class CardPlayMixin:
             elif kind == "regroup_own":
                 for t in self.troops[p]:
                     t.engaged = False
-            elif kind == "take_from_valhalla":  # the event itself is already there: not offered
-                if self.valhalla.sum() > 1:
-                    self.stack.append({"m": TAKE, "p": p, "src": "valhalla", "excl": c["k"]})
+            elif kind == "take_from_valhalla":  # the event itself is not there yet (MD20)
+                if self.valhalla.sum() > 0:
+                    self.stack.append({"m": TAKE, "p": p, "src": "valhalla"})
             elif kind == "take_from_krog":
                 if self.krog:
                     self.stack.append({"m": TAKE, "p": p, "src": "krog"})
@@ -237,10 +252,9 @@ class CardPlayMixin:
         return max((n for k, n in IGNORE_KINDS if self.hands[p, k] > 0), default=0)
 
     def _declare_challenge(self, p: int, cid: int, chosen) -> None:
-        ch = DATA.challenges[cid]
         for ti in chosen:
             self.troops[p][ti].engaged = True
-        self._pay(p, C.cost(ch, len(chosen)))
+        self._pay(p, C.troop_cost(len(chosen)))  # the icons are paid once the window is over
         self.contest = {"t": "ch", "p": p, "ch": cid, "tr": list(chosen), "ign": 0, "dd": 0,
                         "b": [-1, -1], "bs": [-1, -1], "held": []}
         asks = [[p, BY_TRIGGER["troop_engaged_for_challenge"]]]
@@ -250,10 +264,15 @@ class CardPlayMixin:
     def _after_engage(self) -> None:
         c = self.contest
         p, ch = c["p"], DATA.challenges[c["ch"]]
-        if C.unmet_icons(ch, [self.troops[p][ti] for ti in c["tr"]]) > c["ign"]:
+        troops = [self.troops[p][ti] for ti in c["tr"]]
+        coins, cards = int(self.coins[p]), int(self.hands[p].sum())
+        if C.unmet_requirements(ch, troops, coins, cards) > c["ign"]:
             self.contest = None  # no (or a cancelled) "ignore" reaction: the attempt fails (M29)
             return
-        left = min(ch.discard, int(self.hands[p].sum()))
+        skip_coins, skip_discard = C.ignored_costs(ch, troops, coins, cards, c["ign"])
+        if not skip_coins:
+            self._pay(p, ch.coins)
+        left = 0 if skip_discard else ch.discard
         if left:
             self.stack.append({"m": DISCARD_REQ, "p": p, "ch": c["ch"], "troops": list(c["tr"]), "left": left})
         else:
@@ -284,7 +303,7 @@ class CardPlayMixin:
         q, side = f["p"], f["side"]
         c["b"][side], c["bs"][side] = k, q
         if c["t"] == "ch":  # face down on the table; the replacement comes at once (M30)
-            self._from_hand(q, k)
+            self.hands[q, k] -= 1  # unseen: the known cards change only at the reveal (MD22)
             c["held"].append(k)
             self._draw(q)
         f["p"] = -1
@@ -300,6 +319,8 @@ class CardPlayMixin:
             if c["t"] == "bt":  # battle bonuses left the hand only now (simultaneous, MD16)
                 self._from_hand(c["bs"][side], k)
                 self._draw(c["bs"][side])
+            else:
+                self._shown(c["bs"][side], k)
             self.valhalla[k] += 1
         if c["t"] == "ch":
             self._resolve_challenge(c["p"], c["ch"], c["tr"], bonus_might=val[1], bonus_difficulty=val[0] + c["dd"])

@@ -1,10 +1,12 @@
 """Midgard card data: the loader and validator of ``data/midgard.json``, and the card kinds.
 
-The rulebook prints almost no card-level data (RULINGS.md 5.12, 7.5), so every card lives in
-one JSON file: facts the rulebook states are kept as printed, invented records carry
-``"source": "synthetic"`` and rulebook records with invented fields name them in
-``"synthetic_fields"``. ``load_data`` checks everything at import and raises ``DataError``
-naming the record and the field, so a broken edit of the file fails at start-up, not mid-game.
+The rulebook prints almost no card-level data, so every card lives in one JSON file: facts the
+rulebook states are kept as printed, invented records carry ``"source": "synthetic"``, and a
+record the rulebook names (``"source": "rulebook"``) labels every field in ``"sources"`` (one of
+``SOURCE_LABELS``; an absent season bonus or effect is labelled too, since "none" may be
+supplied) with ``"notes"`` saying what is printed where that is not the whole value. So nobody
+mistakes a supplied value for a printed one. ``load_data`` checks everything at import and raises
+``DataError`` naming the record and the field, so a broken edit fails at start-up, not mid-game.
 
 Card kinds (ints, used everywhere a card is stored; cards of one kind are interchangeable):
 
@@ -58,6 +60,22 @@ WORLD_BENEFITS = {
 CHALLENGE_INSTANT = {"all_to_midgard": (), "open_another": ()}
 CHALLENGE_LASTING = {"difficulty_others": ("n",), "might_per_troop": ("n",)}
 SOURCES = ("rulebook", "synthetic")
+# Field labels of a rulebook record: printed as the data has it; following from printed text;
+# printed in part (the rest supplied or unknown); from the publisher's production report, not
+# the rulebook; supplied here. The three in the middle need a note.
+SOURCE_LABELS = ("rulebook", "inferred", "partial", "production report", "synthetic")
+NOTED_LABELS = ("inferred", "partial", "production report")
+LABELLED_FIELDS = {
+    "classes": ("seq", "meaning", "might", "count"),
+    "snedig": ("meaning", "might", "count"),
+    "wildcards": ("replaces", "might", "count"),
+    "events": ("type", "bonus", "effects"),
+    "reactions": ("type", "bonus", "trigger", "effects"),
+    "worlds": ("troops", "benefit"),
+    "rewards": ("kind", "value", "count"),
+    "challenges": ("worlds", "requires", "difficulty", "season", "renown", "calendar", "instant",
+                   "lasting"),
+}
 BONUS_VALUES = (3, 5, 7)
 
 
@@ -158,19 +176,27 @@ class CardData:
                 return c
         raise KeyError(name)
 
-    def synthetic_records(self) -> list[str]:
-        """Human-readable list of every synthetic record or field (for docs/rules/midgard.md)."""
+    def source_gaps(self) -> list[str]:
+        """Every record and field the rulebook does not print as the data has it, by label, with
+        its notes (markdown list items for docs/rules/midgard.md); "(none)" marks an absent field
+        whose "none" is itself supplied."""
         out = []
-        for section in ("classes", "wildcards", "events", "reactions", "worlds", "rewards", "challenges"):
-            for rec in self.raw[section]:
-                label = rec.get("name") or f"{rec.get('kind')} {rec.get('value')}"
+        for section in LABELLED_FIELDS:
+            records = [self.raw["snedig"]] if section == "snedig" else self.raw[section]
+            for rec in records:
+                name = rec.get("name") or f"{rec.get('kind')} {rec.get('value')}"
                 if rec["source"] == "synthetic":
-                    out.append(f"{section}: {label} (whole record)")
-                elif rec.get("synthetic_fields"):
-                    out.append(f"{section}: {label} ({', '.join(rec['synthetic_fields'])})")
-        sn = self.raw["snedig"]
-        if sn.get("synthetic_fields"):
-            out.append(f"snedig: Snedig ({', '.join(sn['synthetic_fields'])})")
+                    out.append(f"- {section}: {name}: synthetic (the whole record)")
+                    continue
+                parts = []
+                for label in SOURCE_LABELS[1:]:
+                    fields = [f if f in rec else f"{f} (none)"
+                              for f, x in rec["sources"].items() if x == label]
+                    if fields:
+                        parts.append(f"{label}: {', '.join(fields)}")
+                if parts:
+                    out.append(f"- {section}: {name}: {'; '.join(parts)}")
+                out += [f"  - {f}: {note}" for f, note in rec.get("notes", {}).items()]
         return out
 
 
@@ -200,16 +226,33 @@ def _str(rec: dict, key: str, where: str, choices=None) -> str:
     return v
 
 
-def _source(rec: dict, where: str) -> str:
+def _source(rec: dict, where: str, section: str) -> str:
+    """The record's source; a rulebook record must label each of its section's fields."""
     src = _str(rec, "source", where, SOURCES)
-    fields = rec.get("synthetic_fields", [])
-    if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-        _fail(where, "field 'synthetic_fields' must be a list of field names")
-    if src == "synthetic" and fields:
-        _fail(where, "a synthetic record must not list 'synthetic_fields' (the whole record is synthetic)")
-    for f in fields:
-        if f not in rec and f not in ("season", "instant", "lasting"):
-            _fail(where, f"'synthetic_fields' names {f!r}, which the record does not have")
+    if src == "synthetic":
+        if "sources" in rec or "notes" in rec:
+            _fail(where, "a synthetic record has no 'sources' or 'notes' (all of it is synthetic)")
+        return src
+    sources, want = rec.get("sources"), LABELLED_FIELDS[section]
+    if not isinstance(sources, dict):
+        _fail(where, "a rulebook record must label each field in 'sources'")
+    missing = [f for f in want if f not in sources]
+    if missing:
+        _fail(where, f"'sources' must label {missing} (absent fields too: 'none' may be supplied)")
+    extra = [f for f in sources if f not in want]
+    if extra:
+        _fail(where, f"'sources' labels {extra}; the labelled fields are {list(want)}")
+    notes = rec.get("notes", {})
+    if not isinstance(notes, dict) or not all(isinstance(v, str) and v for v in notes.values()):
+        _fail(where, "field 'notes' must map field names to non-empty texts")
+    for f in notes:
+        if f not in sources:
+            _fail(where, f"'notes' names {f!r}, which 'sources' does not label")
+    for f, label in sources.items():
+        if label not in SOURCE_LABELS:
+            _fail(where, f"'sources.{f}' must be one of {list(SOURCE_LABELS)}, got {label!r}")
+        if label in NOTED_LABELS and f not in notes:
+            _fail(where, f"'sources.{f}' is {label!r}: 'notes.{f}' must say what is printed")
     return src
 
 
@@ -265,8 +308,8 @@ def validate(raw: dict) -> CardData:
     """Check a parsed data file and build ``CardData``; raise ``DataError`` on the first problem."""
     if not isinstance(raw, dict):
         _fail("file", "the top level must be an object")
-    if raw.get("format") != 1:
-        _fail("file", f"unsupported 'format' {raw.get('format')!r} (expected 1)")
+    if raw.get("format") != 2:
+        _fail("file", f"unsupported 'format' {raw.get('format')!r} (expected 2)")
 
     classes = _section(raw, "classes", NUM_CLASSES)
     _unique_names(classes, "classes")
@@ -276,7 +319,7 @@ def validate(raw: dict) -> CardData:
             _fail(where, f"classes must be listed in sequence order; expected seq {i}, got {rec['seq']}")
         _int(rec, "might", where, 0, 20)
         _int(rec, "count", where, 1, 40)
-        _source(rec, where)
+        _source(rec, where, "classes")
     sn = raw.get("snedig")
     if not isinstance(sn, dict):
         _fail("snedig", "missing or not an object")
@@ -284,7 +327,7 @@ def validate(raw: dict) -> CardData:
         _fail("snedig", f"name must be 'Snedig', got {sn['name']!r}")
     _int(sn, "might", "snedig", 0, 20)
     _int(sn, "count", "snedig", 1, 40)
-    _source(sn, "snedig")
+    _source(sn, "snedig", "snedig")
 
     wild = _section(raw, "wildcards", 2)
     for i, (rec, name, rep) in enumerate(zip(wild, ("Tyr", "Thor"), (1, 2))):
@@ -295,7 +338,7 @@ def validate(raw: dict) -> CardData:
             _fail(where, f"{name} replaces {rep} card(s) (rulebook), got {rec['replaces']}")
         _int(rec, "might", where, 0, 20)
         _int(rec, "count", where, 1, 20)
-        _source(rec, where)
+        _source(rec, where, "wildcards")
 
     events = _section(raw, "events")
     reactions = _section(raw, "reactions")
@@ -316,7 +359,7 @@ def validate(raw: dict) -> CardData:
             else:
                 trigger = _str(rec, "trigger", where, REACTION_TRIGGERS)
                 effects = _effects(rec, "effects", where, REACTION_EFFECTS, True)
-            src = _source(rec, where)
+            src = _source(rec, where, key)
             action_cards.append(ActionCard(FIRST_ACTION_CARD + len(action_cards), rec["name"], is_event, typ,
                                            bonus, effects, trigger, src))
 
@@ -332,7 +375,8 @@ def validate(raw: dict) -> CardData:
                 or not all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 12 for t in troops)):
             _fail(f"{where} ({name!r})", f"field 'troops' must list 1-5 minimum troop sizes in 1..12, got {troops!r}")
         benefit = _effect(rec.get("benefit"), f"{where} ({name!r}).benefit", WORLD_BENEFITS)
-        worlds.append(World(i, name, tuple(troops), benefit, _source(rec, f"{where} ({name!r})")))
+        src = _source(rec, f"{where} ({name!r})", "worlds")
+        worlds.append(World(i, name, tuple(troops), benefit, src))
 
     rewards_raw = _section(raw, "rewards")
     rewards, reward_counts, seen = [], [], set()
@@ -344,7 +388,7 @@ def validate(raw: dict) -> CardData:
         seen.add(key)
         rewards.append(key)
         reward_counts.append(_int(rec, "count", where, 1, 30))
-        _source(rec, where)
+        _source(rec, where, "rewards")
 
     chal_raw = _section(raw, "challenges", COMPONENTS["challenges"])
     _unique_names(chal_raw, "challenges")
@@ -387,7 +431,7 @@ def validate(raw: dict) -> CardData:
             renown=_int(rec, "renown", where, 0, 40), calendar=cal,
             instant=_effects(rec, "instant", where, CHALLENGE_INSTANT, False),
             lasting=_effects(rec, "lasting", where, CHALLENGE_LASTING, False),
-            source=_source(rec, where)))
+            source=_source(rec, where, "challenges")))
 
     counts = {
         "troops": sum(r["count"] for r in classes) + sn["count"],

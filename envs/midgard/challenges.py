@@ -3,6 +3,8 @@
 Requirements are met by the union of the engaged troops (M28): every class icon needs that many
 *natural* cards (M20), a Tyr/Thor icon needs that wildcard present, coin icons are paid and
 discard icons discarded at declaration. The first troop is free, each extra troop costs 1 coin.
+An "ignore a requirement" reaction (Balder's Assistance) ignores whole icons of any of these
+kinds, subscript included (MD21): an ignored coin icon is not paid, an ignored discard not made.
 """
 
 from __future__ import annotations
@@ -39,15 +41,41 @@ def meets(ch: Challenge, troops) -> bool:
     return unmet_icons(ch, troops) == 0
 
 
+def troop_cost(num_troops: int) -> int:
+    """Coins for engaging the troops: the first is free, 1 per troop beyond it (M28)."""
+    return max(0, num_troops - 1)
+
+
 def cost(ch: Challenge, num_troops: int) -> int:
-    """Coins due at declaration: 1 per troop beyond the first plus the coin icons (M28)."""
-    return max(0, num_troops - 1) + ch.coins
+    """Coins due at declaration with no icon ignored: the troops' cost plus the coin icon (M28)."""
+    return troop_cost(num_troops) + ch.coins
+
+
+def unmet_requirements(ch: Challenge, troops, coins: int, hand_size: int) -> int:
+    """Requirement icons left unmet: class and wildcard icons the troops lack, the coin icon when
+    the coins left after the troops' cost cannot pay it, the discard icon without enough cards."""
+    return (unmet_icons(ch, troops) + (coins - troop_cost(len(troops)) < ch.coins)
+            + (hand_size < ch.discard))
+
+
+def ignored_costs(ch: Challenge, troops, coins: int, hand_size: int,
+                  ignore: int) -> tuple[bool, bool]:
+    """(coin icon ignored, discard icon ignored) when ``ignore`` icons may be ignored (MD21): the
+    unmet icons take the allowance first; what is left goes to the icons that cost the seat
+    something, the discard icon first, then the coin icon."""
+    spare = ignore - unmet_requirements(ch, troops, coins, hand_size)  # left after the unmet icons
+    skip_discard = hand_size < ch.discard
+    if not skip_discard and ch.discard and spare > 0:
+        skip_discard, spare = True, spare - 1
+    skip_coins = coins - troop_cost(len(troops)) < ch.coins or (ch.coins > 0 and spare > 0)
+    return skip_coins, skip_discard
 
 
 def feasible(ch: Challenge, troops, coins: int, hand_size: int, ignore: int = 0) -> bool:
-    """May these troops face ``ch`` now? (requirements, coins and a card for each discard icon)."""
-    return (len(troops) >= 1 and unmet_icons(ch, troops) <= ignore and cost(ch, len(troops)) <= coins
-            and hand_size >= ch.discard)
+    """May these troops face ``ch`` now? (the troops' cost, and every requirement icon met: class
+    icons, coins, a card for each discard; ``ignore`` of them may be left unmet)."""
+    return (len(troops) >= 1 and troop_cost(len(troops)) <= coins
+            and unmet_requirements(ch, troops, coins, hand_size) <= ignore)
 
 
 def feasible_sets(ch: Challenge, troop_list, candidates, coins: int, hand_size: int, ignore: int = 0):
@@ -55,7 +83,7 @@ def feasible_sets(ch: Challenge, troop_list, candidates, coins: int, hand_size: 
     ``ch``. At most 5 troops, so at most 31 subsets."""
     out = []
     for k in range(1, len(candidates) + 1):
-        if cost(ch, k) > coins:
+        if troop_cost(k) > coins:
             break
         for combo in combinations(candidates, k):
             if feasible(ch, [troop_list[i] for i in combo], coins, hand_size, ignore):

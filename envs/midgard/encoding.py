@@ -67,7 +67,7 @@ def make_layout(n: int) -> Layout:
         ("flags", 3),  # made a trip, won a challenge, had troops at the start of the turn
         ("turn", 1),  # turn / max_turns
         ("events_left", 1),  # events the active seat may still play this Preparation / 2 (clipped)
-        ("played", K),  # events/reactions played and waiting for their reaction window (LIFO)
+        ("played", K),  # events/reactions played, not yet in Valhalla (window, then effects)
         ("played_cancelled", 1),  # the latest of them was cancelled
         ("loki_pool", K),  # cards discarded face up to Loki's Trick / 8
         ("window", len(TRIGGERS)),  # triggers the seat asked in the open reaction window may answer

@@ -41,6 +41,17 @@ class InfoMixin:
         out["bonus"] = bonus
         return out
 
+    def face_down(self) -> np.ndarray:
+        """Per seat and kind, the challenge bonus it placed face down and nobody else has seen yet:
+        off its hand but still counted in its known cards until the reveal (MD22)."""
+        out = np.zeros_like(self.hands)
+        c = self.contest
+        if c is not None and c["t"] == "ch":
+            for side in (0, 1):
+                if c["b"][side] >= 0:
+                    out[c["bs"][side], c["b"][side]] += 1
+        return out
+
     def hidden_bonus(self, player: int) -> list:
         """(side, owner) of face-down bonuses ``player`` cannot see."""
         c = self.contest
@@ -70,8 +81,8 @@ class InfoMixin:
             "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
             "stack": [self._frame_view(f, player) for f in self.stack],
             "events_left": self.events_left,
-            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"], "immune": list(c["imm"])}
-                       for c in self.played],
+            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"],
+                        "immune": list(c["imm"]), "resolving": c["r"] >= 0} for c in self.played],
             "pool": list(self.pool),
             "contest": self._contest_view(player),
             "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
@@ -87,27 +98,36 @@ class InfoMixin:
         s = self.clone()
         n = self.game.num_players
         others = [q for q in range(n) if q != player]
+        # A seat's cards are its hand plus a face-down challenge bonus of its (MD22); those that
+        # everyone saw join it stay (X7), the rest is resampled with the Thing.
+        held = self.hands + self.face_down()
         pool = list(self.thing)
-        for q in others:  # cards everyone saw join a hand stay there (X7); the rest is resampled
-            pool.extend(np.repeat(np.arange(DATA.num_kinds), self.hands[q] - self.known[q]).tolist())
-        hidden = self.hidden_bonus(player) if self.contest is not None else []
-        ch_hidden = [(side, q) for side, q in hidden if self.contest["t"] == "ch"]
-        for side, _ in ch_hidden:
-            pool.append(self.contest["b"][side])
+        for q in others:
+            pool.extend(np.repeat(np.arange(DATA.num_kinds), held[q] - self.known[q]).tolist())
         rng.shuffle(pool)
-        if ch_hidden:  # a face-down challenge bonus is some event or reaction nobody else saw
-            s.contest["b"] = list(s.contest["b"])
-            s.contest["held"] = list(s.contest["held"])
-            for side, _ in ch_hidden:
-                i = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
-                old, new = s.contest["b"][side], pool.pop(i)
-                s.contest["held"].remove(old)
+        bonus_side = {q: side for side, q in self.hidden_bonus(player) if self.contest["t"] == "ch"}
+        if bonus_side:
+            s.contest["b"], s.contest["held"] = list(s.contest["b"]), list(s.contest["held"])
+        cards_of = {q: list(np.repeat(np.arange(DATA.num_kinds), self.known[q])) for q in others}
+        # a face-down bonus is an event or reaction: a seat that has none among its known cards
+        # gets one from the pool before any hand is dealt (a deal could take the last one)
+        for q in bonus_side:
+            if not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():
+                first = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
+                cards_of[q].append(pool.pop(first))
+        for q in others:
+            cards = cards_of[q]
+            k = int(held[q].sum()) - len(cards)
+            cards, pool = cards + pool[:k], pool[k:]
+            if q in bonus_side:  # the face-down bonus: any event or reaction among them
+                side = bonus_side[q]
+                actions = [x for x in cards if x >= A.FIRST_ACTION_CARD]
+                new = int(actions[rng.integers(len(actions))])
+                cards.remove(new)
+                s.contest["held"].remove(s.contest["b"][side])
                 s.contest["held"].append(new)
                 s.contest["b"][side] = new
-        for q in others:
-            k = int(self.hands[q].sum() - self.known[q].sum())
-            s.hands[q] = self.known[q] + np.bincount(np.asarray(pool[:k], dtype=np.int64), minlength=DATA.num_kinds)
-            pool = pool[k:]
+            s.hands[q] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=DATA.num_kinds)
         s.thing = pool
         c = self.contest
         if (c is not None and c["t"] == "bt" and player != c["p"] and self.stack
@@ -187,7 +207,7 @@ class InfoMixin:
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
             raise AssertionError("negative card counts")
-        if (self.known > self.hands).any() or (self.known < 0).any():
+        if (self.known > self.hands + self.face_down()).any() or (self.known < 0).any():
             raise AssertionError("publicly known cards exceed a hand")
         if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
             raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")

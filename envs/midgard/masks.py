@@ -115,7 +115,7 @@ class MaskMixin:
         elif m == TAKE:
             base = A.BASE["take_card"]
             if f["src"] == "valhalla":
-                mask[base:base + A.NUM_KINDS] = self._valhalla_avail(f) > 0
+                mask[base:base + A.NUM_KINDS] = self.valhalla > 0
             elif f["src"] == "pool":
                 for k in self.pool:
                     mask[base + k] = True
@@ -241,7 +241,7 @@ class MaskMixin:
         if name == "take_card":
             if f["src"] == "pool":
                 return c[0] in self.pool
-            return self._valhalla_avail(f)[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
+            return self.valhalla[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
         if name == "reserve":
             return c[0] in self.open
         if name == "keep_reward":
@@ -261,7 +261,7 @@ class MaskMixin:
                 if place_check(t, TYR, slot, hand, table)[0]:
                     mask[A.encode("place_tyr", ti, slot)] = True
         if hand[THOR]:
-            for s in range(9):
+            for s in range(10):
                 if place_check(t, THOR, s, hand, table)[0]:
                     mask[A.encode("place_thor", ti, s)] = True
 
@@ -299,14 +299,6 @@ class MaskMixin:
 
     def _regrouped_sizes(self, p: int) -> dict:
         return {ti: t.ncards() for ti, t in enumerate(self.troops[p]) if not t.engaged}
-
-    def _valhalla_avail(self, f: dict):
-        """Valhalla as a take-card frame offers it: an event never takes its own card back."""
-        if "excl" not in f:
-            return self.valhalla
-        v = self.valhalla.copy()
-        v[f["excl"]] -= 1
-        return v
 
     def _feasible_sets(self, p: int, ch) -> list:
         cand = [ti for ti, t in enumerate(self.troops[p]) if not t.engaged]

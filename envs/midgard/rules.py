@@ -24,14 +24,15 @@ is left (M48) or at the ``max_turns`` / ``max_decisions`` caps (truncation). Mos
 ties: challenge renown, then coins (coin rewards included), then a shared win.
 
 Events, reactions and bonuses (cardplay.py). One event per Preparation (Bragi's Song allows
-another), effect at once, then Valhalla; attack events hit every seat (the player too), personal
-ones the player. Reactions are the only out-of-turn play: after each trigger a reaction window
-asks the seats in the ruled order (the active seat, then clockwise; M42), a seat only while it
-holds a matching reaction (MD15); a played event or reaction opens its own window (Odin's
-Reprimand cancels it; chains resolve last-in first-out); the reactor draws a replacement at
-once. Bonus cards (any event or reaction for its +3/+5/+7, face down, one per side): on a
-challenge the opponents from the left until one places, then the facing seat (M30); in a battle
-the attacker, then the defender, secretly (M37, MD16); revealed together, then Valhalla.
+another), effect at once, then Valhalla (not before: MD20); attack events hit every seat (the
+player too), personal ones the player. Reactions are the only out-of-turn play: after each
+trigger a reaction window asks the seats in the ruled order (the active seat, then clockwise;
+M42), a seat only while it holds a matching reaction (MD15); a played event or reaction opens
+its own window (Odin's Reprimand cancels it; chains resolve last-in first-out); the reactor
+draws a replacement at once. Bonus cards (any event or reaction for its +3/+5/+7, face down,
+one per side): on a challenge the opponents from the left until one places, then the facing
+seat (M30); in a battle the attacker, then the defender, secretly (M37, MD16); revealed
+together, then Valhalla.
 
 Options
     start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).
@@ -41,15 +42,15 @@ Options
                     policies that loop inside a turn; default 20000, range 1..10000000.
     start_player    None (default: seeded chance, M7) or a seat 0..N-1.
 
-Actions (one fixed Discrete(551) space for every player count; ranges in ``actions.RANGES``)
+Actions (one fixed Discrete(557) space for every player count; ranges in ``actions.RANGES``)
     0 hire, 1 pass (Krog); 2 end phase; 3 new troop; 4 finish/confirm; 5 cancel; 6 refuse to
     defend; then place_class (troop 0-5 x class), place_snedig (troop x side), place_tyr (troop x
-    slot), place_thor (troop x first class), relocate (2), claim_target (opponent x troop),
+    slot), place_thor (troop x class 0-9), relocate (2), claim_target (opponent x troop),
     claim (slot x form), travel (9 worlds), face (40 challenges), select_troop (5), attack
     (opponent x troop), defend (5), take_card (card kinds), discard (card kinds), reserve (40),
     keep_reward (6), reveal_reward (6); part 2, appended: play_event (17 events), bonus (25
     events and reactions), react (8 reactions), move (9 worlds, a move by a card effect); ``pass``
-    also declines a reaction or a bonus. Troop 5 is the troop being laid down. Discrete(551).
+    also declines a reaction or a bonus. Troop 5 is the troop being laid down. Discrete(557).
 
 Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``, printed
 in docs/rules/midgard.md.
@@ -261,9 +262,14 @@ class MidgardState(CardPlayMixin, MaskMixin, InfoMixin, State):
             self.known[p, kind] += 1
 
     def _from_hand(self, p: int, kind: int) -> None:
-        """A card leaves a hand face up (placed, given, discarded): the public lower bound on that
-        hand's copies of the kind drops by one (from public facts only, never from the hand)."""
+        """A card leaves a hand face up (placed, given, discarded)."""
         self.hands[p, kind] -= 1
+        self._shown(p, kind)
+
+    def _shown(self, p: int, kind: int) -> None:
+        """Everyone saw a card of seat ``p`` leave it: the public lower bound on that seat's copies
+        of the kind drops by one (from public facts only, never from the hand). A face-down
+        challenge bonus counts as the seat's until it is revealed (MD22)."""
         if self.known[p, kind]:
             self.known[p, kind] -= 1
 
@@ -335,6 +341,8 @@ class MidgardState(CardPlayMixin, MaskMixin, InfoMixin, State):
         self.truncated = truncated
         self.end_reason = reason
         self.stack = []
+        while self.played:  # an effect that ends the game is done: its card reaches Valhalla
+            self.valhalla[self.played.pop()["k"]] += 1
         if self.pending is not None:  # cannot happen from play; keeps conservation if forced
             for k in self.pending.cards():
                 self.hands[self.active, k] += 1

@@ -253,7 +253,8 @@ def place_check(t: Troop, kind: int, pos: int, hand, table: bool) -> tuple[bool,
     """May a card of ``kind`` be added to troop ``t`` at ``pos``?
 
     ``pos`` is ignored for natural classes (their class decides), is the side (0 left, 1 right)
-    for a Snedig, the slot 0-11 for a Tyr and the first class 0-8 of the two a Thor covers.
+    for a Snedig, the slot 0-11 for a Tyr and, for a Thor, the class 0-9 of a series (or of the
+    single card that becomes one) or the lower class 0-8 of the two it covers in a sequence.
     ``hand`` is the count of each card kind in hand; ``table`` says the troop is on the table
     (the wildcard cap is then enforced at once; a troop being laid down is checked when finished).
     Returns (legal, displaced wildcard or None).
@@ -319,11 +320,11 @@ def place_check(t: Troop, kind: int, pos: int, hand, table: bool) -> tuple[bool,
         return False, None
     if kind == THOR:
         s = pos
+        if single == s:
+            return True, None  # a Thor in the slot of the single card: a series (Runecästr too)
         if not 0 <= s <= 8:
             return False, None
         if rng is None:
-            return True, None
-        if single == s:
             return True, None
         if s + 1 == rng[0] - 1 or s == rng[1] + 1:
             return _cap_ok_after_wild(t, table), None
@@ -466,28 +467,66 @@ def claim(t: Troop, slot: int, form: int) -> tuple[list[int], list[int]]:
 
 
 # ---- what a hand can form ----------------------------------------------------------------
+# Every legal troop holds the cards of a legal troop of at most 4 cards (tests/midgard/
+# test_troops.py checks it over every legal troop of any size), so the smallest troops decide
+# whether a hand can form one: ``can_form_troop`` is exact, and it never opens a dead end.
+SMALL_TROOP_CARDS = 4
 
-def can_form_troop(hand) -> bool:
-    """Can these cards (counts per kind) form at least one legal troop? (exact, M13-M17)"""
-    tyr, thor = int(hand[TYR]), int(hand[THOR])
-    for c in range(NUM_CLASSES):
-        if hand[c] >= 3 or (hand[c] >= 2 and tyr + thor >= 1):
-            return True
-    sned = min(int(hand[SNEDIG]), 2)
+
+def _fills(lo: int, hi: int, budget: int):
+    """Every filling of the class slots lo..hi with natural cards, Tyrs and Thors (a Thor fills
+    two slots) that uses at most ``budget`` cards: the kinds, slot by slot (Thor then its tail)."""
+    if lo > hi:
+        yield []
+        return
+    if budget == 0:
+        return
+    for rest in _fills(lo + 1, hi, budget - 1):
+        yield [lo, *rest]
+        yield [TYR, *rest]
+    if lo < hi:
+        for rest in _fills(lo + 2, hi, budget - 1):
+            yield [THOR, THOR_TAIL, *rest]
+
+
+def small_troops(max_cards: int) -> list[Troop]:
+    """Every legal troop of at most ``max_cards`` cards (sequences and series)."""
+    out = []
     for lo in range(NUM_CLASSES - 1):
         for hi in range(lo + 1, NUM_CLASSES):
-            nat = sned
-            gaps, run, pairs = 0, 0, 0
-            for c in range(lo, hi + 1):
-                if hand[c] >= 1:
-                    nat += 1
-                    pairs += run // 2
-                    run = 0
-                else:
-                    gaps += 1
-                    run += 1
-            pairs += run // 2
-            x = min(thor, pairs)
-            if tyr >= gaps - 2 * x and gaps - x <= nat and nat + gaps - x >= 3:
-                return True
-    return False
+            for fill in _fills(lo, hi, max_cards):
+                for left in (EMPTY, SNEDIG, TYR):
+                    for right in (EMPTY, SNEDIG, TYR):
+                        line = [left, *([EMPTY] * lo), *fill, *([EMPTY] * (9 - hi)), right]
+                        t = Troop.sequence(line)
+                        if t.ncards() <= max_cards and t.is_valid():
+                            out.append(t)
+    for c in range(NUM_CLASSES):
+        for nat in range(1, max_cards + 1):
+            for tyr in range(max_cards + 1 - nat):
+                for thor in range(max_cards + 1 - nat - tyr):
+                    t = Troop.make_series(c, nat, tyr, thor)
+                    if t.is_valid():
+                        out.append(t)
+    return out
+
+
+def _minimal_troop_cards() -> np.ndarray:
+    """The card counts (kinds 0-12) of the small troops that hold no smaller troop's cards."""
+    counts = set()
+    for t in small_troops(SMALL_TROOP_CARDS):
+        counts.add(tuple(np.bincount(t.cards(), minlength=THOR + 1).tolist()))
+    minimal = []
+    for c in sorted(counts, key=sum):
+        if not any(all(a <= b for a, b in zip(m, c)) for m in minimal):
+            minimal.append(c)
+    return np.array(minimal, dtype=np.int64)
+
+
+MINIMAL_TROOP_CARDS = _minimal_troop_cards()
+
+
+def can_form_troop(hand) -> bool:
+    """Can these cards (counts per kind) form at least one legal troop? Exact (M13-M17): a troop
+    exists exactly when the hand holds the cards of one of the minimal small troops."""
+    return bool((np.asarray(hand[:THOR + 1]) >= MINIMAL_TROOP_CARDS).all(axis=1).any())

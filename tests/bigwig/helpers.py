@@ -12,6 +12,7 @@ from deckzoo.envs.bigwig.cards import (
     SMALL_COPIES,
     WELL,
 )
+from deckzoo.envs.bigwig.origins import Origins
 from deckzoo.envs.bigwig.rules import NONE, PASS, PLAY_WELL, BigWigGame, BigWigState
 
 
@@ -53,6 +54,8 @@ def table(hands, reveal, *, collected=None, altar=(), draw=(), discard=None, hol
         "round_card": NONE, "point_on_table": False, "trump": [False] * 4, "participants": [],
         "commits": [NONE] * n, "challenger": NONE, "target": NONE, "stake": NONE, "joiners": [], "queue": [],
         "last_trick": [NONE] * n, "last_winner": NONE,
+        # the table remembers nothing from before this position: hands and draw pile are unseen
+        "origins": Origins.dealt(placed, hand_counts.sum(axis=1).tolist()).to_dict(),
     }
     s = BigWigState._from_dict(game, d)
     s.rng = np.random.default_rng(seed)

@@ -6,7 +6,7 @@ import pytest
 
 from deckzoo.envs import IllegalActionError, bigwig_v0
 from deckzoo.envs.bigwig.cards import point_kind, standard
-from deckzoo.envs.bigwig.rules import PASS, PHASE_COMMIT, TARGET_BASE
+from deckzoo.envs.bigwig.rules import PHASE_COMMIT, TARGET_BASE
 
 from .helpers import table
 
@@ -141,8 +141,7 @@ def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
     env._rewards = type(env._rewards)("dense", env.game_state)
     env.agent_selection = "player_0"
     env.step(TARGET_BASE)  # challenge the player to the left (seat 1)
-    env.step(env.unwrapped.game.stake_base + p3)
-    env.step(PASS)  # seat 2 does not join
+    env.step(env.unwrapped.game.stake_base + p3)  # seat 2 holds no Til Valhallar: not asked (B27)
     env.step(standard("red", 9))
     env.step(standard("red", 2))  # the reveal: red 9 wins the 3 VP stake and the 2 VP altar card
     assert env.rewards == {"player_0": 5 / 20, "player_1": -3 / 20, "player_2": 0.0}

@@ -303,22 +303,48 @@ def test_b12_stake_sets_the_trump_colours_and_a_five_overrides_them():
     assert s.last_winner == 0
 
 
-def test_b27_every_onlooker_is_asked_in_order_and_join_needs_a_ticket():
-    hands = [[standard(R, 1)], [standard(R, 2)], [standard(B, 1)], [TIL_VALHALLAR], [TIL_VALHALLAR, standard(G, 1)]]
-    s = table(hands, HOLMGANG, collected=[[], [P2_RED], [P2_BLUE], [P3_RG], [P5]])
+def test_W_D3_only_til_valhallar_holders_are_asked_in_age_order():
+    """B27: onlookers without a Til Valhallar are not asked (X6: a choice of one is no choice); the
+    holders decide one after another, each join public before the next decision."""
+    hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(B, 1)], [standard(B, 2)],
+             [TIL_VALHALLAR], [standard(G, 1), standard(G, 2)]]
+    s = table(hands, HOLMGANG, collected=[[], [P2_RED], [P2_BLUE], [P3_RG], [P5], []],
+              age_order=[0, 5, 1, 2, 3, 4])
     s.apply(TARGET_BASE)  # seat 0 challenges seat 1
     s.apply(stake_action(s, P2_RED))
     asked = []
     while s.phase == PHASE_TICKET:
         p = s.current_player
         asked.append(p)
-        assert s.legal_mask()[JOIN] == (s.hands[p, TIL_VALHALLAR] > 0) and s.legal_mask()[PASS]
-        s.apply(JOIN if p in (3, 4) else PASS)
-    assert asked == [2, 3, 4] and s.joiners == [3, 4]
-    assert s.participants == [0, 1, 3, 4]
-    assert s.hand_size(3) == 1  # only the well is left: it must play it
-    assert s.legal_mask_for(3).sum() == 1 and s.legal_mask_for(3)[PLAY_WELL]
-    assert s.legal_mask_for(2).sum() == 0  # B28: seat 2 only watches
+        assert s.legal_mask()[JOIN] and s.legal_mask()[PASS] and s.legal_mask().sum() == 2
+        s.apply(JOIN if p == 4 else PASS)
+    assert asked == [2, 4] and s.joiners == [4]
+    assert s.participants == [0, 1, 4]
+    assert s.hand_size(4) == 1  # only the well is left: it must play it
+    assert s.legal_mask_for(4).sum() == 1 and s.legal_mask_for(4)[PLAY_WELL]
+    assert s.legal_mask_for(2).sum() == 0  # B28: seat 2 passed and only watches
+
+
+def test_W_D3_holders_follow_age_order_not_seat_order():
+    """Ages 0, 3, 1, 4, 2: the onlookers' age order is 3, 4, 2, so holders 3 and 2 are asked in that
+    order (youngest-then-clockwise would ask 2 first)."""
+    hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR], [TIL_VALHALLAR], [standard(G, 1)]]
+    s = table(hands, HOLMGANG, collected=[[], [P2_RED], [], [], []], age_order=[0, 3, 1, 4, 2])
+    s.apply(TARGET_BASE)
+    s.apply(stake_action(s, P2_RED))
+    asked = []
+    while s.phase == PHASE_TICKET:
+        asked.append(s.current_player)
+        s.apply(PASS)
+    assert asked == [3, 2]
+
+
+def test_W_D3_no_holder_means_no_ticket_decision():
+    s = table([[standard(R, 1)], [standard(R, 2)], [standard(B, 1)]], HOLMGANG,
+              collected=[[], [P2_RED], []])
+    s.apply(TARGET_BASE)
+    s.apply(stake_action(s, P2_RED))
+    assert s.phase == PHASE_COMMIT and s.simultaneous_players() == (0, 1)
 
 
 def test_b27_duellists_are_not_asked_and_tickets_do_not_cancel():

@@ -32,7 +32,8 @@ def position(hands, displays=None, deck=(), market=(), banks=None, box=None, cur
         box_counts += COPIES - placed
     d = {
         "current_player": current, "phase": 0, "turn": 0, "start_player": 0, "over": False,
-        "hands": [counts(h) for h in hands], "deck": list(deck), "market": list(market),
+        "hands": [counts(h) for h in hands], "known": [[0] * VALUES for _ in hands],
+        "deck": list(deck), "market": list(market),
         "displays": [None if x is None else list(x) for x in displays],
         "banks": [counts(b) for b in banks], "box": box_counts.tolist(),
     }

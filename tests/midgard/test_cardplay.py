@@ -22,7 +22,7 @@ from deckzoo.envs.midgard.rules import (
     MidgardGame,
 )
 
-from .util import DATA, A, act, at, blank, ch, complete, give, k, legal, troop, world
+from .util import DATA, A, Troop, act, at, blank, ch, complete, give, k, legal, troop, world
 
 PETER = "Kriger - Berserker - Thor - Ränger - Göddar"  # might 11 (the rulebook's example)
 
@@ -191,14 +191,71 @@ def _event_table(n=3):
     return s
 
 
-def _event_played(name: str):
-    """Seat 0, given only the event ``name``, plays it in its preparation step on the event table."""
+def _event_played(name: str, gifts=None):
+    """Seat 0, given the event ``name`` (and each seat its ``gifts``, card names by seat), plays
+    it in its preparation step on the event table."""
     s = _event_table()
     give(s, 0, k(name))
+    for q, names in (gifts or {}).items():
+        give(s, q, *(k(x) for x in names))
     complete(s)
     prep(s)
     play(s, name)
     return s
+
+
+def _empty_thing(s, holder=2):
+    """Every card not placed yet goes to seat ``holder``'s hand: the Thing starts empty, so a draw
+    reshuffles Valhalla (and the Krog but its top) at once."""
+    complete(s)
+    for x in s.thing:
+        s.hands[holder, x] += 1
+    s.thing = []
+    s.check_invariants()
+
+
+def _pass_windows(s):
+    while s.mode == REACT:
+        act(s, "pass")
+
+
+def test_M_D4_ivaldis_forge_cannot_draw_itself_back():
+    # "after applying its effect, it should be dropped in Valhalla" (MD20): while the Forge draws
+    # its two cards it is not in Valhalla, so the reshuffle cannot hand it back
+    s = _event_table()
+    give(s, 0, k("Ivaldi's Forge"))
+    s.valhalla[k("Göddar")] = 1
+    _empty_thing(s)
+    prep(s)
+    play(s, "Ivaldi's Forge")
+    _pass_windows(s)
+    assert s.hands[0, k("Ivaldi's Forge")] == 0 and hand(s, 0) == 1 and s.hands[0, k("Göddar")] == 1
+    assert s.valhalla[k("Ivaldi's Forge")] == 1 and s.valhalla.sum() == 1 and s.played == []
+    s.check_invariants()
+
+
+def test_M_D4_bragis_song_cannot_repeat_itself():
+    s = _event_table()
+    give(s, 0, k("Bragi's Song"))
+    _empty_thing(s)
+    prep(s)
+    play(s, "Bragi's Song")  # draw 1 (nothing to draw) and one more event allowed
+    _pass_windows(s)
+    assert hand(s, 0) == 0 and s.valhalla[k("Bragi's Song")] == 1 and s.events_left == 1
+    assert not legal(s, "play_event", k("Bragi's Song") - 13) and s.legal_actions() == [A.END_PHASE]
+
+
+def test_M_D4_an_event_stays_in_play_until_its_effect_is_done():
+    s = _event_played("Loki's Trick", {0: ["Kriger"], 1: ["Thor"]})
+    assert s.mode == EV_DISCARD  # the effect is resolving: the card is in play, not in Valhalla
+    assert s.valhalla[k("Loki's Trick")] == 0
+    assert s.view(1)["played"] == [{"card": k("Loki's Trick"), "seat": 0, "cancelled": False,
+                                    "immune": [], "resolving": True}]
+    act(s, "discard", k("Kriger"))
+    act(s, "discard", k("Thor"))
+    act(s, "take_card", k("Thor"))
+    assert s.played == [] and s.valhalla[k("Loki's Trick")] == 1 and s.mode == PREP
+    s.check_invariants()
 
 
 def test_one_event_per_preparation_and_bragi_allows_another():
@@ -452,6 +509,53 @@ def test_without_balder_the_requirement_blocks_and_passing_fails_the_attempt():
     act(s, "finish")
     act(s, "pass")  # the requirement stays unmet: the attempt fails, the troop stays engaged
     assert s.mode == ONSLAUGHT and s.won[0] == [] and s.troops[0][0].engaged
+
+
+def _face_with_balder(challenge, troops, coins, gifts=()):
+    """Seat 0, in Midgard with ``coins``, holds Balder's Assistance (and ``gifts``), faces
+    ``challenge`` with all its ``troops`` and plays Balder's Assistance in the engagement window."""
+    s = blank(3)
+    s.troops[0] = list(troops)
+    s.skat += int(s.coins[0]) - coins
+    s.coins[0] = coins
+    s.open = [ch(challenge)]
+    give(s, 0, k("Balder's Assistance"), *(k(x) for x in gifts))
+    complete(s, thing_top=[k("Hyggelig")])  # the replacement for the Balder
+    at(s, 0, ONSLAUGHT)
+    assert legal(s, "face", ch(challenge))
+    act(s, "face", ch(challenge))
+    for ti in range(len(troops)):
+        act(s, "select_troop", ti)
+    act(s, "finish")
+    assert s.mode == REACT and s.current_player == 0
+    react(s, "Balder's Assistance")
+    return s
+
+
+def test_M_D5_trade_with_no_coin_and_balders_assistance():
+    # "Ignore one of the requirements": the coin icon is a requirement (MD21); ignored, it is not
+    # paid, so a seat without coins may face Trade while it holds Balder's Assistance
+    hyggelig = Troop.make_series(k("Hyggelig"), 2, 1, 1)  # Hyggelig x2, Tyr, Thor: might 9
+    s = blank(3)
+    s.troops[0] = [hyggelig]
+    s.skat += 6
+    s.coins[0] = 0
+    s.open = [ch("Trade")]
+    complete(s)
+    assert not legal(at(s, 0, ONSLAUGHT), "face", ch("Trade"))  # no coin, no Balder
+    s = _face_with_balder("Trade", [hyggelig], coins=0)
+    assert s.mode == ONSLAUGHT and s.won[0] == [ch("Trade")] and s.coins[0] == 0
+    s.check_invariants()
+
+
+def test_M_D5_jormungand_with_balders_assistance_ignoring_the_discard():
+    strong = troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl"
+                   " - Runecästr")
+    s = _face_with_balder("Jormungand", [strong], coins=6, gifts=["Kriger"])
+    assert s.mode == ONSLAUGHT and s.won[0] == [ch("Jormungand")]  # no discard was asked
+    assert s.hands[0, k("Kriger")] == 1 and s.hands[0, k("Hyggelig")] == 1 and s.krog == []
+    assert s.coins[0] == 6
+    s.check_invariants()
 
 
 def test_odins_reprimand_cancels_a_reaction():

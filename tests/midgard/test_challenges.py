@@ -3,11 +3,13 @@ worked examples (Draugr/Hel, Peter against the Jotun, Surt, Hrodsorm and the sea
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from deckzoo.envs.midgard import challenges as C
 
-from .util import DATA, troop
+from .util import DATA, Troop, troop
 
 JOTUN = DATA.challenge_by_name("Jotun")
 SURT = DATA.challenge_by_name("Surt, King of Fire Giants")
@@ -15,6 +17,9 @@ VEKKSORM = DATA.challenge_by_name("Vekksorm of the Seas")
 HRODSORM = DATA.challenge_by_name("Hrodsorm Dragon")
 TROLL = DATA.challenge_by_name("Trollgjaldi")
 PETER = troop("Kriger - Berserker - Thor - Ränger - Göddar")
+# Alfred's troop: the Tyr stands for the Ränger
+ALFRED = troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr"
+               " - Snedig")
 SUMMER_POS, WINTER_POS = 0, 1
 
 
@@ -23,10 +28,9 @@ def test_seasons_alternate_from_summer_m46():
 
 
 def test_wildcard_is_not_a_requirement_draugr_and_hel():
-    alfred = troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - Snedig")
-    assert not C.meets(DATA.challenge_by_name("Draugr"), [alfred])  # the Tyr stands for the Ränger
-    assert C.unmet_icons(DATA.challenge_by_name("Draugr"), [alfred]) == 1
-    assert C.meets(DATA.challenge_by_name("Hel"), [alfred])  # Bueskytter, Runecästr and Tyr
+    assert not C.meets(DATA.challenge_by_name("Draugr"), [ALFRED])  # the Tyr stands for the Ränger
+    assert C.unmet_icons(DATA.challenge_by_name("Draugr"), [ALFRED]) == 1
+    assert C.meets(DATA.challenge_by_name("Hel"), [ALFRED])  # Bueskytter, Runecästr and Tyr
 
 
 def test_peter_against_the_jotun_summer_and_winter():
@@ -80,6 +84,31 @@ def test_coin_and_discard_icons():
     k = troop("Kriger - Berserker - Bueskytter")
     assert C.feasible(fenrir, [k], coins=0, hand_size=1)
     assert not C.feasible(fenrir, [k], coins=0, hand_size=0)  # M34a: a card to discard is needed
+
+
+def test_an_ignored_icon_is_any_requirement_icon_md21():
+    """One "ignore" covers one icon of any kind: a class (Draugr without its Ränger), the coin
+    (Trade without a coin), the discard (Fenrir without a card); with every icon met it skips a
+    cost: the discard icon first, then the coin icon; two icons unmet are too many."""
+    draugr, trade, fenrir = (DATA.challenge_by_name(x) for x in ("Draugr", "Trade", "Fenrir"))
+    hyggelig = Troop.make_series(0, 2, 1)
+    k = troop("Kriger - Berserker - Bueskytter")
+    assert C.unmet_requirements(draugr, [ALFRED], coins=0, hand_size=0) == 1
+    assert C.feasible(draugr, [ALFRED], 0, 0, ignore=1) and not C.feasible(draugr, [ALFRED], 0, 0)
+    assert C.feasible(trade, [hyggelig], 0, 0, ignore=1) and not C.feasible(trade, [hyggelig], 0, 0)
+    assert C.ignored_costs(trade, [hyggelig], 0, 0, ignore=1) == (True, False)
+    assert C.ignored_costs(trade, [hyggelig], 3, 0, ignore=1) == (True, False)  # met, yet skipped
+    assert C.ignored_costs(trade, [hyggelig], 3, 0, ignore=0) == (False, False)
+    assert C.feasible(fenrir, [k], 0, 0, ignore=1)
+    assert C.ignored_costs(fenrir, [k], 0, 0, 1) == (False, True)
+    assert C.ignored_costs(fenrir, [k], 0, 4, ignore=1) == (False, True)
+    assert C.ignored_costs(draugr, [ALFRED], 0, 0, ignore=1) == (False, False)  # on the Ränger
+    both = dataclasses.replace(trade, discard=1)  # no card has both; a data variant could
+    assert C.ignored_costs(both, [hyggelig], 3, 3, ignore=1) == (False, True)
+    assert C.ignored_costs(both, [hyggelig], 3, 3, ignore=2) == (True, True)
+    assert C.ignored_costs(both, [hyggelig], 0, 3, ignore=1) == (True, False)  # the unmet coin
+    assert not C.feasible(both, [hyggelig], 0, 0, ignore=1)  # coin and discard unmet: two icons
+    assert C.troop_cost(1) == 0 and C.troop_cost(3) == 2
 
 
 def test_feasible_sets_lists_every_subset():

@@ -1,5 +1,6 @@
-"""The card data file: what the rulebook prints is kept as printed, the synthetic part follows
-RULINGS.md 5.12, and every malformed edit is rejected with an error naming the record."""
+"""The card data file: what the rulebook prints is kept as printed and labelled so, every supplied
+value is labelled too (the gaps are listed on docs/rules/midgard.md), the synthetic part follows
+the project's spec, and every malformed edit is rejected with an error naming the record."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ from collections import Counter
 
 import pytest
 
-from deckzoo.envs.midgard.cards import DATA, DATA_FILE, NUM_CLASSES, DataError, load_data, validate
+from deckzoo.envs.midgard.cards import (
+    DATA,
+    DATA_FILE,
+    LABELLED_FIELDS,
+    NUM_CLASSES,
+    DataError,
+    load_data,
+    validate,
+)
+
+from .util import RULES_PAGE
 
 RAW = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 
@@ -118,12 +129,63 @@ def test_synthetic_challenges_follow_the_spec_5_12():
     assert means == sorted(means)
 
 
-def test_every_record_names_its_source_and_synthetic_list():
-    recs = DATA.synthetic_records()
-    assert any("Svartalfheim" in r for r in recs) and any("Nidhogg" in r for r in recs)
+def test_every_record_names_its_source():
     for section in ("classes", "wildcards", "events", "reactions", "worlds", "rewards", "challenges"):
         for rec in RAW[section]:
             assert rec["source"] in ("rulebook", "synthetic")
+
+
+def _labels(name):
+    return next(c for c in RAW["challenges"] if c["name"] == name)["sources"]
+
+
+def test_data_labels_mark_every_field_of_a_rulebook_record():
+    # every field of a record the rulebook names is labelled, absent ones too (their "none")
+    for section, fields in LABELLED_FIELDS.items():
+        for rec in [RAW["snedig"]] if section == "snedig" else RAW[section]:
+            if rec["source"] == "rulebook":
+                assert list(rec["sources"]) == list(fields), rec["name"]
+            else:
+                assert "sources" not in rec, rec["name"]
+    rulebook = [c for c in RAW["challenges"] if c["source"] == "rulebook"]
+    assert len(rulebook) == 22
+    # the rulebook prints no season bonus for 13 of them and no effect for any of the 22 but
+    # Fenrir, Draugr, Dispute of Runes, Crossing the Storm and Hrodsorm: each "none" is supplied
+    assert sum("season" not in c for c in rulebook) == 13
+    assert sum("instant" not in c and "lasting" not in c for c in rulebook) == 17
+    for c in rulebook:
+        for field in ("season", "instant", "lasting"):
+            if field not in c:
+                assert c["sources"][field] == "synthetic", (c["name"], field)
+    # Hel's worlds come from a production report; Snedig is only one of Exploring the
+    # Underground's requirements (and the only one of Crossing the Lava River's shown)
+    assert _labels("Hel")["worlds"] == "production report"
+    exploring = next(c for c in rulebook if c["name"] == "Exploring the Underground")
+    assert exploring["sources"]["requires"] == "partial"
+    assert "one of the requirements" in exploring["notes"]["requires"]
+    assert _labels("Crossing the Lava River")["requires"] == "partial"
+    # what test_challenge_facts_from_the_rulebook_are_kept checks as printed is labelled printed
+    printed = {"Jotun": "requires difficulty season renown calendar",
+               "Vekksorm of the Seas": "difficulty season",
+               "Surt, King of Fire Giants": "difficulty", "Hel": "requires",
+               "Draugr": "worlds lasting",
+               "Fenrir": "worlds instant", "Kraken": "worlds", "Huldre People": "requires",
+               "Veksorm from Caves": "requires", "Maelstrom": "requires",
+               "Crossing the Ice Lake": "requires",
+               "Trade": "requires", "Dispute of Runes": "instant", "Crossing the Storm": "instant",
+               "Hrodsorm Dragon": "lasting", "Trollgjaldi": "calendar"}
+    for c in rulebook:
+        got = {f for f, label in c["sources"].items() if label == "rulebook"}
+        assert got == set(printed.get(c["name"], "").split()), c["name"]
+
+
+def test_data_gaps_are_listed_on_the_rules_page():
+    text = RULES_PAGE.read_text("utf-8")
+    gaps = DATA.source_gaps()
+    assert any("Nidhogg: synthetic" in g for g in gaps)
+    assert any("Hel: production report" in g for g in gaps)
+    missing = [g for g in gaps if g not in text]
+    assert missing == [], missing
 
 
 def test_rewards_m44():
@@ -140,7 +202,7 @@ def _broken(edit):
 
 BAD = [
     ("missing section", lambda r: r.pop("challenges"), "missing section 'challenges'"),
-    ("format", lambda r: r.update(format=2), "unsupported 'format'"),
+    ("format", lambda r: r.update(format=1), "unsupported 'format' 1"),
     ("39 challenges", lambda r: r["challenges"].pop(), "must have 40 records"),
     ("class order", lambda r: r["classes"].reverse(), "sequence order"),
     ("might negative", lambda r: r["classes"][0].update(might=-1), "classes[0] ('Hyggelig'): field 'might'"),
@@ -164,10 +226,20 @@ BAD = [
     ("world troops", lambda r: r["worlds"][0].update(troops=[]), "field 'troops'"),
     ("benefit", lambda r: r["worlds"][0]["benefit"].update(kind="teleport"), "unknown effect kind 'teleport'"),
     ("source", lambda r: r["challenges"][0].update(source="folklore"), "field 'source'"),
-    ("synthetic with fields", lambda r: r["challenges"][-1].update(synthetic_fields=["worlds"]),
-     "must not list 'synthetic_fields'"),
-    ("synthetic field missing", lambda r: r["challenges"][0].update(synthetic_fields=["colour"]),
-     "names 'colour'"),
+    ("synthetic with labels", lambda r: r["challenges"][-1].update(sources={"worlds": "rulebook"}),
+     "a synthetic record has no 'sources'"),
+    ("no labels", lambda r: r["classes"][0].pop("sources"),
+     "classes[0] ('Hyggelig'): a rulebook record must label"),
+    ("unlabelled field", lambda r: r["challenges"][0]["sources"].pop("season"),
+     "challenges[0] ('Jotun'): 'sources' must label ['season']"),
+    ("unknown field", lambda r: r["challenges"][0]["sources"].update(colour="rulebook"),
+     "'sources' labels ['colour']"),
+    ("unknown label", lambda r: r["challenges"][0]["sources"].update(worlds="folklore"),
+     "'sources.worlds' must be one of"),
+    ("note missing", lambda r: r["challenges"][3].pop("notes"),
+     "challenges[3] ('Hel'): 'sources.worlds' is 'production report': 'notes.worlds' must say"),
+    ("note of nothing", lambda r: r["events"][0]["notes"].update(colour="red"),
+     "'notes' names 'colour'"),
     ("reward count", lambda r: r["rewards"][0].update(count=7), "30 rewards"),
     ("event count", lambda r: r["events"].pop(), "17 events"),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.heuristics.midgard import HeuristicAgent, plan_troop
@@ -43,6 +44,20 @@ def test_heuristic_self_play_ends():
     game = MidgardGame(4, start_position=4)
     r = play_match(game, [HeuristicAgent(i) for i in range(4)], ["h"] * 4, seed=3)
     assert r.steps > 0 and r.winners
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_M_D4_heuristic_self_play_is_never_truncated(n):
+    # Before MD20 an event could draw itself back: some 5- and 6-player games looped on Bragi's
+    # Song until max_decisions cut them off (seed 5 at 6 players, seed 11 at 5 players).
+    game = MidgardGame(n)
+    for seed in range(12):
+        agents = [HeuristicAgent(10 * seed + i) for i in range(n)]
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            p = s.current_player
+            s.apply(agents[p].act(s.for_player(p)))
+        assert not s.truncated, (n, seed, s.end_reason, s.decisions)
 
 
 def test_heuristic_beats_random():

@@ -12,7 +12,7 @@ from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, c
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.rules import MidgardGame
 
-from .util import legal
+from .util import RULES_PAGE, legal
 
 
 def test_random_play_short_games_reach_every_action_range():
@@ -158,3 +158,13 @@ def test_render_view_shows_only_what_the_seat_knows():
     assert all(name in text.split("your hand:")[1] for name in mine)
     assert text.split("your hand:")[0] == other.split("your hand:")[0].replace("player_1 (you)", "player_1").replace(
         "player_2", "player_2 (you)")
+
+
+def test_docs_action_and_observation_tables_match_the_code():
+    """docs/rules/midgard.md prints the action ranges and the 4-player layout: no drift."""
+    text = RULES_PAGE.read_text("utf-8")
+    assert A.range_table() in text
+    layout = MidgardGame(4).layout
+    for name, shape, a, b in layout.pieces:
+        assert f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |" in text, name
+    assert f"| **total** | {layout.size} | |" in text and f"`Discrete({A.NUM_ACTIONS})`" in text

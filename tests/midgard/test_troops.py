@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
+from deckzoo.envs.midgard.rules import PREP
 from deckzoo.envs.midgard.troops import (
     LEFT,
     PUT_THOR,
@@ -22,9 +25,27 @@ from deckzoo.envs.midgard.troops import (
     place_check,
     relocate,
     relocation_options,
+    small_troops,
 )
 
-from .util import DATA, SNEDIG, THOR, TYR, Troop, k, ks, troop
+from .util import (
+    DATA,
+    SNEDIG,
+    THOR,
+    TYR,
+    A,
+    Troop,
+    act,
+    all_troops,
+    at,
+    blank,
+    build_steps,
+    give,
+    k,
+    ks,
+    legal,
+    troop,
+)
 
 
 def hand(*names):
@@ -251,12 +272,85 @@ FORM = [
     (("Kriger", "Tyr", "Thor"), False),
     (("Hyggelig", "Runecästr", "Tyr"), False),  # no wrap-around
     (("Loki's Trick", "Kriger", "Berserker"), False),
+    (("Hyggelig", "Skålde", "Berserker", "Thor"), True),  # Hyggelig - Skålde - Thor (no Berserker)
+    (("Ränger", "Krigsjärl", "Runecästr", "Thor"), True),  # Thor - Krigsjärl - Runecästr
+    (("Runecästr", "Runecästr", "Thor"), True),  # a series: Thor stands for two Runecästr
+    (("Tyr", "Snedig", "Snedig", "Tyr"), True),  # Snedig - Tyr - Tyr - Snedig
 ]
 
 
 @pytest.mark.parametrize("cards,ok", FORM)
 def test_can_form_troop(cards, ok):
     assert can_form_troop(hand(*cards)) == ok
+
+
+def _laid_down(cards, t):
+    """Seat 0 holds ``cards`` in its Preparation: lay ``t`` down through the masks, step by step.
+    Returns the error, or None when every step was legal and ``finish`` ends it."""
+    s = blank(3)
+    give(s, 0, *cards)
+    at(s, 0, PREP)
+    if not legal(s, "new_troop"):
+        return "new_troop is not offered"
+    act(s, "new_troop")
+    mask = s.legal_mask()
+    for name, pos in build_steps(t):
+        try:
+            a = A.encode(name, A.PENDING, pos)
+        except ValueError:
+            return f"no action {name} at {pos}"
+        if not mask[a]:
+            return f"{A.action_name(a)} is not legal after {s.pending}"
+        s.apply(a)
+        mask = s.legal_mask()
+    if s.pending != t or not mask[A.FINISH]:
+        return f"built {s.pending}, finish {bool(mask[A.FINISH])}"
+    return None
+
+
+def test_M_D1_every_troop_of_up_to_6_cards_can_be_laid_down():
+    # a Thor joins a Runecästr series at class 9: "Runecästr - Runecästr - Thor" and 12 more
+    troops = all_troops(6)
+    assert len(troops) == 5672
+    failed = [(t, err) for t in troops if (err := _laid_down(t.cards(), t)) is not None]
+    assert failed == [], f"{len(failed)} troops cannot be laid down, e.g. {failed[:3]}"
+
+
+def _hands(sizes):
+    """Every hand of troop cards (kinds 0-12) with these sizes, as counts, within the copies."""
+    for size in sizes:
+        for combo in itertools.combinations_with_replacement(range(THOR + 1), size):
+            h = np.bincount(combo, minlength=DATA.num_kinds)
+            if (h <= DATA.kind_counts).all():
+                yield h
+
+
+def test_M_D2_new_troop_opens_exactly_when_a_troop_can_be_laid_down():
+    """Every hand of 3-5 troop cards: ``new_troop`` (and ``can_form_troop``) says yes exactly when
+    some legal troop uses cards of the hand, and then that troop can be laid down (no dead end
+    that can only be cancelled). The brute force: every legal troop of up to 5 cards."""
+    by_cards = {}
+    for t in all_troops(5):
+        by_cards.setdefault(tuple(np.bincount(t.cards(), minlength=THOR + 1).tolist()), t)
+    wrong, stuck = [], []
+    for h in _hands((3, 4, 5)):
+        subs = itertools.product(*(range(x + 1) for x in h[:THOR + 1].tolist()))
+        troop_in_hand = next((by_cards[c] for c in subs if c in by_cards), None)
+        if can_form_troop(h) != (troop_in_hand is not None):
+            wrong.append(np.repeat(np.arange(DATA.num_kinds), h).tolist())
+        elif troop_in_hand is not None:
+            cards = np.repeat(np.arange(DATA.num_kinds), h).tolist()
+            if (err := _laid_down(cards, troop_in_hand)) is not None:
+                stuck.append((cards, troop_in_hand, err))
+    assert wrong == [] and stuck == [], (len(wrong), wrong[:5], stuck[:3])
+
+
+def test_every_troop_holds_the_cards_of_a_troop_of_at_most_4_cards():
+    # why the smallest troops decide can_form_troop for hands of any size
+    for t in all_troops(30):
+        h = np.bincount(t.cards(), minlength=DATA.num_kinds)
+        assert can_form_troop(h), t
+    assert sorted(map(str, small_troops(6))) == sorted(map(str, all_troops(6)))
 
 
 def test_left_flank_tyr_and_might():

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
+
 import numpy as np
 
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
 from deckzoo.envs.midgard.rules import MidgardGame, MidgardState
-from deckzoo.envs.midgard.troops import Troop
+from deckzoo.envs.midgard.troops import EMPTY, THOR_TAIL, Troop
 
+RULES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "midgard.md"
 NAMES = {name: i for i, name in enumerate(DATA.kind_names)}
 NAMES.update({"Skald": 1, "Ranger": 6, "Runicastr": 9})
 
@@ -96,16 +100,80 @@ def legal_names(s: MidgardState) -> list[str]:
     return [A.action_name(int(a)) for a in s.legal_actions()]
 
 
+# ---- every troop, by brute force (independent of the engine's own enumeration) -----------------
+def _runs(c: int, hi: int):
+    """Contents of the class slots c..hi: a natural card, a Tyr, or a Thor over two slots."""
+    if c > hi:
+        yield []
+        return
+    for rest in _runs(c + 1, hi):
+        yield [c, *rest]
+        yield [TYR, *rest]
+    if c < hi:
+        for rest in _runs(c + 2, hi):
+            yield [THOR, THOR_TAIL, *rest]
+
+
+def all_troops(max_cards: int) -> list[Troop]:
+    """Every legal troop of at most ``max_cards`` cards: each run of classes with each filling and
+    each pair of flanks, and each series, kept when ``Troop.is_valid`` says so."""
+    out = []
+    for lo in range(10):
+        for hi in range(lo + 1, 10):
+            for run in _runs(lo, hi):
+                for flanks in itertools.product((EMPTY, SNEDIG, TYR), repeat=2):
+                    line = [EMPTY] * 12
+                    line[0], line[11] = flanks
+                    line[lo + 1:hi + 2] = run
+                    t = Troop.sequence(line)
+                    if t.ncards() <= max_cards and t.is_valid():
+                        out.append(t)
+    counts = itertools.product(range(10), range(1, max_cards + 1), range(7), range(4))
+    for cls, nat, tyr, thor in counts:
+        if nat + tyr + thor <= max_cards and Troop.make_series(cls, nat, tyr, thor).is_valid():
+            out.append(Troop.make_series(cls, nat, tyr, thor))
+    return out
+
+
+def build_steps(t: Troop) -> list[tuple[str, int]]:
+    """(range, position) of the placements that lay ``t`` down card by card, each next to what is
+    there already: a series from one natural card; a sequence from its first natural class card
+    (from a Snedig if it has none) to the right, then to the left, then the flanks."""
+    if t.series:
+        return ([("place_class", t.cls)] * t.nat + [("place_tyr", t.cls + 1)] * t.tyr
+                + [("place_thor", t.cls)] * t.thor)
+    line = t.line
+    units = []  # (slot, step) of the class slots, a Thor once
+    for slot in range(1, 11):
+        kind = line[slot]
+        if kind == TYR:
+            units.append((slot, ("place_tyr", slot)))
+        elif kind == THOR:
+            units.append((slot, ("place_thor", slot - 1)))
+        elif 0 <= kind < 10:
+            units.append((slot, ("place_class", kind)))
+    flanks = [("place_snedig", side) if line[slot] == SNEDIG else ("place_tyr", slot)
+              for side, slot in ((0, 0), (1, 11)) if line[slot] != EMPTY]
+    first = next((i for i, (slot, _) in enumerate(units) if 0 <= line[slot] < 10), None)
+    if first is None:  # only Snedigs are natural: they come first
+        return flanks + [step for _, step in units]
+    order = units[first:] + units[:first][::-1]
+    return [step for _, step in order] + flanks
+
+
 __all__ = [
     "DATA",
+    "RULES_PAGE",
     "SNEDIG",
     "THOR",
     "TYR",
     "A",
     "Troop",
     "act",
+    "all_troops",
     "at",
     "blank",
+    "build_steps",
     "ch",
     "complete",
     "give",

@@ -8,9 +8,15 @@ import pytest
 from deckzoo.envs import wizard_v0
 from deckzoo.envs.core.conformance import check_bad_inputs
 from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, playable, score_bounds
-from deckzoo.envs.wizard.rules import WizardGame, WizardState, sample_hidden
+from deckzoo.envs.wizard.rules import (
+    PHASE_NAMES,
+    PHASE_PLAY,
+    WizardGame,
+    WizardState,
+    sample_hidden,
+)
 
-from .helpers import bid_all, card, cards, encode_bid, play, stacked
+from .helpers import bid_all, card, cards, encode_bid, encode_trump, play, stacked
 
 D, H, E, G = range(4)
 
@@ -293,3 +299,47 @@ def test_render_view_shows_only_what_the_seat_may_know():
     text = f.render_view(0)
     assert "hand hidden (Foresight)" in text and "[Giants 9]" in text and "[Wizard]" in text
     assert "Elves 2" not in text
+
+
+# ---- two worlds: the same public history, different hidden cards -------------------------------
+def assert_same_views(a, b, seats):
+    for p in seats:
+        assert a.view(p) == b.view(p), p
+        assert np.array_equal(a.observe(p), b.observe(p)), p
+
+
+def test_two_worlds_shown_voids_and_played_cards_do_not_read_the_hands():
+    """``mid_trick_state`` against a world where seats 1 and 3 hold other unplayed cards (still
+    consistent with every card played and every void shown): seats 0 and 2 see the same views."""
+    a = mid_trick_state()
+    b = stacked(["E5 G2 W", "H1 E1 D3", "D1 D2 H4", "N E9 H2"], flipped="H13", dealer=3,
+                scores=[20, -10, 0, 30])
+    bid_all(b, [1, 0, 2, 1])
+    play(b, "E5", "E1", "D1", "N")
+    play(b, "G2", "D3")
+    assert_same_views(a, b, (0, 2))
+
+
+def test_two_worlds_the_dealers_trump_choice_does_not_show_the_dealers_hand():
+    """A Wizard is flipped and the dealer (seat 2) names Giants after looking at its hand (W4): the
+    other seats' views do not depend on which cards the dealer holds."""
+    worlds = []
+    for dealer_hand in ("G13 G12", "D1 H2"):
+        s = stacked(["E5 E6", "D7 D8", dealer_hand], flipped="W", dealer=2)
+        assert PHASE_NAMES[s.phase] == "trump" and s.current_player == 2
+        s.apply(encode_trump(G))
+        worlds.append(s)
+    assert_same_views(*worlds, (0, 1))
+
+
+def test_two_worlds_foresight_hides_the_own_card_until_play():
+    """W5: in round 1 a seat sees everyone's card but its own, so until the play phase its view is
+    the same whichever card it holds."""
+    worlds = [stacked([own, "E5", "D3"], flipped="G7", dealer=2) for own in ("W", "N")]
+    for s in worlds:
+        assert s.foresight_round() and s.own_hand_hidden(0)
+    assert_same_views(*worlds, (0,))
+    for s in worlds:
+        bid_all(s, [0, 1, 1])
+        assert s.phase == PHASE_PLAY
+    assert worlds[0].view(0)["hand"] != worlds[1].view(0)["hand"]  # revealed for play

@@ -1,0 +1,169 @@
+"""Replay files, and ``deckzoo replay FILE.json --html OUT.html``.
+
+A replay is one game as JSON: enough to rebuild every position exactly, since a state is fixed by
+its game configuration, its seed and the actions taken. ``deckzoo play`` saves one per game,
+``deckzoo arena --save-games N`` the first N games of each pairing, ``deckzoo serve`` offers one
+for download; ``deckzoo play --replay FILE`` steps through it in the terminal and ``deckzoo
+replay FILE --html OUT`` writes it as one self-contained web page (``agents/viewer``).
+
+Keys: ``game`` (name), ``config`` (``game.config()``), ``seed``, ``actions`` (every action id in
+order), ``seats`` (the agent spec of each seat, ``"human"`` for a person), ``agent_seeds``,
+``finished``, and when finished ``scores`` and ``winners``; optionally ``human_seat`` and
+``labels`` (the arena's name for each seat's agent). Replaying needs only the first four;
+``seats`` and ``agent_seeds`` let the agents' own moves be re-derived (each agent is seeded and
+sees only its seat's view, so the same seed and the same positions give the same choices).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from deckzoo.envs.core.errors import ConfigError, IllegalActionError
+from deckzoo.envs.core.game import Game, State
+
+REQUIRED = ("game", "config", "seed", "actions")
+
+
+def load_replay(path: str | Path) -> dict:
+    """The replay in ``path``; ``ConfigError`` naming what is wrong with the file."""
+    try:
+        record = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise ConfigError(f"cannot read replay {path}: {e.strerror or e}") from e
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"replay {path} is not JSON: {e}") from e
+    check_replay(record, str(path))
+    return record
+
+
+def check_replay(record, where: str = "replay") -> None:
+    if not isinstance(record, dict):
+        raise ConfigError(f"{where}: a replay is a JSON object")
+    missing = [k for k in REQUIRED if k not in record]
+    if missing:
+        raise ConfigError(f"{where}: missing key(s) {', '.join(missing)}")
+    actions = record["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
+        raise ConfigError(f"{where}: 'actions' must be a list of action ids")
+
+
+def replay_game(record: dict) -> Game:
+    import deckzoo.envs as E
+
+    return E.game_class(record["game"])(**record["config"])
+
+
+def replay_states(record: dict) -> Iterator[tuple[State, int | None]]:
+    """``(state, action)`` before each recorded action, then ``(final state, None)``.
+
+    The same state object is advanced in place; clone it to keep a position. A recorded action
+    that is illegal where it stands raises ``ConfigError`` naming its step.
+    """
+    state = replay_game(record).new_state(record["seed"])
+    for i, a in enumerate(record["actions"]):
+        yield state, a
+        try:
+            state.apply(a)
+        except IllegalActionError as e:
+            raise ConfigError(f"replay step {i}: {e}") from e
+    yield state, None
+
+
+def final_state(record: dict) -> State:
+    for state, action in replay_states(record):
+        if action is None:
+            return state
+    raise AssertionError("unreachable")
+
+
+def finish_record(record: dict, state: State) -> dict:
+    """Mark ``record`` finished with the final scores and winners of ``state`` if it is over."""
+    record["finished"] = state.is_terminal()
+    if state.is_terminal():
+        record["scores"] = np.asarray(state.scores()).tolist()
+        record["winners"] = sorted(int(w) for w in state.winners())
+    return record
+
+
+def save_replay(record: dict, path: str | Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1))
+    return path
+
+
+def arena_replay(game: Game, task_result: dict) -> dict:
+    """The replay of one arena game (``agents.arena.play_task``'s result with its actions)."""
+    record = {
+        "game": game.name,
+        "config": game.config(),
+        "seed": task_result["seed"],
+        "seats": list(task_result["specs"]),
+        "labels": list(task_result["seats"]),
+        "agent_seeds": list(task_result["agent_seeds"]),
+        "actions": list(task_result["actions"]),
+        "arena_index": task_result["index"],
+    }
+    record["finished"] = True
+    record["scores"], record["winners"] = task_result["scores"], task_result["winners"]
+    return record
+
+
+def write_arena_replays(result, directory: str | Path) -> list[Path]:
+    """Write the replay of every arena game that kept its actions (``ArenaConfig.save_games``)
+    into ``directory``; those records lose the actions and name their file under ``replay``."""
+    import deckzoo.envs as E
+
+    game = E.game_class(result.game_name)(result.num_players, **result.config.options)
+    paths = []
+    for rec in result.records:
+        if "actions" not in rec:
+            continue
+        path = save_replay(
+            arena_replay(game, rec), Path(directory) / f"{game.name}-{rec['index']:05d}.json"
+        )
+        del rec["actions"], rec["agent_seeds"]
+        rec["replay"] = path.name
+        paths.append(path)
+    return paths
+
+
+# ---- CLI ----------------------------------------------------------------------------------
+def run(args) -> int:
+    from .viewer.page import replay_page
+
+    try:
+        record = load_replay(args.file)
+        html = replay_page(record, step=args.step)
+    except ConfigError as e:
+        print(f"deckzoo replay: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.html or Path(args.file).with_suffix(".html"))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(html, encoding="utf-8")
+    print(f"{out} written ({len(record['actions'])} moves; open it in a browser)")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="write a saved game as a self-contained HTML replay viewer",
+        description=__doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", help="a replay file (from deckzoo play, arena --save-games or serve)")
+    p.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="the page to write (default: FILE with the suffix .html)",
+    )
+    p.add_argument("--step", type=int, default=0, help="the step the page opens at (default 0)")
+    p.set_defaults(func=run)

@@ -1,0 +1,149 @@
+"""Replay files (agents/replay.py): recorded by the arena, read back, turned into a replay page."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.cli import main
+from deckzoo.agents.play import replay
+from deckzoo.agents.replay import final_state, load_replay, replay_states, write_arena_replays
+from deckzoo.agents.viewer.frames import replay_data
+from deckzoo.agents.viewer.page import replay_page
+from deckzoo.envs import ConfigError
+
+from .helpers import check_reproduces, recorded_game
+
+
+def test_arena_keeps_the_first_games_of_each_pairing(tmp_path):
+    # Three agents at two seats: three pairings (tables), each rotated over two seatings.
+    cfg = ArenaConfig(
+        "gobig", ["heuristic", "random", "r2=random"], games=12, players=2, seed=4, save_games=2
+    )
+    result = run_arena(cfg)
+    kept = [r["index"] for r in result.records if "actions" in r]
+    assert kept == [0, 1, 2, 3, 4, 5]  # games 6-11 play the same pairings again
+    paths = write_arena_replays(result, tmp_path)
+    assert [p.name for p in paths] == [f"gobig-{i:05d}.json" for i in kept]
+    assert all("actions" not in r for r in result.records)
+    assert [r.get("replay") for r in result.records[:7]] == [p.name for p in paths] + [None]
+    for path, rec in zip(paths, result.records):
+        replay = load_replay(path)
+        assert replay["seats"] == rec["specs"] and replay["labels"] == rec["seats"]
+        check_reproduces(replay)  # the agents' own moves come out again from their seeds
+        assert replay["scores"] == rec["scores"] and len(replay["actions"]) == rec["steps"]
+    plain = run_arena(ArenaConfig(**{**cfg.__dict__, "save_games": 0}))
+    assert [r["scores"] for r in plain.records] == [r["scores"] for r in result.records]
+
+
+def test_arena_cli_saves_replays_that_play_and_replay_read(tmp_path):
+    out = tmp_path / "arena"
+    assert (
+        main(
+            [
+                "arena",
+                "wizard",
+                "--agents",
+                "heuristic,random",
+                "--games",
+                "3",
+                "--players",
+                "3",
+                "--option",
+                "num_rounds=2",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--save-games",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    files = sorted((out / "replays").iterdir())
+    assert [f.name for f in files] == ["wizard-00000.json"]
+    games = json.loads((out / "games.json").read_text())["records"]
+    assert games[0]["replay"] == "wizard-00000.json" and "actions" not in games[0]
+    lines = []  # `deckzoo play --replay FILE` steps through it ("a": to the end)
+    assert replay(files[0], input_fn=lambda _: "a", out=lines.append) == len(
+        load_replay(files[0])["actions"]
+    )
+    html = tmp_path / "w.html"
+    assert main(["replay", str(files[0]), "--html", str(html)]) == 0
+    assert "wizard" in html.read_text()
+
+
+def test_replay_page_is_self_contained(tmp_path):
+    page = replay_page(recorded_game("bigwig", players=3))
+    assert not re.search(r"https?://", page)  # nothing fetched from anywhere
+    assert not re.search(r"<(link|img|iframe)\b|\ssrc=|@import|url\(", page)
+    assert "default-src 'none'" in page  # and the page forbids it
+    data = page.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in data  # the embedded JSON cannot close its element
+
+
+def test_frames_follow_the_engine():
+    record = recorded_game("bignumber", players=3)
+    data = replay_data(record)
+    frames = data["frames"]
+    assert len(frames) == len(record["actions"]) + 1
+    assert data["seats"] == [f"player_{p} (heuristic)" for p in range(3)]
+    for (state, action), frame in zip(replay_states(record), frames):
+        legal = data["parts"][frame["legal"]]
+        assert legal == [[int(a), state.action_name(int(a))] for a in state.legal_actions()]
+        assert frame["scores"] == state.scores().tolist() and frame["actor"] == state.current_player
+        nxt = frames[frame["step"] + 1] if action is not None else None
+        if nxt is not None:
+            assert nxt["last"] == {
+                "seat": state.current_player,
+                "id": action,
+                "name": state.action_name(action),
+                "public": None,
+            }
+        packed = frame["scenes"][0]
+        seat0 = data["parts"][packed["seats"][0]]
+        assert all(isinstance(z, int) for z in seat0["zones"])  # zones stored once, by index
+    assert frames[-1]["over"] and frames[-1]["winners"] == record["winners"]
+
+
+def test_secret_moves_keep_their_public_text():
+    record = recorded_game("bigwig", players=3)
+    frames = replay_data(record)["frames"]
+    commits = [f["last"] for f in frames[1:] if f["last"]["name"].startswith("play ")]
+    assert commits and all(m["public"] == "a card is played face down" for m in commits)
+
+
+@pytest.mark.parametrize(
+    "content,why",
+    [
+        ("{", "is not JSON"),
+        ("[]", "a replay is a JSON object"),
+        ('{"game": "gobig", "config": {}}', "missing key"),
+        (
+            '{"game": "gobig", "config": {}, "seed": 1, "actions": ["x"]}',
+            "'actions' must be a list",
+        ),
+    ],
+)
+def test_bad_replay_files_are_named(tmp_path, content, why):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ConfigError, match=why):
+        load_replay(path)
+
+
+def test_an_illegal_recorded_action_names_its_step(capsys, tmp_path):
+    record = recorded_game("gobig", players=2)
+    record["actions"][3] = 10**6
+    with pytest.raises(ConfigError, match="replay step 3: illegal action"):
+        final_state(record)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path), "--html", str(tmp_path / "r.html")]) == 2
+    assert "replay step 3" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
