@@ -247,7 +247,8 @@ def _check(cfg: TrainConfig) -> None:
     if cfg.trainer == "vector":
         _check_vector(cfg, env_name, bad)
     elif LEARNER in cfg.opponents.mix:
-        bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: only trainer: vector has it")
+        bad(f"opponents.mix.{LEARNER}", "is a seat played by the learner itself: only trainer: "
+            "vector has it")
     if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
         bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
@@ -315,8 +316,9 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
         bad("vector.stagger", f"must be an int >= 0, got {v.stagger!r}")
     if v.target_kl is not None and not (_type_ok(v.target_kl, float) and v.target_kl > 0):
         bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
-    if v.scalar_lanes is not None and not (_type_ok(v.scalar_lanes, int) and 0 <= v.scalar_lanes <= cfg.n_envs):
-        bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {v.scalar_lanes!r}")
+    lanes = v.scalar_lanes
+    if lanes is not None and not (_type_ok(lanes, int) and 0 <= lanes <= cfg.n_envs):
+        bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {lanes!r}")
 
 
 def config_from_dict(data: dict) -> TrainConfig:

@@ -65,8 +65,15 @@ class Lanes:
     scalar games of ``game``. ``obs``, ``mask``, ``player`` hold the position of every lane (the
     rows of scalar lanes where an agent is to act are not filled in)."""
 
-    def __init__(self, batched, game, scalar_lanes: int, mix: dict, rng: np.random.Generator,
-                 reward: str = "win"):
+    def __init__(
+        self,
+        batched,
+        game,
+        scalar_lanes: int,
+        mix: dict,
+        rng: np.random.Generator,
+        reward: str = "win",
+    ):
         self.batched = batched
         self.game = game
         self.n = game.num_players
@@ -79,14 +86,19 @@ class Lanes:
         self.rng = rng
         batched_mix, agent_mix = split_mix(mix)
         if self.Ls and not agent_mix:
-            raise ConfigError("vector.scalar_lanes: scalar lanes need an agent (e.g. heuristic) in "
-                              "opponents.mix")
+            raise ConfigError(
+                "vector.scalar_lanes: scalar lanes need an agent (e.g. heuristic) in opponents.mix"
+            )
         if agent_mix and not self.Ls:
-            raise ConfigError(f"opponents.mix: {', '.join(agent_mix)} play on the scalar engine; "
-                              "vector.scalar_lanes must be at least 1 (or null)")
+            raise ConfigError(
+                f"opponents.mix: {', '.join(agent_mix)} play on the scalar engine; "
+                "vector.scalar_lanes must be at least 1 (or null)"
+            )
         if self.Lb and not batched_mix:
-            raise ConfigError("opponents.mix has only agents, which play on the scalar engine: "
-                              "set vector.scalar_lanes to n_envs (or null)")
+            raise ConfigError(
+                "opponents.mix has only agents, which play on the scalar engine: "
+                "set vector.scalar_lanes to n_envs (or null)"
+            )
         for spec in agent_mix:
             make_agent(spec, type(game).name, 0)  # a bad spec fails here, naming itself
         self._batched_keys, self._batched_p = _keys_and_p(batched_mix)
@@ -107,7 +119,7 @@ class Lanes:
         """New games in every lane (the batched env reseeded with ``seed``)."""
         if self.Lb:
             obs, mask, player = self.batched.reset(seed=seed)
-            self.obs[:self.Lb], self.mask[:self.Lb], self.player[:self.Lb] = obs, mask, player
+            self.obs[: self.Lb], self.mask[: self.Lb], self.player[: self.Lb] = obs, mask, player
             self._draw_batched(np.arange(self.Lb))
         self.states = [None] * self.Ls
         self._trackers = [None] * self.Ls
@@ -129,7 +141,7 @@ class Lanes:
             left -= 1
 
     def _key_seats(self, lanes: np.ndarray, keys: np.ndarray, names: list[str]) -> None:
-        """Turn drawn mix keys (indices into ``names``, ``(k, n)``) into seat kinds and snapshots."""
+        """Turn drawn mix keys (indices into ``names``, ``(k, n)``) into seat kinds, snapshots."""
         kind = np.full(keys.shape, AGENT, dtype=np.int8)
         snap = np.full(keys.shape, -1, dtype=np.int64)
         for i, name in enumerate(names):
@@ -141,14 +153,20 @@ class Lanes:
             elif name in ("pool", "latest"):
                 kind[hit] = POOL
                 ids = np.asarray(self.pool_ids)
-                snap[hit] = ids[-1] if name == "latest" else ids[self.rng.integers(len(ids), size=hit.sum())]
+                snap[hit] = (
+                    ids[-1]
+                    if name == "latest"
+                    else ids[self.rng.integers(len(ids), size=hit.sum())]
+                )
         primary = self.rng.integers(self.n, size=len(lanes))
         kind[np.arange(len(lanes)), primary] = LEARNER
         snap[np.arange(len(lanes)), primary] = -1
         self.seat_kind[lanes], self.seat_snapshot[lanes] = kind, snap
 
     def _draw_batched(self, lanes: np.ndarray) -> None:
-        keys = self.rng.choice(len(self._batched_keys), size=(len(lanes), self.n), p=self._batched_p)
+        keys = self.rng.choice(
+            len(self._batched_keys), size=(len(lanes), self.n), p=self._batched_p
+        )
         self._key_seats(lanes, keys, self._batched_keys)
 
     def _start_scalar(self, j: int) -> None:
@@ -160,8 +178,9 @@ class Lanes:
             self._key_seats(np.array([lane]), keys, names)
             if (self.seat_kind[lane] == AGENT).any():
                 break
-        self.agent_spec[j] = [names[k] if self.seat_kind[lane, s] == AGENT else None
-                              for s, k in enumerate(keys[0])]
+        self.agent_spec[j] = [
+            names[k] if self.seat_kind[lane, s] == AGENT else None for s, k in enumerate(keys[0])
+        ]
         state = self.game.new_state(int(self.rng.integers(2**63)))
         self.states[j] = state
         self._trackers[j] = RewardTracker(self.reward, state)
@@ -171,7 +190,9 @@ class Lanes:
         spec = self.agent_spec[j][seat]
         key = (j, seat, spec)
         if key not in self._agents:
-            self._agents[key] = make_agent(spec, type(self.game).name, int(self.rng.integers(2**63)))
+            self._agents[key] = make_agent(
+                spec, type(self.game).name, int(self.rng.integers(2**63))
+            )
         return self._agents[key]
 
     def _observe_scalar(self, j: int) -> None:
@@ -189,13 +210,21 @@ class Lanes:
         the run's reward mode, and which lanes' games ended (their new games have started)."""
         return self._step(actions, None)
 
-    def _step(self, actions: np.ndarray, active: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _step(
+        self, actions: np.ndarray, active: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
         rewards = np.zeros((self.L, self.n), dtype=np.float32)
         ended = np.zeros(self.L, dtype=bool)
         if self.Lb:
-            res = self.batched.step(actions[:self.Lb], active=None if active is None else active[:self.Lb])
-            self.obs[:self.Lb], self.mask[:self.Lb], self.player[:self.Lb] = res.obs, res.mask, res.player
-            rewards[:self.Lb], ended[:self.Lb] = res.rewards, res.terminated
+            res = self.batched.step(
+                actions[: self.Lb], active=None if active is None else active[: self.Lb]
+            )
+            self.obs[: self.Lb], self.mask[: self.Lb], self.player[: self.Lb] = (
+                res.obs,
+                res.mask,
+                res.player,
+            )
+            rewards[: self.Lb], ended[: self.Lb] = res.rewards, res.terminated
             done = np.flatnonzero(res.terminated)
             if len(done):
                 self._draw_batched(done)
@@ -218,15 +247,26 @@ class Lanes:
 
     # ---- saving and restoring -------------------------------------------------------------
     def get_state(self) -> tuple[dict[str, np.ndarray], dict]:
-        arrays = {"seat_kind": self.seat_kind.copy(), "seat_snapshot": self.seat_snapshot.copy(),
-                  "obs": self.obs.copy(), "mask": self.mask.copy(), "player": self.player.copy()}
-        meta = {"rng": self.rng.bit_generator.state, "pool_ids": list(self.pool_ids),
-                "agent_spec": self.agent_spec,
-                "states": [s.to_dict() for s in self.states],
-                "last_scores": [None if t.last_scores is None else t.last_scores.tolist()
-                                for t in self._trackers],
-                "agents": [[j, seat, spec, a.rng.bit_generator.state]
-                           for (j, seat, spec), a in self._agents.items()]}
+        arrays = {
+            "seat_kind": self.seat_kind.copy(),
+            "seat_snapshot": self.seat_snapshot.copy(),
+            "obs": self.obs.copy(),
+            "mask": self.mask.copy(),
+            "player": self.player.copy(),
+        }
+        meta = {
+            "rng": self.rng.bit_generator.state,
+            "pool_ids": list(self.pool_ids),
+            "agent_spec": self.agent_spec,
+            "states": [s.to_dict() for s in self.states],
+            "last_scores": [
+                None if t.last_scores is None else t.last_scores.tolist() for t in self._trackers
+            ],
+            "agents": [
+                [j, seat, spec, a.rng.bit_generator.state]
+                for (j, seat, spec), a in self._agents.items()
+            ],
+        }
         if self.Lb:
             b_arrays, b_meta = self.batched.get_state()
             arrays.update({f"batched.{k}": v for k, v in b_arrays.items()})
@@ -235,8 +275,10 @@ class Lanes:
 
     def set_state(self, arrays: dict[str, np.ndarray], meta: dict) -> None:
         if self.Lb:
-            self.batched.set_state({k[len("batched."):]: v for k, v in arrays.items()
-                                    if k.startswith("batched.")}, meta["batched"])
+            self.batched.set_state(
+                {k[len("batched.") :]: v for k, v in arrays.items() if k.startswith("batched.")},
+                meta["batched"],
+            )
         for key in ("seat_kind", "seat_snapshot", "obs", "mask", "player"):
             getattr(self, key)[...] = arrays[key]
         self.rng.bit_generator.state = meta["rng"]

@@ -94,7 +94,9 @@ def layer_init(layer: nn.Linear, std: float) -> nn.Linear:
     return layer
 
 
-def mlp(inputs: int, hidden: list[int], outputs: int, activation: str, out_std: float) -> nn.Sequential:
+def mlp(
+    inputs: int, hidden: list[int], outputs: int, activation: str, out_std: float
+) -> nn.Sequential:
     layers, width = [], inputs
     for h in hidden:
         layers += [layer_init(nn.Linear(width, h), np.sqrt(2)), ACTIVATIONS[activation]()]
@@ -165,7 +167,8 @@ def sample(logp: torch.Tensor, legal: Legal, generator) -> tuple[torch.Tensor, t
     best = key.new_full((legal.n,), -torch.inf).scatter_reduce(0, legal.rows, key, "amax")
     pair = torch.arange(len(key), device=logp.device)
     first = torch.full((legal.n,), len(key), device=logp.device).scatter_reduce(
-        0, legal.rows, torch.where(key == best[legal.rows], pair, len(key)), "amin")
+        0, legal.rows, torch.where(key == best[legal.rows], pair, len(key)), "amin"
+    )
     return legal.actions[first], logp[first]
 
 
@@ -173,14 +176,21 @@ def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, devi
     """Sample ``actor``'s policy on rows of observations and masks (numpy in, torch out)."""
     legal = Legal.of(torch.from_numpy(mask).to(device))
     obs_t = torch.from_numpy(obs).to(device)
-    return sample(log_softmax(legal_logits(actor, obs_t, legal), legal), legal, generator) + (obs_t,)
+    return sample(log_softmax(legal_logits(actor, obs_t, legal), legal), legal, generator) + (
+        obs_t,
+    )
 
 
 def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
     """The actor as a numpy ``PolicyWeights`` (what the arena's ``ppo:PATH`` agent plays)."""
     linear = [m for m in actor if isinstance(m, nn.Linear)]
-    arrays = [(np.ascontiguousarray(m.weight.detach().cpu().numpy().T), m.bias.detach().cpu().numpy().copy())
-              for m in linear]
+    arrays = [
+        (
+            np.ascontiguousarray(m.weight.detach().cpu().numpy().T),
+            m.bias.detach().cpu().numpy().copy(),
+        )
+        for m in linear
+    ]
     return PolicyWeights(hidden=arrays[:-1], head=arrays[-1], activation=activation)
 
 
@@ -217,7 +227,7 @@ class Rollout:
 
     def complete(self) -> np.ndarray:
         """Transitions whose outcome is known: the seat decided again, or its game ended."""
-        return self.done[:self.size] | (self.next[:self.size] >= 0)
+        return self.done[: self.size] | (self.next[: self.size] >= 0)
 
     def advantages(self, gamma: float, lam: float) -> np.ndarray:
         """GAE along every trajectory (0 for the transitions that are not complete)."""
@@ -242,8 +252,8 @@ class Rollout:
         new_index[keep] = np.arange(len(keep))
         for f in self.FIELDS:
             arr = getattr(self, f)
-            arr[:len(keep)] = arr[keep]
-        self.next[:len(keep)] = -1
+            arr[: len(keep)] = arr[keep]
+        self.next[: len(keep)] = -1
         self.size, self.blocks = len(keep), [0]
         return new_index[pending]
 
@@ -277,8 +287,9 @@ class VectorTrainer:
         self.mix = _opponent_mix(cfg)
         self.eval_opponents = _eval_opponents(cfg)
         self.rs = RunState()
-        self.device = torch.device("cuda" if cfg.device in ("cuda", "auto") and torch.cuda.is_available()
-                                   else "cpu")
+        self.device = torch.device(
+            "cuda" if cfg.device in ("cuda", "auto") and torch.cuda.is_available() else "cpu"
+        )
         if cfg.device == "cuda" and self.device.type != "cuda":
             raise ConfigError("config key 'device' is cuda, but torch sees no CUDA device")
 
@@ -293,7 +304,9 @@ class VectorTrainer:
         if self.resume and not ckpt.exists():
             raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
         if not self.resume and ckpt.exists():
-            raise ConfigError(f"{self.run_dir} already holds a run; pass --resume or choose another run_dir")
+            raise ConfigError(
+                f"{self.run_dir} already holds a run; pass --resume or choose another run_dir"
+            )
         self.run_dir.mkdir(parents=True, exist_ok=True)
         # one seed feeds everything: the network's initial weights, the sampler, the trainer's own
         # generator (random seats' moves, minibatch order), the lanes' (seats, deals)
@@ -301,20 +314,27 @@ class VectorTrainer:
         self.lanes = self.make_lanes(np.random.default_rng(seeds[3]))
         L, n = self.lanes.L, self.lanes.n
         torch.manual_seed(int(seeds[0].generate_state(1)[0]))
-        self.net = ActorCritic(self.lanes.obs_dim, self.lanes.num_actions, cfg.ppo.net_arch,
-                               cfg.ppo.activation).to(self.device)
+        self.net = ActorCritic(
+            self.lanes.obs_dim, self.lanes.num_actions, cfg.ppo.net_arch, cfg.ppo.activation
+        ).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.ppo.learning_rate, eps=1e-5)
         self.sampler = torch.Generator(self.device)
         self.sampler.manual_seed(int(seeds[1].generate_state(1)[0]))
         self.rng = np.random.default_rng(seeds[2])
         self.pending = np.full((L, n), -1, dtype=np.int64)  # each seat's latest transition
-        self.buffer = Rollout(L * n + cfg.ppo.n_steps * L, self.lanes.obs_dim, self.lanes.num_actions)
-        self.snapshots: dict[int, nn.Module] = {}  # id -> actor: the pool, and dropped ones still seated
+        self.buffer = Rollout(
+            L * n + cfg.ppo.n_steps * L, self.lanes.obs_dim, self.lanes.num_actions
+        )
+        self.snapshots: dict[
+            int, nn.Module
+        ] = {}  # id -> actor: the pool, and dropped ones still seated
         self.episode_return = np.zeros((L, n), dtype=np.float64)
         if self.resume:
             self._load_checkpoint(ckpt)
         else:
-            (self.run_dir / "config.yaml").write_text(yaml.safe_dump(config_to_dict(cfg), sort_keys=False))
+            (self.run_dir / "config.yaml").write_text(
+                yaml.safe_dump(config_to_dict(cfg), sort_keys=False)
+            )
             c0 = time.process_time()
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
             self.lanes.stagger(cfg.vector.stagger)
@@ -329,8 +349,13 @@ class VectorTrainer:
             scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs)
         batched = None
         if cfg.n_envs > scalar:
-            batched = vector.make(cfg.game, num_envs=cfg.n_envs - scalar, num_players=self.n,
-                                  reward=cfg.reward, **cfg.game_options)
+            batched = vector.make(
+                cfg.game,
+                num_envs=cfg.n_envs - scalar,
+                num_players=self.n,
+                reward=cfg.reward,
+                **cfg.game_options,
+            )
         return Lanes(batched, self.game, scalar, self.mix, rng, cfg.reward)
 
     # ---- the loop ----
@@ -340,8 +365,14 @@ class VectorTrainer:
         self.setup()
         cfg, rs = self.cfg, self.rs
         wall0 = time.perf_counter()
-        bar = tqdm(total=cfg.total_timesteps, initial=min(rs.step, cfg.total_timesteps), unit="step",
-                   dynamic_ncols=True, disable=not cfg.progress_bar, desc=f"train {cfg.game} (vector)")
+        bar = tqdm(
+            total=cfg.total_timesteps,
+            initial=min(rs.step, cfg.total_timesteps),
+            unit="step",
+            dynamic_ncols=True,
+            disable=not cfg.progress_bar,
+            desc=f"train {cfg.game} (vector)",
+        )
         if rs.step == 0 and not rs.pool:
             self._snapshot()
         while rs.step < cfg.total_timesteps:
@@ -384,7 +415,9 @@ class VectorTrainer:
                 idx = buf.add(obs, mask, a, logp.cpu().numpy(), value.cpu().numpy())
                 seats = player[rows]
                 prev = pending[rows, seats]
-                buf.next[prev[prev >= 0]] = idx[prev >= 0]  # each seat's previous decision -> this one
+                buf.next[prev[prev >= 0]] = idx[
+                    prev >= 0
+                ]  # each seat's previous decision -> this one
                 pending[rows, seats] = idx
                 actions[rows] = a
             self._opponent_actions(kind, actions)
@@ -404,27 +437,36 @@ class VectorTrainer:
                 rets[done_lanes] = 0.0
             self.rs.step += len(rows)
             self.rs.decisions += lanes.L
-        return {"charts/episode_return": finished_return / max(finished, 1), "charts/episodes": finished}
+        return {
+            "charts/episode_return": finished_return / max(finished, 1),
+            "charts/episodes": finished,
+        }
 
     def _opponent_actions(self, kind: np.ndarray, actions: np.ndarray) -> None:
         """Fill in the RANDOM and POOL seats' actions (agents decide inside ``Lanes.step``)."""
         lanes = self.lanes
         rows = np.flatnonzero(kind == RANDOM)
         if len(rows):
-            actions[rows] = np.where(lanes.mask[rows], self.rng.random((len(rows), lanes.num_actions)),
-                                     -1.0).argmax(axis=1)
+            actions[rows] = np.where(
+                lanes.mask[rows], self.rng.random((len(rows), lanes.num_actions)), -1.0
+            ).argmax(axis=1)
         rows = np.flatnonzero(kind == POOL)
         if len(rows):
             snap = lanes.seat_snapshot[rows, lanes.player[rows]]
             with torch.no_grad():
                 for sid in np.unique(snap):
                     r = rows[snap == sid]
-                    a, _, _ = act(self.snapshots[int(sid)], lanes.obs[r], lanes.mask[r], self.sampler,
-                                  self.device)
+                    a, _, _ = act(
+                        self.snapshots[int(sid)],
+                        lanes.obs[r],
+                        lanes.mask[r],
+                        self.sampler,
+                        self.device,
+                    )
                     actions[r] = a.cpu().numpy()
 
     def update(self) -> dict:
-        """PPO on the rollout's complete transitions; the open ones are carried to the next rollout."""
+        """PPO on the rollout's complete transitions; open ones are carried to the next rollout."""
         cfg, p, buf = self.cfg, self.cfg.ppo, self.buffer
         adv_all = buf.advantages(p.gamma, p.gae_lambda)
         idx = np.flatnonzero(buf.complete())
@@ -444,7 +486,9 @@ class VectorTrainer:
             group["lr"] = lr
         n = len(idx)
         n_mb = max(1, round(n / p.batch_size))
-        stats: dict[str, list] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")}
+        stats: dict[str, list] = {
+            k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
+        }
         for _ in range(p.n_epochs):
             for mb in np.array_split(self.rng.permutation(n), n_mb):
                 mb = torch.from_numpy(mb).to(dev)
@@ -461,10 +505,15 @@ class VectorTrainer:
                 adv = b_adv[mb]
                 if cfg.vector.norm_adv and len(mb) > 1:
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - p.clip_range, 1 + p.clip_range)).mean()
+                pg_loss = torch.max(
+                    -adv * ratio, -adv * ratio.clamp(1 - p.clip_range, 1 + p.clip_range)
+                ).mean()
                 if cfg.vector.clip_vloss:
                     v_clipped = b_val[mb] + (new_v - b_val[mb]).clamp(-p.clip_range, p.clip_range)
-                    v_loss = 0.5 * torch.max((new_v - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
+                    v_loss = (
+                        0.5
+                        * torch.max((new_v - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
+                    )
                 else:
                     v_loss = 0.5 * ((new_v - b_ret[mb]) ** 2).mean()
                 loss = pg_loss - p.ent_coef * ent + p.vf_coef * v_loss
@@ -480,8 +529,13 @@ class VectorTrainer:
         var = float(b_ret.var()) if n > 1 else 0.0
         explained = float("nan") if var == 0 else 1.0 - float((b_ret - b_val).var()) / var
         out = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
-        out.update({"losses/explained_variance": explained, "charts/learning_rate": lr,
-                    "charts/transitions": n})
+        out.update(
+            {
+                "losses/explained_variance": explained,
+                "charts/learning_rate": lr,
+                "charts/transitions": n,
+            }
+        )
         return out
 
     # ---- bookkeeping ----
@@ -498,9 +552,11 @@ class VectorTrainer:
         actor = copy.deepcopy(self.net.actor).requires_grad_(False)
         self.snapshots[rs.step] = actor
         rs.pool.append(rs.step)
-        del rs.pool[:-cfg.opponents.pool_size]
+        del rs.pool[: -cfg.opponents.pool_size]
         self.lanes.pool_ids = list(rs.pool)
-        rs.next_snapshot = (rs.step // cfg.opponents.snapshot_every + 1) * cfg.opponents.snapshot_every
+        rs.next_snapshot = (
+            rs.step // cfg.opponents.snapshot_every + 1
+        ) * cfg.opponents.snapshot_every
         self._drop_unused_snapshots()
 
     def _drop_unused_snapshots(self) -> None:
@@ -518,19 +574,43 @@ class VectorTrainer:
         agent = PolicyAgent(self.policy(), deterministic=cfg.eval.deterministic)
         rows = []
         for k, opp in enumerate(self.eval_opponents):
-            r = evaluate(agent, self.game, opp, games, seed=_seed(cfg.seed, rs.step, k), max_steps=cfg.eval.max_steps)
+            r = evaluate(
+                agent,
+                self.game,
+                opp,
+                games,
+                seed=_seed(cfg.seed, rs.step, k),
+                max_steps=cfg.eval.max_steps,
+            )
             r.update(step=rs.step, cpu_seconds=rs.train_cpu_seconds)
             rows.append(r)
             self.writer.add_scalar(f"eval/win_share_vs_{opp}", r["win_share"], rs.step)
-            log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)", rs.step, opp,
-                     r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"])
+            log.info(
+                "step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)",
+                rs.step,
+                opp,
+                r["win_share"],
+                r["ci_low"],
+                r["ci_high"],
+                games,
+                r["uniform"],
+            )
         rs.eval_history.extend(rows)
         self._write_eval_csv()
         return rows
 
     def _write_eval_csv(self) -> None:
-        cols = ["step", "cpu_seconds", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
-                "abandoned"]
+        cols = [
+            "step",
+            "cpu_seconds",
+            "opponent",
+            "games",
+            "win_share",
+            "ci_low",
+            "ci_high",
+            "uniform",
+            "abandoned",
+        ]
         buf = io.StringIO()
         w = csv.DictWriter(buf, cols, extrasaction="ignore")
         w.writeheader()
@@ -542,19 +622,35 @@ class VectorTrainer:
         save_policy(self.run_dir / "policy.npz", self.policy())
         t0 = time.perf_counter()
         final = self._evaluate(cfg.eval.final_games) if cfg.eval.final_games else []
-        plot_learning_curve(rs.eval_history, self.n, self.run_dir / "learning_curve.png",
-                            f"{cfg.game} ({self.n} players): vector PPO")
+        plot_learning_curve(
+            rs.eval_history,
+            self.n,
+            self.run_dir / "learning_curve.png",
+            f"{cfg.game} ({self.n} players): vector PPO",
+        )
         summary = {
-            "trainer": "vector", "game": cfg.game, "num_players": self.n, "steps": rs.step,
-            "decisions": rs.decisions, "updates": rs.updates,
-            "train_seconds": rs.train_seconds, "steps_per_second": rs.step / max(rs.train_seconds, 1e-9),
-            "train_cpu_seconds": rs.train_cpu_seconds, "budget_cpu_seconds": rs.train_cpu_seconds,
+            "trainer": "vector",
+            "game": cfg.game,
+            "num_players": self.n,
+            "steps": rs.step,
+            "decisions": rs.decisions,
+            "updates": rs.updates,
+            "train_seconds": rs.train_seconds,
+            "steps_per_second": rs.step / max(rs.train_seconds, 1e-9),
+            "train_cpu_seconds": rs.train_cpu_seconds,
+            "budget_cpu_seconds": rs.train_cpu_seconds,
             "steps_per_cpu_second": rs.step / max(rs.train_cpu_seconds, 1e-9),
             "decisions_per_second": rs.decisions / max(rs.train_seconds, 1e-9),
-            "wall_seconds_this_session": wall, "final_eval_seconds": time.perf_counter() - t0,
-            "n_envs": cfg.n_envs, "scalar_lanes": self.lanes.Ls, "torch_threads": cfg.torch_threads,
-            "device": str(self.device), "opponent_mix": self.mix, "pool_size": len(rs.pool),
-            "load_average": list(os.getloadavg()), "final_eval": final,
+            "wall_seconds_this_session": wall,
+            "final_eval_seconds": time.perf_counter() - t0,
+            "n_envs": cfg.n_envs,
+            "scalar_lanes": self.lanes.Ls,
+            "torch_threads": cfg.torch_threads,
+            "device": str(self.device),
+            "opponent_mix": self.mix,
+            "pool_size": len(rs.pool),
+            "load_average": list(os.getloadavg()),
+            "final_eval": final,
         }
         _atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
         self.writer.close()
@@ -569,10 +665,18 @@ class VectorTrainer:
         arrays["pending"] = self.pending
         arrays["episode_return"] = self.episode_return
         arrays["sampler"] = self.sampler.get_state().cpu().numpy()
-        meta = {"config": config_to_dict(self.cfg), "run_state": self.rs.__dict__, "lanes": lane_meta,
-                "rng": self.rng.bit_generator.state, "snapshots": sorted(self.snapshots)}
-        tensors = {"net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
-                   "snapshots": {str(k): m.state_dict() for k, m in self.snapshots.items()}}
+        meta = {
+            "config": config_to_dict(self.cfg),
+            "run_state": self.rs.__dict__,
+            "lanes": lane_meta,
+            "rng": self.rng.bit_generator.state,
+            "snapshots": sorted(self.snapshots),
+        }
+        tensors = {
+            "net": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "snapshots": {str(k): m.state_dict() for k, m in self.snapshots.items()},
+        }
         path = self.run_dir / CHECKPOINT
         write_checkpoint(path, meta, arrays, tensors)
         return path
@@ -587,8 +691,10 @@ class VectorTrainer:
             actor = copy.deepcopy(self.net.actor).requires_grad_(False)
             actor.load_state_dict(tensors["snapshots"][str(sid)])
             self.snapshots[int(sid)] = actor
-        self.lanes.set_state({k[len("lanes."):]: v for k, v in arrays.items() if k.startswith("lanes.")},
-                             meta["lanes"])
+        self.lanes.set_state(
+            {k[len("lanes.") :]: v for k, v in arrays.items() if k.startswith("lanes.")},
+            meta["lanes"],
+        )
         n = len(arrays["carried.action"])
         for f in Rollout.FIELDS:
             getattr(self.buffer, f)[:n] = arrays[f"carried.{f}"]
@@ -606,7 +712,10 @@ def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tens
     plain containers), written to a temporary file and renamed over ``path``."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("meta.json", json.dumps({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **meta}))
+        zf.writestr(
+            "meta.json",
+            json.dumps({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **meta}),
+        )
         npz = io.BytesIO()
         np.savez(npz, **arrays)
         zf.writestr("arrays.npz", npz.getvalue())
@@ -624,11 +733,17 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
             meta = json.loads(zf.read("meta.json"))
             with np.load(io.BytesIO(zf.read("arrays.npz")), allow_pickle=False) as z:
                 arrays = {k: z[k] for k in z.files}
-            tensors = torch.load(io.BytesIO(zf.read("tensors.pt")), map_location="cpu", weights_only=True)
-    except Exception as e:  # noqa: BLE001 - zip, json, numpy and torch raise many kinds; all mean "unusable"
-        raise ConfigError(f"--resume: {path} is not a readable vector-trainer checkpoint ({e})") from None
+            tensors = torch.load(
+                io.BytesIO(zf.read("tensors.pt")), map_location="cpu", weights_only=True
+            )
+    except Exception as e:  # noqa: BLE001 - zip, json, numpy, torch raise many kinds: all "unusable"
+        raise ConfigError(
+            f"--resume: {path} is not a readable vector-trainer checkpoint ({e})"
+        ) from None
     if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
-        raise ConfigError(f"--resume: {path} is not a vector-trainer checkpoint of version {CHECKPOINT_VERSION}")
+        raise ConfigError(
+            f"--resume: {path} is not a vector-trainer checkpoint of version {CHECKPOINT_VERSION}"
+        )
     return meta, arrays, tensors
 
 
@@ -650,7 +765,9 @@ def plot_learning_curve(rows: list[dict], num_players: int, path: Path, title: s
 
     fig, ax = plt.subplots(figsize=(6, 3.6))
     for opp in sorted({r["opponent"] for r in rows}):
-        pts = sorted((r for r in rows if r["opponent"] == opp), key=lambda r: (r["step"], r["games"]))
+        pts = sorted(
+            (r for r in rows if r["opponent"] == opp), key=lambda r: (r["step"], r["games"])
+        )
         x = [r["step"] for r in pts]
         ax.plot(x, [r["win_share"] for r in pts], marker="o", label=f"vs {opp}")
         ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)

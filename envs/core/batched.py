@@ -346,7 +346,8 @@ class BatchedEnv:
             raise ValueError(f"batched env state: arrays {sorted(set(want) ^ set(arrays))} missing "
                              f"or unexpected")
         shapes = {k: v.shape for k, v in targets.items()}
-        shapes.update(mask=(self.num_envs, self.num_actions), last_scores=(self.num_envs, self.num_players))
+        shapes.update(mask=(self.num_envs, self.num_actions),
+                      last_scores=(self.num_envs, self.num_players))
         for key, value in arrays.items():
             if value.shape != shapes[key]:
                 raise ValueError(f"batched env state: array {key!r} has shape {value.shape}, "

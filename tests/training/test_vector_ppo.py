@@ -39,8 +39,14 @@ MIX = {"learner": 0.6, "pool": 0.2, "random": 0.1, "heuristic": 0.1}
 
 def tiny(run_dir, game="gobig", steps=400, **over):
     data = {
-        "trainer": "vector", "game": game, "run_dir": str(run_dir), "total_timesteps": steps,
-        "n_envs": 8, "progress_bar": False, "checkpoint_every": 100, "seed": 5,
+        "trainer": "vector",
+        "game": game,
+        "run_dir": str(run_dir),
+        "total_timesteps": steps,
+        "n_envs": 8,
+        "progress_bar": False,
+        "checkpoint_every": 100,
+        "seed": 5,
         "game_options": dict(getattr(E.ENVS[E._canonical(game)], "SHORT_OPTIONS", {})),
         "ppo": {"n_steps": 8, "batch_size": 16, "n_epochs": 2, "net_arch": [16]},
         "opponents": {"mix": MIX, "snapshot_every": 60, "pool_size": 2},
@@ -48,7 +54,9 @@ def tiny(run_dir, game="gobig", steps=400, **over):
         "vector": {"scalar_lanes": 2, "stagger": 20},
     }
     for k, v in over.items():
-        data[k] = {**data.get(k, {}), **v} if isinstance(v, dict) and isinstance(data.get(k), dict) else v
+        data[k] = (
+            {**data.get(k, {}), **v} if isinstance(v, dict) and isinstance(data.get(k), dict) else v
+        )
     return config_from_dict(data)
 
 
@@ -59,8 +67,17 @@ def test_smoke_run_every_batched_game(name, tmp_path):
     cfg = tiny(tmp_path / game, game, eval={"final_games": 2})
     summary = train(cfg)
     run = tmp_path / game
-    assert summary["trainer"] == "vector" and summary["steps"] >= 400 and summary["scalar_lanes"] == 2
-    for f in ("config.yaml", CHECKPOINT, "eval.csv", "policy.npz", "summary.json", "learning_curve.png"):
+    assert (
+        summary["trainer"] == "vector" and summary["steps"] >= 400 and summary["scalar_lanes"] == 2
+    )
+    for f in (
+        "config.yaml",
+        CHECKPOINT,
+        "eval.csv",
+        "policy.npz",
+        "summary.json",
+        "learning_curve.png",
+    ):
         assert (run / f).exists(), f
     assert any((run / "tb").rglob("events.out.tfevents*"))
     assert json.loads((run / "summary.json").read_text())["steps"] == summary["steps"]
@@ -74,7 +91,7 @@ def test_every_sampled_action_is_legal(tmp_path):
     trainer.setup()
     trainer.collect()
     buf = trainer.buffer
-    assert buf.size > 0 and buf.mask[np.arange(buf.size), buf.action[:buf.size]].all()
+    assert buf.size > 0 and buf.mask[np.arange(buf.size), buf.action[: buf.size]].all()
 
 
 def test_default_scalar_lanes_follow_the_mix():
@@ -96,19 +113,23 @@ def test_seats_follow_the_lane_kind(tmp_path):
         trainer.buffer.size = 0
         kinds = lanes.seat_kind
         assert (kinds == LEARNER).any(axis=1).all()  # every game has a learner seat
-        assert not (kinds[:lanes.Lb] == AGENT).any()  # batched lanes cannot seat an agent
-        assert (kinds[lanes.Lb:] == AGENT).any(axis=1).all()  # scalar lanes always do
+        assert not (kinds[: lanes.Lb] == AGENT).any()  # batched lanes cannot seat an agent
+        assert (kinds[lanes.Lb :] == AGENT).any(axis=1).all()  # scalar lanes always do
 
 
 def test_config_checks():
     with pytest.raises(ConfigError, match="'trainer'.*batched engine"):
         config_from_dict({"trainer": "vector", "game": "midgard"})
     with pytest.raises(ConfigError, match="pretrain.imitate"):
-        config_from_dict({"trainer": "vector", "game": "wizard", "pretrain": {"imitate": "heuristic"}})
+        config_from_dict(
+            {"trainer": "vector", "game": "wizard", "pretrain": {"imitate": "heuristic"}}
+        )
     with pytest.raises(ConfigError, match="opponents.mix.learner"):
         config_from_dict({"game": "wizard", "opponents": {"mix": {"learner": 1.0}}})
     with pytest.raises(ConfigError, match="vector.scalar_lanes"):
-        config_from_dict({"trainer": "vector", "game": "wizard", "n_envs": 4, "vector": {"scalar_lanes": 5}})
+        config_from_dict(
+            {"trainer": "vector", "game": "wizard", "n_envs": 4, "vector": {"scalar_lanes": 5}}
+        )
     with pytest.raises(ConfigError, match="'trainer'"):
         config_from_dict({"trainer": "rllib"})
 
@@ -122,7 +143,11 @@ class ThreeSeat:
 
     num_players, num_actions, obs_dim = 3, 2, 4
     observation_shape = (4,)
-    PAYS: ClassVar[dict] = {1: (1.0, 0.0, 0.0), 2: (0.0, -1.0, 2.0), 5: (10.0, 20.0, 30.0)}  # move -> rewards
+    PAYS: ClassVar[dict] = {
+        1: (1.0, 0.0, 0.0),
+        2: (0.0, -1.0, 2.0),
+        5: (10.0, 20.0, 30.0),
+    }  # move -> rewards
 
     def __init__(self, num_envs: int):
         self.num_envs = num_envs
@@ -130,7 +155,9 @@ class ThreeSeat:
         self.games = np.zeros(num_envs, dtype=np.int64)
 
     def _out(self):
-        obs = np.stack([np.arange(self.num_envs), self.t % 3, self.t, self.games], axis=1).astype(np.float32)
+        obs = np.stack([np.arange(self.num_envs), self.t % 3, self.t, self.games], axis=1).astype(
+            np.float32
+        )
         return obs, np.ones((self.num_envs, 2), dtype=bool), self.t % 3
 
     def reset(self, seed=None):
@@ -139,7 +166,9 @@ class ThreeSeat:
 
     def step(self, actions, active=None):
         assert active is None  # (stagger is off)
-        rewards = np.array([self.PAYS.get(int(t), (0.0, 0.0, 0.0)) for t in self.t], dtype=np.float32)
+        rewards = np.array(
+            [self.PAYS.get(int(t), (0.0, 0.0, 0.0)) for t in self.t], dtype=np.float32
+        )
         self.t += 1
         ended = self.t == 6
         self.t[ended] = 0
@@ -154,8 +183,14 @@ class ThreeSeatTrainer(VectorTrainer):
 
 
 # (seat, move) -> (reward, done); a seat's move t is followed by its move t + 3 in the same game
-EXPECTED = {0: (1.0, False), 1: (-1.0, False), 2: (2.0, False), 3: (10.0, True), 4: (20.0, True),
-            5: (30.0, True)}
+EXPECTED = {
+    0: (1.0, False),
+    1: (-1.0, False),
+    2: (2.0, False),
+    3: (10.0, True),
+    4: (20.0, True),
+    5: (30.0, True),
+}
 
 
 def _transitions(trainer, rounds: int) -> list[dict]:
@@ -165,21 +200,36 @@ def _transitions(trainer, rounds: int) -> list[dict]:
         trainer.collect()
         buf = trainer.buffer
         ok = buf.complete()
-        key = [tuple(int(x) for x in buf.obs[i, [0, 2, 3]]) for i in range(buf.size)]  # lane, move, game
+        key = [
+            tuple(int(x) for x in buf.obs[i, [0, 2, 3]]) for i in range(buf.size)
+        ]  # lane, move, game
         for i in np.flatnonzero(ok):
             nxt = int(buf.next[i])
-            out.append({"key": key[i], "reward": float(buf.reward[i]), "done": bool(buf.done[i]),
-                        "next": key[nxt] if nxt >= 0 else None})
+            out.append(
+                {
+                    "key": key[i],
+                    "reward": float(buf.reward[i]),
+                    "done": bool(buf.done[i]),
+                    "next": key[nxt] if nxt >= 0 else None,
+                }
+            )
         trainer.pending = buf.carry(trainer.pending)
     return out
 
 
-@pytest.mark.parametrize("mix", [{"learner": 1.0}, {"random": 1.0}], ids=["all-learner", "one-learner"])
+@pytest.mark.parametrize(
+    "mix", [{"learner": 1.0}, {"random": 1.0}], ids=["all-learner", "one-learner"]
+)
 def test_credit_goes_to_the_seat_whatever_moves_produce_it(mix, tmp_path):
     """n_steps 4 with 6-move games: trajectories cross rollout ends (open transitions are
     carried) and games end mid-rollout."""
-    cfg = tiny(tmp_path / "r", n_envs=3, ppo={"n_steps": 4}, opponents={"mix": mix},
-               vector={"scalar_lanes": 0, "stagger": 0})
+    cfg = tiny(
+        tmp_path / "r",
+        n_envs=3,
+        ppo={"n_steps": 4},
+        opponents={"mix": mix},
+        vector={"scalar_lanes": 0, "stagger": 0},
+    )
     trainer = ThreeSeatTrainer(cfg)
     trainer.setup()
     got = _transitions(trainer, rounds=6)  # 24 moves a lane: 4 whole games
@@ -204,15 +254,28 @@ def test_gae_along_each_trajectory():
     gamma, lam = 0.9, 0.8
     buf = Rollout(16, 1, 2)
     rows = {}
-    steps = [[("a0", 0.5, 1.0), ("b0", 0.2, 0.0)], [("a1", 0.1, -2.0), ("b1", -0.3, 4.0)], [("a2", 0.7, 3.0)]]
+    steps = [
+        [("a0", 0.5, 1.0), ("b0", 0.2, 0.0)],
+        [("a1", 0.1, -2.0), ("b1", -0.3, 4.0)],
+        [("a2", 0.7, 3.0)],
+    ]
     for step in steps:  # (name, value, reward)
         k = len(step)
-        idx = buf.add(np.zeros((k, 1)), np.ones((k, 2), bool), np.zeros(k, int), np.zeros(k),
-                      np.array([v for _, v, _ in step]))
+        idx = buf.add(
+            np.zeros((k, 1)),
+            np.ones((k, 2), bool),
+            np.zeros(k, int),
+            np.zeros(k),
+            np.array([v for _, v, _ in step]),
+        )
         for i, (name, _, r) in zip(idx, step):
             rows[name] = i
             buf.reward[i] = r
-    buf.next[rows["a0"]], buf.next[rows["a1"]], buf.next[rows["b0"]] = rows["a1"], rows["a2"], rows["b1"]
+    buf.next[rows["a0"]], buf.next[rows["a1"]], buf.next[rows["b0"]] = (
+        rows["a1"],
+        rows["a2"],
+        rows["b1"],
+    )
     buf.done[rows["a2"]] = True
     adv = buf.advantages(gamma, lam)
     d_a2 = 3.0 - 0.7
@@ -224,7 +287,10 @@ def test_gae_along_each_trajectory():
     # b1 is open: b0 bootstraps from b1's value, and its advantage stops there
     assert adv[rows["b0"]] == pytest.approx(0.0 + gamma * -0.3 - 0.2)
     assert adv[rows["b1"]] == 0.0
-    assert [bool(buf.complete()[rows[k]]) for k in ("a0", "b0", "a1", "b1", "a2")] == [True] * 3 + [False, True]
+    assert [bool(buf.complete()[rows[k]]) for k in ("a0", "b0", "a1", "b1", "a2")] == [True] * 3 + [
+        False,
+        True,
+    ]
     # the open transition starts the next rollout, with its reward so far
     pending = np.array([[rows["b1"], -1]])
     assert buf.carry(pending).tolist() == [[0, -1]] and buf.size == 1
@@ -267,7 +333,9 @@ def test_sampling_never_picks_an_illegal_action_and_follows_the_probabilities():
     torch.manual_seed(0)
     actor = ActorCritic(5, 4, [8], "tanh").actor
     with torch.no_grad():
-        actor[-1].bias[:] = torch.tensor([50.0, 0.0, np.log(2.0), 50.0])  # illegal 0 and 3 would win
+        actor[-1].bias[:] = torch.tensor(
+            [50.0, 0.0, np.log(2.0), 50.0]
+        )  # illegal 0 and 3 would win
         actor[-1].weight.zero_()
     n = 20_000
     mask = np.zeros((n, 4), dtype=bool)
@@ -276,18 +344,23 @@ def test_sampling_never_picks_an_illegal_action_and_follows_the_probabilities():
     mask[: n // 10, 2] = True  # a tenth of the rows have one legal action
     gen = torch.Generator().manual_seed(1)
     with torch.no_grad():
-        a, logp, _ = act(actor, np.random.default_rng(0).random((n, 5), dtype=np.float32), mask, gen, "cpu")
+        a, logp, _ = act(
+            actor, np.random.default_rng(0).random((n, 5), dtype=np.float32), mask, gen, "cpu"
+        )
     a = a.numpy()
     assert mask[np.arange(n), a].all()
-    free = a[n // 10:]
+    free = a[n // 10 :]
     assert abs((free == 2).mean() - 2 / 3) < 0.02  # logits 0 and log 2: probabilities 1/3, 2/3
     np.testing.assert_allclose(logp.numpy()[: n // 10], 0.0, atol=1e-6)
-    np.testing.assert_allclose(np.exp(logp.numpy()[n // 10:][free == 2]), 2 / 3, rtol=1e-5)
+    np.testing.assert_allclose(np.exp(logp.numpy()[n // 10 :][free == 2]), 2 / 3, rtol=1e-5)
 
 
 # ---- resume and checkpoints ---------------------------------------------------------------------
 def _state(trainer):
-    return ({k: v.clone() for k, v in trainer.net.state_dict().items()}, trainer.optimizer.state_dict())
+    return (
+        {k: v.clone() for k, v in trainer.net.state_dict().items()},
+        trainer.optimizer.state_dict(),
+    )
 
 
 def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(tmp_path, monkeypatch):
@@ -315,9 +388,12 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(tmp_path, 
     (pa, oa), (pb, ob) = _state(straight), _state(resumed)
     assert all(torch.equal(pa[k], pb[k]) for k in pa)
     for k in oa["state"]:
-        assert all(torch.equal(torch.as_tensor(oa["state"][k][x]), torch.as_tensor(ob["state"][k][x]))
-                   for x in oa["state"][k])
+        assert all(
+            torch.equal(torch.as_tensor(oa["state"][k][x]), torch.as_tensor(ob["state"][k][x]))
+            for x in oa["state"][k]
+        )
     assert straight.rs.pool == resumed.rs.pool
+
     def evals(t):  # CPU seconds differ, everything else must not
         return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in t.rs.eval_history]
 
@@ -334,7 +410,9 @@ def test_resume_guards(tmp_path):
     with pytest.raises(ConfigError, match="already holds a run"):
         VectorTrainer(tiny(tmp_path / "r", steps=100)).setup()
     with pytest.raises(ConfigError, match="ppo.learning_rate"):
-        VectorTrainer(tiny(tmp_path / "r", steps=200, ppo={"learning_rate": 1e-3}), resume=True).setup()
+        VectorTrainer(
+            tiny(tmp_path / "r", steps=200, ppo={"learning_rate": 1e-3}), resume=True
+        ).setup()
 
 
 class _Boom:
@@ -357,7 +435,9 @@ def test_checkpoints_cannot_run_code(tmp_path):
     train(tiny(tmp_path / "r", steps=100))
     path = tmp_path / "r" / CHECKPOINT
     meta, arrays, tensors = read_checkpoint(path)  # a genuine one loads
-    assert meta["format"] == "deckzoo.vector_ppo" and "net" in tensors and arrays["pending"].ndim == 2
+    assert (
+        meta["format"] == "deckzoo.vector_ppo" and "net" in tensors and arrays["pending"].ndim == 2
+    )
     with zipfile.ZipFile(path) as zf:
         assert set(zf.namelist()) == {"meta.json", "arrays.npz", "tensors.pt"}
     if os.path.exists("/tmp/deckzoo-pwned"):
