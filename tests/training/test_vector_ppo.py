@@ -8,6 +8,7 @@ import io
 import json
 import pickle
 import zipfile
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -403,21 +404,37 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(tmp_path, 
     assert ma == mb and la.keys() == lb.keys() and all(np.array_equal(la[k], lb[k]) for k in la)
 
 
-def test_resume_guards(tmp_path):
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    """One tiny finished run; tests copy its folder before changing anything in it."""
+    run = tmp_path_factory.mktemp("finished") / "run"
+    train(tiny(run, steps=100))
+    return run
+
+
+def _copy(run, tmp_path):
+    import shutil
+
+    return Path(shutil.copytree(run, tmp_path / "run"))
+
+
+def test_resume_guards(finished_run, tmp_path):
     with pytest.raises(ConfigError, match="no checkpoint"):
         VectorTrainer(tiny(tmp_path / "none"), resume=True).setup()
-    train(tiny(tmp_path / "r", steps=100))
     with pytest.raises(ConfigError, match="already holds a run"):
-        VectorTrainer(tiny(tmp_path / "r", steps=100)).setup()
+        VectorTrainer(tiny(finished_run, steps=100)).setup()
     with pytest.raises(ConfigError, match="ppo.learning_rate"):
-        VectorTrainer(
-            tiny(tmp_path / "r", steps=200, ppo={"learning_rate": 1e-3}), resume=True
-        ).setup()
+        VectorTrainer(tiny(finished_run, steps=200, ppo={"learning_rate": 1e-3}), resume=True).setup()
 
 
-class _Boom:
+class _Planted:
+    """Unpickling this would create ``path``: a stand-in for code run by loading a file."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
     def __reduce__(self):
-        return (open, ("/tmp/deckzoo-pwned", "w"))
+        return (open, (self.path, "w"))
 
 
 def _tamper(path, name: str, data: bytes) -> None:
@@ -429,39 +446,34 @@ def _tamper(path, name: str, data: bytes) -> None:
             zf.writestr(n, d)
 
 
-def test_checkpoints_cannot_run_code(tmp_path):
-    import os
-
-    train(tiny(tmp_path / "r", steps=100))
-    path = tmp_path / "r" / CHECKPOINT
+def test_checkpoints_cannot_run_code(finished_run, tmp_path):
+    path = _copy(finished_run, tmp_path) / CHECKPOINT
     meta, arrays, tensors = read_checkpoint(path)  # a genuine one loads
-    assert (
-        meta["format"] == "deckzoo.vector_ppo" and "net" in tensors and arrays["pending"].ndim == 2
-    )
+    assert meta["format"] == "deckzoo.vector_ppo" and "net" in tensors
+    assert arrays["pending"].ndim == 2
     with zipfile.ZipFile(path) as zf:
         assert set(zf.namelist()) == {"meta.json", "arrays.npz", "tensors.pt"}
-    if os.path.exists("/tmp/deckzoo-pwned"):
-        os.remove("/tmp/deckzoo-pwned")
+    marker = tmp_path / "code-ran"
     buf = io.BytesIO()
-    torch.save({"net": _Boom()}, buf)  # torch.save pickles it; weights_only loading must refuse it
+    torch.save({"net": _Planted(marker)}, buf)  # torch.save pickles it; loading must refuse it
     _tamper(path, "tensors.pt", buf.getvalue())
     with pytest.raises(ConfigError, match="not a readable"):
         read_checkpoint(path)
     npz = io.BytesIO()
-    np.savez(npz, pending=np.array([_Boom()], dtype=object))
+    np.savez(npz, pending=np.array([_Planted(marker)], dtype=object))
     _tamper(path, "tensors.pt", pickle.dumps(None))
     _tamper(path, "arrays.npz", npz.getvalue())
     with pytest.raises(ConfigError, match="not a readable"):
         read_checkpoint(path)
-    assert not os.path.exists("/tmp/deckzoo-pwned")
+    assert not marker.exists()
 
 
-def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
+def test_checkpoint_write_is_atomic(finished_run, tmp_path, monkeypatch):
     import deckzoo.training.train as T
 
-    train(tiny(tmp_path / "c", steps=100))
-    before = (tmp_path / "c" / CHECKPOINT).read_bytes()
-    trainer = VectorTrainer(tiny(tmp_path / "c", steps=200), resume=True)
+    run = _copy(finished_run, tmp_path)
+    before = (run / CHECKPOINT).read_bytes()
+    trainer = VectorTrainer(tiny(run, steps=200), resume=True)
     trainer.setup()
 
     def boom(*a, **k):
@@ -470,4 +482,4 @@ def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
     monkeypatch.setattr(T.os, "replace", boom)
     with pytest.raises(OSError):
         trainer.save_checkpoint()
-    assert (tmp_path / "c" / CHECKPOINT).read_bytes() == before
+    assert (run / CHECKPOINT).read_bytes() == before
