@@ -112,20 +112,32 @@ def throughput_sweep(steps: int) -> list[dict]:
     return rows
 
 
+SELF_PLAY_MIX = {"learner": 0.8, "pool": 0.15, "random": 0.05}  # --compare's third row: no agents
+
+
 def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dict]:
     """Both trainers on the vector config's network, one after the other in this process:
-    learner env steps per second and per CPU second of training (no evaluation, no checkpoints)."""
+    learner env steps per second and per CPU second of training (no evaluation, no checkpoints).
+    Rows: SB3 with configs/<game>.yaml (no cloning), the vector config as shipped, and the vector
+    config with self-play opponents only (``SELF_PLAY_MIX``: no scalar lanes). The vector runs
+    skip the lanes' initial stagger, a one-off cost of a few CPU seconds."""
     import yaml
 
     from deckzoo.training.config import config_from_dict
     from deckzoo.training.train import train
 
-    vec = yaml.safe_load((ROOT / "configs" / f"{game}-vector.yaml").read_text())
+    def read(name):
+        return yaml.safe_load((ROOT / "configs" / f"{name}.yaml").read_text())
+
+    vec = read(f"{game}-vector")
+    plain = {**vec, "vector": {**vec.get("vector", {}), "stagger": 0}}
+    runs = [("sb3", read(game), sb3_steps), ("vector", plain, vector_steps),
+            ("vector, self-play only", {**plain, "opponents": {**vec["opponents"], "mix": SELF_PLAY_MIX}},
+             vector_steps)]
     rows = []
-    for trainer, steps in (("sb3", sb3_steps), ("vector", vector_steps)):
-        data = vec if trainer == "vector" else yaml.safe_load((ROOT / "configs" / f"{game}.yaml").read_text())
+    for trainer, data, steps in runs:
         data = {**data, "total_timesteps": steps, "progress_bar": False, "checkpoint_every": 10**12,
-                "run_dir": str(ROOT / "runs" / "bench" / f"compare-{game}-{trainer}"),
+                "run_dir": str(ROOT / "runs" / "bench" / f"compare-{game}"),
                 "eval": {**data.get("eval", {}), "every": 0, "final_games": 0},
                 "ppo": {**data.get("ppo", {}), "net_arch": vec["ppo"]["net_arch"]}}
         data.pop("pretrain", None)  # from scratch: throughput of PPO itself
@@ -133,8 +145,9 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
         shutil.rmtree(cfg.resolved_run_dir(), ignore_errors=True)
         load0 = os.getloadavg()[0]
         s = train(cfg)
-        rows.append({"game": game, "trainer": trainer, "net_arch": cfg.ppo.net_arch, "n_envs": cfg.n_envs,
-                     "epochs": cfg.ppo.n_epochs, "opponent_mix": s["opponent_mix"], "steps": s["steps"],
+        rows.append({"game": game, "trainer": trainer, "net_arch": cfg.ppo.net_arch,
+                     "n_envs": cfg.n_envs, "epochs": cfg.ppo.n_epochs,
+                     "opponent_mix": s["opponent_mix"], "steps": s["steps"],
                      "seconds": s["train_seconds"], "cpu_seconds": s["train_cpu_seconds"],
                      "steps_per_second": s["steps_per_second"],
                      "steps_per_cpu_second": s["steps_per_cpu_second"],
@@ -304,7 +317,7 @@ def vector_report(res: dict) -> list[str]:
         for r in res["compare"]:
             base = sb3.get(r["game"])
             ratio = (f"**{r['steps_per_cpu_second'] / base['steps_per_cpu_second']:.1f}x**"
-                     if base and r["trainer"] == "vector" else "")
+                     if base and r["trainer"] != "sb3" else "")
             mix = ", ".join(f"{k} {w:g}" for k, w in r["opponent_mix"].items())
             lines.append(
                 f"| {r['game']} | {r['trainer']} | {'x'.join(map(str, r['net_arch']))} | {r['n_envs']} | "
