@@ -44,6 +44,7 @@ JSON_PATH = RESULTS / "training.json"
 GAMES = ("gobig", "bignumber", "wizard", "bigwig", "midgard")
 VECTOR_GAMES = ("gobig", "bignumber", "wizard")  # games with a batched engine (configs/<game>-vector.yaml)
 ARENA_GAMES = 400
+SB3_GOBIG = ROOT / "runs" / "bench" / "gobig" / "final.zip"  # the SB3 policy of configs/gobig.yaml
 
 
 def load_results() -> dict:
@@ -168,11 +169,7 @@ def arena_strength(game: str, seed: int = 0) -> list[dict]:
         raise SystemExit(f"no {policy}: run benchmarks/training.py --vector {game} first")
     opponents = ["heuristic"]
     if game == "gobig":
-        sb3 = ROOT / "runs" / "bench" / "gobig" / "final.zip"
-        if not sb3.exists():
-            print("== training the SB3 Go Big policy (configs/gobig.yaml)", flush=True)
-            train_game("gobig", None)
-        opponents.append(f"ppo:{sb3}")
+        opponents.append(f"ppo:{SB3_GOBIG}")
     rows = []
     for opp in opponents:
         cfg = ArenaConfig(game=game, agents=[f"vector=ppo:{policy}", f"opponent={opp}"], games=ARENA_GAMES,
@@ -443,6 +440,12 @@ def main(argv=None) -> int:
                 rows = compare_throughput(game, args.sb3_steps, args.vector_steps)
                 res = load_results()
                 res["compare"] = [r for r in res["compare"] if r["game"] != game] + rows
+                save_results(res)
+            if args.arena and game == "gobig" and not SB3_GOBIG.exists():
+                print("== training the SB3 Go Big policy (configs/gobig.yaml)", flush=True)
+                summary = train_game("gobig", None)
+                res = load_results()
+                res["games"]["gobig"] = summary
                 save_results(res)
             if args.arena:
                 rows = arena_strength(game)
