@@ -6,9 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-fast lint playthroughs bench bench-peers clean-venv browser screenshots
+.PHONY: demo test test-fast lint playthroughs layout-tables bench bench-peers clean-venv browser screenshots
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q $(TORCH)
@@ -19,6 +19,7 @@ demo: $(STAMP)
 	$(VENV)/bin/deckzoo demo
 
 test: $(STAMP) browser
+	$(VENV)/bin/ruff check envs agents training benchmarks tests
 	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 # The viewer's browser tests (tests/viewer/test_browser.py) drive the distribution's Chromium;
@@ -46,7 +47,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check envs agents training benchmarks tests
 
 playthroughs: $(STAMP)
-	$(PY) -m deckzoo.envs.core.playthrough
+	$(PY) -m deckzoo.envs.playthrough
+
+# The observation and global-state tables of docs/rules/<game>.md, printed from the layouts.
+layout-tables: $(STAMP)
+	$(PY) -m deckzoo.envs.layout_docs
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py

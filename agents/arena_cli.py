@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 
 
@@ -76,7 +77,7 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("arena", help="play agents against each other and report win shares and ratings",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", help="game or env name, e.g. gobig or gobig_v0")
+    p.add_argument("game", help=f"game or env name: {', '.join(registry.games())}")
     p.add_argument("--agents", required=True,
                    help="comma-separated agent specs, optionally label=spec: random, heuristic, ismcts, "
                         "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic")

@@ -18,9 +18,10 @@ from .registry import has_heuristic, make_agent
 
 def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
     rows = []
-    for env_name, mod in E.ENVS.items():
-        game_name = mod.Game.name
-        game = mod.Game(**getattr(mod, "DEMO_OPTIONS", {}))
+    for env_name in E.registry.env_names():
+        game_cls = E.game_class(env_name)
+        game_name = game_cls.name
+        game = game_cls(**E.registry.demo_options(env_name))
         n = game.num_players
         hero = "heuristic" if has_heuristic(game_name) else "random"
         wins = 0.0

@@ -27,9 +27,11 @@ only ``determinize``, ``current_player``, ``legal_mask``, ``apply``, ``is_termin
 
 Rewards. ``reward="win"`` (default) uses ``state.returns()`` (winners share +1, the others share
 -1); ``reward="score"`` uses ``state.score_returns()`` (points centred on the table mean, scaled
-by the game's ``score_scale``). Both are mapped from [-1, 1] to [0, 1] for the UCB formula, so the
-exploration constant means the same in every game. Rollouts cut short by ``max_rollout_steps``
-are valued by ``score_returns`` clipped to [-1, 1] (the only generic signal before the end).
+by the game's ``score_scale``). Both are mapped from the game's declared ``return_bounds`` of that
+mode to [0, 1] for the UCB formula (for ``win``, [-1, 1]), so the exploration constant is relative
+to the widest possible outcome in every game. Rollouts cut short by ``max_rollout_steps`` are
+valued by ``score_returns``, mapped from the ``score`` bounds (the only generic signal before the
+end).
 
 Horizon. With ``horizon=k`` the tree and the rollouts stop once ``k`` scoring rounds (deals,
 hands: the engine's public ``round_index()``) have ended after the decision, or at the game's end,
@@ -288,11 +290,11 @@ class ISMCTSAgent(Agent):
             child.total += value[child.player]
 
     def _value(self, state: State) -> np.ndarray:
-        if state.is_terminal():
-            r = state.returns() if self.reward == "win" else state.score_returns()
+        if state.is_terminal() and self.reward == "win":
+            r, (lo, hi) = state.returns(), state.game.return_bounds("win")
         else:
-            r = state.score_returns()
-        return (np.clip(np.asarray(r, dtype=np.float64), -1.0, 1.0) + 1.0) / 2.0
+            r, (lo, hi) = state.score_returns(), state.game.return_bounds("score")
+        return (np.asarray(r, dtype=np.float64) - lo) / ((hi - lo) or 1.0)
 
 
 # ---- registry ---------------------------------------------------------------------------------

@@ -27,10 +27,11 @@ class MatchResult:
 
 
 def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
-               max_steps: int = 1_000_000, actions: list[int] | None = None) -> MatchResult:
+               actions: list[int] | None = None) -> MatchResult:
     """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``.
 
-    Every action taken is appended to ``actions`` if given (what a replay file keeps).
+    Every action taken is appended to ``actions`` if given (what a replay file keeps). A game
+    longer than the game's declared ``max_game_length`` is an engine bug, so it raises.
     """
     state = game.new_state(seed)
     steps = 0
@@ -49,8 +50,9 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
         if actions is not None:
             actions.append(int(action))
         steps += 1
-        if steps > max_steps:
-            raise RuntimeError(f"game with seed {seed} exceeded {max_steps} steps")
+        if steps > game.max_game_length:
+            raise RuntimeError(f"game with seed {seed} exceeded max_game_length "
+                               f"{game.max_game_length}")
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
                        winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
                        decisions=decisions, think_seconds=think, max_think_seconds=longest)

@@ -2,9 +2,10 @@
 
 A person plays one seat against agents in the terminal. After every move the table is shown as
 that seat sees it: the engine's ``view(seat)`` (never the full state, which holds the other
-hands), rendered by ``render_view`` below, or by the state's own ``render_view(player)`` if a
-game provides one. On the person's turn the legal actions are listed as ``id: name``; an action
-is chosen by its id, by its name (case-insensitive) or by an unambiguous start of its name.
+hands), rendered by the state's ``render_view(player)`` (a game's own layout, or the generic one
+of ``deckzoo.envs.core.render``). On the person's turn the legal actions are listed as
+``id: name``; an action is chosen by its id, by its name (case-insensitive) or by an unambiguous
+start of its name.
 Anything else is answered with a hint and asked again; ``help`` lists the actions again,
 ``quit`` (or end of input, Ctrl-D / Ctrl-C) stops cleanly.
 
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 
 from .registry import make_agent
@@ -34,47 +36,9 @@ HELP = "type an action id or name; 'help' lists the actions again, 'quit' stops"
 
 
 # ---- rendering --------------------------------------------------------------------------------
-def _fmt(value) -> str:
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_fmt(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_fmt(v)}" for k, v in value.items()) + "}"
-    return "-" if value is None else str(value)
-
-
-def render_view(view: dict, num_players: int | None = None, indent: str = "") -> str:
-    """Generic text for a ``view`` dict: one line a key; per-seat lists get one line a seat.
-
-    A list whose length equals the number of players is taken to be per seat (``displays``,
-    ``scores``, ``hand_sizes``...) and printed as ``player_i: ...`` lines, so a table of any game
-    reads without game-specific code.
-    """
-    n = num_players if num_players is not None else view.get("num_players")
-    me = view.get("player")
-    lines = []
-    for key, value in view.items():
-        if key in ("player", "num_players"):
-            continue
-        if (isinstance(value, list) and n and len(value) == n and n > 1
-                and any(isinstance(v, (list, dict)) or v is None for v in value)):
-            lines.append(f"{indent}{key}:")
-            for s, v in enumerate(value):
-                mark = " (you)" if s == me else ""
-                lines.append(f"{indent}  player_{s}{mark}: {_fmt(v)}")
-        elif isinstance(value, dict):
-            lines.append(f"{indent}{key}:")
-            lines.append(render_view(value, n, indent + "  "))
-        else:
-            lines.append(f"{indent}{key}: {_fmt(value)}")
-    return "\n".join(lines)
-
-
 def render_for(state, player: int) -> str:
-    if hasattr(state, "render_view"):
-        return state.render_view(player)
-    return render_view(state.view(player), state.game.num_players)
+    """The table as ``player`` sees it: ``render_view``, built from ``view(player)`` only."""
+    return state.render_view(player)
 
 
 # ---- choosing ---------------------------------------------------------------------------------
@@ -228,7 +192,7 @@ def replay(path: str | Path, input_fn: Callable[[str], str] = input, out: Callab
         shown += 1
         show()
     if state.is_terminal():
-        out("\ngame over; winners: " + ", ".join(f"player_{w}" for w in state.winners()))
+        out("\n" + state.game_over_line())
     return shown
 
 
@@ -256,7 +220,7 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play one seat against agents in the terminal",
                        description=__doc__.split("\n\n")[1])
-    p.add_argument("game", nargs="?", help="game or env name, e.g. gobig")
+    p.add_argument("game", nargs="?", help=f"game or env name: {', '.join(registry.games())}")
     p.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
     p.add_argument("--opponents", default="heuristic",
                    help="agent spec for every other seat, or one per other seat, comma-separated")

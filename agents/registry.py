@@ -3,16 +3,19 @@
 ``make_agent(spec, game_name, seed)`` understands:
 
 * ``random``
-* ``heuristic``: the game's own heuristic agent, found in ``deckzoo.agents.heuristics.<game>``
-  (a module exposing ``HeuristicAgent``); games without one raise ``ConfigError``.
+* ``heuristic``: the game's own heuristic agent, the module ``deckzoo.agents.heuristics.<game>``
+  exposing ``HeuristicAgent`` (the modules of that package are the list; games without one raise
+  ``ConfigError``, and a broken one raises its own error).
 * any name added with ``register_agent(name, factory)``; factories take ``(game_name, seed, arg)``
   where ``arg`` is the text after a colon (``ismcts:200`` or ``ppo:runs/gobig/final.zip``).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
+import pkgutil
 from collections.abc import Callable
 
 from deckzoo.envs.core.errors import ConfigError
@@ -20,7 +23,7 @@ from deckzoo.envs.core.errors import ConfigError
 from .base import Agent, RandomAgent
 
 _FACTORIES: dict[str, Callable[[str, int | None, str | None], Agent]] = {}
-# Modules that register more agents when imported (skipped if they do not exist yet).
+# Modules that register more agents when imported (``register_agent``); imported on first use.
 _PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.training.policy")
 
 
@@ -39,11 +42,21 @@ def optional_module(name: str):
 
 def _load_plugins() -> None:
     for mod in _PLUGINS:
-        optional_module(mod)
+        importlib.import_module(mod)
+
+
+@functools.cache
+def _heuristic_games() -> frozenset[str]:
+    from . import heuristics
+
+    return frozenset(m.name for m in pkgutil.iter_modules(heuristics.__path__) if not m.ispkg)
 
 
 def heuristic_module(game_name: str):
-    return optional_module(f"deckzoo.agents.heuristics.{game_name}")
+    """The game's heuristic module, or None if ``agents/heuristics`` has none for it."""
+    if game_name not in _heuristic_games():
+        return None
+    return importlib.import_module(f"deckzoo.agents.heuristics.{game_name}")
 
 
 def has_heuristic(game_name: str) -> bool:

@@ -192,12 +192,14 @@ class ParallelCase(Case):
 
 
 class EngineCase(Case):
-    """deckzoo engine: ``legal_mask`` + ``apply`` (and ``observe(current_player)`` if asked)."""
+    """deckzoo engine: ``legal_mask`` + ``apply`` (and ``observe(current_player)`` if asked, and
+    ``global_state()``, what a centralised critic's rollout adds, if asked too)."""
 
-    def __init__(self, name: str, game, observe: bool, seed: int):
-        super().__init__("deckzoo", name, "engine+obs" if observe else "engine", game.num_players,
+    def __init__(self, name: str, game, observe: bool, seed: int, global_state: bool = False):
+        loop = ("engine+obs" if observe else "engine") + ("+state" if global_state else "")
+        super().__init__("deckzoo", name, loop, game.num_players,
                          obs_size=int(np.prod(game.observation_shape)))
-        self.game, self.observe = game, observe
+        self.game, self.observe, self.global_state = game, observe, global_state
         self.seeds = np.random.default_rng(seed)
         self.state = game.new_state(int(self.seeds.integers(2**63)))
 
@@ -212,6 +214,8 @@ class EngineCase(Case):
                 continue
             if observe:
                 state.observe(p)
+            if self.global_state:
+                state.global_state()
             legal = state.legal_mask().nonzero()[0]
             state.apply(int(legal[pick.index(len(legal))]))
             steps += 1
@@ -321,8 +325,8 @@ def _check_uniform_chance(game, rng, games: int = 3) -> None:
 def deckzoo_cases(names: list[str], seed: int = 0, clone_det: bool = True) -> list[Case]:
     cases: list[Case] = []
     for name in names:
-        mod = E.ENVS[name]
-        opts = {**getattr(mod, "DEMO_OPTIONS", {}), "num_players": PLAYERS}
+        mod = E.registry.env_module(name)
+        opts = {**E.registry.demo_options(name), "num_players": PLAYERS}
         cases.append(AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
         if hasattr(mod, "parallel_env"):
             cases.append(ParallelCase(name, lambda mod=mod, opts=opts: mod.parallel_env(**opts), seed))
@@ -640,7 +644,8 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="total time per case")
     ap.add_argument("--slice", type=float, default=0.25, help="seconds per case per round")
-    ap.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated deckzoo env names")
+    ap.add_argument("--envs", default=",".join(E.registry.env_names()),
+                    help="comma-separated deckzoo env names")
     ap.add_argument("--no-peers", action="store_true", help="deckzoo only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
@@ -648,7 +653,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--profile", action="store_true",
                     help="instead of measuring, cProfile each deckzoo case of --envs for --seconds and print hot spots")
     args = ap.parse_args(argv)
-    names = [E._canonical(n) for n in args.envs.split(",") if n]
+    names = [E.canonical(n) for n in args.envs.split(",") if n]
     if args.profile:
         print(profile(names, args.seconds))
         return {}

@@ -37,31 +37,14 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
 # the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
 DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
-# Per-game settings chosen from short pilot runs (4-16 games, shared 2-core machine) to stay well
-# within a second per move.
-# * Go Big: 60 iterations with the heuristic as the rollout policy beat the heuristic clearly,
-#   while 300 iterations with random rollouts only draw level with it.
-# * Big Number and Wizard are played in scoring rounds (deals, hands), and a rollout to the end of
-#   the game (5-15 rounds) is slow and mostly noise: with it, 30-60 iterations a move stayed below
-#   or level with the heuristic (0.13 and 0.35). ``horizon=1`` stops every iteration at the end of
-#   the current round and values it by the points gained, which buys ~10x the iterations and a
-#   cleaner signal: in 16-game pilots Big Number went from 0.13 to 0.38 and Wizard (4 games) won 3.
-#   Adding ``bias=1`` (the heuristic's own move first) did not change Big Number (0.31, 16 games).
-#   Their first moves of a round roll out whole rounds and take several times the average (Big
-#   Number's slowest move took 2.9 s against a 0.36 s mean, load ~3), so ``1s`` caps every search
-#   at one second of wall clock as well.
-# * BigWig's heuristic (~3 ms a decision) is too slow to roll out with, so its search uses random
-#   rollouts; a round there is one trick, too short a horizon for a game of hand management
-#   (horizon=2: 0 wins in an 8-game pilot, points level).
-# * Midgard: ~570 decisions a game and ~1 ms a heuristic decision: random rollouts cut at 100 moves.
-# Override with --ismcts-for.
-ISMCTS_FOR = {
-    "gobig_v0": "ismcts:60:1s:rollout=heuristic",
-    "bignumber_v0": "ismcts:500:1s:rollout=heuristic:horizon=1",
-    "wizard_v0": "ismcts:300:1s:rollout=heuristic:horizon=1",
-    "bigwig_v0": "ismcts:300:reward=score",
-    "midgard_v0": "ismcts:60:reward=score:max_rollout_steps=100",
-}
+
+
+def ismcts_for_games() -> dict[str, str]:
+    """Each game's own search settings, ``STRENGTH_ISMCTS`` in its env.py (chosen there from short
+    pilot runs to stay well within a second per move), else ``DEFAULT_ISMCTS``; override with
+    --ismcts-for."""
+    return {name: getattr(E.registry.env_module(name), "STRENGTH_ISMCTS", DEFAULT_ISMCTS)
+            for name in E.registry.env_names()}
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
@@ -151,8 +134,11 @@ def main(argv=None) -> int:
     import yaml
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--envs", default=",".join(E.ENVS), help="comma-separated envs (default: all available)")
-    p.add_argument("--ismcts", default=DEFAULT_ISMCTS, help=f"ISMCTS spec for every env (default {DEFAULT_ISMCTS}, or the per-game ISMCTS_FOR)")
+    p.add_argument("--envs", default=",".join(E.registry.env_names()),
+                   help="comma-separated envs (default: every game)")
+    p.add_argument("--ismcts", default=DEFAULT_ISMCTS,
+                   help="ISMCTS spec for every env (default: each game's STRENGTH_ISMCTS, else "
+                        f"{DEFAULT_ISMCTS})")
     p.add_argument("--ismcts-for", action="append", metavar="ENV=SPEC", help="ISMCTS spec for one env")
     p.add_argument("--players-for", action="append", metavar="ENV=P", help="player count for one env")
     p.add_argument("--option", action="append", metavar="ENV:KEY=VALUE", help="game option for one env")
@@ -173,7 +159,7 @@ def main(argv=None) -> int:
                         "--append, only the notes are added)")
     args = p.parse_args(argv)
 
-    ismcts_for = {} if args.ismcts != DEFAULT_ISMCTS else dict(ISMCTS_FOR)
+    ismcts_for = {} if args.ismcts != DEFAULT_ISMCTS else ismcts_for_games()
     ismcts_for.update(parse_keyed(args.ismcts_for, "--ismcts-for"))
     players_for = {k: int(v) for k, v in parse_keyed(args.players_for, "--players-for").items()}
     options_for: dict[str, dict] = {}
@@ -235,7 +221,7 @@ def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
     """``kept`` with each match-up in ``rows`` replaced or added, in registry order."""
     new_keys = {(r["env"], r["hero"] == "heuristic") for r in rows}
     all_rows = [r for r in kept if (r["env"], r["hero"] == "heuristic") not in new_keys] + rows
-    order = {name: i for i, name in enumerate(E.ENVS)}
+    order = {name: i for i, name in enumerate(E.registry.env_names())}
     all_rows.sort(key=lambda r: (order.get(r["env"], 99), r["hero"] != "heuristic"))
     return all_rows
 
@@ -243,7 +229,7 @@ def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
 def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save) -> None:
     for env in [e.strip() for e in args.envs.split(",") if e.strip()]:
         game_cls = E.game_class(env)
-        env = next(k for k, m in E.ENVS.items() if m.Game is game_cls)
+        env = game_cls.env_name()
         players = players_for.get(env, game_cls.default_players)
         options = options_for.get(env, {})
         if not has_heuristic(game_cls.name):

@@ -8,7 +8,8 @@ Cases (every one plays random legal moves; a step is one decision of one game):
   pre-drawn table of random byte keys (the legal action with the largest key), so choosing
   costs about the same small amount per lane everywhere;
 * scalar ``engine+obs`` (``legal_mask`` + ``apply`` + ``observe(current_player)``), ``engine``
-  and ``aec`` (``env.last()`` + ``env.step``) of the same game and options (``--scalar-loops``);
+  and ``aec`` (``env.last()`` + ``env.step``) of the same game and options (``--scalar-loops``;
+  ``engine+obs+state`` adds ``global_state()``, the ``env.state()`` a centralised critic reads);
 * OpenSpiel's C++ ``oh_hell`` (4 players, the nearest peer of Wizard): ``apply_action`` +
   ``legal_actions`` with the information-state tensor written into a numpy buffer every step
   (``make_observation(...).set_from``), and without any observation (skipped with a note if
@@ -111,10 +112,12 @@ def build_cases(names: list[str], batches: list[int], scalar_loops: list[str], s
             notes.append(f"{name} has no batched engine: scalar loops only")
         for loop in scalar_loops:
             if loop == "aec":
-                mod = E.ENVS[name]
+                mod = E.registry.env_module(name)
                 cases.append(peers.AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
             else:
-                cases.append(peers.EngineCase(name, game, observe=loop == "engine+obs", seed=seed))
+                obs, state = loop.startswith("engine+obs"), loop == "engine+obs+state"
+                cases.append(peers.EngineCase(name, game, observe=obs, seed=seed,
+                                              global_state=state))
     if spiel:
         try:
             import pyspiel
@@ -254,13 +257,14 @@ def main(argv=None) -> dict:
     ap.add_argument("--slice", type=float, default=0.3, help="seconds per case per round")
     ap.add_argument("--envs", default=",".join(vector.available()), help="comma-separated env names")
     ap.add_argument("--batch", default="1,64,1024,4096", help="batch sizes of the batched cases")
-    ap.add_argument("--scalar-loops", default="engine+obs", help="scalar loops: engine+obs, engine, aec")
+    ap.add_argument("--scalar-loops", default="engine+obs",
+                    help="scalar loops: engine+obs, engine, aec, engine+obs+state (+ global_state())")
     ap.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
     ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/vector.md")
     args = ap.parse_args(argv)
-    names = [E._canonical(n) for n in args.envs.split(",") if n]
+    names = [E.canonical(n) for n in args.envs.split(",") if n]
     batches = [int(b) for b in args.batch.split(",") if b]
     loops = [x for x in args.scalar_loops.split(",") if x]
     load_start = os.getloadavg()

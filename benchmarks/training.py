@@ -38,13 +38,18 @@ import sys
 import time
 from pathlib import Path
 
+from deckzoo.envs import registry, vector
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 JSON_PATH = RESULTS / "training.json"
-GAMES = ("gobig", "bignumber", "wizard", "bigwig", "midgard")
-VECTOR_GAMES = ("gobig", "bignumber", "wizard")  # games with a batched engine (configs/<game>-vector.yaml)
 ARENA_GAMES = 400
 SB3_GOBIG = ROOT / "runs" / "bench" / "gobig" / "final.zip"  # the SB3 policy of configs/gobig.yaml
+
+
+def vector_games() -> list[str]:
+    """The games with a batched engine (each has a configs/<game>-vector.yaml)."""
+    return [registry.game_class(name).name for name in vector.available()]
 
 
 def load_results() -> dict:
@@ -216,7 +221,7 @@ def write_report(res: dict) -> None:
          "| steps/CPU-s | CPU s | vs random | vs heuristic | 1/P | final games | load start / end |"),
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for game in GAMES:
+    for game in registry.games():
         s = res["games"].get(game)
         if s is None:
             continue
@@ -277,7 +282,7 @@ def vector_report(res: dict) -> list[str]:
              "| decisions/s | vs random | vs heuristic | arena vs heuristic | load start / end |"),
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for game in VECTOR_GAMES:
+        for game in vector_games():
             s = res["vector"].get(game)
             if s is None:
                 continue
@@ -415,8 +420,6 @@ def main(argv=None) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    import deckzoo.envs as E
-
     res = load_results()
     if args.report:
         save_results(res)
@@ -426,8 +429,8 @@ def main(argv=None) -> int:
         save_results(res)
         return 0
     if args.vector or args.compare or args.arena:
-        for game in args.games or VECTOR_GAMES:
-            if game not in VECTOR_GAMES:
+        for game in args.games or vector_games():
+            if game not in vector_games():
                 print(f"skip {game}: no batched engine", file=sys.stderr)
                 continue
             if args.vector:
@@ -453,8 +456,8 @@ def main(argv=None) -> int:
                 res["arena"][game] = rows
             save_results(res)
         return 0
-    available = {mod.Game.name for mod in E.ENVS.values()}
-    games = args.games or [g for g in GAMES if g in available and (ROOT / "configs" / f"{g}.yaml").exists()]
+    available = registry.games()
+    games = args.games or [g for g in available if (ROOT / "configs" / f"{g}.yaml").exists()]
     for game in games:
         if game not in available:
             print(f"skip {game}: not available", file=sys.stderr)

@@ -1,69 +1,76 @@
-"""deckzoo environments: the registry.
+"""deckzoo environments.
 
-``ENVS`` maps each available env name (``"gobig_v0"``...) to its version module. Importing this
-package also registers every env with PettingZoo's registry, so both of these work::
+::
 
-    deckzoo.envs.make("gobig_v0", num_players=4)
+    deckzoo.envs.make("gobig_v0", num_players=4)          # also "gobig", "deckzoo/gobig-v0"
+    from deckzoo.envs import gobig_v0                      # the PettingZoo module: gobig_v0.env()
     pettingzoo.make("aec", "deckzoo/gobig-v0", num_players=4)
 
-A game is listed in ``_ALL`` from the start and becomes available when its version module
-exists; that keeps this file free of merge churn while games are added one by one.
+``GAMES`` maps each game name (``"gobig"``) to its engine's ``Game`` class and ``ENVS`` each env
+name (``"gobig_v0"``) to its PettingZoo module (``deckzoo.envs.gobig.env``). Both come from the
+registry (``registry.py``), which finds the games in this package's folders: the only list of
+games there is.
+
+Importing this package is light: no game and nothing of PettingZoo or Gymnasium is loaded, so an
+engine (``import deckzoo.envs.gobig.rules``) needs numpy only. The envs are registered with
+PettingZoo's own registry once both this package and PettingZoo are imported, in either order:
+at once if PettingZoo is already loaded, else when it finishes loading (``_RegisterAfterImport``).
 """
 
 from __future__ import annotations
 
-import importlib
+import importlib.abc
 import importlib.util
-from types import ModuleType
+import sys
 
+from . import registry
 from .core.errors import ConfigError, IllegalActionError
+from .registry import canonical, game_class, make
 
-_ALL = ("gobig_v0", "bignumber_v0", "wizard_v0", "bigwig_v0", "midgard_v0")
+# The former private name, still used by training/config.py (which another change owns).
+_canonical = canonical
 
-ENVS: dict[str, ModuleType] = {}
-for _name in _ALL:
-    if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
-        ENVS[_name] = importlib.import_module(f"{__name__}.{_name}")
-
-GAMES = {mod.Game.name: mod.Game for mod in ENVS.values()}
+__all__ = ["ENVS", "GAMES", "ConfigError", "IllegalActionError", "canonical", "game_class", "make",
+           "registry"]
 
 
-def _canonical(name: str) -> str:
-    """Accept "gobig_v0", "gobig-v0", "deckzoo/gobig-v0" and the bare game name "gobig"."""
-    key = name.split("/")[-1].replace("-", "_").lower()
-    if key in ENVS:
-        return key
-    if f"{key}_v0" in ENVS:
-        return f"{key}_v0"
-    raise ConfigError(f"unknown env {name!r}; available: {', '.join(ENVS)}")
+def __getattr__(name: str):
+    """``GAMES``, ``ENVS``, and each env module by its env name (``from deckzoo.envs import
+    gobig_v0``)."""
+    if name == "GAMES":
+        return registry.games()
+    if name == "ENVS":
+        return registry.env_modules()
+    if name in registry.env_names():
+        return registry.env_module(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def game_class(name: str):
-    """The engine's ``Game`` class for an env or game name."""
-    return ENVS[_canonical(name)].Game
+class _RegisterAfterImport(importlib.abc.MetaPathFinder):
+    """Registers deckzoo's envs with PettingZoo the moment the ``pettingzoo`` package has loaded.
+
+    It answers only for ``pettingzoo``: it finds the real spec with the other finders and wraps
+    its loader's ``exec_module`` so that the registration runs right after it, then steps aside.
+    """
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "pettingzoo":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_then_register(module):
+            exec_module(module)
+            registry.register_with_pettingzoo()
+
+        spec.loader.exec_module = exec_then_register
+        return spec
 
 
-def make(name: str, *, parallel: bool = False, **options):
-    """Make an env without PettingZoo's registry: the AEC env, or the Parallel one if asked."""
-    mod = ENVS[_canonical(name)]
-    if parallel:
-        if not hasattr(mod, "parallel_env"):
-            raise ConfigError(f"{name} has no Parallel API (only simultaneous games do)")
-        return mod.parallel_env(**options)
-    return mod.env(**options)
-
-
-def _register_with_pettingzoo() -> None:
-    from pettingzoo.env_registry.registration import aec_registry, parallel_registry, register
-
-    for name, mod in ENVS.items():
-        env_id = "deckzoo/" + name.replace("_v", "-v")
-        if env_id not in aec_registry:
-            register("aec", env_id, entry_point=f"{mod.__name__}:env")
-        if hasattr(mod, "parallel_env") and env_id not in parallel_registry:
-            register("parallel", env_id, entry_point=f"{mod.__name__}:parallel_env")
-
-
-_register_with_pettingzoo()
-
-__all__ = ["ENVS", "GAMES", "ConfigError", "IllegalActionError", "game_class", "make"]
+if "pettingzoo" in sys.modules:
+    registry.register_with_pettingzoo()
+elif not any(isinstance(f, _RegisterAfterImport) for f in sys.meta_path):
+    sys.meta_path.insert(0, _RegisterAfterImport())

@@ -13,36 +13,50 @@ policy trained on one runs on the other. Finished games restart in the same step
 docs/vector.md for the whole contract, how chance is made to match the scalar engines in the
 tests, and the measured speed.
 
-Batched games: ``wizard_v0``, ``gobig_v0``, ``bignumber_v0`` (``available()``).
+Batched games (``available()``): every game whose folder has a ``batched.py`` defining its
+``BatchedEngine`` subclass (Wizard, Go Big and Big Number so far).
 """
 
 from __future__ import annotations
 
+import functools
+import pkgutil
 from importlib import import_module
 from typing import Any
 
-from . import _canonical
-from .core.batched import BatchedEnv, StateDeals
+from . import registry
+from .core.batched import BatchedEngine, BatchedEnv, StateDeals
 from .core.errors import ConfigError
 
-_ENGINES = {
-    "wizard_v0": ("deckzoo.envs.wizard.batched", "WizardBatched"),
-    "gobig_v0": ("deckzoo.envs.gobig.batched", "GoBigBatched"),
-    "bignumber_v0": ("deckzoo.envs.bignumber.batched", "BigNumberBatched"),
-}
+
+@functools.cache
+def _engines() -> dict[str, type[BatchedEngine]]:
+    """Env name -> the ``BatchedEngine`` subclass defined in that game folder's batched.py."""
+    found = {}
+    for name, game in registry.games().items():
+        package = import_module(f"{registry.__package__}.{name}")
+        if not any(m.name == "batched" for m in pkgutil.iter_modules(package.__path__)):
+            continue
+        module = import_module(f"{package.__name__}.batched")
+        engines = [c for c in vars(module).values() if isinstance(c, type)
+                   and issubclass(c, BatchedEngine) and c.__module__ == module.__name__]
+        if len(engines) != 1:
+            raise registry.RegistryError(f"{module.__name__} must define one BatchedEngine "
+                                         f"subclass, found {[c.__name__ for c in engines]}")
+        found[game.env_name()] = engines[0]
+    return found
 
 
 def available() -> list[str]:
     """Env names that have a batched engine."""
-    return list(_ENGINES)
+    return list(_engines())
 
 
 def engine_class(name: str):
-    key = _canonical(name)
-    if key not in _ENGINES:
-        raise ConfigError(f"{name} has no batched engine; batched envs: {', '.join(_ENGINES)}")
-    module, cls = _ENGINES[key]
-    return getattr(import_module(module), cls)
+    key = registry.canonical(name)
+    if key not in _engines():
+        raise ConfigError(f"{name} has no batched engine; batched envs: {', '.join(_engines())}")
+    return _engines()[key]
 
 
 def make(name: str, num_envs: int = 1, seed: Any = None, **options) -> BatchedEnv:

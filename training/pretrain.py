@@ -68,7 +68,7 @@ def _seat_returns(rewards: list[float], gamma: float) -> list[float]:
 
 
 def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win", gamma: float = 0.99,
-                  progress: bool = False, max_steps: int = 100_000) -> Demos:
+                  progress: bool = False) -> Demos:
     """Let agent ``spec`` play every seat until at least ``decisions`` decisions are recorded."""
     from tqdm import tqdm
 
@@ -84,7 +84,7 @@ def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win
         state = game.new_state(int(rng.integers(2**63)))
         seat_rows: list[list[int]] = [[] for _ in range(n)]
         seat_scores: list[list[float]] = [[] for _ in range(n)]
-        for _ in range(max_steps):
+        for _ in range(game.max_game_length):  # every game ends within it
             p = state.current_player
             if p is None:
                 break
@@ -100,7 +100,7 @@ def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win
             state.apply(a)
             bar.update(1)
         returns.extend([0.0] * (len(actions) - len(returns)))
-        if state.is_terminal():  # a game cut at max_steps keeps 0 returns (a truncated episode)
+        if state.is_terminal():
             final = {"win": state.returns, "score": state.score_returns}.get(reward)
             end = np.asarray(final() if final else state.scores(), dtype=float)
             for p in range(n):

@@ -7,8 +7,8 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
 
-Ids: ``deckzoo/GoBig-v0``, ``deckzoo/BigNumber-v0``, ``deckzoo/Wizard-v0``, ``deckzoo/BigWig-v0``,
-``deckzoo/Midgard-v0`` (games whose engine is not available are skipped). Without importing
+Ids: one per game of the registry, ``deckzoo/<Title>-v<version>`` (``deckzoo/GoBig-v0``,
+``deckzoo/BigNumber-v0``...: ``deckzoo.envs.registry.gym_id``). Without importing
 ``deckzoo.training`` first, ``gymnasium.make("deckzoo.training:deckzoo/GoBig-v0")`` works too.
 
 Episode. At each reset a new game is dealt (its seed drawn from the env's ``np_random``), the
@@ -20,12 +20,15 @@ before the learner ever decides (possible only in degenerate deals) is discarded
 
 Observation: ``state.observe(learner_seat)``, the game's float32 vector (``Box(0, observation_high)``).
 Actions: ``Discrete(game.num_actions)``; ``action_masks()`` returns the exact legal mask as a
-bool array, the way sb3-contrib's ``MaskablePPO`` expects.
+bool array, the way sb3-contrib's ``MaskablePPO`` expects. ``state()`` gives the game's
+full-information global state (``state_space``), as the PettingZoo envs' ``state()`` does.
 
-Reward (``reward=``): ``"win"`` (default) the learner's share of ``state.returns()`` at the end
-(+1 win, ties split, losers share -1); ``"score"`` its ``state.score_returns()`` at the end;
-``"dense"`` its own score changes, ``score_sign * delta / score_scale``, paid on the learner's
-step in which they happen (opponents' moves included).
+Reward (``reward=``), the learner's seat's reward of the PettingZoo adapters (the same
+``RewardTracker`` of ``deckzoo.envs.core.adapter_options``): ``"win"`` (default) its share of
+``state.returns()`` at the end (+1 win, ties split, losers share -1); ``"score"`` its
+``state.score_returns()`` at the end; ``"dense"`` its own score changes, ``score_sign * delta /
+score_scale``, paid on the learner's step in which they happen (opponents' moves included). An
+episode's return lies in ``game.return_bounds(reward)``.
 
 Illegal actions (``illegal_action=``): ``"penalize"`` (default here, unlike the PettingZoo
 adapters) ends the episode with reward -1 and ``info["illegal_action"] = True`` and leaves the
@@ -43,8 +46,9 @@ Opponents (``opponents=``):
   snapshot) and ``"latest"`` (the newest one). With an empty pool they fall back to ``"random"``.
 
 ``max_steps`` (default None) truncates an episode after that many learner decisions
-(``truncated=True``, no terminal reward): a guard against policies that cycle through
-decisions that never end a turn (possible in games with cancellable composite actions).
+(``truncated=True``, no terminal reward). Every game ends within ``game.max_game_length``
+decisions (a proved bound, or a cap the engine enforces such as Midgard's ``max_decisions``), so
+this only shortens episodes, e.g. of policies that cycle through cancellable composite actions.
 
 ``episode_stats=True`` adds ``info["episode"] = {"r": return, "l": learner steps}`` and
 ``info["is_success"]`` (the learner is among the winners) at the end of each episode, the keys
@@ -64,32 +68,29 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 
 import deckzoo.envs as E
 from deckzoo.agents.base import Agent
 from deckzoo.agents.registry import make_agent
+from deckzoo.envs import registry
+from deckzoo.envs.core.adapter_options import (
+    GlobalStateMixin,
+    RewardTracker,
+    make_spaces,
+    validate_adapter_options,
+)
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
+from deckzoo.envs.core.options import check_seat
+from deckzoo.envs.registry import gym_id
 
 POOL = "pool"
 LATEST = "latest"
-REWARD_MODES = ("win", "score", "dense")
-ILLEGAL_MODES = ("penalize", "raise")
-# Gymnasium ids; a game not in this table gets its capitalised name.
-GYM_NAMES = {"gobig": "GoBig", "bignumber": "BigNumber", "wizard": "Wizard", "bigwig": "BigWig",
-             "midgard": "Midgard"}
-
-
-def gym_id(env_name: str) -> str:
-    """``"gobig_v0"`` -> ``"deckzoo/GoBig-v0"``."""
-    game, _, version = env_name.rpartition("_v")
-    return f"deckzoo/{GYM_NAMES.get(game, game.capitalize())}-v{version}"
 
 
 def register_envs() -> list[str]:
-    """Register every available game with Gymnasium's registry; returns the ids registered."""
+    """Register every game of the registry with Gymnasium's; returns the ids registered."""
     ids = []
-    for env_name in E.ENVS:
+    for env_name in registry.env_names():
         env_id = gym_id(env_name)
         if env_id not in gym.registry:
             gym.register(id=env_id, entry_point=f"{__name__}:SingleAgentEnv", kwargs={"game": env_name})
@@ -97,7 +98,7 @@ def register_envs() -> list[str]:
     return ids
 
 
-class SingleAgentEnv(gym.Env):
+class SingleAgentEnv(GlobalStateMixin, gym.Env):
     """One learner seat against agents; see the module docstring."""
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -106,21 +107,16 @@ class SingleAgentEnv(gym.Env):
                  reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",
                  render_mode: str | None = None, episode_stats: bool = False, max_steps: int | None = None,
                  **game_options):
-        if reward not in REWARD_MODES:
-            raise ConfigError(f"option 'reward' must be one of {list(REWARD_MODES)}, got {reward!r}")
-        if illegal_action not in ILLEGAL_MODES:
-            raise ConfigError(f"option 'illegal_action' must be one of {list(ILLEGAL_MODES)}, got {illegal_action!r}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ConfigError(f"option 'render_mode' must be None, 'ansi' or 'human', got {render_mode!r}")
+        given = {"reward": reward, "illegal_action": illegal_action, "render_mode": render_mode}
+        adapter = validate_adapter_options(given, "SingleAgentEnv")
         self.game = E.game_class(game)(num_players, **game_options)
         self.game_name = type(self.game).name
-        n = self.game.num_players
-        if learner_seat is not None and not (isinstance(learner_seat, (int, np.integer))
-                                             and not isinstance(learner_seat, bool) and 0 <= learner_seat < n):
-            raise ConfigError(f"option 'learner_seat' must be None or a seat 0..{n - 1}, got {learner_seat!r}")
-        self.reward_mode = reward
-        self.illegal_action = illegal_action
-        self.render_mode = render_mode
+        if isinstance(learner_seat, np.integer):
+            learner_seat = int(learner_seat)
+        check_seat(learner_seat, self.game.num_players, "SingleAgentEnv", "learner_seat")
+        self.reward_mode = adapter["reward"]
+        self.illegal_action = adapter["illegal_action"]
+        self.render_mode = adapter["render_mode"]
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.episode_stats = bool(episode_stats)
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
@@ -128,9 +124,8 @@ class SingleAgentEnv(gym.Env):
         self.max_steps = max_steps
         self._ep_return, self._ep_len = 0.0, 0
         self._done = False
-        self.observation_space = spaces.Box(0.0, np.float32(self.game.observation_high),
-                                            shape=self.game.observation_shape, dtype=np.float32)
-        self.action_space = spaces.Discrete(self.game.num_actions)
+        obs_spaces, self.action_space = make_spaces(self.game)
+        self.observation_space = obs_spaces["observation"]
         self._fixed, self._mix = self._parse_opponents(opponents)
         self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
         self._pool_ids: list[int] = []  # the drawable pool, oldest first
@@ -141,7 +136,7 @@ class SingleAgentEnv(gym.Env):
         self.seat_agents: list[Agent | None] = []
         self._seat_pool_ids: list[int | None] = []  # pool id of each seat's agent (None: not a pool agent)
         self.seat_labels: list[str] = []
-        self._last_score = 0.0
+        self._rewards: RewardTracker | None = None
 
     # ---- opponents ------------------------------------------------------------------------
     def _parse_opponents(self, opponents):
@@ -246,7 +241,7 @@ class SingleAgentEnv(gym.Env):
                 s = (self.seat + 1 + i) % n
                 self.seat_agents[s], self.seat_labels[s], self._seat_pool_ids[s] = self._draw_opponent(i)
             self.game_state = self.game.new_state(int(self.np_random.integers(2**63)))
-            self._last_score = self._own_score()
+            self._rewards = RewardTracker(self.reward_mode, self.game_state)
             self._ep_return, self._ep_len = 0.0, 0
             self._done = False
             self._play_opponents()
@@ -268,18 +263,12 @@ class SingleAgentEnv(gym.Env):
             self._done = True
             return state.observe(self.seat), -1.0, True, False, {"illegal_action": True}
         self._play_opponents()
-        reward = 0.0
-        if self.reward_mode == "dense":
-            now = self._own_score()
-            reward = self.game.score_sign * (now - self._last_score) / self.game.score_scale
-            self._last_score = now
+        # the learner's share of what the adapters pay every seat (dense: the score changes since
+        # its previous step, opponents' moves included; win/score: the returns at the end)
+        reward = float(self._rewards.step_rewards(state)[self.seat])
         terminated = self._done = state.is_terminal()
         info = {}
         if terminated:
-            if self.reward_mode == "win":
-                reward = float(state.returns()[self.seat])
-            elif self.reward_mode == "score":
-                reward = float(state.score_returns()[self.seat])
             winners = sorted(int(w) for w in state.winners())
             info = {"scores": np.asarray(state.scores()).tolist(), "winners": winners,
                     "learner_seat": self.seat, "opponents": list(self.seat_labels)}
@@ -313,9 +302,6 @@ class SingleAgentEnv(gym.Env):
         return text
 
     # ---- internals ------------------------------------------------------------------------
-    def _own_score(self) -> float:
-        return float(self.game_state.scores()[self.seat]) if self.reward_mode == "dense" else 0.0
-
     def _play_opponents(self) -> None:
         state, seat, agents = self.game_state, self.seat, self.seat_agents
         while True:
@@ -331,7 +317,7 @@ class SingleAgentEnv(gym.Env):
         return pickle.dumps({
             "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
             "agents": self._agents, "fixed": self._fixed, "state": self.game_state, "seat": self.seat,
-            "seats": seats, "labels": self.seat_labels, "last_score": self._last_score,
+            "seats": seats, "labels": self.seat_labels, "rewards": self._rewards,
             "episode": (self._ep_return, self._ep_len), "done": self._done,
         })
 
@@ -344,7 +330,8 @@ class SingleAgentEnv(gym.Env):
         self.np_random = np.random.Generator(bit_gen)
         self._pool_rng.bit_generator.state = d["pool_rng"]
         self._agents, self._fixed = d["agents"], d["fixed"]
-        self.game_state, self.seat, self.seat_labels, self._last_score = d["state"], d["seat"], d["labels"], d["last_score"]
+        self.game_state, self.seat, self.seat_labels = d["state"], d["seat"], d["labels"]
+        self._rewards = d["rewards"]
         self._ep_return, self._ep_len = d["episode"]
         self._done = d["done"]
         self.seat_agents, self._seat_pool_ids = [], []

@@ -1,1 +1,9 @@
-"""Big Number: the climbing game (an adaptation of Odin). See rules.py."""
+"""Big Number: the climbing game (an adaptation of Odin).
+
+rules.py is the engine, env.py the PettingZoo env and its metadata. Exporting ``Game`` here is
+what makes this folder a game: the registry (``deckzoo.envs.registry``) finds it by that.
+"""
+
+from .rules import BigNumberGame as Game
+
+__all__ = ["Game"]

@@ -42,6 +42,11 @@ step), the middle set, its size and owner, out-of-play cards, cards each seat is
 (picked up, not played since: X7), hand sizes, scores, who passed in the current sequence, whose
 turn, the deal's start player, the phase, the deal number. Table: ``game.layout.table()``.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout.table()``):
+the observation's pieces as seat 0 sees them except its ``hand`` (and ``selection``), then
+``hands`` (every seat's), ``selection`` (two decks: the play the seat to act is building) and
+``aside`` (the undealt cards). No card order: each deal is shuffled afresh, nothing is drawn.
+
 Rewards: win (default), score (penalty points, sign -1, centred, / target), dense (each deal's
 penalty points, negated, / target, at the end of the deal).
 
@@ -54,7 +59,8 @@ import numpy as np
 
 from ..core.encoding import Layout
 from ..core.errors import ConfigError
-from ..core.game import Game, State
+from ..core.game import Game, State, copy_rng
+from ..core.global_state import StateLayout
 from ..core.options import Option
 from .cards import (
     HAND_SIZE,
@@ -88,8 +94,25 @@ def max_deals(num_players: int, target: int) -> int:
     return num_players * (target - 1) // (num_players - 1) + 1
 
 
+def max_decisions_per_deal(num_players: int, two_decks: bool) -> int:
+    """An upper bound on the decisions of one deal (``max_game_length`` is this x ``max_deals``).
+
+    Count the cards in hands and in the middle, C <= 9n (hands never grow). A lead moves cards
+    from a hand to the middle (C unchanged); beating an m-card middle takes one of its cards into
+    a hand and puts m - 1 out (C drops by m - 1); clearing the middle drops C by its size >= 1.
+    So clears and beats of a middle of 2+ cards happen at most 9n + 1 times in all, and after each
+    lead at most 9 beats meet a one-card middle (8 higher single cards, one two-card answer): at
+    most 10 (9n + 1) plays. A play is one decision (two decks: up to 9 cards and finish), at most
+    one pick-up follows it, and at most n - 1 passes.
+    """
+    plays = 10 * (HAND_SIZE * num_players + 1)
+    return plays * ((HAND_SIZE + 1 if two_decks else 1) + 1 + num_players - 1)
+
+
 class BigNumberGame(Game):
     name = "bignumber"
+    title = "Big Number"
+    version = 0
     min_players = 2
     max_players = 6
     default_players = 4
@@ -101,7 +124,7 @@ class BigNumberGame(Game):
                check=lambda v: 1 <= v <= 100, check_doc="must be in 1..100"),
         Option("single_deal", False, "play one deal only; fewest cards in hand wins", choices=(False, True)),
         Option("start_player", None, "first deal's start seat; None = seeded chance (N4)",
-               kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+               seat=True),
     )
 
     def _setup(self):
@@ -115,14 +138,14 @@ class BigNumberGame(Game):
             raise ConfigError(f"bignumber: option 'two_decks' must be on for {n} players (72 cards, N1)")
         else:
             self.two_decks = o["two_decks"]
-        if o["start_player"] is not None and o["start_player"] >= n:
-            raise ConfigError(f"bignumber: option 'start_player' must be a seat below {n}, got {o['start_player']}")
         self.copies = 2 if self.two_decks else 1
         self.single_deal = o["single_deal"]
         self.target = o["target"]
         self.max_deals = 1 if self.single_deal else max_deals(n, self.target)
         self.max_score = HAND_SIZE if self.single_deal else self.target - 1 + HAND_SIZE
         self.score_scale = float(HAND_SIZE if self.single_deal else self.target)
+        self.max_game_length = self.max_deals * max_decisions_per_deal(n, self.two_decks)
+        self.score_bounds = (0, self.max_score)
         self.num_actions = NUM_ACTIONS_TWO_DECKS if self.two_decks else NUM_ACTIONS_ONE_DECK
         # The count pieces (hand .. known) come first and are contiguous: observe fills them
         # with one assignment and scales them by 1 / copies at once.
@@ -148,6 +171,12 @@ class BigNumberGame(Game):
         self.observation_shape = (self.layout.size,)
         self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
         self.count_size = self.offsets["middle_size"]
+        hidden = [("hands", (n, NUM_TYPES))]  # every seat's cards, count / copies
+        if self.two_decks:
+            hidden.append(("selection", NUM_TYPES))  # the play the seat to act is building
+        hidden.append(("aside", NUM_TYPES))  # the cards dealt to nobody this deal (N3)
+        own = ("hand", "selection") if self.two_decks else ("hand",)  # the observer's pieces
+        self.state_layout = StateLayout(self.layout, own, hidden)
 
     def _new_state(self, rng):
         return BigNumberState.new(self, rng)
@@ -440,6 +469,18 @@ class BigNumberState(State):
         buf[o["deal"]] = min(self.deal / max(g.max_deals - 1, 1), 1.0)
         return buf
 
+    def global_state(self) -> np.ndarray:
+        """Seat 0's observation without its own pieces, then every hand, the selection being built
+        and the aside cards. No order is encoded: every deal is shuffled afresh."""
+        g = self.game
+        buf, v = g.state_layout.start(self.observe(0))
+        scale = 1.0 / g.copies
+        v["hands"] = np.asarray(self.hands) * scale
+        v["aside"] = np.asarray(self.aside) * scale
+        if self.pending and self.phase in (LEAD, ANSWER):
+            v["selection"] = np.asarray(_counts(self.pending)) * scale
+        return buf
+
     def _determinize(self, player: int, rng: np.random.Generator) -> BigNumberState:
         """Resample the cards ``player`` cannot see: the others' unknown cards and the aside ones.
 
@@ -468,14 +509,12 @@ class BigNumberState(State):
         if self.phase in (LEAD, ANSWER) and self.current_player != player:
             s.pending = ()
         s._plays = s._mask = None
-        s.rng = np.random.default_rng(rng.integers(2**63))
         return s
 
     def clone(self) -> BigNumberState:
         s = BigNumberState.__new__(BigNumberState)
         s.game = self.game
-        s.rng = np.random.Generator(type(self.rng.bit_generator)())
-        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.rng = copy_rng(self.rng)
         s.current_player, s.phase, s.over = self.current_player, self.phase, self.over
         s.hands = [h[:] for h in self.hands]
         s.known = [k[:] for k in self.known]
@@ -553,7 +592,7 @@ class BigNumberState(State):
             mark = ">" if p == self.current_player else " "
             lines.append(f"{mark} player_{p}: {self.scores_[p]:>3} pts, hand [{cards_name(expand(self.hands[p]))}]")
         if self.over:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)

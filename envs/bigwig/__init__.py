@@ -1,1 +1,9 @@
-"""BigWig: simultaneous face-down tricks. See rules.py."""
+"""BigWig: simultaneous face-down tricks.
+
+rules.py is the engine, env.py the PettingZoo env and its metadata. Exporting ``Game`` here is
+what makes this folder a game: the registry (``deckzoo.envs.registry``) finds it by that.
+"""
+
+from .rules import BigWigGame as Game
+
+__all__ = ["Game"]

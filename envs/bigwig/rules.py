@@ -47,6 +47,11 @@ commit, and nothing in any view (hand sizes included) shows another seat's commi
 Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
 clockwise. See ``game.layout`` / docs/rules/bigwig.md for the index table.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout.table()``):
+seat 0's observation without its own pieces, then every hand and well, the face-down commits, the
+seats yet to act, the draw pile (counts and its next 12 cards in order) and the whole altar pile
+in order (global_state.py).
+
 Rewards: win (default), score (VP centred, /20), dense (VP as they are won or lost, /20).
 
 Version history: v0 - first release.
@@ -58,7 +63,7 @@ import numpy as np
 
 from ..core.encoding import Layout
 from ..core.errors import ConfigError
-from ..core.game import Game, State, copy_rng, fork_rng
+from ..core.game import Game, State, copy_rng
 from ..core.options import Option
 from .cards import (
     DECK_SIZE,
@@ -78,6 +83,7 @@ from .cards import (
     draw_entitlement,
     small_name,
 )
+from .global_state import encode_state, make_state_layout
 from .origins import Origins
 from .trick import resolve_trick
 
@@ -130,6 +136,9 @@ def draws_allowed(entitlement: int, hand_size: int) -> int:
 
 class BigWigGame(Game):
     name = "bigwig"
+    title = "BigWig"
+    version = 0
+    simultaneous = True
     min_players = 2
     max_players = 6
     default_players = 4
@@ -157,6 +166,11 @@ class BigWigGame(Game):
         self.turn_order = [(youngest + i) % n for i in range(n)]
         self.num_actions = num_actions(n)
         self.stake_base = stake_base(n)
+        # One round a small card: a point round asks n commits and at most n sacrifices; a
+        # holmgang adds a target, a stake and at most n - 2 tickets.
+        points = int(SMALL_COPIES.sum()) - NUM_HOLMGANGS
+        self.max_game_length = points * 2 * n + NUM_HOLMGANGS * (2 + (n - 2) + 2 * n)
+        self.score_bounds = (0, TOTAL_VP)
         self.layout = Layout([
             ("hand", NUM_KINDS),  # own cards per kind / 2
             ("well_in_hand", 1),  # own well card in hand (0 while it lies in the trick)
@@ -191,6 +205,7 @@ class BigWigGame(Game):
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
         self.relative = [[(s - p) % n for s in range(n)] for p in range(n)]
         self.age_rank_scaled = np.array(self.age_rank, dtype=np.float32) / (n - 1)
+        self.state_layout = make_state_layout(self)
 
     def _new_state(self, rng):
         return BigWigState.deal(self, rng)
@@ -595,6 +610,9 @@ class BigWigState(State):
                 buf[o["to_sacrifice"] + rel[s]] = 1.0
         return buf
 
+    def global_state(self) -> np.ndarray:
+        return encode_state(self)
+
     def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
         """Resample what ``player`` cannot see: other hands, their face-down commits (the well
         included), the draw pile's contents and order, and the order of the altar pile.
@@ -629,7 +647,6 @@ class BigWigState(State):
         small = list(self.small)
         rng.shuffle(small)
         s.small = small
-        s.rng = fork_rng(rng)
         return s
 
     def clone(self) -> BigWigState:
@@ -735,7 +752,7 @@ class BigWigState(State):
             lines.append(f"{mark} player_{p}: {int(vp[p])} VP {self._point_list(self.collected[p])}, "
                          f"hand [{hand}{', well' if self.well[p] else ''}]{commit}")
         if self.phase == PHASE_OVER:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)

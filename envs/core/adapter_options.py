@@ -1,9 +1,15 @@
-"""Options shared by the AEC and Parallel adapters (reward mode, illegal handling, rendering)."""
+"""Options shared by the AEC and Parallel adapters, the batched envs and the single-agent Gymnasium
+env (deckzoo.training): reward modes, illegal-action handling, rendering, the spaces, ``state()``.
+
+Gymnasium is imported by ``make_spaces`` and ``state_space`` only, so the batched engines, which share the option
+checks and rewards, load with numpy alone."""
 
 from __future__ import annotations
 
+import functools
+from dataclasses import replace
+
 import numpy as np
-from gymnasium import spaces
 
 from .options import Option, validate_options
 
@@ -17,10 +23,18 @@ ADAPTER_OPTIONS = (
 ADAPTER_KEYS = {o.name for o in ADAPTER_OPTIONS}
 
 
+def validate_adapter_options(given: dict, where: str, **defaults) -> dict:
+    """``ADAPTER_OPTIONS`` checked (ConfigError names the key); ``defaults`` replaces a default
+    (the single-agent Gymnasium env penalises illegal actions unless told otherwise)."""
+    spec = tuple(replace(o, default=defaults[o.name]) if o.name in defaults else o
+                 for o in ADAPTER_OPTIONS)
+    return validate_options(spec, given, where)
+
+
 def split_options(game_cls, options: dict):
     """Separate adapter options from game options and validate both (ConfigError names the key)."""
-    adapter = validate_options(ADAPTER_OPTIONS, {k: v for k, v in options.items() if k in ADAPTER_KEYS},
-                               f"{game_cls.name} env")
+    adapter = validate_adapter_options({k: v for k, v in options.items() if k in ADAPTER_KEYS},
+                                       f"{game_cls.name} env")
     game = game_cls(**{k: v for k, v in options.items() if k not in ADAPTER_KEYS})
     return game, adapter
 
@@ -30,12 +44,35 @@ def agent_name(seat: int) -> str:
 
 
 def make_spaces(game):
+    """``(observation space, action space)`` of one seat: the Dict of the float32 vector and the
+    int8 mask, and ``Discrete(num_actions)``."""
+    from gymnasium import spaces
+
     obs = spaces.Dict({
         "observation": spaces.Box(low=0.0, high=np.float32(game.observation_high), shape=game.observation_shape,
                                   dtype=np.float32),
         "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
     })
     return obs, spaces.Discrete(game.num_actions)
+
+
+class GlobalStateMixin:
+    """``state_space`` and ``state()``, the engine's full-information global state (for centralised
+    critics), for an env holding ``game`` and, once reset, ``game_state``: the AEC, Parallel and
+    single-agent envs. It comes first among the bases, before PettingZoo's ``state()`` stub."""
+
+    @functools.cached_property
+    def state_space(self):
+        from gymnasium import spaces
+
+        game = self.game
+        return spaces.Box(low=0.0, high=np.float32(game.state_high), shape=game.state_shape,
+                          dtype=np.float32)
+
+    def state(self) -> np.ndarray:
+        if self.game_state is None:
+            raise RuntimeError("state() needs a game: call reset() first")
+        return self.game_state.global_state()
 
 
 class RewardTracker:

@@ -12,11 +12,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .adapter_options import RewardTracker, agent_name, make_spaces, split_options
+from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
 from .errors import IllegalActionError
 
 
-class DeckzooAECEnv(AECEnv):
+class DeckzooAECEnv(GlobalStateMixin, AECEnv):
     """AEC view of a deckzoo engine. ``env.unwrapped.game_state`` is the engine state."""
 
     def __init__(self, game_cls, **options):
@@ -28,7 +28,7 @@ class DeckzooAECEnv(AECEnv):
         self.illegal_action = adapter["illegal_action"]
         self.render_mode = adapter["render_mode"]
         self.metadata = {
-            "name": f"{game_cls.name}_v0",
+            "name": game_cls.env_name(),
             "render_modes": ["ansi", "human"],
             "is_parallelizable": False,
         }
@@ -185,7 +185,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 
 def aec_constructors(game_cls):
-    """``(env, raw_env)`` for a version module: ``raw_env`` is the bare adapter, ``env`` adds
+    """``(env, raw_env)`` for a game's env.py: ``raw_env`` is the bare adapter, ``env`` adds
     the order-enforcing wrapper (illegal actions are handled by the engine itself)."""
 
     def raw_env(**options) -> DeckzooAECEnv:

@@ -57,12 +57,16 @@ class Layout:
         """Named pieces of an encoded observation (for docs, tests and debugging)."""
         return self.views(np.asarray(buf))
 
-    def table(self) -> str:
-        """The layout as a markdown table (index ranges are inclusive)."""
-        rows = ["| piece | shape | indices |", "|---|---|---|"]
+    def table(self, notes: dict[str, str] | None = None) -> str:
+        """The layout as a markdown table (index ranges are inclusive); ``notes`` (piece -> text)
+        adds an ``encoding`` column, as the docs print it (``deckzoo.envs.layout_docs``)."""
+        extra = notes is not None
+        rows = ["| piece | shape | indices |" + (" encoding |" if extra else ""),
+                "|---|---|---|" + ("---|" if extra else "")]
         for name, shape, a, b in self.pieces:
-            rows.append(f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |")
-        rows.append(f"| **total** | {self.size} | |")
+            note = f" {notes.get(name, '')} |" if extra else ""
+            rows.append(f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |{note}")
+        rows.append(f"| **total** | {self.size} | |" + (" |" if extra else ""))
         return "\n".join(rows)
 
 

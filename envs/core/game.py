@@ -7,16 +7,26 @@ trips of the random generator, and the read-only ``InfoState`` proxy that agents
 
 A game subclass fills in:
 
-* ``Game``: ``name``, ``min_players``/``max_players``, ``OPTIONS``, ``score_sign``/``score_scale``,
-  ``_setup()`` (derive sizes from options: must set ``num_actions`` and ``observation_shape``),
-  ``_new_state(rng)``.
+* ``Game``: ``name``, ``title``, ``version``, ``min_players``/``max_players``, ``OPTIONS``,
+  ``score_sign``/``score_scale``, ``_setup()`` (derive everything from the options: must set
+  ``num_actions``, ``layout`` and ``observation_shape``, ``state_layout``, ``max_game_length``
+  and ``score_bounds``), ``_new_state(rng)``.
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
-  ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``,
+  ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``, ``global_state()``,
   ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+
+The global state (``env.state()``, for centralised critics) is the full-information encoding of a
+position in absolute seat order: ``game.state_layout`` (a ``global_state.StateLayout``: the
+observation's public pieces, then every hand, face-down card and the order of the piles that
+decides the future) filled by ``state.global_state()``, every entry in ``[0, state_high]``. Two
+positions that any seat can tell apart have different global states; it never changes unless the
+position does.
 
 Optional: ``is_legal(a)`` (a cheaper legality test than the whole mask), ``simultaneous_players()``
 / ``legal_mask_for(p)`` (face-down commits), ``round_index()`` (games scored in rounds: lets a
-search stop its rollouts at a round's end), ``clone()`` (hand-rolled, much faster than deepcopy).
+search stop its rollouts at a round's end), ``clone()`` (hand-rolled, much faster than deepcopy),
+``render_view(p)`` (a game's own text for one seat's view), ``LazyRng`` (a chance generator built
+only when a clone first needs it).
 """
 
 from __future__ import annotations
@@ -28,18 +38,19 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
 
+from .encoding import Layout
 from .errors import ConfigError, IllegalActionError
-from .options import Option, validate_options
-
-
-def rng_to_dict(rng: np.random.Generator) -> dict:
-    """The generator's exact state as JSON-able data (PCG64 state is a dict of ints)."""
-    return {"bit_generator": rng.bit_generator.state}
+from .options import Option, check_seat, validate_options
+from .render import render_view
 
 
 def rng_from_dict(d: dict) -> np.random.Generator:
-    state = d["bit_generator"]
-    bit_gen = getattr(np.random, state["bit_generator"])()
+    return rng_from_state(d["bit_generator"])
+
+
+def rng_from_state(state: dict) -> np.random.Generator:
+    """A generator in exactly the given ``bit_generator.state`` (built without seeding first)."""
+    bit_gen = getattr(np.random, state["bit_generator"])(_PLACEHOLDER)
     bit_gen.state = state
     return np.random.Generator(bit_gen)
 
@@ -79,7 +90,11 @@ def fork_rng(rng: np.random.Generator) -> np.random.Generator:
     What ``determinize`` needs for the copy's own chance stream: unpredictable from the real
     game's generator, reproducible from ``rng``, and without ``SeedSequence``'s hashing cost.
     """
-    return np.random.Generator(np.random.PCG64(_Words(rng.bytes(32))))
+    return _forked(rng.bytes(32))
+
+
+def _forked(seed_bytes: bytes) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(_Words(seed_bytes)))
 
 
 def as_action(action: Any, num_actions: int, legal_fn) -> int:
@@ -98,10 +113,23 @@ def as_action(action: Any, num_actions: int, legal_fn) -> int:
     return a
 
 
+# Game classes by ``name``, filled as they are defined: ``State.from_dict`` rebuilds a game from
+# its name with this, so the engine needs no registry (the registry imports the engines).
+_GAME_CLASSES: dict[str, type[Game]] = {}
+
+
 class Game:
     """A validated configuration of one game; makes states."""
 
     name: ClassVar[str] = "game"
+    # The name people read ("Go Big"); the Gymnasium id is its words joined ("deckzoo/GoBig-v0").
+    title: ClassVar[str] = "Game"
+    # Bump when the behaviour changes (a golden playthrough differs), never for a refactor: it
+    # names the env ("gobig_v0"), its PettingZoo and Gymnasium ids and the playthroughs.
+    version: ClassVar[int] = 0
+    # Whether seats decide at once (face-down commits, ``simultaneous_players``): such a game's
+    # env.py also provides the PettingZoo Parallel env, ``parallel_env``.
+    simultaneous: ClassVar[bool] = False
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
@@ -115,9 +143,26 @@ class Game:
 
     # Upper bound of every observation entry (entries are >= 0); used for the Box space.
     observation_high: ClassVar[float] = 1.0
+    # Upper bound of every global-state entry (entries are >= 0); used for ``state_space``.
+    state_high: ClassVar[float] = 1.0
 
     num_actions: int
     observation_shape: tuple[int, ...]
+    state_layout: Layout  # the global state's pieces (see the module docstring), set by _setup
+    # Declared bounds (OpenSpiel's max_game_length, min_utility/max_utility), set by ``_setup``:
+    # the most decisions (``apply`` calls) one game can take, a proved bound or a cap the engine
+    # enforces; and the lowest and highest raw points (``scores()``) a seat can end with.
+    max_game_length: int
+    score_bounds: tuple[float, float]
+
+    @property
+    def state_shape(self) -> tuple[int, ...]:
+        return (self.state_layout.size,)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "name" in vars(cls):
+            _GAME_CLASSES[cls.name] = cls
 
     def __init__(self, num_players: int | None = None, **options):
         if num_players is None:
@@ -130,7 +175,39 @@ class Game:
             raise ConfigError(f"{self.name}: option 'num_players' must be in {allowed}, got {num_players}")
         self.num_players = int(num_players)
         self.options = validate_options(self.OPTIONS, options, self.name)
+        for o in self.OPTIONS:
+            if o.seat:
+                check_seat(self.options[o.name], self.num_players, self.name, o.name)
         self._setup()
+        required = ("num_actions", "layout", "observation_shape", "state_layout", "max_game_length",
+                    "score_bounds")
+        missing = [a for a in required if not hasattr(self, a)]
+        if missing:
+            raise TypeError(f"{type(self).__name__}._setup must set {', '.join(missing)}")
+
+    @classmethod
+    def env_name(cls) -> str:
+        """The versioned env name, ``"gobig_v0"``: the key of ``deckzoo.envs.ENVS``."""
+        return f"{cls.name}_v{cls.version}"
+
+    def return_bounds(self, reward: str = "win") -> tuple[float, float]:
+        """Lowest and highest return one seat can get in a game played to its end, per reward mode.
+
+        ``win``: winners share +1, the rest share -1, so every return lies in [-1, 1]. ``score``:
+        ``score_returns()`` centres points on the table mean, so a seat is at most (n-1)/n of
+        the points range from it. ``dense``: the score changes sum to final minus initial points.
+        (An ``illegal_action="penalize"`` penalty of -1 comes on top.)
+        """
+        lo, hi = self.score_bounds
+        spread = (hi - lo) / self.score_scale
+        if reward == "win":
+            return -1.0, 1.0
+        if reward == "score":
+            n = self.num_players
+            return -spread * (n - 1) / n, spread * (n - 1) / n
+        if reward == "dense":
+            return -spread, spread
+        raise ConfigError(f"{self.name}: unknown reward mode {reward!r}; known: win, score, dense")
 
     @classmethod
     def supported_players(cls) -> tuple[int, ...]:
@@ -194,6 +271,10 @@ class State:
         raise NotImplementedError
 
     def observe(self, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def global_state(self) -> np.ndarray:
+        """The full-information float32 encoding of this position (``game.state_layout``)."""
         raise NotImplementedError
 
     def _determinize(self, player: int, rng: np.random.Generator) -> State:
@@ -286,10 +367,27 @@ class State:
     def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A full state equal to this one in everything ``player`` can know; hidden cards resampled.
 
-        The copy's own chance generator is re-seeded from ``rng`` so that a search agent's
-        rollouts cannot learn future chance outcomes from the real game's generator.
+        The copy's own chance generator is then re-seeded from ``rng`` (``reseed``), here for every
+        game, so that a search agent's rollouts cannot learn future chance outcomes from the real
+        game's generator.
         """
-        return self._determinize(player, rng)
+        state = self._determinize(player, rng)
+        state.reseed(rng)
+        return state
+
+    def reseed(self, rng: np.random.Generator) -> None:
+        """Give this state a fresh chance generator, ``fork_rng(rng)``."""
+        self.rng = fork_rng(rng)
+
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only (``deckzoo play``); games
+        may override this with their own layout."""
+        return render_view(self.view(player), self.game.num_players)
+
+    def game_over_line(self, reason: str | None = None) -> str:
+        """The last line of a finished game's ``render()``: the winners (and why it ended)."""
+        why = f" ({reason})" if reason else ""
+        return f"game over{why}; winners: {', '.join(f'player_{w}' for w in self.winners())}"
 
     def clone(self) -> State:
         """A deep copy sharing the (immutable) game; the generator is copied with ``copy_rng``.
@@ -305,20 +403,24 @@ class State:
     def for_player(self, player: int) -> InfoState:
         return InfoState(self, player)
 
+    def _rng_state(self) -> dict:
+        """The chance generator's ``bit_generator.state`` (``LazyRng`` avoids building it)."""
+        return self.rng.bit_generator.state
+
     def to_dict(self) -> dict:
         return {
             "game": type(self.game).name,
             "config": self.game.config(),
-            "rng": rng_to_dict(self.rng),
+            "rng": {"bit_generator": self._rng_state()},
             "state": self._to_dict(),
         }
 
     @classmethod
     def from_dict(cls, d: dict, game: Game | None = None) -> State:
         if game is None:
-            from .. import game_class  # late import: the registry imports the games
-
-            game = game_class(d["game"])(**d["config"])
+            if d["game"] not in _GAME_CLASSES:
+                raise ConfigError(f"unknown game {d['game']!r}: import its package first")
+            game = _GAME_CLASSES[d["game"]](**d["config"])
         state = cls._from_dict(game, d["state"])
         state.rng = rng_from_dict(d["rng"])
         return state
@@ -333,6 +435,45 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game!r} player={self.current_player}>"
+
+
+class LazyRng:
+    """Mixin for a ``State`` whose chance generator is built only when something draws from it.
+
+    Building a numpy Generator costs ~20 us, more than the rest of a clone in some games, and most
+    clones (search rollouts, determinizations) never reach the next chance event. Such a state
+    keeps ``_rng`` (the Generator, or None) and ``_rng_src`` (what to build it from: a
+    ``bit_generator.state`` dict, or the 32 bytes ``fork_rng`` would seed from); ``rng`` builds
+    it on first access, identical to the eager one. Subclasses with ``__slots__`` list both names.
+    """
+
+    __slots__ = ()
+
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            src = self._rng_src
+            self._rng = _forked(src) if isinstance(src, bytes) else rng_from_state(src)
+            self._rng_src = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._rng_src = value, None
+
+    def rng_source(self):
+        """A cheap snapshot of the generator for ``defer_rng`` (a clone's copy, not built yet)."""
+        return self._rng_src if self._rng is None else self._rng.bit_generator.state
+
+    def defer_rng(self, source) -> None:
+        self._rng, self._rng_src = None, source
+
+    def reseed(self, rng: np.random.Generator) -> None:
+        self.defer_rng(rng.bytes(32))  # fork_rng(rng), built when first needed
+
+    def _rng_state(self) -> dict:
+        src = self._rng_src
+        return src if self._rng is None and isinstance(src, dict) else self.rng.bit_generator.state
 
 
 class InfoState:

@@ -23,6 +23,18 @@ class Option:
     kind: type | tuple | None = None  # required type(s), if not a finite set
     check: Callable[[Any], bool] | None = None  # extra predicate on the value
     check_doc: str = ""  # what the predicate demands, for the error message
+    seat: bool = False  # None or a seat: an int >= 0, and below num_players (``Game`` checks that)
+
+
+def check_seat(value, num_players: int | None, where: str, name: str) -> None:
+    """``value`` must be None or a seat: an int >= 0, and below ``num_players`` when given."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{where}: option {name!r} must be None or a seat, got {value!r}")
+    if num_players is not None and value >= num_players:
+        raise ConfigError(f"{where}: option {name!r} must be a seat below {num_players}, "
+                          f"got {value}")
 
 
 def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where: str) -> dict:
@@ -49,6 +61,8 @@ def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where
             if not isinstance(value, kinds):
                 names = "/".join(k.__name__ for k in kinds)
                 raise ConfigError(f"{where}: option {o.name!r} must be {names}, got {value!r}")
+        if o.seat:
+            check_seat(value, None, where, o.name)
         if o.check is not None and not o.check(value):
             raise ConfigError(f"{where}: option {o.name!r} {o.check_doc or 'is invalid'}, got {value!r}")
         out[o.name] = value

@@ -16,17 +16,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .adapter_options import RewardTracker, agent_name, make_spaces, split_options
+from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
 from .errors import IllegalActionError
 
 
-class DeckzooParallelEnv(ParallelEnv):
+class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
     def __init__(self, game_cls, **options):
         self.game, adapter = split_options(game_cls, options)
         self.reward_mode = adapter["reward"]
         self.illegal_action = adapter["illegal_action"]
         self.render_mode = adapter["render_mode"]
-        self.metadata = {"name": f"{game_cls.name}_v0", "render_modes": ["ansi", "human"]}
+        self.metadata = {"name": game_cls.env_name(), "render_modes": ["ansi", "human"]}
         n = self.game.num_players
         self.noop = self.game.num_actions
         self.possible_agents = [agent_name(i) for i in range(n)]

@@ -23,7 +23,12 @@ Actions (23 ids)
     automatic (ruling X6: a choice of one is no choice), with none it is skipped (G8).
 
 Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
-clockwise. See ``LAYOUT`` / docs/rules/gobig.md for the index table.
+clockwise. See ``game.layout`` / docs/rules/gobig.md for the index table.
+
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout``): the
+observation's pieces as seat 0 sees them except its ``hand``, then ``hands`` (every seat's),
+``deck`` (count of each value) and ``deck_next`` (the next 12 deck cards in order, top first: the
+deck is the future; deeper cards only by their counts).
 
 Rewards: win (default), score (banked points centred, /50), dense (banked points as they are
 banked, /50).
@@ -36,7 +41,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
-from ..core.game import Game, State, copy_rng, fork_rng
+from ..core.game import Game, State, copy_rng
+from ..core.global_state import StateLayout, put_pile
 from ..core.options import Option
 
 VALUES = 7
@@ -52,6 +58,9 @@ TAKE_MARKET = NUM_PLAYS + 1  # 22
 NUM_ACTIONS = NUM_PLAYS + 2
 
 PHASE_PLAY, PHASE_DRAW, PHASE_OVER = 0, 1, 2
+# Deck cards the global state shows in order: every draw and market refill takes 2 from the top,
+# so 12 cover six of them (a round and a half at 4 players); the rest of the deck is in its counts.
+DECK_WINDOW = 12
 PHASE_NAMES = ("play", "draw", "over")
 _CARD_VALUES = np.arange(1, VALUES + 1)
 _SET_SIZES = np.arange(1, 4).reshape(3, 1)
@@ -91,6 +100,8 @@ def winners_of(scores, banked_cards) -> list[int]:
 
 class GoBigGame(Game):
     name = "gobig"
+    title = "Go Big"
+    version = 0
     min_players = 2
     max_players = 6
     default_players = 4
@@ -98,15 +109,10 @@ class GoBigGame(Game):
     OPTIONS = (
         Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
         Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
-               kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+               seat=True),
     )
 
     def _setup(self):
-        sp = self.options["start_player"]
-        if sp is not None and sp >= self.num_players:
-            from ..core.errors import ConfigError
-
-            raise ConfigError(f"gobig: option 'start_player' must be a seat below {self.num_players}, got {sp}")
         n = self.num_players
         self.num_actions = NUM_ACTIONS
         self.layout = Layout([
@@ -131,8 +137,17 @@ class GoBigGame(Game):
                             ("deck_size", TOTAL_CARDS)):
             div[self.layout.slice(name)] = scale
         self.obs_div = div
+        self.state_layout = StateLayout(self.layout, ("hand",), [
+            ("hands", (n, VALUES)),  # every seat's hand, count of each value / 13
+            ("deck", VALUES),  # deck cards of each value / 13
+            ("deck_next", (DECK_WINDOW, VALUES)),  # one-hot value of the next 12 cards, top first
+        ])
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
+        # A turn is one play and at most one draw decision, and every play moves >= 1 card out of
+        # the hands for good (displays go to the banks or the box): at most 91 turns.
+        self.max_game_length = 2 * TOTAL_CARDS
+        self.score_bounds = (0, COPIES * int(_CARD_VALUES.sum()))  # 0 .. every card banked
 
     def _new_state(self, rng):
         return GoBigState.deal(self, rng)
@@ -318,10 +333,17 @@ class GoBigState(State):
         buf /= game.obs_div
         return buf
 
+    def global_state(self) -> np.ndarray:
+        """Seat 0's observation without its hand, then every hand and the deck (counts, top 12)."""
+        buf, v = self.game.state_layout.start(self.observe(0))
+        v["hands"] = self.hands * (1.0 / COPIES)
+        put_pile(v["deck"], v["deck_next"], self.deck, 1.0 / COPIES, offset=1)
+        return buf
+
     def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:
         """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes and
         the cards each seat is known to hold (taken from the market)."""
-        s = self._copy(fork_rng(rng))
+        s = self._copy(None)  # determinize() gives it its own generator
         others = [q for q in range(self.game.num_players) if q != player]
         pool = np.concatenate([np.asarray(self.deck, dtype=np.int64)]
                               + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q])
@@ -383,7 +405,7 @@ class GoBigState(State):
             lines.append(f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
                          f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), hand [{hand}]")
         if self.over:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)

@@ -1,1 +1,9 @@
-"""Midgard: troops, worlds, challenges, battles. See rules.py."""
+"""Midgard: troops, worlds, challenges, battles.
+
+rules.py is the engine, env.py the PettingZoo env and its metadata. Exporting ``Game`` here is
+what makes this folder a game: the registry (``deckzoo.envs.registry``) finds it by that.
+"""
+
+from .rules import MidgardGame as Game
+
+__all__ = ["Game"]

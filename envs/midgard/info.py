@@ -9,6 +9,7 @@ import numpy as np
 from . import actions as A
 from .cards import DATA, WORLD_NAMES
 from .encoding import encode_observation
+from .global_state import encode_state
 from .modes import BONUS, KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
 from .troops import Troop
 
@@ -92,6 +93,9 @@ class InfoMixin:
     def observe(self, player: int) -> np.ndarray:
         return encode_observation(self, player)
 
+    def global_state(self) -> np.ndarray:
+        return encode_state(self)
+
     def _determinize(self, player: int, rng: np.random.Generator) -> InfoMixin:
         """Resample what ``player`` cannot see: other hands with the Thing, others' hidden rewards
         with the reward pile (a top card the player put back stays), the challenge deck order."""
@@ -156,14 +160,13 @@ class InfoMixin:
         s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
         s.ch_deck = list(self.ch_deck)
         rng.shuffle(s.ch_deck)
-        s.rng = np.random.default_rng(rng.integers(2**63))
         s._mask = None
         return s
 
     def clone(self) -> InfoMixin:
         s = type(self).__new__(type(self))
         s.game = self.game
-        s._rng, s._rng_state = None, self._rng_dict()
+        s.defer_rng(self.rng_source())
         s.hands, s.known, s.valhalla = self.hands.copy(), self.known.copy(), self.valhalla.copy()
         s.thing, s.krog = list(self.thing), list(self.krog)
         s.troops = [[t.copy() for t in ts] for ts in self.troops]
@@ -260,8 +263,7 @@ class InfoMixin:
             lines.append(f"     new troop: {self.pending.describe(names)}")
         lines.extend(self._cardplay_lines(None))
         if self.over:
-            lines.append(f"game over ({self.end_reason}); winners: "
-                         f"{', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line(self.end_reason))
         else:
             lines.append(f"player_{self.current_player} to decide: {MODE_NAMES[self.mode]}")
         return "\n".join(lines)

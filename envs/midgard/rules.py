@@ -55,6 +55,11 @@ Actions (one fixed Discrete(557) space for every player count; ranges in ``actio
 Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``, printed
 in docs/rules/midgard.md.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout``): seat 0's
+observation without what only it sees, then every hand and unrevealed reward, the face-down
+bonuses and their owners, the rewards drawn to choose from, and the decks: the Thing's counts and
+next 12 cards, the whole reward pile in order, the challenge deck and its next 6 (global_state.py).
+
 Rewards: win (default), score (renown centred, /30), dense (challenge renown as it is won, /30;
 secret renown rewards are added at the last step).
 
@@ -67,14 +72,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import ConfigError
-from ..core.game import Game, State
+from ..core.game import Game, LazyRng, State
 from ..core.options import Option
 from . import actions as A
 from . import challenges as C
 from .cardplay import FIRST, FIRST_REACTION, CardPlayMixin
 from .cards import DATA
 from .encoding import make_layout
+from .global_state import make_state_layout
 from .info import InfoMixin
 from .masks import MaskMixin, place_kind_pos
 from .modes import (  # noqa: F401  (re-exported: the modes are part of the engine's API)
@@ -111,6 +116,8 @@ MIGHT = DATA.might
 
 class MidgardGame(Game):
     name = "midgard"
+    title = "Midgard"
+    version = 0
     min_players = 3
     max_players = 6
     default_players = 4
@@ -123,45 +130,27 @@ class MidgardGame(Game):
         Option("max_decisions", 20_000, "decisions (all seats) before the game is cut off and scored: a "
                "guard against policies that loop (cancel, re-claim) within a turn", kind=int,
                check=lambda v: 1 <= v <= 10_000_000, check_doc="must be in 1..10000000"),
-        Option("start_player", None, "first seat; None = seeded chance draw (M7)", kind=(int, type(None)),
-               check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+        Option("start_player", None, "first seat; None = seeded chance draw (M7)", seat=True),
     )
 
     def _setup(self):
-        sp = self.options["start_player"]
-        if sp is not None and sp >= self.num_players:
-            raise ConfigError(f"midgard: option 'start_player' must be a seat below {self.num_players}, got {sp}")
         self.data = DATA
         self.num_actions = A.NUM_ACTIONS
         self.layout = make_layout(self.num_players)
         self.observation_shape = (self.layout.size,)
+        self.max_game_length = self.options["max_decisions"]  # the engine cuts the game off there
+        renown = sum(v * k for (kind, v), k in zip(DATA.rewards, DATA.reward_counts)
+                     if kind == "renown")
+        self.score_bounds = (0, sum(c.renown for c in DATA.challenges) + renown)
+        self.state_layout = make_state_layout(self)
 
     def _new_state(self, rng):
         return MidgardState.setup(self, rng)
 
 
-class MidgardState(CardPlayMixin, MaskMixin, InfoMixin, State):
-    # The chance generator is materialised lazily: clones and JSON dumps copy its state dict
-    # (a few microseconds) instead of building a new generator each time.
-    @property
-    def rng(self) -> np.random.Generator:
-        if self._rng is None:
-            bit_gen = getattr(np.random, self._rng_state["bit_generator"])()
-            bit_gen.state = self._rng_state
-            self._rng = np.random.Generator(bit_gen)
-            self._rng_state = None
-        return self._rng
-
-    @rng.setter
-    def rng(self, value) -> None:
-        self._rng, self._rng_state = value, None
-
-    def _rng_dict(self) -> dict:
-        return self._rng.bit_generator.state if self._rng is not None else self._rng_state
-
-    def to_dict(self) -> dict:
-        return {"game": type(self.game).name, "config": self.game.config(),
-                "rng": {"bit_generator": self._rng_dict()}, "state": self._to_dict()}
+class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
+    # The chance generator is materialised lazily (LazyRng): clones and JSON dumps copy its state
+    # dict (a few microseconds) instead of building a new generator each time.
 
     # ---- set-up (M8) --------------------------------------------------------------------
     @classmethod

@@ -22,6 +22,10 @@ Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` 
     dealer          N       one-hot dealer seat
     current_player  N       one-hot seat to act
     phase           3       one-hot: trump choice, bidding, play (all zero at the end)
+
+The global state (``env.state()``, ``make_state_layout``) is the public pieces above in absolute
+seat order (seat 0's observation without hand, hand_hidden, foresight), then every seat's hand,
+whether the Foresight round hides the own cards now, and the stock's cards.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
+from ..core.global_state import StateLayout
 from .cards import COUNT_SCALE, LED_NONE, NUM_KINDS, NUM_SUITS, TRUMP_PENDING, score_bounds
 
 
@@ -216,3 +221,23 @@ class Encoder:
         if turn and st.current_player is not None:
             buf[off["current_player"] + (st.current_player - p) % n] = 1.0
             buf[off["phase"] + st.phase] = 1.0
+
+
+# ---- the global state (env.state()): every hand, absolute seats -------------------------------
+def make_state_layout(observation: Layout, n: int) -> StateLayout:
+    """The observation's public pieces as seat 0 sees them, then what only the table knows. The
+    stock's order is not encoded: it is never drawn from (the next round shuffles all 60 cards)."""
+    return StateLayout(observation, PRIVATE_PIECES, [
+        ("hands", (n, NUM_KINDS)),  # every seat's hand, as "hand"
+        ("foresight_hidden", 1),  # 1 while each seat's own card is hidden (Foresight, before play)
+        ("stock", NUM_KINDS),  # the undealt cards under the flipped one, count / copies
+    ])
+
+
+def encode_state(st) -> np.ndarray:
+    game = st.game
+    buf, v = game.state_layout.start(st.observe(0))
+    v["hands"] = st.hand_obs
+    v["foresight_hidden"] = st.own_hand_hidden(0)  # the same for every seat
+    v["stock"] = st.stock * COUNT_SCALE
+    return buf

@@ -36,6 +36,11 @@ clockwise. Pieces: hand, hand_hidden, foresight, hand_sizes, flipped, trump, led
 trick_leader, bids, bid_pending, tricks_won, voids, played, scores, round, dealer,
 current_player, phase. The index table: ``game.layout.table()`` / docs/rules/wizard.md.
 
+Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout.table()``):
+the public pieces above as seat 0 sees them, then ``hands`` (every seat's), ``foresight_hidden``
+(the Foresight round hides each seat's own card now) and ``stock`` (the undealt cards; their order
+never matters: every round shuffles the whole deck).
+
 Rewards: win (default: winners share +1, the rest -1), score (final points centred on the table
 mean, / (20 * K)), dense (each round's score change / (20 * K), given when the round is scored).
 
@@ -47,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import ConfigError
-from ..core.game import Game, State
+from ..core.game import Game, LazyRng, State
 from ..core.options import Option
 from .cards import (
     COUNT_SCALE,
@@ -73,7 +78,7 @@ from .cards import (
     trump_name,
     winners_of,
 )
-from .encoding import SCALE, Encoder
+from .encoding import SCALE, Encoder, encode_state, make_state_layout
 from .hidden import sample_hidden
 
 PLAY_BASE = 0
@@ -86,7 +91,6 @@ PHASE_NAMES = ("trump", "bid", "play", "over")
 
 PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
 _SUIT_STARTS = np.arange(0, NUM_SUITED, RANKS)
-_SEED_SEQ = np.random.SeedSequence(0)  # only to construct bit generators whose state is then set
 
 
 def encode_play(card: int) -> int:
@@ -112,6 +116,8 @@ def decode_action(action: int) -> tuple[str, int]:
 
 class WizardGame(Game):
     name = "wizard"
+    title = "Wizard"
+    version = 0
     min_players = 3
     max_players = 12
     default_players = 4
@@ -122,7 +128,7 @@ class WizardGame(Game):
         Option("foresight", True, "round 1 is the Foresight round (own card hidden, others' shown)",
                choices=(True, False)),
         Option("first_dealer", None, "first dealer seat; None = seeded chance draw (ruling W3)",
-               kind=(int, type(None)), check=lambda v: v is None or v >= 0, check_doc="must be None or a seat"),
+               seat=True),
     )
 
     def _setup(self):
@@ -133,9 +139,6 @@ class WizardGame(Game):
             k = full
         elif k > full:
             raise ConfigError(f"wizard: option 'num_rounds' must be at most {full} for {n} players, got {k}")
-        fd = self.options["first_dealer"]
-        if fd is not None and fd >= n:
-            raise ConfigError(f"wizard: option 'first_dealer' must be a seat below {n}, got {fd}")
         self.full_rounds = full
         self.rounds = k
         self.foresight = self.options["foresight"]
@@ -149,7 +152,12 @@ class WizardGame(Game):
         self.encoder = Encoder(n, k)
         self.layout = self.encoder.layout
         self.observation_shape = (self.layout.size,)
+        self.state_layout = make_state_layout(self.layout, n)
         self.score_scale = 20.0 * k
+        # Round r: at most one trump choice, n bids, n * r cards played.
+        self.max_game_length = sum(1 + n + n * r for r in range(1, k + 1))
+        # Round r scores 20 + 10 t for an exact bid of t <= r, else -10 per trick off (<= r).
+        self.score_bounds = (-10 * sum(range(1, k + 1)), sum(20 + 10 * r for r in range(1, k + 1)))
 
     def deal_slots(self, rnd: int, dealer: int) -> np.ndarray:
         """``seat * 54`` of each card dealt in round ``rnd``: one at a time, clockwise from the
@@ -165,7 +173,7 @@ class WizardGame(Game):
         return WizardState.start(self, rng)
 
 
-class WizardState(State):
+class WizardState(LazyRng, State):
     __slots__ = (
         "_rng",
         "_rng_src",
@@ -195,32 +203,6 @@ class WizardState(State):
         "trump",
         "voids",
     )
-
-    # ---- the chance generator, copied lazily ----------------------------------------------
-    # Building a numpy Generator costs ~20 us, more than the rest of a clone, and most clones
-    # (search rollouts, determinizations) never reach the next deal. So a clone keeps only the
-    # generator's state (or a seed) and builds the Generator the first time it is needed.
-    @property
-    def rng(self) -> np.random.Generator:
-        if self._rng is None:
-            kind, value = self._rng_src
-            if kind == "seed":
-                self._rng = np.random.default_rng(value)
-            else:
-                bg = np.random.PCG64(_SEED_SEQ)
-                bg.state = value
-                self._rng = np.random.Generator(bg)
-            self._rng_src = None
-        return self._rng
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng, self._rng_src = value, None
-
-    def _rng_snapshot(self) -> tuple:
-        if self._rng is None:
-            return self._rng_src
-        return ("state", self._rng.bit_generator.state)
 
     # ---- set-up -----------------------------------------------------------------------
     @classmethod
@@ -486,12 +468,14 @@ class WizardState(State):
     def observe(self, player: int) -> np.ndarray:
         return self.game.encoder.observe(self, player)
 
+    def global_state(self) -> np.ndarray:
+        return encode_state(self)
+
     def _determinize(self, player: int, rng: np.random.Generator) -> WizardState:
         """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
         every seat's shown voids kept); in the Foresight round before play, only its own card
         (drawn from its card and the stock; it sees everyone else's)."""
         s = self.clone()
-        s._rng, s._rng_src = None, ("seed", int(rng.integers(2**63)))
         if self.phase == PHASE_OVER:
             return s
         n = self.game.num_players
@@ -512,7 +496,7 @@ class WizardState(State):
     def clone(self) -> WizardState:
         s = WizardState.__new__(WizardState)
         s.game = self.game
-        s._rng, s._rng_src = None, self._rng_snapshot()
+        s.defer_rng(self.rng_source())
         s.current_player, s.phase, s.round, s.dealer = self.current_player, self.phase, self.round, self.dealer
         s.first_dealer, s.flipped, s.trump = self.first_dealer, self.flipped, self.trump
         s.trick_leader, s.led = self.trick_leader, self.led
@@ -586,7 +570,7 @@ class WizardState(State):
             led = "not set" if self.led == LED_NONE else "free (Wizard)" if self.led == LED_FREE else SUITS[self.led]
             lines.append(f"trick: {played}; led suit {led}")
         if self.phase == PHASE_OVER:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             hidden = " (own card hidden: Foresight)" if self.own_hand_hidden(self.current_player) else ""
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}{hidden}")
@@ -626,7 +610,7 @@ class WizardState(State):
             last = v["history"][-1]
             lines.append("last round: " + ", ".join(f"player_{q} {d:+d}" for q, d in enumerate(last["deltas"])))
         if v["current_player"] is None:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+            lines.append(self.game_over_line())
         else:
             lines.append(f"player_{v['current_player']} to {v['phase']}")
         return "\n".join(lines)
@@ -646,7 +630,7 @@ class WizardState(State):
     def _from_dict(cls, game: WizardGame, d: dict) -> WizardState:
         s = cls.__new__(cls)
         s.game = game
-        s._rng, s._rng_src = None, ("seed", 0)  # replaced by from_dict
+        s._rng = s._rng_src = None  # set by from_dict
         s.current_player, s.phase, s.round, s.dealer = d["current_player"], d["phase"], d["round"], d["dealer"]
         s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
         s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)

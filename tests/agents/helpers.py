@@ -7,15 +7,15 @@ import numpy as np
 import deckzoo.envs as E
 from deckzoo.agents.registry import has_heuristic
 
-ENV_NAMES = list(E.ENVS)
+ENV_NAMES = E.registry.env_names()
 
 
 def short_options(env_name: str) -> dict:
-    return dict(getattr(E.ENVS[env_name], "SHORT_OPTIONS", {}))
+    return E.registry.short_options(env_name)
 
 
 def make_game(env_name: str, num_players: int | None = None):
-    return E.ENVS[env_name].Game(num_players, **short_options(env_name))
+    return E.game_class(env_name)(num_players, **short_options(env_name))
 
 
 def agent_specs(game_name: str, iterations: int = 8) -> list[str]:

@@ -15,7 +15,7 @@ from .helpers import ENV_NAMES, agent_specs, make_game
 
 CASES = []
 for env in ENV_NAMES:
-    counts = E.ENVS[env].Game.supported_players()
+    counts = E.game_class(env).supported_players()
     for n in sorted({counts[0], counts[len(counts) // 2], counts[-1]}):
         CASES.append((env, n))
 

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from deckzoo.agents.cli import main
-from deckzoo.agents.play import parse_choice, play_game, render_for, render_view, replay
+from deckzoo.agents.play import parse_choice, play_game, render_for, replay
 from deckzoo.envs import ConfigError
+from deckzoo.envs.core.render import render_view
 from deckzoo.envs.gobig.rules import GoBigGame
 
 from .helpers import ENV_NAMES, make_game, positions

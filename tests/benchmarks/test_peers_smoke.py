@@ -33,7 +33,7 @@ def test_picker_is_uniform_and_in_range(peers):
 
 
 def test_run_writes_json_markdown_and_chart(peers, tmp_path):
-    names = list(E.ENVS)[:2]
+    names = E.registry.env_names()[:2]
     result = peers.run(names, seconds=0.04, slice_s=0.02, peers=False, progress=False)
     loops = {(r["env"], r["loop"]) for r in result["results"]}
     for name in names:
@@ -57,7 +57,7 @@ def test_run_writes_json_markdown_and_chart(peers, tmp_path):
 def test_cases_play_legal_games_to_the_end(peers):
     """The engine loop really finishes games and starts new ones (a loop that stalls would not)."""
     name = next(iter(E.ENVS))
-    game = E.ENVS[name].Game(num_players=peers.PLAYERS, **getattr(E.ENVS[name], "SHORT_OPTIONS", {}))
+    game = E.game_class(name)(num_players=peers.PLAYERS, **E.registry.short_options(name))
     case = peers.EngineCase(name, game, observe=True, seed=1)
     pick = peers.Picker(1)
     while case.games < 2:

@@ -124,16 +124,6 @@ def test_every_action_has_a_name_and_plays_round_trip(n, two_decks):
             assert SET_INDEX[t] == i and names[PLAY_BASE + i].startswith(f"play {cards_name(t)} (")
 
 
-def test_docs_observation_table_matches_the_layout():
-    """docs/rules/bignumber.md prints the 4-player one-deck layout; it must not drift from the code."""
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "bignumber.md").read_text()
-    for name, shape, a, b in BigNumberGame(4).layout.pieces:
-        idx = f"{a}-{b - 1}" if b - a > 1 else f"{a}"
-        assert f"| `{name}` | {'x'.join(map(str, shape))} | {idx} |" in text, name
-
-
 def test_render_shows_the_table():
     s = BigNumberGame(3).new_state(2)
     s.apply(int(s.legal_actions()[0]))

@@ -17,7 +17,7 @@ IDS = [f"{name}-{n}p" for name, n in CASES]
 
 def short(name):
     """Options that keep long games short in the generic suite (games document them)."""
-    return dict(getattr(E.ENVS[name], "SHORT_OPTIONS", {}))
+    return E.registry.short_options(name)
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
@@ -30,7 +30,7 @@ def test_pettingzoo_seed(name, n):
     seed_test(lambda: E.make(name, num_players=n, **short(name)), num_cycles=200)
 
 
-PARALLEL = [(name, n) for name, n in CASES if hasattr(E.ENVS[name], "parallel_env")]
+PARALLEL = [(name, n) for name, n in CASES if E.game_class(name).simultaneous]
 
 
 @pytest.mark.parametrize("name,n", PARALLEL, ids=[f"{a}-{b}p" for a, b in PARALLEL])
@@ -48,7 +48,7 @@ def test_engine_conformance(name, n):
     check_determinism(game, seed=n, num_games=2)
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_bad_actions_raise_and_change_nothing(name):
     game = E.game_class(name)(**short(name))
     rng = np.random.default_rng(5)
@@ -60,7 +60,7 @@ def test_bad_actions_raise_and_change_nothing(name):
         state.apply(int(rng.choice(state.legal_actions())))
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_aec_illegal_raise_keeps_state_and_penalize_ends(name):
     env = E.make(name, **short(name))
     env.reset(seed=1)
@@ -82,7 +82,7 @@ def test_aec_illegal_raise_keeps_state_and_penalize_ends(name):
     assert env.infos[offender]["illegal_action"] is True
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 @pytest.mark.parametrize("reward", ["win", "score", "dense"])
 def test_reward_modes(name, reward):
     """win: zero-sum and equal to the engine's returns; score: centred; dense: sums to the scores."""
@@ -110,7 +110,7 @@ def _initial_scores(game):
     return np.asarray(game.new_state(0).scores(), float)
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_render_modes(name, capsys):
     env = E.make(name, render_mode="ansi", **short(name))
     env.reset(seed=0)
@@ -122,16 +122,16 @@ def test_render_modes(name, capsys):
     assert "player_" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_registries(name):
     env_id = "deckzoo/" + name.replace("_v", "-v")
     env = pettingzoo.make("aec", env_id, **short(name))
     env.reset(seed=0)
     assert env.unwrapped.game == E.make(name, **short(name)).unwrapped.game
-    assert E.game_class(name.split("_v")[0]) is E.ENVS[name].Game
+    assert E.game_class(name.split("_v")[0]) is E.game_class(name)
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_bad_config_names_the_key(name):
     with pytest.raises(ConfigError, match="no_such_option"):
         E.make(name, no_such_option=1)
@@ -152,7 +152,7 @@ def test_unknown_env():
         E.make("poker_v0")
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_reset_seed_stream_is_reproducible(name):
     def run():
         env = E.make(name, **short(name))

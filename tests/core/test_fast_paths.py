@@ -136,10 +136,10 @@ def test_sparse_rewards_stay_zero_until_the_end():
     assert env.unwrapped.game_state.is_terminal()
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_observations_never_alias_engine_memory(name):
     """What env.last() and observe() hand out stays as it was while the game goes on."""
-    env = E.make(name, **dict(getattr(E.ENVS[name], "SHORT_OPTIONS", {})))
+    env = E.make(name, **E.registry.short_options(name))
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     kept = []

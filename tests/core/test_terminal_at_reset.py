@@ -9,6 +9,7 @@ import pytest
 
 from deckzoo.envs import bigwig_v0
 from deckzoo.envs.core.aec import aec_constructors
+from deckzoo.envs.core.encoding import Layout
 from deckzoo.envs.core.game import Game, State
 from deckzoo.envs.core.parallel import parallel_constructor
 
@@ -23,7 +24,11 @@ class DecidedAtDealGame(Game):
 
     def _setup(self):
         self.num_actions = 3
+        self.layout = Layout([("won", 1), ("seat", 1)])
         self.observation_shape = (2,)
+        self.state_layout = Layout([("won", 1)])
+        self.max_game_length = 0  # over before any decision
+        self.score_bounds = (1.0, 3.0)
 
     def _new_state(self, rng):
         s = DecidedAtDealState()
@@ -46,6 +51,9 @@ class DecidedAtDealState(State):
 
     def observe(self, player):
         return np.array([1.0, float(player)], dtype=np.float32)
+
+    def global_state(self):
+        return np.ones(1, dtype=np.float32)
 
     def render(self):
         return "decided: player_0 won at the deal"

@@ -17,21 +17,21 @@ from deckzoo.agents.base import RandomAgent
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.training.single_agent import SingleAgentEnv, gym_id
 
-NAMES = list(E.ENVS)
+NAMES = E.registry.env_names()
 
 
 def short(name):
-    return dict(getattr(E.ENVS[name], "SHORT_OPTIONS", {}))
+    return E.registry.short_options(name)
 
 
 def make(name, **kw):
     return SingleAgentEnv(name, **{**short(name), **kw})
 
 
-def play_random(env, rng, max_steps=100_000):
+def play_random(env, rng):
     """Play one episode with uniformly random legal actions; returns (rewards, last info)."""
     rewards, info = [], {}
-    for _ in range(max_steps):
+    for _ in range(env.unwrapped.game.max_game_length):  # the learner's decisions are fewer
         mask = env.action_masks()
         _, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         rewards.append(r)
@@ -42,7 +42,7 @@ def play_random(env, rng, max_steps=100_000):
 
 
 def test_every_available_game_is_registered_with_gymnasium():
-    assert T.GYM_IDS == [gym_id(n) for n in E.ENVS]
+    assert T.GYM_IDS == [gym_id(n) for n in E.registry.env_names()]
     assert gym_id("gobig_v0") == "deckzoo/GoBig-v0" and gym_id("bigwig_v0") == "deckzoo/BigWig-v0"
     for gid in T.GYM_IDS:
         assert gid in gym.registry
@@ -81,6 +81,15 @@ def test_masks_observations_and_win_reward(name):
         assert rewards[-1] == pytest.approx(float(env.game_state.returns()[seat]))
         assert info["learner_seat"] == seat and info["winners"] == sorted(env.game_state.winners())
         env.reset()
+
+
+def test_global_state_for_a_centralised_critic():
+    env = make(NAMES[0])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.state()
+    env.reset(seed=4)
+    x = env.state()
+    assert env.state_space.contains(x) and np.array_equal(x, env.game_state.global_state())
 
 
 def test_score_and_dense_rewards():

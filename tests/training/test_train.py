@@ -25,7 +25,7 @@ def tiny(run_dir, game="gobig", rollouts=4, **over):
     data = {
         "game": game, "run_dir": str(run_dir), "total_timesteps": rollouts * ROLLOUT, "n_envs": 2,
         "progress_bar": False, "checkpoint_every": 2 * ROLLOUT, "seed": 3,
-        "game_options": dict(getattr(E.ENVS[E._canonical(game)], "SHORT_OPTIONS", {})),
+        "game_options": E.registry.short_options(E.canonical(game)),
         "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 2, "net_arch": [16]},
         "opponents": {"mix": {"random": 0.5, "pool": 0.5}, "snapshot_every": ROLLOUT, "pool_size": 3},
         "eval": {"every": 2 * ROLLOUT, "games": 2, "final_games": 0, "opponents": ["random"]},
@@ -35,9 +35,9 @@ def tiny(run_dir, game="gobig", rollouts=4, **over):
     return config_from_dict(data)
 
 
-@pytest.mark.parametrize("name", list(E.ENVS))
+@pytest.mark.parametrize("name", E.registry.env_names())
 def test_smoke_run_every_game(name, tmp_path):
-    game = E.ENVS[name].Game.name
+    game = E.game_class(name).name
     # sampled evaluation: an untrained greedy policy can cycle forever in Midgard (cancel loops)
     cfg = tiny(tmp_path / game, game, rollouts=5, eval={"final_games": 2, "deterministic": False})
     summary = train(cfg)
@@ -50,7 +50,7 @@ def test_smoke_run_every_game(name, tmp_path):
     assert len(summary["final_eval"]) == 1 and 0 <= summary["final_eval"][0]["win_share"] <= 1
     # the final model is an Agent for the arena
     agent = make_agent(f"ppo:{run / 'final.zip'}", game, seed=0)
-    state = E.ENVS[name].Game(**cfg.game_options).new_state(0)
+    state = E.game_class(name)(**cfg.game_options).new_state(0)
     assert state.legal_mask()[agent.act(state.for_player(state.current_player))]
 
 

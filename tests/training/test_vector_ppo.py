@@ -48,7 +48,7 @@ def tiny(run_dir, game="gobig", steps=400, **over):
         "progress_bar": False,
         "checkpoint_every": 100,
         "seed": 5,
-        "game_options": dict(getattr(E.ENVS[E._canonical(game)], "SHORT_OPTIONS", {})),
+        "game_options": E.registry.short_options(E.canonical(game)),
         "ppo": {"n_steps": 8, "batch_size": 16, "n_epochs": 2, "net_arch": [16]},
         "opponents": {"mix": MIX, "snapshot_every": 60, "pool_size": 2},
         "eval": {"every": 150, "games": 2, "final_games": 0, "opponents": ["random"]},
@@ -64,7 +64,7 @@ def tiny(run_dir, game="gobig", steps=400, **over):
 # ---- runs ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", vector.available())
 def test_smoke_run_every_batched_game(name, tmp_path):
-    game = E.ENVS[name].Game.name
+    game = E.game_class(name).name
     cfg = tiny(tmp_path / game, game, eval={"final_games": 2})
     summary = train(cfg)
     run = tmp_path / game

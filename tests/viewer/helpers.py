@@ -16,11 +16,11 @@ from deckzoo.envs.bigwig.cards import card_name as bigwig_name
 from deckzoo.envs.midgard.cards import DATA as MIDGARD
 from deckzoo.envs.wizard.cards import card_name as wizard_name
 
-GAME_NAMES = [E.ENVS[e].Game.name for e in E.ENVS]
+GAME_NAMES = list(E.registry.games())
 
 
 def short_options(game_name: str) -> dict:
-    return dict(getattr(E.ENVS[f"{game_name}_v0"], "SHORT_OPTIONS", {}))
+    return E.registry.short_options(game_name)
 
 
 def recorded_game(

@@ -14,8 +14,8 @@ bonuses are out-of-turn decisions, so ``agent_selection`` moves to the seat a wi
 round asks.
 """
 
-from .core.aec import aec_constructors
-from .midgard.rules import MidgardGame as Game
+from ..core.aec import aec_constructors
+from .rules import MidgardGame as Game
 
 env, raw_env = aec_constructors(Game)
 
@@ -28,3 +28,7 @@ PLAYTHROUGH_CONFIGS = [
 ]
 
 __all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env", "raw_env"]
+
+# benchmarks/strength.py's search: ~570 decisions a game and ~1 ms a heuristic decision, so random
+# rollouts cut at 100 moves.
+STRENGTH_ISMCTS = "ismcts:60:reward=score:max_rollout_steps=100"

@@ -9,8 +9,8 @@
 | options | num_players, end_rule, start_player, reward, illegal_action, render_mode |
 """
 
-from .core.aec import aec_constructors
-from .gobig.rules import GoBigGame as Game
+from ..core.aec import aec_constructors
+from .rules import GoBigGame as Game
 
 env, raw_env = aec_constructors(Game)
 
@@ -23,3 +23,7 @@ PLAYTHROUGH_CONFIGS = [
     {"num_players": 4},
     {"num_players": 3, "end_rule": "literal"},
 ]
+
+# benchmarks/strength.py's search: 60 iterations with the heuristic as the rollout policy beat the
+# heuristic clearly, while 300 iterations with random rollouts only draw level with it.
+STRENGTH_ISMCTS = "ismcts:60:1s:rollout=heuristic"
