@@ -1,20 +1,29 @@
-"""Trained policies as Agents: ``PPOAgent`` (a MaskablePPO .zip) and the numpy policy behind it.
+"""Trained policies as Agents: ``PPOAgent`` (a policy file) and the numpy policy behind it.
 
 A MaskablePPO ``MlpPolicy`` acts through its actor alone: observation -> hidden layers -> action
 logits, masked to the legal actions. ``PolicyWeights`` copies those weights into numpy arrays,
 so a policy acts without torch, in any process, at a few microseconds a decision (the self-play
 pool and evaluation run many thousands of them). ``PolicyAgent`` plays from a ``PolicyWeights``;
-``PPOAgent`` loads one from a MaskablePPO ``.zip``.
+``PPOAgent`` loads one from a file: a MaskablePPO ``.zip``, or a deckzoo policy file (``.npz``,
+written by ``save_policy``: the arrays, read with ``allow_pickle=False``, and one JSON metadata
+string; the vector trainer's ``policy.npz``).
 
 Importing this module registers the agent spec ``ppo:PATH`` (greedy: the most likely legal
 action) and ``ppo:PATH:sample`` (samples the policy's distribution) with
 ``deckzoo.agents.registry``, so ``deckzoo arena gobig --agents ppo:runs/gobig/final.zip,heuristic``
-works. torch and sb3-contrib are imported only when a .zip is loaded.
+(or ``ppo:runs/gobig-vector/policy.npz``) works. torch and sb3-contrib are imported only when a
+.zip is loaded.
 """
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import zipfile
 from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 
@@ -158,12 +167,78 @@ class PPOAgent(PolicyAgent):
         return f"PPOAgent({self.path!r}, deterministic={self.deterministic})"
 
 
-def load_weights(path: str) -> PolicyWeights:
-    """The actor weights of a MaskablePPO .zip (loaded on the CPU)."""
-    import os
+POLICY_FORMAT = "deckzoo.policy"
+POLICY_VERSION = 1
 
+
+def save_policy(path: str | Path, weights: PolicyWeights, *, game: str | None = None,
+                game_config: dict | None = None, trainer: str | None = None,
+                training: dict | None = None) -> Path:
+    """Write ``weights`` as a deckzoo policy file (``.npz``: arrays ``hidden_<i>_weight``,
+    ``hidden_<i>_bias``, ``head_weight``, ``head_bias`` and ``meta``, one JSON string saying what
+    it is and what produced it), atomically. Nothing in it is pickled."""
+    meta = {"format": POLICY_FORMAT, "version": POLICY_VERSION, "kind": "mlp_actor",
+            "activation": weights.activation, "obs_size": int(weights.obs_size),
+            "num_actions": int(weights.num_actions),
+            "hidden_sizes": [int(w.shape[1]) for w, _ in weights.hidden],
+            "game": game, "game_config": game_config, "trainer": trainer, "training": training}
+    arrays = {"head_weight": weights.head[0], "head_bias": weights.head[1]}
+    for i, (w, b) in enumerate(weights.hidden):
+        arrays[f"hidden_{i}_weight"], arrays[f"hidden_{i}_bias"] = w, b
+    buf = io.BytesIO()
+    np.savez(buf, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(buf.getvalue())
+    os.replace(tmp, path)
+    return path
+
+
+def _load_npz(path: str) -> PolicyWeights:
+    """A deckzoo policy file; ``ConfigError`` naming the file if it is not one."""
+    def bad(why: str) -> ConfigError:
+        return ConfigError(f"ppo: {path!r} is not a usable deckzoo policy file ({why})")
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+        meta = json.loads(str(arrays.pop("meta")))
+    except KeyError:
+        raise bad("no 'meta'") from None
+    except Exception as e:  # noqa: BLE001 - numpy and json raise many kinds; all mean "damaged"
+        raise bad(f"{type(e).__name__}: {e}") from None
+    if not isinstance(meta, dict) or meta.get("format") != POLICY_FORMAT:
+        raise bad(f"'meta.format' is not {POLICY_FORMAT!r}")
+    if meta.get("version") != POLICY_VERSION or meta.get("activation") not in ACTIVATIONS:
+        raise bad(f"version {meta.get('version')!r}, activation {meta.get('activation')!r}")
+    try:
+        hidden = [(arrays[f"hidden_{i}_weight"], arrays[f"hidden_{i}_bias"])
+                  for i in range(len(meta["hidden_sizes"]))]
+        weights = PolicyWeights(hidden=hidden, head=(arrays["head_weight"], arrays["head_bias"]),
+                                activation=meta["activation"])
+    except (KeyError, TypeError) as e:
+        raise bad(f"missing array {e}") from None
+    layers = [*hidden, weights.head]
+    shapes_ok = all(w.ndim == 2 and w.dtype.kind == "f" and b.shape == (w.shape[1],)
+                    for w, b in layers)
+    chained = all(nxt[0].shape[0] == cur[0].shape[1] for cur, nxt in pairwise(layers))
+    sizes = [weights.obs_size, *(w.shape[1] for w, _ in hidden), weights.num_actions]
+    if not (shapes_ok and chained) or sizes != [meta.get("obs_size"), *meta["hidden_sizes"],
+                                                meta.get("num_actions")]:
+        raise bad("the arrays' shapes do not match each other or 'meta'")
+    return weights
+
+
+def load_weights(path: str) -> PolicyWeights:
+    """The actor weights of a deckzoo policy file (``.npz``) or a MaskablePPO .zip (on the CPU)."""
     if not os.path.exists(path):
         raise ConfigError(f"ppo: no model file {path!r}")
+    if str(path).endswith(".npz"):
+        return _load_npz(path)
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as zf:
+            if "meta.npy" in zf.namelist():  # a policy file under another name
+                return _load_npz(path)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(path, device="cpu")

@@ -74,7 +74,7 @@ from deckzoo.envs import vector
 from deckzoo.envs.core.errors import ConfigError
 
 from .config import TrainConfig, config_to_dict
-from .policy import PolicyAgent, PolicyWeights
+from .policy import PolicyAgent, PolicyWeights, save_policy
 from .train import _atomic_write, _check_resumable, _eval_opponents, _opponent_mix, _seed, evaluate
 from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes
 
@@ -619,7 +619,9 @@ class VectorTrainer:
 
     def _finish(self, wall: float) -> dict:
         cfg, rs = self.cfg, self.rs
-        save_policy(self.run_dir / "policy.npz", self.policy())
+        save_policy(self.run_dir / "policy.npz", self.policy(), game=cfg.game,
+                    game_config={"num_players": self.n, **cfg.game_options}, trainer="vector",
+                    training=config_to_dict(cfg))
         t0 = time.perf_counter()
         final = self._evaluate(cfg.eval.final_games) if cfg.eval.final_games else []
         plot_learning_curve(
@@ -745,16 +747,6 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
             f"--resume: {path} is not a vector-trainer checkpoint of version {CHECKPOINT_VERSION}"
         )
     return meta, arrays, tensors
-
-
-def save_policy(path: Path, weights: PolicyWeights) -> None:
-    arrays = {}
-    for i, (w, b) in enumerate(weights.hidden):
-        arrays[f"hidden_{i}_weight"], arrays[f"hidden_{i}_bias"] = w, b
-    arrays["head_weight"], arrays["head_bias"] = weights.head
-    buf = io.BytesIO()
-    np.savez(buf, activation=np.array(weights.activation), **arrays)
-    _atomic_write(Path(path), buf.getvalue())
 
 
 def plot_learning_curve(rows: list[dict], num_players: int, path: Path, title: str) -> None:

@@ -115,3 +115,40 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
     agent = PolicyAgent(w, deterministic=True)
     state = env.unwrapped.game_state if hasattr(env, "unwrapped") else env.game_state
     assert agent.act(state.for_player(env.seat)) == legal[int(np.argmax(w.logits(obs)[legal]))]
+
+
+def test_policy_file_round_trip_and_refusals(model_path, tmp_path):
+    from deckzoo.training.policy import load_weights, save_policy
+
+    weights = PPOAgent(model_path).weights
+    path = save_policy(tmp_path / "p.npz", weights, game="gobig", trainer="sb3")
+    assert load_weights(str(path)).equals(weights)
+    assert make_agent(f"ppo:{path}", "gobig", seed=0).weights.equals(weights)
+    plain = tmp_path / "policy.bin"  # a policy file under another name is still recognised
+    plain.write_bytes(path.read_bytes())
+    assert load_weights(str(plain)).equals(weights)
+    marker = tmp_path / "code-ran"
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    bad = {
+        "pickled": {**arrays, "head_bias": np.array([_Planted(marker)], dtype=object)},
+        "no meta": {k: v for k, v in arrays.items() if k != "meta"},
+        "format": {**arrays, "meta": np.array('{"format": "other"}')},
+        "shapes": {**arrays, "head_bias": arrays["head_bias"][:-1]},
+        "missing": {k: v for k, v in arrays.items() if k != "hidden_1_weight"},
+    }
+    for name, contents in bad.items():
+        np.savez(tmp_path / f"{name}.npz", **contents)
+        with pytest.raises(ConfigError, match="not a usable deckzoo policy"):
+            load_weights(str(tmp_path / f"{name}.npz"))
+    assert not marker.exists()
+
+
+class _Planted:
+    """Unpickling it would create ``marker``: a file that proves code ran."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))

@@ -483,3 +483,19 @@ def test_checkpoint_write_is_atomic(finished_run, tmp_path, monkeypatch):
     with pytest.raises(OSError):
         trainer.save_checkpoint()
     assert (run / CHECKPOINT).read_bytes() == before
+
+
+def test_the_final_policy_loads_as_ppo_path_and_plays_in_the_arena(finished_run, tmp_path, capsys):
+    from deckzoo.agents.cli import main
+    from deckzoo.agents.registry import make_agent
+
+    path = finished_run / "policy.npz"
+    trainer = VectorTrainer(tiny(tmp_path / "r", steps=100))
+    trainer.setup()
+    meta, _, tensors = read_checkpoint(finished_run / CHECKPOINT)
+    trainer.net.load_state_dict(tensors["net"])  # the finished run's last network
+    agent = make_agent(f"ppo:{path}", "gobig", seed=0)
+    assert agent.weights.equals(trainer.policy())
+    rc = main(["arena", "gobig", "--agents", f"ppo:{path},random", "--games", "4", "--workers",
+               "1", "--no-progress", "--out", str(tmp_path / "arena")])
+    assert rc == 0 and "ppo" in capsys.readouterr().out
