@@ -309,7 +309,8 @@ def vector_report(res: dict) -> list[str]:
             "`benchmarks/training.py --compare`: each game's two trainers one after the other in one process,",
             "the vector config's network for both; SB3 with its own config (opponent mix, n_envs, epochs) without",
             "cloning. steps = learner env steps (one learner decision; both trainers count them the same way).",
-            "ratio = vector / SB3 steps per CPU second (the rate on one otherwise idle core).",
+            "ratio = vector / SB3 steps per second (wall clock, which the machine's load sways) / steps",
+            "per CPU second (the rate on one otherwise idle core; the steadier of the two here).",
             "",
             ("| game | trainer | net | lanes / envs | epochs | mix | steps | CPU s | steps/s | steps/CPU-s "
              "| ratio | load start / end |"),
@@ -318,7 +319,8 @@ def vector_report(res: dict) -> list[str]:
         sb3 = {r["game"]: r for r in res["compare"] if r["trainer"] == "sb3"}
         for r in res["compare"]:
             base = sb3.get(r["game"])
-            ratio = (f"**{r['steps_per_cpu_second'] / base['steps_per_cpu_second']:.1f}x**"
+            ratio = (f"{r['steps_per_second'] / base['steps_per_second']:.1f}x / "
+                     f"**{r['steps_per_cpu_second'] / base['steps_per_cpu_second']:.1f}x**"
                      if base and r["trainer"] != "sb3" else "")
             mix = ", ".join(f"{k} {w:g}" for k, w in r["opponent_mix"].items())
             lines.append(
