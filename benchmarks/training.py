@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/training.py --throughput     # the vec-env / thread-count sweep (Go Big)
     .venv/bin/python benchmarks/training.py --report         # only rewrite the report from the JSON
     .venv/bin/python benchmarks/training.py --vector wizard   # the vector trainer (configs/<game>-vector.yaml)
+    .venv/bin/python benchmarks/training.py --vector --resume --steps 9000000 bignumber  # longer
     .venv/bin/python benchmarks/training.py --compare         # SB3 vs vector throughput, same network
     .venv/bin/python benchmarks/training.py --arena           # vector policies in the arena (400 games)
 
@@ -66,8 +67,11 @@ def save_results(res: dict) -> None:
     write_report(res)
 
 
-def train_game(game: str, steps: int | None, config: str | None = None) -> dict:
-    """Train ``configs/<config>.yaml`` (default: ``<game>``) afresh in ``runs/bench/<config>``."""
+def train_game(game: str, steps: int | None, config: str | None = None,
+               resume: bool = False) -> dict:
+    """Train ``configs/<config>.yaml`` (default: ``<game>``) afresh in ``runs/bench/<config>``, or
+    continue the run there (``resume``: to extend a finished run to ``steps``, exactly as
+    ``deckzoo train --resume`` does; its CPU seconds and curve cover the whole run)."""
     from deckzoo.training.config import config_to_dict, load_config
     from deckzoo.training.train import train
 
@@ -76,10 +80,11 @@ def train_game(game: str, steps: int | None, config: str | None = None) -> dict:
     if steps is not None:
         overrides["total_timesteps"] = steps
     cfg = load_config(ROOT / "configs" / f"{config}.yaml", overrides)
-    shutil.rmtree(cfg.resolved_run_dir(), ignore_errors=True)
+    if not resume:
+        shutil.rmtree(cfg.resolved_run_dir(), ignore_errors=True)
     load0 = os.getloadavg()
     t0 = time.perf_counter()
-    summary = train(cfg)
+    summary = train(cfg, resume=resume)
     summary["wall_seconds"] = time.perf_counter() - t0
     summary["load_average_start"] = list(load0)
     with open(cfg.resolved_run_dir() / "eval.csv") as f:
@@ -302,6 +307,8 @@ def vector_report(res: dict) -> list[str]:
             lines += ["", "Head to head (the vector policy in one seat, three copies of the other policy):", ""]
             lines += [f"* {g}: vs `{r['opponent']}`: {_fmt_share(r)} over {r['games']} games" for g, r in heads]
         lines.append("")
+    if res.get("vector_notes"):  # free text kept in the JSON, as "notes" for the SB3 rows
+        lines += ["### Notes on the vector trainer", "", *[f"* {n}" for n in res["vector_notes"]], ""]
     if res.get("compare"):
         lines += [
             "## Throughput: SB3 vs vector trainer, same network",
@@ -413,6 +420,8 @@ def main(argv=None) -> int:
     p.add_argument("--throughput-steps", type=int, default=20480)
     p.add_argument("--report", action="store_true", help="only rebuild the report from the JSON")
     p.add_argument("--vector", action="store_true", help="train the vector configs (configs/<game>-vector.yaml)")
+    p.add_argument("--resume", action="store_true",
+                   help="--vector: continue runs/bench/<game>-vector (with --steps: extend it)")
     p.add_argument("--compare", action="store_true", help="SB3 vs vector training throughput, same network")
     p.add_argument("--sb3-steps", type=int, default=65_536, help="--compare: SB3 steps per game")
     p.add_argument("--vector-steps", type=int, default=1_000_000, help="--compare: vector steps per game")
@@ -437,7 +446,7 @@ def main(argv=None) -> int:
                 continue
             if args.vector:
                 print(f"== training {game} (vector)", flush=True)
-                summary = train_game(game, args.steps, f"{game}-vector")
+                summary = train_game(game, args.steps, f"{game}-vector", resume=args.resume)
                 res = load_results()  # another invocation may have added results meanwhile
                 res["vector"][game] = summary
                 save_results(res)
