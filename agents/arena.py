@@ -20,6 +20,12 @@ Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are b
 workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the pool and keeps every
 finished game: the results are summarised and written as usual, marked ``interrupted``.
 
+Backends. ``game_tasks(cfg)`` is the whole run as a list of self-contained tasks (plain dicts) and
+``play_task(task)`` plays one of them, so any backend that can run a function on a dict plays the
+same games: ``backend="ray"`` ships them to a Ray instance or cluster in batches
+(``agents/arena_ray.py``, docs/distributed.md) and gives the same records, record for record,
+as the local backends (``comparable(record)`` drops the timings, the only fields that differ).
+
 Output (``out`` directory): ``games.csv`` and ``games.json`` (one record per game: seed, label
 and spec per seat, scores, winners, returns, steps, seconds), ``summary.json``,
 ``summary.md`` (the table and the configuration) and ``win_share.png`` (win share per agent
@@ -62,6 +68,9 @@ class ArenaConfig:
         progress: show a progress bar.
         first_game: index of the first game; runs of games ``0..k-1`` then ``k..m-1`` play exactly
             the games of one run of ``0..m-1`` (for sequential benchmarks that add batches).
+        backend: ``local`` (this process or a process pool) or ``ray`` (Ray tasks).
+        address: with ``ray``, the cluster to join (``auto``, ``HOST:PORT``); None starts a local
+            Ray instance of ``workers`` CPUs.
         save_games: keep the actions of the first ``save_games`` games of each pairing (a set of
             agents at one table, whatever its seating; ``schedule``) for replay files: their
             records gain ``actions`` and ``agent_seeds`` (``agents/replay.py``).
@@ -76,6 +85,8 @@ class ArenaConfig:
     workers: int = 1
     progress: bool = False
     first_game: int = 0
+    backend: str = "local"
+    address: str | None = None
     save_games: int = 0
 
 
@@ -96,17 +107,32 @@ class ArenaResult:
 
 
 def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
-    """``["heuristic", "fast=ismcts:50"]`` -> ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``."""
+    """``["heuristic", "fast=ismcts:50"]`` ->
+    ``[("heuristic", "heuristic"), ("fast", "ismcts:50")]``.
+
+    Labels name the rows of the results, so each must be non-empty and used once (an unlabelled
+    spec is its own label: ``random,random`` needs labels, ``a=random,b=random``)."""
     out = []
     for spec in specs:
         spec = spec.strip()
         if not spec:
-            raise ConfigError("empty agent spec")
+            raise ConfigError("an agent spec is empty (two commas in a row, or a comma at an end?)")
         head, eq, rest = spec.partition("=")
-        if eq and ":" not in head and rest:
-            out.append((head, rest))
+        if eq and ":" not in head:
+            label, rest = head.strip(), rest.strip()
+            if not label:
+                raise ConfigError(f"agent {spec!r} has an empty label; write LABEL=SPEC, "
+                                  f"e.g. a={rest or 'random'}")
+            if not rest:
+                raise ConfigError(f"agent label {label!r} has no spec after '='")
+            out.append((label, rest))
         else:
             out.append((spec, spec))
+    labels = [label for label, _ in out]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ConfigError(f"agent label(s) {', '.join(map(repr, twice))} used more than once; "
+                          "give each agent its own label, e.g. a=random,b=random")
     return out
 
 
@@ -141,7 +167,19 @@ def _cached_game(game: str, players: int, options_json: str):
     return E.game_class(game)(players, **json.loads(options_json))
 
 
-def _game_tasks(cfg: ArenaConfig, num_players: int) -> list[dict]:
+TIMINGS = ("seconds", "think_seconds", "max_think_seconds")
+
+
+def comparable(record: dict) -> dict:
+    """A game record without its timings: equal for the same game whatever ran it."""
+    return {k: v for k, v in record.items() if k not in TIMINGS}
+
+
+def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
+    """Every game of ``cfg`` as a self-contained task for ``play_task`` (seeds derived from
+    ``cfg.seed`` per game, line-ups rotated): what any backend plays."""
+    if num_players is None:
+        num_players = _resolve(cfg).num_players
     agents = parse_agents(cfg.agents)
     lineups = schedule(len(agents), num_players)
     children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game:]
@@ -164,10 +202,12 @@ def _game_tasks(cfg: ArenaConfig, num_players: int) -> list[dict]:
     return tasks
 
 
-def play_task(task: dict) -> dict:
-    """Play one scheduled game (module-level so that worker processes can run it)."""
+def play_task(task: dict, make=make_agent) -> dict:
+    """Play one scheduled game (module-level so that worker processes can run it). ``make``
+    builds an agent from ``(spec, game_name, seed)``; a remote backend passes one that finds the
+    files a spec names in its own copies, while the record keeps the specs as given."""
     game = _cached_game(task["game"], task["players"], task["options_json"])
-    agents = [make_agent(spec, game.name, seed) for spec, seed in zip(task["specs"], task["agent_seeds"])]
+    agents = [make(spec, game.name, seed) for spec, seed in zip(task["specs"], task["agent_seeds"])]
     t0 = time.perf_counter()
     actions = [] if task.get("save") else None
     res = play_match(game, agents, task["seats"], seed=task["seed"], actions=actions)
@@ -199,22 +239,31 @@ def _on_sigterm(handler):
     return signal.signal(signal.SIGTERM, handler)
 
 
+def check_arena(cfg: ArenaConfig):
+    """Validate ``cfg`` (counts, seed, game, options, agent labels and specs) before anything is
+    played; returns the game. Every problem raises ``ConfigError`` naming it."""
+    lows = (("games", 1), ("first_game", 0), ("workers", 1), ("seed", 0), ("save_games", 0))
+    for key, low in lows:
+        value = getattr(cfg, key)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ConfigError(f"arena: {key!r} must be a whole number >= {low}, got {value!r}")
+    if cfg.seed >= 2**63:
+        raise ConfigError(f"arena: 'seed' must be below 2**63, got {cfg.seed}")
+    if cfg.backend not in ("local", "ray"):
+        raise ConfigError(f"arena: 'backend' must be local or ray, got {cfg.backend!r}")
+    if cfg.address is not None and cfg.backend != "ray":
+        raise ConfigError("arena: 'address' needs backend ray")
+    game = _resolve(cfg)
+    for _, spec in parse_agents(cfg.agents):  # fail fast on bad specs, before any process starts
+        make_agent(spec, game.name, 0)
+    return game
+
+
 def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     """Play the games of ``cfg``; Ctrl-C keeps the finished ones (see the module docstring)."""
-    if cfg.games < 1:
-        raise ConfigError(f"arena: 'games' must be at least 1, got {cfg.games}")
-    if cfg.first_game < 0:
-        raise ConfigError(f"arena: 'first_game' must be >= 0, got {cfg.first_game}")
-    if cfg.workers < 1:
-        raise ConfigError(f"arena: 'workers' must be at least 1, got {cfg.workers}")
-    if cfg.save_games < 0:
-        raise ConfigError(f"arena: 'save_games' must be >= 0, got {cfg.save_games}")
-    game = _resolve(cfg)
+    game = check_arena(cfg)
     n = game.num_players
-    agents = parse_agents(cfg.agents)
-    for _, spec in agents:  # fail fast on unknown specs, before any process starts
-        make_agent(spec, game.name, 0)
-    tasks = _game_tasks(cfg, n)
+    tasks = game_tasks(cfg, n)
     records: list[dict] = []
     interrupted = False
     bar = None
@@ -223,12 +272,16 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
 
         bar = tqdm(total=len(tasks), desc=f"{game.name} {n}p", unit="game", dynamic_ncols=True)
     t0 = time.perf_counter()
-    pool = None
+    pool = results = None
     # SIGTERM (kill, a scheduler's timeout) is handled like Ctrl-C: the pool is terminated rather
     # than orphaned, and the finished games are kept.
     previous = _on_sigterm(_interrupt)
     try:
-        if cfg.workers == 1:
+        if cfg.backend == "ray":
+            from .arena_ray import ray_records
+
+            results = ray_records(tasks, cfg)
+        elif cfg.workers == 1:
             results = map(play_task, tasks)
         else:
             pool = mp.get_context("spawn").Pool(cfg.workers, initializer=_ignore_sigint)
@@ -244,6 +297,8 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
             pool.join()
     except KeyboardInterrupt:
         interrupted = True
+        if hasattr(results, "close"):  # the Ray generator cancels its tasks when closed
+            results.close()
         if pool is not None:
             pool.terminate()
             pool.join()
@@ -324,6 +379,22 @@ def plot_win_share(summary: list[dict], title: str, path: Path) -> None:
     plt.close(fig)
 
 
+RESULT_FILES = ("games.csv", "games.json", "summary.json", "summary.md", "win_share.png")
+
+
+def check_out_dir(out: str | Path, force: bool = False) -> Path:
+    """The results folder, if usable: not a file, not holding earlier results unless ``force``."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"arena: --out {str(out)!r} is a file; give a folder for the results")
+    earlier = [f for f in RESULT_FILES if (out / f).exists()]
+    if earlier and not force:
+        raise ConfigError(f"arena: --out {str(out)!r} already holds results "
+                          f"({', '.join(earlier)}); choose another folder or pass --force to "
+                          "overwrite them")
+    return out
+
+
 def write_results(result: ArenaResult, out: str | Path) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -348,6 +419,10 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
 __all__ = [
     "ArenaConfig",
     "ArenaResult",
+    "check_arena",
+    "check_out_dir",
+    "comparable",
+    "game_tasks",
     "parse_agents",
     "play_task",
     "print_summary",

@@ -1,8 +1,12 @@
-"""``deckzoo arena GAME --agents a,b,... --games N --players P [--workers 2] [--out DIR]``.
+"""deckzoo arena GAME --agents A,B,... [--games N] [--players P] [--workers W] [--out DIR]
 
-Plays the games (see ``agents/arena.py``), prints the summary table and, with ``--out``, writes
-games.csv/json, summary.json/md and win_share.png there. Ctrl-C stops early and keeps what
-finished.
+Plays seeded games between agents on the engine, rotating seats, and prints a table of win
+shares (95% intervals) and ratings. With --out it writes games.csv, games.json, summary.json,
+summary.md and win_share.png there. Ctrl-C stops early: the games that finished are summarised
+and written as usual, and the exit status is 130.
+
+With --backend ray the games are Ray tasks: on a local Ray instance of --workers CPUs, or with
+--address auto|HOST:PORT on every CPU of that cluster (needs deckzoo[ray]).
 """
 
 from __future__ import annotations
@@ -14,50 +18,51 @@ import time
 from pathlib import Path
 
 from deckzoo.envs import registry
-from deckzoo.envs.core.errors import ConfigError
 
-
-def parse_option(text: str) -> tuple[str, object]:
-    """``key=value`` with the value read as YAML (``3`` -> 3, ``null`` -> None, ``literal`` -> str)."""
-    import yaml
-
-    key, eq, value = text.partition("=")
-    if not eq or not key:
-        raise argparse.ArgumentTypeError(f"options are key=value, got {text!r}")
-    return key, yaml.safe_load(value)
+from .cli_args import count_arg, option_arg, seed_arg
+from .registry import agent_kinds
 
 
 def run(args) -> int:
     from .arena import (
         ArenaConfig,
-        parse_agents,
+        check_arena,
+        check_out_dir,
         print_summary,
         run_arena,
         schedule_length,
         write_results,
     )
 
-    agents = [a for a in args.agents.split(",") if a.strip()]
-    cfg = ArenaConfig(game=args.game, agents=agents, games=args.games, players=args.players,
-                      options=dict(args.option or []), seed=args.seed, workers=args.workers,
-                      progress=not args.no_progress, save_games=args.save_games)
-    try:
-        import deckzoo.envs as E
-
-        players = args.players or E.game_class(args.game).default_players
-        cycle = schedule_length(len(parse_agents(agents)), players)
-        if args.games % cycle:
-            print(f"note: {cycle} games make one full seat rotation; {args.games} is not a multiple, "
-                  "so seats are not perfectly balanced", file=sys.stderr)
-        result = run_arena(cfg)
-    except ConfigError as e:
-        print(f"deckzoo arena: {e}", file=sys.stderr)
-        return 2
+    cfg = ArenaConfig(
+        game=args.game,
+        agents=args.agents.split(","),
+        games=args.games,
+        players=args.players,
+        options=dict(args.option or []),
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+        save_games=args.save_games,
+        backend=args.backend,
+        address=args.address,
+    )
+    if args.out:
+        check_out_dir(args.out, args.force)
+    game = check_arena(cfg)  # every ConfigError is one line and exit status 2 (deckzoo.agents.cli)
+    cycle = schedule_length(len(cfg.agents), game.num_players)
+    if args.games % cycle:
+        print(
+            f"note: {cycle} games make one full seat rotation; {args.games} is not a multiple, "
+            "so seats are not perfectly balanced",
+            file=sys.stderr,
+        )
+    result = run_arena(cfg)
     if result.interrupted:
         print(f"interrupted: keeping {len(result.records)} finished games", file=sys.stderr)
     if not result.records:
         print("no game finished", file=sys.stderr)
-        return 1
+        return 130 if result.interrupted else 1
     if args.save_games:
         from .replay import write_arena_replays
 
@@ -70,26 +75,75 @@ def run(args) -> int:
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)
-        print(f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, win_share.png)")
+        print(
+            f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, "
+            "win_share.png)"
+        )
     return 130 if result.interrupted else 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("arena", help="play agents against each other and report win shares and ratings",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    kinds = "; ".join(agent_kinds())
+    p = sub.add_parser(
+        "arena",
+        help="play agents against each other and report win shares and ratings",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("game", help=f"game or env name: {', '.join(registry.games())}")
-    p.add_argument("--agents", required=True,
-                   help="comma-separated agent specs, optionally label=spec: random, heuristic, ismcts, "
-                        "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--players", type=int, default=None, help="seats per game (default: the game's default)")
-    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="the seed every game derives from (default 0)")
-    p.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
-                   help="a game option, e.g. --option end_rule=literal (repeatable)")
-    p.add_argument("--out", default=None, help="directory for games.csv/json, summary.md/json, win_share.png")
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="SPEC,SPEC,...",
+        help=f"comma-separated agents, each SPEC or LABEL=SPEC (labels must differ), e.g. "
+        f"heuristic,fast=ismcts:50,slow=ismcts:500. Kinds: {kinds}",
+    )
+    p.add_argument("--games", type=count_arg(1), default=100, help="number of games (default 100)")
+    p.add_argument(
+        "--players",
+        type=count_arg(1),
+        default=None,
+        help="seats per game (default: the game's default)",
+    )
+    p.add_argument(
+        "--workers",
+        type=count_arg(1),
+        default=min(2, os.cpu_count() or 1),
+        help="processes playing games (default 2)",
+    )
+    p.add_argument(
+        "--seed", type=seed_arg, default=0, help="the seed every game derives from (default 0)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        type=option_arg,
+        metavar="KEY=VALUE",
+        help="a game option, e.g. --option end_rule=literal (repeatable)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="folder for games.csv/json, summary.md/json, win_share.png (must not hold results)",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="with --out: overwrite earlier results in DIR"
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes (default) or Ray tasks (needs deckzoo[ray])",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster to join (auto or HOST:PORT); default: a local Ray "
+        "instance of --workers CPUs",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--save-games", type=int, default=0, metavar="N",
+    p.add_argument("--save-games", type=count_arg(0), default=0, metavar="N",
                    help="keep the first N games of each pairing as replay files, in OUT/replays/ "
                         "(default 0; without --out in deckzoo_games/arena-GAME-TIME/)")
     p.set_defaults(func=run)

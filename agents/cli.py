@@ -1,12 +1,18 @@
 """The ``deckzoo`` command. Each subcommand lives in its own module exposing ``add_parser(sub)``;
-modules that do not exist (yet) are skipped, so features land without touching this file."""
+the list below is the only place a new one is named, and a module that fails to import fails the
+command loudly rather than vanishing from it.
+
+A user error (a bad option, a missing or damaged file) is one line on stderr and exit status 2,
+never a traceback; Ctrl-C exits with status 130.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
-from .registry import optional_module
+from deckzoo.envs.core.errors import ConfigError
 
 SUBCOMMAND_MODULES = (
     "deckzoo.agents.demo",
@@ -18,19 +24,34 @@ SUBCOMMAND_MODULES = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error: ``deckzoo demo: argument --games: ... (see --help)``."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="deckzoo", description="deckzoo: card-game environments for RL")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(prog="deckzoo", description="deckzoo: card-game environments for RL")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do")
     for name in SUBCOMMAND_MODULES:
-        mod = optional_module(name)
-        if mod is not None:
-            mod.add_parser(sub)
+        importlib.import_module(name).add_parser(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    result = args.func(args)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, or a usage error already printed as one line
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        result = args.func(args)
+    except ConfigError as e:
+        print(f"deckzoo {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"deckzoo {args.command}: interrupted", file=sys.stderr)
+        return 130
     return result if isinstance(result, int) else 0
 
 

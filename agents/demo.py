@@ -11,12 +11,18 @@ import time
 import numpy as np
 
 import deckzoo.envs as E
+from deckzoo.envs.core.errors import ConfigError
 
+from .cli_args import count_arg, seed_arg
 from .match import play_match
 from .registry import has_heuristic, make_agent
 
 
 def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
+    if isinstance(games_per_env, bool) or not isinstance(games_per_env, int) or games_per_env < 1:
+        raise ConfigError(f"demo: 'games' must be a whole number >= 1, got {games_per_env!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ConfigError(f"demo: 'seed' must be a whole number in 0..2**63-1, got {seed!r}")
     rows = []
     for env_name in E.registry.env_names():
         game_cls = E.game_class(env_name)
@@ -39,20 +45,38 @@ def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
                 wins += 1.0 / len(res.winners)
             steps += res.steps
         dt = time.perf_counter() - t0
-        rows.append({"env": env_name, "players": n, "games": games_per_env, "agent": hero,
-                     "vs": "random", "win_share": wins / games_per_env, "uniform": 1 / n,
-                     "steps_per_game": steps / games_per_env, "seconds": dt})
+        rows.append(
+            {
+                "env": env_name,
+                "players": n,
+                "games": games_per_env,
+                "agent": hero,
+                "vs": "random",
+                "win_share": wins / games_per_env,
+                "uniform": 1 / n,
+                "steps_per_game": steps / games_per_env,
+                "seconds": dt,
+            }
+        )
     header = f"{'env':<14}{'players':>8}{'games':>7}  {'agent':<10}{'vs':<8}{'win share':>10}{'1/P':>7}{'steps/game':>12}{'sec':>7}"
     out(header)
     out("-" * len(header))
     for r in rows:
-        out(f"{r['env']:<14}{r['players']:>8}{r['games']:>7}  {r['agent']:<10}{r['vs']:<8}{r['win_share']:>10.2f}"
-            f"{r['uniform']:>7.2f}{r['steps_per_game']:>12.1f}{r['seconds']:>7.1f}")
+        out(
+            f"{r['env']:<14}{r['players']:>8}{r['games']:>7}  {r['agent']:<10}{r['vs']:<8}{r['win_share']:>10.2f}"
+            f"{r['uniform']:>7.2f}{r['steps_per_game']:>12.1f}{r['seconds']:>7.1f}"
+        )
     return rows
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("demo", help="play a short series of baseline games in every game and print a table")
-    p.add_argument("--games", type=int, default=40, help="games per env (default 40)")
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser(
+        "demo",
+        help="play a short series of baseline games in every game and print a table",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
+    p.add_argument("--games", type=count_arg(1), default=40, help="games per env (default 40)")
+    p.add_argument(
+        "--seed", type=seed_arg, default=0, help="the seed the games derive from (default 0)"
+    )
     p.set_defaults(func=lambda args: run_demo(args.games, args.seed))

@@ -23,7 +23,7 @@ One tree is grown for the deciding seat (the *observer*). Every iteration
 
 The move played is the root child with the most visits. Nothing in here knows any game: it uses
 only ``determinize``, ``current_player``, ``legal_mask``, ``apply``, ``is_terminal``,
-``returns``/``score_returns`` of the engine protocol (DESIGN.md).
+``returns``/``score_returns`` of the engine protocol (envs/core/game.py).
 
 Rewards. ``reward="win"`` (default) uses ``state.returns()`` (winners share +1, the others share
 -1); ``reward="score"`` uses ``state.score_returns()`` (points centred on the table mean, scaled
@@ -356,6 +356,9 @@ def make_ismcts(game_name: str, seed: int | None, arg: str | None) -> ISMCTSAgen
     return ISMCTSAgent(seed, rollout_agent=rollout_agent, **opts)
 
 
-register_agent("ismcts", make_ismcts)
+register_agent("ismcts", make_ismcts,
+               "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
+               "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, reward, "
+               "max_rollout_steps, bias, horizon)")
 
 __all__ = ["ISMCTSAgent", "make_ismcts", "parse_spec"]

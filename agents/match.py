@@ -24,6 +24,8 @@ class MatchResult:
     decisions: list[int] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
     max_think_seconds: list[float] = field(default_factory=list)  # the slowest single decision
+    # Cut off by the engine's own cap (e.g. Midgard's max_decisions) rather than finished.
+    truncated: bool = False
 
 
 def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
@@ -55,4 +57,5 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
                                f"{game.max_game_length}")
     return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
                        winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
-                       decisions=decisions, think_seconds=think, max_think_seconds=longest)
+                       decisions=decisions, think_seconds=think, max_think_seconds=longest,
+                       truncated=bool(getattr(state, "truncated", False)))

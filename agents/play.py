@@ -1,18 +1,18 @@
-"""``deckzoo play GAME --players P --opponents heuristic [--seat S] [--replay FILE]``.
+"""deckzoo play GAME [--players P] [--opponents heuristic] [--seat S]; deckzoo play --replay FILE
 
-A person plays one seat against agents in the terminal. After every move the table is shown as
-that seat sees it: the engine's ``view(seat)`` (never the full state, which holds the other
-hands), rendered by the state's ``render_view(player)`` (a game's own layout, or the generic one
-of ``deckzoo.envs.core.render``). On the person's turn the legal actions are listed as
-``id: name``; an action is chosen by its id, by its name (case-insensitive) or by an unambiguous
-start of its name.
-Anything else is answered with a hint and asked again; ``help`` lists the actions again,
-``quit`` (or end of input, Ctrl-D / Ctrl-C) stops cleanly.
+A person plays one seat against agents in the terminal. At each of the person's decisions the
+screen is redrawn: the table as that seat sees it (the game's own player view, built from what
+the seat may know: its hand, the table and the other seats' public information, with the card
+names the action list uses), the moves made since the person's last decision, and the legal
+actions as "id: name". An action is chosen by its id, by its name (case-insensitive), by an
+unambiguous start of its name, or of its name without the first word ("7h" for "play 7h (7)");
+suit symbols may be typed as letters (c, d, h, s for clubs, diamonds, hearts, spades). Anything
+else is answered with a hint and asked again; "help" lists the actions again, "quit" (or end of
+input, Ctrl-D / Ctrl-C) stops cleanly.
 
 Every game is saved as JSON (game, config, seed, the agents' specs and seeds, the person's seat
-and every action id), so ``--replay FILE`` can step through it again: Enter shows the next move,
-``a`` plays to the end, ``q`` stops; ``--reveal`` shows the full state (all hands) instead of
-the person's view.
+and every action id), so --replay FILE steps through it again: Enter shows the next move, "a"
+plays to the end, "q" stops; --reveal shows every hand instead of the person's view.
 
 All text goes through ``out`` and all input comes from ``input_fn`` so that tests (and other
 front ends) drive a game through plain functions.
@@ -21,6 +21,7 @@ front ends) drive a game through plain functions.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,23 +29,40 @@ from pathlib import Path
 import numpy as np
 
 from deckzoo.envs import registry
-from deckzoo.envs.core.errors import ConfigError
+from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
+from .cli_args import count_arg, option_arg, seed_arg
 from .registry import make_agent
 
 HELP = "type an action id or name; 'help' lists the actions again, 'quit' stops"
+# Suit symbols in card names and the letters a person types for them.
+SUIT_LETTERS = {"\u2663": "c", "\u2666": "d", "\u2665": "h", "\u2660": "s"}
+CLEAR = "\033[2J\033[H"  # clear the terminal, cursor home
+RULE = "-" * 72  # between screens when the output is not a terminal
+RECENT_MOVES = 40  # at most this many moves since the person's last decision are listed
 
 
 # ---- rendering --------------------------------------------------------------------------------
 def render_for(state, player: int) -> str:
-    """The table as ``player`` sees it: ``render_view``, built from ``view(player)`` only."""
+    """The table as ``player`` sees it: ``render_view``, built from ``view(player)`` only (a
+    game's own layout, or the generic one of ``deckzoo.envs.core.render``)."""
     return state.render_view(player)
 
 
 # ---- choosing ---------------------------------------------------------------------------------
-def parse_choice(text: str, legal: list[int], name_of: Callable[[int], str]) -> tuple[int | None, str]:
+def _plain(text: str) -> str:
+    """Lower case, suit symbols as letters: what a person can type."""
+    text = text.strip().lower()
+    for symbol, letter in SUIT_LETTERS.items():
+        text = text.replace(symbol, letter)
+    return " ".join(text.split())
+
+
+def parse_choice(
+    text: str, legal: list[int], name_of: Callable[[int], str]
+) -> tuple[int | None, str]:
     """The action meant by ``text`` among ``legal``, or ``(None, why)``."""
-    t = text.strip().lower()
+    t = _plain(text)
     if not t:
         return None, "empty input; " + HELP
     if t.lstrip("-").isdigit():
@@ -52,15 +70,19 @@ def parse_choice(text: str, legal: list[int], name_of: Callable[[int], str]) -> 
         if a in legal:
             return a, ""
         return None, f"{a} is not a legal action now; legal ids: {', '.join(map(str, legal))}"
-    names = {a: name_of(a).lower() for a in legal}
+    names = {a: _plain(name_of(a)) for a in legal}
     exact = [a for a, nm in names.items() if nm == t]
     if len(exact) == 1:
         return exact[0], ""
-    starts = [a for a, nm in names.items() if nm.startswith(t)]
-    if len(starts) == 1:
-        return starts[0], ""
-    if len(starts) > 1:
-        return None, f"{text.strip()!r} is ambiguous: " + ", ".join(f"{a}: {name_of(a)}" for a in starts)
+    for candidates in (
+        [a for a, nm in names.items() if nm.startswith(t)],
+        [a for a, nm in names.items() if nm.partition(" ")[2].startswith(t)],
+    ):
+        if len(candidates) == 1:
+            return candidates[0], ""
+        if len(candidates) > 1:
+            listed = ", ".join(f"{a}: {name_of(a)}" for a in candidates)
+            return None, f"{text.strip()!r} is ambiguous: {listed}"
     return None, f"no legal action is called {text.strip()!r}; " + HELP
 
 
@@ -76,20 +98,39 @@ def _read(input_fn, prompt: str) -> str | None:
         return None
 
 
-def play_game(game_name: str, players: int | None = None, opponents: str = "heuristic", seat: int = 0,
-              seed: int | None = None, options: dict | None = None, input_fn: Callable[[str], str] = input,
-              out: Callable[[str], None] = print, save: str | Path | None = None) -> dict:
+def _recent(moves: list[str]) -> list[str]:
+    if not moves:
+        return []
+    shown = moves[-RECENT_MOVES:]
+    more = [f"  ... {len(moves) - len(shown)} earlier moves"] if len(moves) > len(shown) else []
+    return ["", "moves since your last decision:", *more, *(f"  {m}" for m in shown)]
+
+
+def play_game(
+    game_name: str,
+    players: int | None = None,
+    opponents: str = "heuristic",
+    seat: int = 0,
+    seed: int | None = None,
+    options: dict | None = None,
+    input_fn: Callable[[str], str] = input,
+    out: Callable[[str], None] = print,
+    save: str | Path | None = None,
+    clear: bool = False,
+) -> dict:
     """Play one game with a person in ``seat``; returns the game record (also saved to ``save``).
 
     ``opponents`` is one agent spec for every other seat or a comma-separated spec per other
-    seat, in seat order. The record has ``finished`` False when the person quit early.
+    seat, in seat order. The screen is redrawn at each of the person's decisions (``clear``:
+    with the terminal's clear-screen code, else below a rule). The record has ``finished``
+    False when the person quit early.
     """
     import deckzoo.envs as E
 
     game = E.game_class(game_name)(players, **(options or {}))
     n = game.num_players
-    if not 0 <= seat < n:
-        raise ConfigError(f"play: 'seat' must be in 0..{n - 1}, got {seat}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ConfigError(f"play: 'seat' must be in 0..{n - 1}, got {seat!r}")
     specs = [s.strip() for s in opponents.split(",") if s.strip()] or ["heuristic"]
     if len(specs) == 1:
         specs = specs * (n - 1)
@@ -97,6 +138,8 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
         raise ConfigError(f"play: give one opponent spec or {n - 1} of them, got {len(specs)}")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**63)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ConfigError(f"play: 'seed' must be a whole number in 0..2**63-1, got {seed!r}")
     seeds = [int(x) for x in np.random.default_rng(seed).integers(2**63, size=n)]
     agents, seat_specs = {}, []
     it = iter(specs)
@@ -107,19 +150,41 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
             spec = next(it)
             agents[p] = make_agent(spec, game.name, seeds[p])
             seat_specs.append(spec)
-    record = {"game": game.name, "config": game.config(), "seed": seed, "human_seat": seat,
-              "seats": seat_specs, "agent_seeds": seeds, "actions": [], "finished": False}
+    record = {
+        "game": game.name,
+        "config": game.config(),
+        "seed": seed,
+        "human_seat": seat,
+        "seats": seat_specs,
+        "agent_seeds": seeds,
+        "actions": [],
+        "finished": False,
+    }
     state = game.new_state(seed)
-    out(f"{game.name}: {n} players, you are player_{seat}; seed {seed}")
-    out(f"seats: {', '.join(f'player_{p}={s}' for p, s in enumerate(seat_specs))}")
-    out(render_for(state, seat))
+    title = (
+        f"{game.name}: {n} players, you are player_{seat}; seed {seed}\n"
+        f"seats: {', '.join(f'player_{p}={s}' for p, s in enumerate(seat_specs))}"
+    )
+    moves: list[str] = []  # since the person's last decision
     quit_ = False
     while not state.is_terminal():
         p = state.current_player
         if p == seat:
             legal = [int(a) for a in state.legal_actions()]
-            out(f"\nyour move (player_{seat}):")
-            out(list_actions(state, legal))
+            out(
+                "\n".join(
+                    [
+                        CLEAR if clear else RULE,
+                        title,
+                        "",
+                        render_for(state, seat),
+                        *_recent(moves),
+                        f"\nyour move (player_{seat}):",
+                        list_actions(state, legal),
+                    ]
+                )
+            )
+            moves = []
             while True:
                 text = _read(input_fn, "> ")
                 if text is None or text.strip().lower() in ("quit", "exit", "q"):
@@ -139,20 +204,31 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
         else:
             a = int(agents[p].act(state.for_player(p)))
             who = f"player_{p} ({seat_specs[p]})"
-        name = state.action_name(a)
+        moves.append(f"{who}: {state.action_name(a)}")
         state.apply(a)
         record["actions"].append(a)
-        out(f"\n{who}: {name}")
-        out(render_for(state, seat))
     if state.is_terminal():
         record["finished"] = True
         record["scores"] = np.asarray(state.scores()).tolist()
         record["winners"] = sorted(int(w) for w in state.winners())
+        out(
+            "\n".join(
+                [CLEAR if clear else RULE, title, "", render_for(state, seat), *_recent(moves)]
+            )
+        )
         out("\ngame over")
-        out("scores: " + ", ".join(f"player_{p}{' (you)' if p == seat else ''} {s:g}"
-                                   for p, s in enumerate(record["scores"])))
+        out(
+            "scores: "
+            + ", ".join(
+                f"player_{p}{' (you)' if p == seat else ''} {s:g}"
+                for p, s in enumerate(record["scores"])
+            )
+        )
         won = seat in record["winners"]
-        out(f"winners: {', '.join(f'player_{w}' for w in record['winners'])}" + (" - you win!" if won else ""))
+        out(
+            f"winners: {', '.join(f'player_{w}' for w in record['winners'])}"
+            + (" - you win!" if won else "")
+        )
     if save is not None:
         path = Path(save)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,74 +237,180 @@ def play_game(game_name: str, players: int | None = None, opponents: str = "heur
     return record
 
 
-def replay(path: str | Path, input_fn: Callable[[str], str] = input, out: Callable[[str], None] = print,
-           reveal: bool = False) -> int:
-    """Step through a saved game; returns the number of moves shown."""
+# ---- replay -----------------------------------------------------------------------------------
+def load_record(path: str | Path):
+    """A saved game, checked: ``(record, game, states)`` where ``states[i]`` is the position
+    before move i (and the last one after every move). Any problem raises ``ConfigError``
+    naming the file and what is wrong."""
     import deckzoo.envs as E
 
-    record = json.loads(Path(path).read_text())
-    game = E.game_class(record["game"])(**record["config"])
+    path = Path(path)
+    where = f"replay {str(path)!r}"
+    if not path.is_file():
+        raise ConfigError(f"{where}: no such file")
+    try:
+        record = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{where}: not a saved game (invalid JSON: {e})") from None
+    if not isinstance(record, dict):
+        raise ConfigError(f"{where}: not a saved game (expected a JSON object)")
+    for key, kinds in (("game", str), ("config", dict), ("seed", int), ("actions", list)):
+        if key not in record:
+            raise ConfigError(f"{where}: the key {key!r} is missing")
+        value = record[key]
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise ConfigError(f"{where}: {key!r} must be a {kinds.__name__}, got {value!r}")
+    try:
+        game = E.game_class(record["game"])(**record["config"])
+    except (ConfigError, TypeError) as e:
+        raise ConfigError(f"{where}: 'game'/'config': {e}") from None
+    seat = record.setdefault("human_seat", 0)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+        raise ConfigError(
+            f"{where}: 'human_seat' must be a seat 0..{game.num_players - 1}, got {seat!r}"
+        )
+    seats = record.setdefault("seats", ["?"] * game.num_players)
+    if not isinstance(seats, list) or len(seats) != game.num_players:
+        raise ConfigError(
+            f"{where}: 'seats' must list {game.num_players} agent specs, got {seats!r}"
+        )
+    if not 0 <= record["seed"] < 2**63:
+        raise ConfigError(f"{where}: 'seed' must be in 0..2**63-1, got {record['seed']}")
     state = game.new_state(record["seed"])
-    seat = record.get("human_seat", 0)
-
-    def show():
-        out(state.render() if reveal else render_for(state, seat))
-
-    out(f"replay of {path}: {record['game']}, {game.num_players} players, seed {record['seed']}, "
-        f"{len(record['actions'])} moves; Enter = next, a = to the end, q = stop")
-    show()
-    auto = False
-    shown = 0
+    states = [state.clone()]
     for i, a in enumerate(record["actions"]):
+        try:
+            state.apply(a)
+        except IllegalActionError as e:
+            raise ConfigError(f"{where}: move {i + 1} ({a!r}) cannot be played: {e}") from None
+        states.append(state.clone())
+    return record, game, states
+
+
+def replay(
+    path: str | Path,
+    input_fn: Callable[[str], str] = input,
+    out: Callable[[str], None] = print,
+    reveal: bool = False,
+    clear: bool = False,
+) -> int:
+    """Step through a saved game; returns the number of moves shown."""
+    record, game, states = load_record(path)
+    seat = record["human_seat"]
+    actions = record["actions"]
+
+    def show(i: int, last: str | None) -> None:
+        s = states[i]
+        table = s.render() if reveal else render_for(s, seat)
+        head = (
+            f"replay of {path}: {record['game']}, {game.num_players} players, "
+            f"seed {record['seed']}, move {i}/{len(actions)}"
+        )
+        out(
+            "\n".join(
+                [
+                    CLEAR if clear else RULE,
+                    head,
+                    "",
+                    table,
+                    *([] if last is None else ["", f"last move: {last}"]),
+                ]
+            )
+        )
+
+    out(f"replay of {path}: Enter = next move, a = to the end, q = stop")
+    show(0, None)
+    auto = False
+    for i, a in enumerate(actions):
         if not auto:
-            text = _read(input_fn, f"[{i + 1}/{len(record['actions'])}] ")
+            text = _read(input_fn, f"[{i + 1}/{len(actions)}] ")
             if text is None or text.strip().lower() in ("q", "quit", "exit"):
-                return shown
+                return i
             auto = text.strip().lower() == "a"
-        p = state.current_player
+        before = states[i]
+        p = before.current_player
         who = "you" if p == seat else f"player_{p} ({record['seats'][p]})"
-        out(f"\n{who}: {state.action_name(a)}")
-        state.apply(a)
-        shown += 1
-        show()
-    if state.is_terminal():
-        out("\n" + state.game_over_line())
-    return shown
+        show(i + 1, f"{who}: {before.action_name(a)}")
+    last = states[-1]
+    if last.is_terminal():
+        out("\n" + last.game_over_line())
+    return len(actions)
 
 
 # ---- CLI --------------------------------------------------------------------------------------
 def run(args) -> int:
-    from .arena_cli import parse_option
-
-    try:
-        if args.replay:
-            replay(args.replay, reveal=args.reveal)
-            return 0
-        if not args.game:
-            print("deckzoo play: give a GAME (or --replay FILE)")
-            return 2
-        options = dict(parse_option(o) for o in (args.option or []))
-        save = None if args.no_save else (args.save or Path("deckzoo_games") /
-                                          f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.json")
-        play_game(args.game, args.players, args.opponents, args.seat, args.seed, options, save=save)
-    except ConfigError as e:
-        print(f"deckzoo play: {e}")
-        return 2
+    clear = sys.stdout.isatty()
+    if args.replay:
+        if args.game:
+            raise ConfigError("give a GAME to play or --replay FILE, not both")
+        replay(args.replay, reveal=args.reveal, clear=clear)
+        return 0
+    if args.reveal:
+        raise ConfigError(
+            "--reveal only applies to --replay FILE (a game in play never shows other hands)"
+        )
+    if args.no_save and args.save:
+        raise ConfigError("--save and --no-save contradict each other; give one")
+    if not args.game:
+        raise ConfigError("give a GAME to play (e.g. deckzoo play gobig) or --replay FILE")
+    options = dict(args.option or [])
+    save = (
+        None
+        if args.no_save
+        else (
+            args.save
+            or Path("deckzoo_games") / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        )
+    )
+    play_game(
+        args.game,
+        args.players,
+        args.opponents,
+        args.seat,
+        args.seed,
+        options,
+        save=save,
+        clear=clear,
+    )
     return 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("play", help="play one seat against agents in the terminal",
-                       description=__doc__.split("\n\n")[1])
+    p = sub.add_parser(
+        "play",
+        help="play one seat against agents in the terminal",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
     p.add_argument("game", nargs="?", help=f"game or env name: {', '.join(registry.games())}")
-    p.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
-    p.add_argument("--opponents", default="heuristic",
-                   help="agent spec for every other seat, or one per other seat, comma-separated")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
-    p.add_argument("--save", default=None, help="where to save the game (default deckzoo_games/GAME-TIME.json)")
+    p.add_argument(
+        "--players", type=count_arg(1), default=None, help="seats (default: the game's default)"
+    )
+    p.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="agent spec for every other seat, or one per other seat, comma-separated "
+        "(the kinds deckzoo arena --help lists)",
+    )
+    p.add_argument("--seat", type=count_arg(0), default=0, help="your seat (default 0)")
+    p.add_argument(
+        "--seed", type=seed_arg, default=None, help="deal seed (default: random, printed)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        type=option_arg,
+        metavar="KEY=VALUE",
+        help="a game option, e.g. --option end_rule=literal (repeatable)",
+    )
+    p.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="where to save the game (default deckzoo_games/GAME-TIME.json)",
+    )
     p.add_argument("--no-save", action="store_true", help="do not save the game")
-    p.add_argument("--replay", default=None, metavar="FILE", help="step through a saved game instead")
+    p.add_argument(
+        "--replay", default=None, metavar="FILE", help="step through a saved game instead"
+    )
     p.add_argument("--reveal", action="store_true", help="with --replay: show every hand")
     p.set_defaults(func=run)

@@ -6,8 +6,9 @@
 * ``heuristic``: the game's own heuristic agent, the module ``deckzoo.agents.heuristics.<game>``
   exposing ``HeuristicAgent`` (the modules of that package are the list; games without one raise
   ``ConfigError``, and a broken one raises its own error).
-* any name added with ``register_agent(name, factory)``; factories take ``(game_name, seed, arg)``
-  where ``arg`` is the text after a colon (``ismcts:200`` or ``ppo:runs/gobig/final.zip``).
+* any name added with ``register_agent(name, factory, usage)``; factories take
+  ``(game_name, seed, arg)`` where ``arg`` is the text after a colon (``ismcts:200`` or
+  ``ppo:runs/gobig/policy.npz``), and ``usage`` is the line ``agent_kinds()`` lists for it.
 """
 
 from __future__ import annotations
@@ -23,12 +24,25 @@ from deckzoo.envs.core.errors import ConfigError
 from .base import Agent, RandomAgent
 
 _FACTORIES: dict[str, Callable[[str, int | None, str | None], Agent]] = {}
+_USAGE: dict[str, str] = {}
 # Modules that register more agents when imported (``register_agent``); imported on first use.
-_PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.training.policy")
+_PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.agents.policy")
 
 
-def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent]) -> None:
+def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent],
+                   usage: str = "") -> None:
     _FACTORIES[name] = factory
+    _USAGE[name] = usage or name
+
+
+BUILT_IN_USAGE = {"random": "random: uniform over the legal actions",
+                  "heuristic": "heuristic: the game's rule-of-thumb player"}
+
+
+def agent_kinds() -> list[str]:
+    """One usage line per kind of agent spec (for help texts and error messages)."""
+    _load_plugins()
+    return [*BUILT_IN_USAGE.values(), *(_USAGE[n] for n in sorted(_FACTORIES))]
 
 
 def optional_module(name: str):
@@ -66,6 +80,8 @@ def has_heuristic(game_name: str) -> bool:
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     """Build an agent from a spec like ``random``, ``heuristic`` or ``ismcts:500``."""
     name, _, arg = spec.partition(":")
+    if name in BUILT_IN_USAGE and arg:
+        raise ConfigError(f"agent {name!r} takes no options, got {spec!r}")
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
@@ -77,3 +93,6 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     if name in _FACTORIES:
         return _FACTORIES[name](game_name, seed, arg or None)
     raise ConfigError(f"unknown agent {spec!r}; known: random, heuristic, {', '.join(sorted(_FACTORIES))}")
+
+
+__all__ = ["agent_kinds", "has_heuristic", "make_agent", "register_agent"]

@@ -16,7 +16,6 @@ sees only its seat's view, so the same seed and the same positions give the same
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -26,6 +25,8 @@ import numpy as np
 
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.envs.core.game import Game, State
+
+from .cli_args import count_arg
 
 REQUIRED = ("game", "config", "seed", "actions")
 
@@ -155,8 +156,11 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "replay",
         help="write a saved game as a self-contained HTML replay viewer",
-        description=__doc__.split("\n\n")[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="A replay file holds one game: its configuration, seed and every action, so "
+        "every position can be rebuilt. deckzoo play saves one per game, deckzoo arena "
+        "--save-games N the first N games of each pairing, and deckzoo serve offers one for "
+        "download. This writes it as one self-contained web page (deckzoo play --replay FILE "
+        "steps through it in the terminal).",
     )
     p.add_argument("file", help="a replay file (from deckzoo play, arena --save-games or serve)")
     p.add_argument(
@@ -165,5 +169,6 @@ def add_parser(sub) -> None:
         metavar="OUT",
         help="the page to write (default: FILE with the suffix .html)",
     )
-    p.add_argument("--step", type=int, default=0, help="the step the page opens at (default 0)")
+    p.add_argument("--step", type=count_arg(0), default=0,
+                   help="the step the page opens at (default 0)")
     p.set_defaults(func=run)

@@ -25,7 +25,6 @@ dropped: its id then answers 404 like any unknown id.
 
 from __future__ import annotations
 
-import argparse
 import json
 import secrets
 import threading
@@ -37,6 +36,7 @@ import numpy as np
 
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
+from .cli_args import count_arg
 from .registry import make_agent
 from .replay import finish_record
 from .viewer.frames import last_action, legal_list, observer_scene, scene_module, status
@@ -413,21 +413,24 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "serve",
         help="play against the agents in a web browser",
-        description=__doc__.split("\n\n")[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="A small web server: pick a game, a seat count, a seat and the opponents "
+        "(any agent spec, as deckzoo arena --help lists them), play by clicking legal actions, "
+        "and download the replay. You see only your seat's view; each opponent sees only its own.",
     )
     p.add_argument(
         "--host",
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1: this machine only)",
     )
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--port", type=count_arg(0), default=8765,
+                   help="port (default 8765; 0 picks a free one)")
     p.add_argument(
         "--idle-timeout",
         type=float,
         default=1800.0,
         help="seconds after which an untouched game is dropped (default 1800)",
     )
-    p.add_argument("--max-games", type=int, default=100, help="games held at once (default 100)")
+    p.add_argument("--max-games", type=count_arg(1), default=100,
+                   help="games held at once (default 100)")
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.set_defaults(func=run)

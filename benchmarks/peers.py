@@ -119,10 +119,18 @@ class Case:
 
     def row(self) -> dict:
         rate = self.steps / self.seconds if self.seconds else 0.0
-        return {"library": self.library, "env": self.env, "loop": self.loop, "players": self.players,
-                "obs_size": self.obs_size, "steps": self.steps, "games": self.games,
-                "seconds": round(self.seconds, 3), "steps_per_s": round(rate, 1),
-                "slices": [[s, round(t, 5)] for s, t in self.slices]}
+        return {
+            "library": self.library,
+            "env": self.env,
+            "loop": self.loop,
+            "players": self.players,
+            "obs_size": self.obs_size,
+            "steps": self.steps,
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            "steps_per_s": round(rate, 1),
+            "slices": [[s, round(t, 5)] for s, t in self.slices],
+        }
 
 
 class AecCase(Case):
@@ -132,8 +140,13 @@ class AecCase(Case):
         env = make_env()
         env.reset(seed=seed)
         agent = env.agents[0]
-        super().__init__(library, name, "aec", len(env.possible_agents),
-                         obs_size=int(np.prod(env.observation_space(agent)["observation"].shape)))
+        super().__init__(
+            library,
+            name,
+            "aec",
+            len(env.possible_agents),
+            obs_size=int(np.prod(env.observation_space(agent)["observation"].shape)),
+        )
         self.env_obj = env
         self.it = iter(env.agent_iter())
 
@@ -168,8 +181,13 @@ class ParallelCase(Case):
         env = make_env()
         self.obs, _ = env.reset(seed=seed)
         agent = env.possible_agents[0]
-        super().__init__("deckzoo", name, "parallel", len(env.possible_agents),
-                         obs_size=int(np.prod(env.observation_space(agent)["observation"].shape)))
+        super().__init__(
+            "deckzoo",
+            name,
+            "parallel",
+            len(env.possible_agents),
+            obs_size=int(np.prod(env.observation_space(agent)["observation"].shape)),
+        )
         self.env_obj = env
         self.noop = int(env.action_space(agent).n) - 1
 
@@ -197,8 +215,9 @@ class EngineCase(Case):
 
     def __init__(self, name: str, game, observe: bool, seed: int, global_state: bool = False):
         loop = ("engine+obs" if observe else "engine") + ("+state" if global_state else "")
-        super().__init__("deckzoo", name, loop, game.num_players,
-                         obs_size=int(np.prod(game.observation_shape)))
+        super().__init__(
+            "deckzoo", name, loop, game.num_players, obs_size=int(np.prod(game.observation_shape))
+        )
         self.game, self.observe, self.global_state = game, observe, global_state
         self.seeds = np.random.default_rng(seed)
         self.state = game.new_state(int(self.seeds.integers(2**63)))
@@ -228,14 +247,23 @@ class CloneDeterminizeCase(Case):
     ``steps`` counts clone+determinize pairs, so ``steps_per_s`` is pairs per second.
     """
 
-    def __init__(self, name: str, game, seed: int, pool_size: int = 32, per_game: int = 4,
-                 setup_s: float = 3.0):
+    def __init__(
+        self,
+        name: str,
+        game,
+        seed: int,
+        pool_size: int = 32,
+        per_game: int = 4,
+        setup_s: float = 3.0,
+    ):
         super().__init__("deckzoo", name, "clone+det", game.num_players)
         rng = np.random.default_rng(seed)
         self.rng = rng
         self.pool = []
         deadline = time.perf_counter() + setup_s  # slow games get a smaller pool, not a long setup
-        while len(self.pool) < pool_size and (len(self.pool) < per_game or time.perf_counter() < deadline):
+        while len(self.pool) < pool_size and (
+            len(self.pool) < per_game or time.perf_counter() < deadline
+        ):
             # reservoir-sample ``per_game`` decision points of one random game, uniformly
             state = game.new_state(int(rng.integers(2**63)))
             chosen: list = []
@@ -267,19 +295,29 @@ class CloneDeterminizeCase(Case):
 class SpielCase(Case):
     """OpenSpiel: ``legal_actions`` + ``apply_action``; obs = None | "tensor" | "set_from"."""
 
-    LOOPS: ClassVar[dict] = {None: "engine", "tensor": "engine+info_state_tensor",
-                             "set_from": "engine+set_from(numpy)"}
+    LOOPS: ClassVar[dict] = {
+        None: "engine",
+        "tensor": "engine+info_state_tensor",
+        "set_from": "engine+set_from(numpy)",
+    }
 
     def __init__(self, pyspiel, name: str, params: dict, obs: str | None, seed: int):
         game = pyspiel.load_game(name, params)
-        super().__init__("open_spiel", name, self.LOOPS[obs], game.num_players(),
-                         obs_size=int(np.prod(game.information_state_tensor_shape())))
+        super().__init__(
+            "open_spiel",
+            name,
+            self.LOOPS[obs],
+            game.num_players(),
+            obs_size=int(np.prod(game.information_state_tensor_shape())),
+        )
         self.game, self.obs = game, obs
         self.observation = None
         if obs == "set_from":
             from open_spiel.python.observation import make_observation
 
-            self.observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+            self.observation = make_observation(
+                game, pyspiel.IIGObservationType(perfect_recall=True)
+            )
             if self.observation is None or self.observation.tensor is None:
                 raise RuntimeError(f"{name} has no information-state observer")
         self.state = game.new_initial_state()
@@ -314,7 +352,9 @@ def _check_uniform_chance(game, rng, games: int = 3) -> None:
             if state.is_chance_node():
                 probs = [p for _, p in state.chance_outcomes()]
                 if max(probs) - min(probs) > 1e-12:
-                    raise RuntimeError(f"{game} has non-uniform chance nodes; uniform sampling would be wrong")
+                    raise RuntimeError(
+                        f"{game} has non-uniform chance nodes; uniform sampling would be wrong"
+                    )
                 state.apply_action(state.chance_outcomes()[int(rng.integers(len(probs)))][0])
             else:
                 legal = state.legal_actions()
@@ -329,7 +369,9 @@ def deckzoo_cases(names: list[str], seed: int = 0, clone_det: bool = True) -> li
         opts = {**E.registry.demo_options(name), "num_players": PLAYERS}
         cases.append(AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
         if hasattr(mod, "parallel_env"):
-            cases.append(ParallelCase(name, lambda mod=mod, opts=opts: mod.parallel_env(**opts), seed))
+            cases.append(
+                ParallelCase(name, lambda mod=mod, opts=opts: mod.parallel_env(**opts), seed)
+            )
         game = mod.Game(**opts)
         cases.append(EngineCase(name, game, observe=False, seed=seed))
         cases.append(EngineCase(name, game, observe=True, seed=seed))
@@ -354,18 +396,24 @@ def peer_cases(seed: int = 0) -> tuple[list[Case], list[str]]:
     except ImportError as e:
         notes.append(f"skipped open_spiel (oh_hell, hearts): {e}; pip install open_spiel")
         return cases, notes
-    for name, params, loops in (("oh_hell", {"players": PLAYERS}, (None, "tensor", "set_from")),
-                                ("hearts", {}, (None, "tensor", "set_from"))):
+    for name, params, loops in (
+        ("oh_hell", {"players": PLAYERS}, (None, "tensor", "set_from")),
+        ("hearts", {}, (None, "tensor", "set_from")),
+    ):
         for obs in loops:
             try:
                 cases.append(SpielCase(pyspiel, name, params, obs, seed))
             except Exception as e:  # noqa: BLE001 (optional peer: skip with a note)
-                notes.append(f"skipped open_spiel/{name} {SpielCase.LOOPS[obs]}: {type(e).__name__}: {e}")
+                notes.append(
+                    f"skipped open_spiel/{name} {SpielCase.LOOPS[obs]}: {type(e).__name__}: {e}"
+                )
     return cases, notes
 
 
 # ---- running and reporting ------------------------------------------------------------------------
-def run_interleaved(cases: list[Case], seconds: float, slice_s: float, seed: int = 0, progress: bool = True) -> None:
+def run_interleaved(
+    cases: list[Case], seconds: float, slice_s: float, seed: int = 0, progress: bool = True
+) -> None:
     """Round-robin slices until every case has had about ``seconds``; the order rotates each round."""
     pick = Picker(seed)
     rounds = max(1, round(seconds / slice_s))
@@ -430,52 +478,102 @@ def summarise(rows: list[dict]) -> tuple[list[dict], list[dict]]:
         step = None if engine is None else engine["steps"] / engine["seconds"]
         us = 1e6 * r["seconds"] / r["steps"] if r["steps"] else None
         in_steps = us * step / 1e6 if (us is not None and step) else None
-        clone_det.append({"env": r["env"], "clone_det_us": None if us is None else round(us, 1),
-                          "engine_step_us": None if not step else round(1e6 / step, 2),
-                          "in_engine_steps": None if in_steps is None else round(in_steps, 2),
-                          # engine steps per clone+determinize, round by round (engine rate / pair rate)
-                          "spread": None if engine is None else _spread(_round_ratios(engine, r))})
+        clone_det.append(
+            {
+                "env": r["env"],
+                "clone_det_us": None if us is None else round(us, 1),
+                "engine_step_us": None if not step else round(1e6 / step, 2),
+                "in_engine_steps": None if in_steps is None else round(in_steps, 2),
+                # engine steps per clone+determinize, round by round (engine rate / pair rate)
+                "spread": None if engine is None else _spread(_round_ratios(engine, r)),
+            }
+        )
     targets = []
 
-    def target(what: str, ours: dict | None, peer: dict | None, goal: float, peer_label: str) -> None:
+    def target(
+        what: str, ours: dict | None, peer: dict | None, goal: float, peer_label: str
+    ) -> None:
         if ours is None or peer is None:
             return
         ratio = (ours["steps"] / ours["seconds"]) / (peer["steps"] / peer["seconds"])
-        targets.append({"target": what, "peer": peer_label, "ratio": round(ratio, 3), "goal": goal,
-                        "met": bool(ratio >= goal), "spread": _spread(_round_ratios(ours, peer))})
+        targets.append(
+            {
+                "target": what,
+                "peer": peer_label,
+                "ratio": round(ratio, 3),
+                "goal": goal,
+                "met": bool(ratio >= goal),
+                "spread": _spread(_round_ratios(ours, peer)),
+            }
+        )
 
     texas = _row(rows, "pettingzoo", "texas_holdem_v4", "aec")
     for r in rows:
         if r["library"] == "deckzoo" and r["loop"] == "aec" and r["steps"]:
             goal = 1.0 if r["env"].startswith("midgard") else 3.0
             target(f"{r['env']} AEC vs texas_holdem_v4 AEC", r, texas, goal, TEXAS)
-    wiz, wiz_obs = _row(rows, "deckzoo", "wizard_v0", "engine"), _row(rows, "deckzoo", "wizard_v0", "engine+obs")
-    target("wizard_v0 engine vs oh_hell engine", wiz, _row(rows, "open_spiel", "oh_hell", "engine"), 0.5, OH_HELL)
-    target("wizard_v0 engine+observe vs oh_hell + information_state_tensor (list)", wiz_obs,
-           _row(rows, "open_spiel", "oh_hell", "engine+info_state_tensor"), 1.0, OH_HELL)
-    target("wizard_v0 engine+observe vs oh_hell + set_from (numpy)", wiz_obs,
-           _row(rows, "open_spiel", "oh_hell", "engine+set_from(numpy)"), 0.5, OH_HELL)
+    wiz, wiz_obs = (
+        _row(rows, "deckzoo", "wizard_v0", "engine"),
+        _row(rows, "deckzoo", "wizard_v0", "engine+obs"),
+    )
+    target(
+        "wizard_v0 engine vs oh_hell engine",
+        wiz,
+        _row(rows, "open_spiel", "oh_hell", "engine"),
+        0.5,
+        OH_HELL,
+    )
+    target(
+        "wizard_v0 engine+observe vs oh_hell + information_state_tensor (list)",
+        wiz_obs,
+        _row(rows, "open_spiel", "oh_hell", "engine+info_state_tensor"),
+        1.0,
+        OH_HELL,
+    )
+    target(
+        "wizard_v0 engine+observe vs oh_hell + set_from (numpy)",
+        wiz_obs,
+        _row(rows, "open_spiel", "oh_hell", "engine+set_from(numpy)"),
+        0.5,
+        OH_HELL,
+    )
     for c in clone_det:
         if c["in_engine_steps"] is not None:
-            targets.append({"target": f"{c['env']} clone+determinize in engine steps", "peer": None,
-                            "ratio": c["in_engine_steps"], "goal": "< 20", "met": c["in_engine_steps"] < 20,
-                            "spread": c["spread"]})
+            targets.append(
+                {
+                    "target": f"{c['env']} clone+determinize in engine steps",
+                    "peer": None,
+                    "ratio": c["in_engine_steps"],
+                    "goal": "< 20",
+                    "met": c["in_engine_steps"] < 20,
+                    "spread": c["spread"],
+                }
+            )
     return clone_det, targets
 
 
 def markdown(result: dict) -> str:
     rows, meta = result["results"], result["meta"]
     texas = _rate(rows, "pettingzoo", "texas_holdem_v4", "aec")
-    oh = {loop: _rate(rows, "open_spiel", "oh_hell", loop)
-          for loop in ("engine", "engine+info_state_tensor", "engine+set_from(numpy)")}
-    out = [f"# deckzoo vs peers ({meta['date']})", "",
-           (f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
+    oh = {
+        loop: _rate(rows, "open_spiel", "oh_hell", loop)
+        for loop in ("engine", "engine+info_state_tensor", "engine+set_from(numpy)")
+    }
+    out = [
+        f"# deckzoo vs peers ({meta['date']})",
+        "",
+        (
+            f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
             f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
             f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}; "
-            f"peak RSS {meta['peak_rss_mb']:.0f} MB."), "",
-           "Steps are decisions (chance events excluded, their cost included). Ratios are deckzoo/peer.", "",
-           "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC | vs oh_hell same loop |",
-           "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+            f"peak RSS {meta['peak_rss_mb']:.0f} MB."
+        ),
+        "",
+        "Steps are decisions (chance events excluded, their cost included). Ratios are deckzoo/peer.",
+        "",
+        "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC | vs oh_hell same loop |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     same = {"engine": oh["engine"], "engine+obs": oh["engine+set_from(numpy)"]}
     for r in rows:
         if r["loop"] == "clone+det":
@@ -485,16 +583,27 @@ def markdown(result: dict) -> str:
         vs_t = f"{rate / texas:.2f}x" if texas and r["library"] != "open_spiel" else ""
         peer = same.get(r["loop"]) if r["library"] == "deckzoo" else None
         vs_o = f"{rate / peer:.2f}x" if peer else ""
-        out.append(f"| {r['library']} | {r['env']} | {r['loop']} | {r['players']} | {r['obs_size'] or ''} | "
-                   f"{rate:,.0f} | {gps:,.1f} | {vs_t} | {vs_o} |")
-    out += ["", "\"vs oh_hell same loop\": engine vs oh_hell engine; engine+obs vs oh_hell + set_from (numpy).", ""]
+        out.append(
+            f"| {r['library']} | {r['env']} | {r['loop']} | {r['players']} | {r['obs_size'] or ''} | "
+            f"{rate:,.0f} | {gps:,.1f} | {vs_t} | {vs_o} |"
+        )
+    out += [
+        "",
+        '"vs oh_hell same loop": engine vs oh_hell engine; engine+obs vs oh_hell + set_from (numpy).',
+        "",
+    ]
     if result["clone_det"]:
-        out += ["## clone + determinize (ISMCTS cost per iteration)", "",
-                "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) | per-round p10-p90 |",
-                "|---|---:|---:|---:|---:|"]
+        out += [
+            "## clone + determinize (ISMCTS cost per iteration)",
+            "",
+            "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) | per-round p10-p90 |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for c in result["clone_det"]:
-            out.append(f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} | "
-                       f"{_fmt_spread(c.get('spread'))} |")
+            out.append(
+                f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} | "
+                f"{_fmt_spread(c.get('spread'))} |"
+            )
         out.append("")
     adapter = []
     for r in rows:
@@ -502,24 +611,42 @@ def markdown(result: dict) -> str:
             obs = _rate(rows, "deckzoo", r["env"], "engine+obs")
             if obs:
                 aec_us, obs_us = 1e6 * r["seconds"] / r["steps"], 1e6 / obs
-                adapter.append(f"| {r['env']} | {aec_us:.1f} | {obs_us:.1f} | {aec_us - obs_us:.1f} |")
+                adapter.append(
+                    f"| {r['env']} | {aec_us:.1f} | {obs_us:.1f} | {aec_us - obs_us:.1f} |"
+                )
     if adapter:
-        out += ["## Cost of the AEC adapter", "",
-                ("Microseconds per step through `env.last()` + `env.step()` against the engine's own "
-                 "`observe` + `legal_mask` + `apply`; the difference is what the adapter (and PettingZoo's "
-                 "iteration protocol) adds. It is the difference of two measured rates, so it is noisy "
-                 "on a loaded machine (a negative value is noise)."), "",
-                "| env | AEC step (us) | engine+obs step (us) | adapter (us) |", "|---|---:|---:|---:|"]
+        out += [
+            "## Cost of the AEC adapter",
+            "",
+            (
+                "Microseconds per step through `env.last()` + `env.step()` against the engine's own "
+                "`observe` + `legal_mask` + `apply`; the difference is what the adapter (and PettingZoo's "
+                "iteration protocol) adds. It is the difference of two measured rates, so it is noisy "
+                "on a loaded machine (a negative value is noise)."
+            ),
+            "",
+            "| env | AEC step (us) | engine+obs step (us) | adapter (us) |",
+            "|---|---:|---:|---:|",
+        ]
         out += adapter + [""]
     if result["targets"]:
-        out += ["## Targets (issue 10)", "",
-                ("The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
-                 "round (both sides ran within the same few seconds), a measure of how much load moved it."), "",
-                "| target | ratio | per-round p10-p90 | goal | met |", "|---|---:|---:|---:|---|"]
+        out += [
+            "## Targets (issue 10)",
+            "",
+            (
+                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
+                "round (both sides ran within the same few seconds), a measure of how much load moved it."
+            ),
+            "",
+            "| target | ratio | per-round p10-p90 | goal | met |",
+            "|---|---:|---:|---:|---|",
+        ]
         for t in result["targets"]:
             goal = t["goal"] if isinstance(t["goal"], str) else f">= {t['goal']}"
-            out.append(f"| {t['target']} | {t['ratio']:.2f} | {_fmt_spread(t.get('spread'))} | {goal} | "
-                       f"{'yes' if t['met'] else '**no**'} |")
+            out.append(
+                f"| {t['target']} | {t['ratio']:.2f} | {_fmt_spread(t.get('spread'))} | {goal} | "
+                f"{'yes' if t['met'] else '**no**'} |"
+            )
         out.append("")
     if result["notes"]:
         out += ["## Notes", ""] + [f"- {n}" for n in result["notes"]] + [""]
@@ -555,7 +682,9 @@ def chart(result: dict, path: Path) -> bool:
     texas = _rate(result["results"], "pettingzoo", "texas_holdem_v4", "aec")
     if texas:
         ax.axvline(3 * texas, color="grey", linestyle="--", linewidth=0.8)
-        ax.text(3 * texas, len(rows) - 0.4, " AEC target: 3x texas_holdem_v4", fontsize=7, color="grey")
+        ax.text(
+            3 * texas, len(rows) - 0.4, " AEC target: 3x texas_holdem_v4", fontsize=7, color="grey"
+        )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -577,8 +706,15 @@ def _versions() -> dict:
     return out
 
 
-def run(names: list[str], seconds: float, slice_s: float, peers: bool = True, seed: int = 0,
-        clone_det: bool = True, progress: bool = True) -> dict:
+def run(
+    names: list[str],
+    seconds: float,
+    slice_s: float,
+    peers: bool = True,
+    seed: int = 0,
+    clone_det: bool = True,
+    progress: bool = True,
+) -> dict:
     """Build every case, run them interleaved, and return the result dict (not written)."""
     load_start = os.getloadavg()
     cases = deckzoo_cases(names, seed, clone_det)
@@ -592,16 +728,35 @@ def run(names: list[str], seconds: float, slice_s: float, peers: bool = True, se
     run_interleaved(cases, seconds, slice_s, seed, progress)
     rows = [c.row() for c in cases]
     clone_det_rows, targets = summarise(rows)
-    meta = {**_versions(), "machine": platform.machine(), "cpus": os.cpu_count(),
-            "loadavg_start": list(load_start), "loadavg_end": list(os.getloadavg()),
-            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "seconds_per_case": seconds, "slice_s": slice_s,
-            "wall_s": round(time.perf_counter() - t0, 1), "players": PLAYERS, "peak_rss_mb": peak_rss_mb()}
-    return {"meta": meta, "results": rows, "clone_det": clone_det_rows, "targets": targets, "notes": notes}
+    meta = {
+        **_versions(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "loadavg_start": list(load_start),
+        "loadavg_end": list(os.getloadavg()),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "seconds_per_case": seconds,
+        "slice_s": slice_s,
+        "wall_s": round(time.perf_counter() - t0, 1),
+        "players": PLAYERS,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+    return {
+        "meta": meta,
+        "results": rows,
+        "clone_det": clone_det_rows,
+        "targets": targets,
+        "notes": notes,
+    }
 
 
 def write(result: dict, out_dir: Path) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {"json": out_dir / "peers.json", "md": out_dir / "peers.md", "png": out_dir / "peers.png"}
+    paths = {
+        "json": out_dir / "peers.json",
+        "md": out_dir / "peers.md",
+        "png": out_dir / "peers.png",
+    }
     if not chart(result, paths["png"]):
         result["notes"].append("no chart: matplotlib is not installed")
         del paths["png"]
@@ -614,7 +769,9 @@ def update_docs(result: dict, path: Path = DOCS) -> None:
     """Replace the results section of docs/performance.md (between its markers) with this run's tables."""
     text = path.read_text()
     a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
-    body = "\n".join("##" + line if line.startswith("#") else line for line in markdown(result).splitlines())
+    body = "\n".join(
+        "##" + line if line.startswith("#") else line for line in markdown(result).splitlines()
+    )
     path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
 
 
@@ -635,23 +792,35 @@ def profile(names: list[str], seconds: float, top: int = 15, seed: int = 0) -> s
         prof.enable()
         case.run(seconds, Picker(seed))
         prof.disable()
-        out.write(f"\n=== {case.env} {case.loop}: {case.steps} steps in {case.seconds:.1f} s under the profiler\n")
+        out.write(
+            f"\n=== {case.env} {case.loop}: {case.steps} steps in {case.seconds:.1f} s under the profiler\n"
+        )
         pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
     return out.getvalue()
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--seconds", type=float, default=5.0, help="total time per case")
     ap.add_argument("--slice", type=float, default=0.25, help="seconds per case per round")
-    ap.add_argument("--envs", default=",".join(E.registry.env_names()),
-                    help="comma-separated deckzoo env names")
+    ap.add_argument(
+        "--envs", default=",".join(E.registry.env_names()), help="comma-separated deckzoo env names"
+    )
     ap.add_argument("--no-peers", action="store_true", help="deckzoo only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
-    ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/performance.md")
-    ap.add_argument("--profile", action="store_true",
-                    help="instead of measuring, cProfile each deckzoo case of --envs for --seconds and print hot spots")
+    ap.add_argument(
+        "--update-docs",
+        action="store_true",
+        help="also rewrite the results section of docs/performance.md",
+    )
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="instead of measuring, cProfile each deckzoo case of --envs for --seconds and print hot spots",
+    )
     args = ap.parse_args(argv)
     names = [E.canonical(n) for n in args.envs.split(",") if n]
     if args.profile:
@@ -662,8 +831,10 @@ def main(argv=None) -> dict:
     if args.update_docs:
         update_docs(result)
     print(markdown(result))
-    print(f"peak memory (max RSS): {result['meta']['peak_rss_mb']:.0f} MB; written: "
-          + ", ".join(str(p) for p in paths.values()))
+    print(
+        f"peak memory (max RSS): {result['meta']['peak_rss_mb']:.0f} MB; written: "
+        + ", ".join(str(p) for p in paths.values())
+    )
     return result
 
 

@@ -48,7 +48,9 @@ def ismcts_for_games() -> dict[str, str]:
 
 
 def sequential_matchup(env: str, hero: str, opponent: str, players: int, options: dict, seed: int,
-                       batch: int, min_games: int, max_games: int, workers: int, log=print) -> dict:
+                       batch: int, min_games: int, max_games: int, workers: int, log=print,
+                       **arena) -> dict:
+    """``arena``: more ArenaConfig fields, e.g. ``backend="ray", address="auto"``."""
     """Play ``hero`` against ``opponent`` in batches until separated from 1/P (see module doc)."""
     batch = max(players, math.ceil(batch / players) * players)
     records: list[dict] = []
@@ -57,7 +59,7 @@ def sequential_matchup(env: str, hero: str, opponent: str, players: int, options
     while len(records) < max_games:
         n = min(batch, max_games - len(records))
         res = run_arena(ArenaConfig(env, [hero, opponent], games=n, players=players, options=options, seed=seed,
-                                    workers=workers, first_game=len(records)))
+                                    workers=workers, first_game=len(records), **arena))
         records += res.records
         if res.interrupted:
             raise KeyboardInterrupt
@@ -150,6 +152,10 @@ def main(argv=None) -> int:
     p.add_argument("--ismcts-cap-for", action="append", metavar="ENV=N",
                    help="cap for one env's ISMCTS match-up (long games)")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="play the games in local processes or as Ray tasks (docs/distributed.md)")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: the cluster (auto, HOST:PORT)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--append", action="store_true",
@@ -227,6 +233,7 @@ def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
 
 
 def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save) -> None:
+    arena = {"backend": args.backend, "address": args.address}
     for env in [e.strip() for e in args.envs.split(",") if e.strip()]:
         game_cls = E.game_class(env)
         env = game_cls.env_name()
@@ -238,13 +245,13 @@ def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, sav
         print(f"{env}: {players} players, options {options}")
         if "heuristic" not in skip:
             rows.append(sequential_matchup(env, "heuristic", "random", players, options, args.seed, args.batch,
-                                           args.min_games, args.max_games, args.workers))
+                                           args.min_games, args.max_games, args.workers, **arena))
             save()
         if "ismcts" not in skip:
             spec = ismcts_for.get(env, args.ismcts)
             cap = args.ismcts_caps.get(env, args.max_games_ismcts or args.max_games)
             rows.append(sequential_matchup(env, spec, "heuristic", players, options, args.seed, args.batch,
-                                           min(args.min_games, cap), cap, args.workers))
+                                           min(args.min_games, cap), cap, args.workers, **arena))
             save()
 
 

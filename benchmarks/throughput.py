@@ -46,7 +46,10 @@ from deckzoo.envs import vector
 HERE = Path(__file__).resolve().parent
 RESULTS_DIR = HERE / "results"
 DOCS = HERE.parent / "docs" / "vector.md"
-DOCS_BEGIN, DOCS_END = "<!-- throughput.py results: begin -->", "<!-- throughput.py results: end -->"
+DOCS_BEGIN, DOCS_END = (
+    "<!-- throughput.py results: begin -->",
+    "<!-- throughput.py results: end -->",
+)
 PLAYERS = 4
 KEY_TABLES = 2  # pre-drawn key tables a batched case cycles through
 
@@ -70,8 +73,13 @@ class BatchedCase(peers.Case):
 
     def __init__(self, name: str, options: dict, batch: int, seed: int):
         self.env_obj = vector.make(name, num_envs=batch, seed=seed, **options)
-        super().__init__("deckzoo", name, f"batched B={batch}", self.env_obj.num_players,
-                         obs_size=self.env_obj.obs_dim)
+        super().__init__(
+            "deckzoo",
+            name,
+            f"batched B={batch}",
+            self.env_obj.num_players,
+            obs_size=self.env_obj.obs_dim,
+        )
         self.batch = batch
         rng = np.random.default_rng(seed)
         shape = (KEY_TABLES, batch, self.env_obj.num_actions)
@@ -99,8 +107,9 @@ class BatchedCase(peers.Case):
         return out
 
 
-def build_cases(names: list[str], batches: list[int], scalar_loops: list[str], seed: int = 0,
-                spiel: bool = True) -> tuple[list, list[str]]:
+def build_cases(
+    names: list[str], batches: list[int], scalar_loops: list[str], seed: int = 0, spiel: bool = True
+) -> tuple[list, list[str]]:
     cases: list = []
     notes: list[str] = []
     for name in names:
@@ -113,11 +122,14 @@ def build_cases(names: list[str], batches: list[int], scalar_loops: list[str], s
         for loop in scalar_loops:
             if loop == "aec":
                 mod = E.registry.env_module(name)
-                cases.append(peers.AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed))
+                cases.append(
+                    peers.AecCase("deckzoo", name, lambda mod=mod, opts=opts: mod.env(**opts), seed)
+                )
             else:
                 obs, state = loop.startswith("engine+obs"), loop == "engine+obs+state"
-                cases.append(peers.EngineCase(name, game, observe=obs, seed=seed,
-                                              global_state=state))
+                cases.append(
+                    peers.EngineCase(name, game, observe=obs, seed=seed, global_state=state)
+                )
     if spiel:
         try:
             import pyspiel
@@ -137,8 +149,14 @@ def memory(names: list[str], batch: int) -> list[dict]:
             continue
         env = vector.make(name, num_envs=batch, seed=0, num_players=PLAYERS)
         env.reset()
-        out.append({"env": name, "batch": batch, "state_bytes_per_game": env.engine.state_nbytes() / batch,
-                    "obs_mask_bytes_per_game": 4 * env.obs_dim + env.num_actions})
+        out.append(
+            {
+                "env": name,
+                "batch": batch,
+                "state_bytes_per_game": env.engine.state_nbytes() / batch,
+                "obs_mask_bytes_per_game": 4 * env.obs_dim + env.num_actions,
+            }
+        )
     return out
 
 
@@ -157,43 +175,74 @@ def targets(rows: list[dict], mem: list[dict], batches: list[int]) -> list[dict]
 
     wiz = _rate(rows, "wizard_v0", "batched B=1024")
     if wiz:
-        add("wizard_v0 batched B=1024, steps/s (obs + mask every step)", round(wiz), ">= 500,000", wiz >= 5e5)
+        add(
+            "wizard_v0 batched B=1024, steps/s (obs + mask every step)",
+            round(wiz),
+            ">= 500,000",
+            wiz >= 5e5,
+        )
         oh = _rate(rows, "oh_hell", "engine+set_from(numpy)", "open_spiel")
         if oh:
-            add("wizard_v0 batched B=1024 / OpenSpiel oh_hell + set_from (numpy)", round(wiz / oh, 2),
-                ">= 5", wiz / oh >= 5)
+            add(
+                "wizard_v0 batched B=1024 / OpenSpiel oh_hell + set_from (numpy)",
+                round(wiz / oh, 2),
+                ">= 5",
+                wiz / oh >= 5,
+            )
     for name in ("gobig_v0", "bignumber_v0"):
         b, s = _rate(rows, name, "batched B=1024"), _rate(rows, name, "engine+obs")
         if b and s:
             add(f"{name} batched B=1024 / scalar engine+obs", round(b / s, 2), ">= 10", b / s >= 10)
     for m in mem:
-        add(f"{m['env']} state bytes per game at B={m['batch']}", round(m["state_bytes_per_game"]), "<= 4096",
-            m["state_bytes_per_game"] <= 4096)
+        add(
+            f"{m['env']} state bytes per game at B={m['batch']}",
+            round(m["state_bytes_per_game"]),
+            "<= 4096",
+            m["state_bytes_per_game"] <= 4096,
+        )
     for name in sorted({r["env"] for r in rows if "batch" in r}):
-        cost = {r["batch"]: r["seconds"] / (r["steps"] / r["batch"]) for r in rows
-                if r.get("batch") and r["env"] == name and r["steps"]}
+        cost = {
+            r["batch"]: r["seconds"] / (r["steps"] / r["batch"])
+            for r in rows
+            if r.get("batch") and r["env"] == name and r["steps"]
+        }
         if len(cost) >= 2:
             lo, hi = min(cost), max(cost)
             growth = cost[hi] / cost[lo]
-            add(f"{name} cost per step, B={lo} -> B={hi}", round(growth, 1),
-                f"< {hi // lo} (linear)", growth < hi / lo)
+            add(
+                f"{name} cost per step, B={lo} -> B={hi}",
+                round(growth, 1),
+                f"< {hi // lo} (linear)",
+                growth < hi / lo,
+            )
             sizes = sorted(cost)
             for a, b in itertools.pairwise(sizes):
-                add(f"{name} cost per step, B={a} -> B={b}", round(cost[b] / cost[a], 2), f"< {b / a:g}",
-                    cost[b] / cost[a] < b / a)
+                add(
+                    f"{name} cost per step, B={a} -> B={b}",
+                    round(cost[b] / cost[a], 2),
+                    f"< {b / a:g}",
+                    cost[b] / cost[a] < b / a,
+                )
     return out
 
 
 def markdown(result: dict) -> str:
     meta, rows = result["meta"], result["results"]
-    out = [f"# Batched engines: throughput ({meta['date']})", "",
-           (f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
+    out = [
+        f"# Batched engines: throughput ({meta['date']})",
+        "",
+        (
+            f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
             f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
             f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}. "
-            f"{PLAYERS} players, default options (Wizard: the full 15-round game)."), "",
-           f"Command: `{meta['command']}`", "",
-           "| library | env | loop | steps/s | games/s | us per call | vs scalar engine+obs |",
-           "|---|---|---|---:|---:|---:|---:|"]
+            f"{PLAYERS} players, default options (Wizard: the full 15-round game)."
+        ),
+        "",
+        f"Command: `{meta['command']}`",
+        "",
+        "| library | env | loop | steps/s | games/s | us per call | vs scalar engine+obs |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
     for r in rows:
         rate = r["steps"] / r["seconds"] if r["seconds"] else 0.0
         gps = r["games"] / r["seconds"] if r["seconds"] else 0.0
@@ -201,14 +250,31 @@ def markdown(result: dict) -> str:
         us = 1e6 * r["seconds"] / calls if calls else 0.0
         base = _rate(rows, r["env"], "engine+obs") if r["library"] == "deckzoo" else None
         vs = f"{rate / base:.1f}x" if base and r["loop"] != "engine+obs" else ""
-        out.append(f"| {r['library']} | {r['env']} | {r['loop']} | {rate:,.0f} | {gps:,.1f} | {us:,.1f} | {vs} |")
-    out += ["", "## Memory", "", "| env | B | state bytes per game | obs + mask bytes per game (one step's output) |",
-            "|---|---:|---:|---:|"]
+        out.append(
+            f"| {r['library']} | {r['env']} | {r['loop']} | {rate:,.0f} | {gps:,.1f} | {us:,.1f} | {vs} |"
+        )
+    out += [
+        "",
+        "## Memory",
+        "",
+        "| env | B | state bytes per game | obs + mask bytes per game (one step's output) |",
+        "|---|---:|---:|---:|",
+    ]
     for m in result["memory"]:
-        out.append(f"| {m['env']} | {m['batch']} | {m['state_bytes_per_game']:,.0f} | {m['obs_mask_bytes_per_game']:,} |")
-    out += ["", "## Targets (issue 16)", "", "| target | value | goal | met |", "|---|---:|---:|---|"]
+        out.append(
+            f"| {m['env']} | {m['batch']} | {m['state_bytes_per_game']:,.0f} | {m['obs_mask_bytes_per_game']:,} |"
+        )
+    out += [
+        "",
+        "## Targets (issue 16)",
+        "",
+        "| target | value | goal | met |",
+        "|---|---:|---:|---|",
+    ]
     for t in result["targets"]:
-        out.append(f"| {t['target']} | {t['value']:,} | {t['goal']} | {'yes' if t['met'] else '**no**'} |")
+        out.append(
+            f"| {t['target']} | {t['value']:,} | {t['goal']} | {'yes' if t['met'] else '**no**'} |"
+        )
     if result["notes"]:
         out += ["", "## Notes", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"
@@ -218,7 +284,9 @@ def update_docs(result: dict, path: Path = DOCS) -> None:
     """Replace the results section of docs/vector.md (between its markers) with this run's tables."""
     text = path.read_text()
     a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
-    body = "\n".join("##" + line if line.startswith("#") else line for line in markdown(result).splitlines())
+    body = "\n".join(
+        "##" + line if line.startswith("#") else line for line in markdown(result).splitlines()
+    )
     path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
 
 
@@ -233,11 +301,20 @@ def chart(result: dict, path: Path) -> bool:
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     rows = [r for r in result["results"] if r.get("batch") and r["steps"]]
     for name in sorted({r["env"] for r in rows}):
-        pts = sorted((r["batch"], 1e6 * r["seconds"] / (r["steps"] / r["batch"])) for r in rows if r["env"] == name)
+        pts = sorted(
+            (r["batch"], 1e6 * r["seconds"] / (r["steps"] / r["batch"]))
+            for r in rows
+            if r["env"] == name
+        )
         xs, ys = zip(*pts)
         ax.plot(xs, ys, marker="o", label=name)
-        ax.plot(xs, [ys[0] * x / xs[0] for x in xs], linestyle=":", color=ax.lines[-1].get_color(),
-                linewidth=0.8)
+        ax.plot(
+            xs,
+            [ys[0] * x / xs[0] for x in xs],
+            linestyle=":",
+            color=ax.lines[-1].get_color(),
+            linewidth=0.8,
+        )
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("games per batch (B)")
@@ -252,17 +329,28 @@ def chart(result: dict, path: Path) -> bool:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--seconds", type=float, default=6.0, help="total time per case")
     ap.add_argument("--slice", type=float, default=0.3, help="seconds per case per round")
-    ap.add_argument("--envs", default=",".join(vector.available()), help="comma-separated env names")
+    ap.add_argument(
+        "--envs", default=",".join(vector.available()), help="comma-separated env names"
+    )
     ap.add_argument("--batch", default="1,64,1024,4096", help="batch sizes of the batched cases")
-    ap.add_argument("--scalar-loops", default="engine+obs",
-                    help="scalar loops: engine+obs, engine, aec, engine+obs+state (+ global_state())")
+    ap.add_argument(
+        "--scalar-loops",
+        default="engine+obs",
+        help="scalar loops: engine+obs, engine, aec, engine+obs+state (+ global_state())",
+    )
     ap.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(RESULTS_DIR))
-    ap.add_argument("--update-docs", action="store_true", help="also rewrite the results section of docs/vector.md")
+    ap.add_argument(
+        "--update-docs",
+        action="store_true",
+        help="also rewrite the results section of docs/vector.md",
+    )
     args = ap.parse_args(argv)
     names = [E.canonical(n) for n in args.envs.split(",") if n]
     batches = [int(b) for b in args.batch.split(",") if b]
@@ -273,14 +361,27 @@ def main(argv=None) -> dict:
     peers.run_interleaved(cases, args.seconds, args.slice, args.seed)
     rows = [c.row() for c in cases]
     mem = memory(names, max(batches))
-    meta = {"python": platform.python_version(), "numpy": np.__version__, "cpus": os.cpu_count(),
-            "loadavg_start": list(load_start), "loadavg_end": list(os.getloadavg()),
-            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "seconds_per_case": args.seconds,
-            "slice_s": args.slice, "wall_s": round(time.perf_counter() - t0, 1),
-            "peak_rss_mb": peers.peak_rss_mb(),
-            "command": "python benchmarks/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:])}
-    result = {"meta": meta, "results": rows, "memory": mem, "targets": targets(rows, mem, batches),
-              "notes": notes}
+    meta = {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "cpus": os.cpu_count(),
+        "loadavg_start": list(load_start),
+        "loadavg_end": list(os.getloadavg()),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "seconds_per_case": args.seconds,
+        "slice_s": args.slice,
+        "wall_s": round(time.perf_counter() - t0, 1),
+        "peak_rss_mb": peers.peak_rss_mb(),
+        "command": "python benchmarks/throughput.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+    }
+    result = {
+        "meta": meta,
+        "results": rows,
+        "memory": mem,
+        "targets": targets(rows, mem, batches),
+        "notes": notes,
+    }
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "throughput.json").write_text(json.dumps(result, indent=2) + "\n")

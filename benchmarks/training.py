@@ -88,7 +88,8 @@ def train_game(game: str, steps: int | None, config: str | None = None,
     summary["wall_seconds"] = time.perf_counter() - t0
     summary["load_average_start"] = list(load0)
     with open(cfg.resolved_run_dir() / "eval.csv") as f:
-        summary["curve"] = [{k: (float(v) if k not in ("opponent",) else v) for k, v in row.items()}
+        text = ("opponent", "kind")
+        summary["curve"] = [{k: (v if k in text else float(v)) for k, v in row.items()}
                             for row in csv.DictReader(f)]
     summary["config"] = config_to_dict(cfg)
     return summary
@@ -381,35 +382,12 @@ def plot_cpu_curves(game: str, sb3: dict | None, vec: dict) -> None:
 
 
 def plot_curve(game: str, s: dict) -> None:
-    import matplotlib
+    from deckzoo.training.curve import plot_learning_curve
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    final_step = s["steps"]
-    for opp in sorted({r["opponent"] for r in s["curve"]}):
-        pts = [r for r in s["curve"] if r["opponent"] == opp]
-        # the final evaluation repeats the last step with more games: keep the larger sample
-        by_step = {}
-        for r in pts:
-            if r["step"] not in by_step or r["games"] >= by_step[r["step"]]["games"]:
-                by_step[r["step"]] = r
-        pts = [by_step[k] for k in sorted(by_step)]
-        x = [r["step"] for r in pts]
-        ax.plot(x, [r["win_share"] for r in pts], marker="o", label=f"vs {opp}")
-        ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
-    ax.axhline(1 / s["num_players"], color="grey", linestyle="--", label="1/P")
-    ax.set_xlim(0, final_step * 1.02)
-    ax.set_ylim(0, 1)
-    ax.set_xlabel("learner env steps")
-    ax.set_ylabel("win share")
     warm = " after cloning the heuristic (step 0)" if s.get("pretrain") else " self-play"
-    ax.set_title(f"{game} ({s['num_players']} players): MaskablePPO{warm}", fontsize=10)
-    ax.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(RESULTS / f"training.{game}.png", dpi=100)
-    plt.close(fig)
+    plot_learning_curve(s["curve"], s["num_players"], RESULTS / f"training.{game}.png",
+                        f"{game} ({s['num_players']} players): MaskablePPO{warm}",
+                        final_step=s["steps"])
 
 
 def main(argv=None) -> int:

@@ -27,9 +27,6 @@ from . import registry
 from .core.errors import ConfigError, IllegalActionError
 from .registry import canonical, game_class, make
 
-# The former private name, still used by training/config.py (which another change owns).
-_canonical = canonical
-
 __all__ = ["ENVS", "GAMES", "ConfigError", "IllegalActionError", "canonical", "game_class", "make",
            "registry"]
 

@@ -38,11 +38,18 @@ def _engines() -> dict[str, type[BatchedEngine]]:
         if not any(m.name == "batched" for m in pkgutil.iter_modules(package.__path__)):
             continue
         module = import_module(f"{package.__name__}.batched")
-        engines = [c for c in vars(module).values() if isinstance(c, type)
-                   and issubclass(c, BatchedEngine) and c.__module__ == module.__name__]
+        engines = [
+            c
+            for c in vars(module).values()
+            if isinstance(c, type)
+            and issubclass(c, BatchedEngine)
+            and c.__module__ == module.__name__
+        ]
         if len(engines) != 1:
-            raise registry.RegistryError(f"{module.__name__} must define one BatchedEngine "
-                                         f"subclass, found {[c.__name__ for c in engines]}")
+            raise registry.RegistryError(
+                f"{module.__name__} must define one BatchedEngine "
+                f"subclass, found {[c.__name__ for c in engines]}"
+            )
         found[game.env_name()] = engines[0]
     return found
 
@@ -83,4 +90,12 @@ def make_gym(name: str, num_envs: int = 1, seed: Any = None, **options):
     return SingleAgentVectorEnv(name, num_envs=num_envs, seed=seed, **options)
 
 
-__all__ = ["BatchedEnv", "StateDeals", "available", "engine_class", "from_states", "make", "make_gym"]
+__all__ = [
+    "BatchedEnv",
+    "StateDeals",
+    "available",
+    "engine_class",
+    "from_states",
+    "make",
+    "make_gym",
+]

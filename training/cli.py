@@ -1,59 +1,117 @@
-"""``deckzoo train --config FILE [--resume]``: run (or continue) a MaskablePPO training run."""
+"""``deckzoo train --config FILE [--resume] [--address ...]``: run (or continue) a training run
+(MaskablePPO, or RLlib's PPO with ``trainer: rllib``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import shlex
+import sys
+
+from deckzoo.agents.cli_args import count_arg, parse_key_value
 
 
-def _parse_set(items: list[str]) -> dict:
-    import yaml
+def _overrides(args: argparse.Namespace) -> tuple[dict, dict]:
+    """``(overrides, sources)`` for ``load_config``: each dotted key with what the user typed."""
+    overrides, sources = {}, {}
+    for item in args.set or []:
+        key, value = parse_key_value(item, "--set")
+        overrides[key], sources[key] = value, f"--set {item}"
+    if args.run_dir:
+        overrides["run_dir"], sources["run_dir"] = args.run_dir, f"--run-dir {args.run_dir}"
+    if args.steps is not None:
+        overrides["total_timesteps"], sources["total_timesteps"] = (
+            args.steps,
+            f"--steps {args.steps}",
+        )
+    if args.no_progress:
+        overrides["progress_bar"] = False
+    if args.address:
+        overrides["rllib.address"], sources["rllib.address"] = (
+            args.address,
+            f"--address {args.address}",
+        )
+    return overrides, sources
 
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise SystemExit(f"--set expects KEY=VALUE, got {item!r}")
-        out[key] = yaml.safe_load(value)
-    return out
+
+def _resume_command(args: argparse.Namespace) -> str:
+    parts = ["deckzoo", "train", "--config", args.config]
+    if args.run_dir:
+        parts += ["--run-dir", args.run_dir]
+    for item in args.set or []:
+        parts += ["--set", item]
+    return shlex.join([*parts, "--resume"])
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from deckzoo.envs.core.errors import ConfigError
-
     from .config import load_config
-    from .train import train
+    from .train import RunFinished, TrainingInterrupted, train
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    overrides = _parse_set(args.set or [])
-    if args.run_dir:
-        overrides["run_dir"] = args.run_dir
-    if args.steps is not None:
-        overrides["total_timesteps"] = args.steps
-    if args.no_progress:
-        overrides["progress_bar"] = False
+    cfg = load_config(args.config, *_overrides(args))
     try:
-        cfg = load_config(args.config, overrides)
         summary = train(cfg, resume=args.resume)
-    except ConfigError as e:
-        print(f"deckzoo train: {e}")
-        return 2
-    final = {r["opponent"]: f"{r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-             for r in summary["final_eval"]}
-    print(json.dumps({"steps": summary["steps"], "steps_per_second": round(summary["steps_per_second"], 1),
-                      "run_dir": str(cfg.resolved_run_dir()), "win_share": final}, indent=2))
+    except RunFinished as e:
+        print(f"deckzoo train: {e}", file=sys.stderr)
+        return 0
+    except TrainingInterrupted as e:
+        if e.checkpoint_step is None:
+            where = "before its first checkpoint, so there is nothing to resume; start it again"
+        else:
+            where = (
+                f"the last checkpoint (step {e.checkpoint_step}) is {e.path}; "
+                f"resume with: {_resume_command(args)}"
+            )
+        print(f"deckzoo train: interrupted at step {e.step}; {where}", file=sys.stderr)
+        return 130
+    final = {
+        r["opponent"]: f"{r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+        for r in summary["final_eval"]
+    }
+    print(
+        json.dumps(
+            {
+                "steps": summary["steps"],
+                "steps_per_second": round(summary["steps_per_second"], 1),
+                "run_dir": str(cfg.resolved_run_dir()),
+                "win_share": final,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("train", help="train a MaskablePPO policy by self-play (configs/<game>.yaml)",
-                       description="Train MaskablePPO on one game; see docs/training.md.")
+    p = sub.add_parser(
+        "train",
+        help="train a MaskablePPO policy by self-play (configs/<game>.yaml)",
+        description="Train MaskablePPO on one game by self-play. The run folder gets the "
+        "config, checkpoints, TensorBoard logs, eval.csv, a learning curve, "
+        "policy.npz (an agent: ppo:RUN/policy.npz) and summary.json. Ctrl-C "
+        "stops and says how to resume.",
+    )
     p.add_argument("--config", required=True, help="YAML config, e.g. configs/gobig.yaml")
-    p.add_argument("--resume", action="store_true", help="continue the run in run_dir from its checkpoint")
-    p.add_argument("--run-dir", help="override run_dir")
-    p.add_argument("--steps", type=int, help="override total_timesteps")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="override any config key, dotted (--set ppo.learning_rate=1e-4); repeatable")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in run_dir from its checkpoint (with --steps: extend it)",
+    )
+    p.add_argument("--run-dir", help="output folder (overrides run_dir)")
+    p.add_argument(
+        "--steps", type=count_arg(1), help="budget in learner steps (overrides total_timesteps)"
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override any config key, dotted (--set ppo.learning_rate=1e-4); repeatable",
+    )
+    p.add_argument(
+        "--address",
+        help="trainer rllib: the Ray cluster to join (auto or HOST:PORT); default: a local Ray "
+        "instance",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

@@ -13,6 +13,7 @@ so an event happens at the first rollout boundary at or after each multiple of i
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,15 @@ from typing import Any
 from deckzoo.envs.core.errors import ConfigError
 
 LEARNER = "learner"  # the opponents.mix key of a seat played (and trained) by the learner itself
+
+
+class ConfigKeyError(ConfigError):
+    """A bad value of one config key; ``key`` is its dotted name (``ppo.learning_rate``), so that
+    ``load_config`` can blame the ``--set`` that gave it rather than the file."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(message)
 
 
 @dataclass
@@ -77,9 +87,6 @@ class EvalConfig:
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: bool = True
     """Evaluate the greedy policy (most likely legal action) rather than sampling it."""
-    max_steps: int = 20_000
-    """Decisions (all seats) after which an evaluation game is abandoned and counts as a loss
-    for the learner (a greedy policy can cycle forever through cancellable decisions)."""
 
 
 @dataclass
@@ -131,12 +138,41 @@ class VectorConfig:
 
 
 @dataclass
+class RLlibConfig:
+    """Keys of the RLlib trainer only (``trainer: rllib``, training/rllib.py; docs/distributed.md).
+
+    It reads the shared keys too: ``ppo.*`` (learning_rate, n_epochs, batch_size as the
+    minibatch size, gamma, gae_lambda, clip_range, ent_coef, vf_coef, max_grad_norm, net_arch,
+    activation), ``opponents.mix`` with the keys ``learner`` (another seat of the policy being
+    trained), ``pool`` (a frozen snapshot) and ``random``, ``opponents.pool_size`` and
+    ``snapshot_every``, ``eval.*``, ``checkpoint_every``, ``seed`` and ``torch_threads``. Its
+    ``total_timesteps`` and intervals count env steps: the decisions of every seat."""
+
+    env_runners: int = 1
+    """Ray actors that play the games (0: the driver plays them itself)."""
+    envs_per_runner: int = 4
+    """Games each env runner steps at once (one batched forward pass for all of them)."""
+    train_batch_size: int = 4000
+    """Env steps collected per training iteration (all seats)."""
+    address: Any = None
+    """null: start a local Ray instance of ``num_cpus`` CPUs; ``auto`` or ``HOST:PORT``: join
+    that cluster (``deckzoo train --address``)."""
+    num_cpus: Any = None
+    """CPUs of the local Ray instance (null: ``max(env_runners, 1)``)."""
+    ship_code: bool = True
+    """When joining a cluster, send this deckzoo's code with the job (Ray ``runtime_env``), so
+    the nodes need only Ray and deckzoo's dependencies installed."""
+
+
+@dataclass
 class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
     trainer: str = "sb3"
-    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py) or vector (batched
-    self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number)."""
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py), vector (batched
+    self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number) or
+    rllib (RLlib's PPO, one policy for every seat, on a local Ray instance or a cluster,
+    training/rllib.py)."""
     game: str = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
     num_players: Any = None
@@ -169,6 +205,7 @@ class TrainConfig:
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     vector: VectorConfig = field(default_factory=VectorConfig)
+    rllib: RLlibConfig = field(default_factory=RLlibConfig)
 
     @property
     def rollout_steps(self) -> int:
@@ -191,14 +228,15 @@ def _type_ok(value, tp) -> bool:
 
 def _fill(cls, data: Any, where: str):
     if not isinstance(data, dict):
-        raise ConfigError(f"config {where or 'file'}: expected a mapping, got {type(data).__name__}")
+        raise ConfigKeyError(where[:-1], f"config {where[:-1] or 'file'}: expected a mapping, got "
+                             f"{type(data).__name__}")
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(known))
+    unknown = sorted(set(data) - set(known), key=str)
     if unknown:
         keys = ", ".join(repr(f"{where}{k}") for k in unknown)
-        raise ConfigError(f"unknown config key {keys}; known keys{' in ' + where[:-1] if where else ''}: "
-                          f"{', '.join(sorted(known))}")
+        raise ConfigKeyError(f"{where}{unknown[0]}", f"unknown config key {keys}; known keys"
+                             f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}")
     kwargs = {}
     for name, value in data.items():
         tp = hints[name]
@@ -206,7 +244,11 @@ def _fill(cls, data: Any, where: str):
             kwargs[name] = _fill(tp, value, f"{where}{name}.")
             continue
         if not _type_ok(value, tp):
-            raise ConfigError(f"config key '{where}{name}' must be {getattr(tp, '__name__', tp)}, got {value!r}")
+            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be "
+                                 f"{getattr(tp, '__name__', tp)}, got {value!r}")
+        if tp is float and not math.isfinite(value):
+            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be a finite "
+                                 f"number, got {value!r}")
         kwargs[name] = float(value) if tp is float else value
     return cls(**kwargs)
 
@@ -215,12 +257,12 @@ def _check(cfg: TrainConfig) -> None:
     import deckzoo.envs as E
 
     def bad(key, msg):
-        raise ConfigError(f"config key {key!r} {msg}")
+        raise ConfigKeyError(key, f"config key {key!r} {msg}")
 
     try:
-        env_name = E._canonical(cfg.game)
+        env_name = E.canonical(cfg.game)
     except ConfigError as e:
-        raise ConfigError(f"config key 'game': {e}") from None
+        raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
     if cfg.max_episode_steps is not None and not (_type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0):
         bad("max_episode_steps", f"must be a positive int or null, got {cfg.max_episode_steps!r}")
@@ -232,23 +274,28 @@ def _check(cfg: TrainConfig) -> None:
         bad("vec_env", f"must be dummy or subproc, got {cfg.vec_env!r}")
     if cfg.device not in ("cpu", "cuda", "auto"):
         bad("device", f"must be cpu, cuda or auto, got {cfg.device!r}")
+    if cfg.device == "cuda" and not _cuda_available():
+        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there "
+                      "is one)")
     for key, v in [("total_timesteps", cfg.total_timesteps), ("n_envs", cfg.n_envs),
                    ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
                    ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
                    ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games),
-                   ("eval.max_steps", cfg.eval.max_steps)]:
+                   ("opponents.snapshot_every", cfg.opponents.snapshot_every), ("eval.games", cfg.eval.games)]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.trainer not in ("sb3", "vector"):
-        bad("trainer", f"must be sb3 or vector, got {cfg.trainer!r}")
+    if cfg.trainer not in ("sb3", "vector", "rllib"):
+        bad("trainer", f"must be sb3, vector or rllib, got {cfg.trainer!r}")
     if cfg.trainer == "vector":
         _check_vector(cfg, env_name, bad)
+    elif cfg.trainer == "rllib":
+        _check_rllib(cfg, bad)
     elif LEARNER in cfg.opponents.mix:
-        bad(f"opponents.mix.{LEARNER}", "is a seat played by the learner itself: only trainer: "
-            "vector has it")
+        bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
+    if cfg.trainer != "rllib" and cfg.rllib.address is not None:
+        bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
     if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
         bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
@@ -258,6 +305,9 @@ def _check(cfg: TrainConfig) -> None:
     for key in ("learning_rate", "clip_range", "max_grad_norm"):
         if not getattr(cfg.ppo, key) > 0:
             bad(f"ppo.{key}", f"must be > 0, got {getattr(cfg.ppo, key)}")
+    for key in ("ent_coef", "vf_coef"):
+        if not getattr(cfg.ppo, key) >= 0:
+            bad(f"ppo.{key}", f"must be >= 0, got {getattr(cfg.ppo, key)}")
     for key in ("gamma", "gae_lambda"):
         if not 0 <= getattr(cfg.ppo, key) <= 1:
             bad(f"ppo.{key}", f"must be in [0, 1], got {getattr(cfg.ppo, key)}")
@@ -265,12 +315,17 @@ def _check(cfg: TrainConfig) -> None:
     if not mix or not all(isinstance(k, str) for k in mix):
         bad("opponents.mix", f"must map agent specs to weights, got {mix!r}")
     for k, w in mix.items():
-        if not _type_ok(w, float) or w < 0:
-            bad(f"opponents.mix.{k}", f"must be a number >= 0, got {w!r}")
+        if not _type_ok(w, float) or not (w >= 0 and math.isfinite(w)):
+            bad(f"opponents.mix.{k}", f"must be a finite number >= 0, got {w!r}")
+        if k not in ("pool", "latest", LEARNER):
+            _check_spec(k, cfg.game, f"opponents.mix.{k}")
     if sum(mix.values()) <= 0:
         bad("opponents.mix", "weights sum to 0")
-    if not all(isinstance(s, str) for s in cfg.eval.opponents):
+    opponents = cfg.eval.opponents
+    if not isinstance(opponents, list) or not all(isinstance(s, str) for s in opponents):
         bad("eval.opponents", f"must be a list of agent specs, got {cfg.eval.opponents!r}")
+    for i, spec in enumerate(cfg.eval.opponents):
+        _check_spec(spec, cfg.game, f"eval.opponents[{i}]")
     pre = cfg.pretrain
     if pre.imitate is not None:
         from deckzoo.agents.registry import make_agent
@@ -280,7 +335,8 @@ def _check(cfg: TrainConfig) -> None:
         try:
             make_agent(pre.imitate, cfg.game, 0)
         except ConfigError as e:
-            raise ConfigError(f"config key 'pretrain.imitate': {e}") from None
+            raise ConfigKeyError("pretrain.imitate",
+                                 f"config key 'pretrain.imitate': {e}") from None
     for key in ("decisions", "epochs", "batch_size"):
         if getattr(pre, key) < 1:
             bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
@@ -295,7 +351,55 @@ def _check(cfg: TrainConfig) -> None:
     try:
         game_cls(cfg.num_players, **cfg.game_options)
     except ConfigError as e:
-        raise ConfigError(f"config key 'game_options'/'num_players': {e}") from None
+        key = "num_players" if "num_players" in str(e) else "game_options"
+        raise ConfigKeyError(key, f"config key 'game_options'/'num_players': {e}") from None
+
+
+def _check_spec(spec: str, game: str, key: str) -> None:
+    """An opponent spec must name an agent (checked before training, not at the first use).
+    ``heuristic`` is always accepted: a game without one plays or skips it with a warning."""
+    from deckzoo.agents.registry import make_agent
+
+    if spec == "heuristic":
+        return
+    try:
+        make_agent(spec, game, 0)
+    except ConfigError as e:
+        raise ConfigKeyError(key, f"config key {key!r}: {e}") from None
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+RLLIB_MIX = (LEARNER, "pool", "random")
+
+
+def _check_rllib(cfg: TrainConfig, bad) -> None:
+    r = cfg.rllib
+    for key in ("env_runners", "envs_per_runner", "train_batch_size"):
+        v = getattr(r, key)
+        if not _type_ok(v, int) or v < (0 if key == "env_runners" else 1):
+            bad(f"rllib.{key}", f"must be an int >= {0 if key == 'env_runners' else 1}, got {v!r}")
+    if r.num_cpus is not None and not (_type_ok(r.num_cpus, int) and r.num_cpus >= 1):
+        bad("rllib.num_cpus", f"must be a positive int or null, got {r.num_cpus!r}")
+    if r.address is not None and not (isinstance(r.address, str) and r.address):
+        bad("rllib.address", f"must be null, 'auto' or HOST:PORT, got {r.address!r}")
+    if not isinstance(r.ship_code, bool):
+        bad("rllib.ship_code", f"must be true or false, got {r.ship_code!r}")
+    if cfg.ppo.batch_size > r.train_batch_size:
+        bad("ppo.batch_size", f"(the minibatch) must be at most rllib.train_batch_size = "
+            f"{r.train_batch_size}, got {cfg.ppo.batch_size}")
+    for key in cfg.opponents.mix:
+        if key not in RLLIB_MIX:
+            bad(f"opponents.mix.{key}", f"is not an RLlib seat: trainer rllib plays "
+                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)")
+    if cfg.pretrain.imitate is not None:
+        bad("pretrain.imitate", "is not supported by trainer rllib")
+    if cfg.max_episode_steps is not None:
+        bad("max_episode_steps", "is not supported by trainer rllib")
 
 
 def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
@@ -327,24 +431,39 @@ def config_from_dict(data: dict) -> TrainConfig:
     return cfg
 
 
-def load_config(path: str | Path, overrides: dict | None = None) -> TrainConfig:
-    """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win."""
-    import yaml
+def load_config(path: str | Path, overrides: dict | None = None,
+                sources: dict | None = None) -> TrainConfig:
+    """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win.
+
+    An error in an overridden key is blamed on the override: ``sources`` maps a dotted key to what
+    the user typed (``--set ppo.learning_rate=abc``, ``--steps 0``); other errors name the file
+    (and, for bad YAML, the line and column)."""
+    from deckzoo.agents.cli_args import load_yaml
 
     path = Path(path)
-    if not path.exists():
+    if not path.is_file():
         raise ConfigError(f"no config file {str(path)!r}")
-    data = yaml.safe_load(path.read_text()) or {}
+    data = load_yaml(path.read_text(), str(path)) or {}
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
+        raise ConfigError(f"{path}: expected a mapping of config keys at the top level")
+    sources = dict(sources or {})
     for key, value in (overrides or {}).items():
+        source = sources.setdefault(key, f"override {key}={value!r}")
         node = data
         *parents, last = key.split(".")
-        for p in parents:
+        for i, p in enumerate(parents):
             node = node.setdefault(p, {})
+            if not isinstance(node, dict):
+                section = ".".join(parents[:i + 1])
+                raise ConfigError(f"{source}: {section!r} is not a section of the config")
         node[last] = value
     try:
         return config_from_dict(data)
+    except ConfigKeyError as e:
+        for key, source in sources.items():
+            if e.key == key or e.key.startswith(key + ".") or e.key.startswith(key + "["):
+                raise ConfigError(f"{source}: {e}") from None
+        raise ConfigError(f"{path}: {e}") from None
     except ConfigError as e:
         raise ConfigError(f"{path}: {e}") from None
 
@@ -354,10 +473,12 @@ def config_to_dict(cfg: TrainConfig) -> dict:
 
 
 __all__ = [
+    "ConfigKeyError",
     "EvalConfig",
     "OpponentConfig",
     "PPOConfig",
     "PretrainConfig",
+    "RLlibConfig",
     "TrainConfig",
     "config_from_dict",
     "config_to_dict",

@@ -67,8 +67,15 @@ def _seat_returns(rewards: list[float], gamma: float) -> list[float]:
     return out
 
 
-def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win", gamma: float = 0.99,
-                  progress: bool = False) -> Demos:
+def collect_demos(
+    game,
+    spec: str,
+    decisions: int,
+    seed: int,
+    reward: str = "win",
+    gamma: float = 0.99,
+    progress: bool = False,
+) -> Demos:
     """Let agent ``spec`` play every seat until at least ``decisions`` decisions are recorded."""
     from tqdm import tqdm
 
@@ -77,7 +84,13 @@ def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win
     rng = np.random.default_rng(seed)
     obs, masks, actions, returns, gidx, seats = [], [], [], [], [], []
     sign, scale = game.score_sign, game.score_scale
-    bar = tqdm(total=decisions, unit="decision", desc=f"imitate {spec}", disable=not progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=decisions,
+        unit="decision",
+        desc=f"imitate {spec}",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
     g = 0
     while len(actions) < decisions:
         agents = [make_agent(spec, name, int(rng.integers(2**63))) for _ in range(n)]
@@ -98,7 +111,8 @@ def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win
             gidx.append(g)
             seats.append(p)
             state.apply(a)
-            bar.update(1)
+            if len(actions) <= decisions:  # the last game runs past the target: the bar stops at it
+                bar.update(1)
         returns.extend([0.0] * (len(actions) - len(returns)))
         if state.is_terminal():
             final = {"win": state.returns, "score": state.score_returns}.get(reward)
@@ -116,9 +130,16 @@ def collect_demos(game, spec: str, decisions: int, seed: int, reward: str = "win
                     returns[i] = r
         g += 1
     bar.close()
-    return Demos(obs=np.asarray(obs, dtype=np.float32), masks=np.asarray(masks), actions=np.asarray(actions),
-                 returns=np.asarray(returns, dtype=np.float32), game_index=np.asarray(gidx), seats=np.asarray(seats), num_actions=game.num_actions,
-                 games=g)
+    return Demos(
+        obs=np.asarray(obs, dtype=np.float32),
+        masks=np.asarray(masks),
+        actions=np.asarray(actions),
+        returns=np.asarray(returns, dtype=np.float32),
+        game_index=np.asarray(gidx),
+        seats=np.asarray(seats),
+        num_actions=game.num_actions,
+        games=g,
+    )
 
 
 def _logits(policy, obs_t):
@@ -135,7 +156,7 @@ def accuracy(policy, demos: Demos, idx: np.ndarray, batch: int = 2048) -> float:
     hits = 0
     with torch.no_grad():
         for s in range(0, len(idx), batch):
-            b = idx[s:s + batch]
+            b = idx[s : s + batch]
             logits = _logits(policy, torch.as_tensor(demos.obs[b]))
             logits = torch.where(torch.as_tensor(demos.mask(b)), logits, torch.tensor(-torch.inf))
             hits += int((logits.argmax(1).numpy() == demos.actions[b]).sum())
@@ -156,8 +177,20 @@ def random_accuracy(demos: Demos, idx: np.ndarray) -> float:
     return float(np.mean(1.0 / counts))
 
 
-def fit(policy, demos: Demos, train_idx: np.ndarray, *, epochs: int, batch_size: int, learning_rate: float,
-        value: bool, vf_coef: float, max_grad_norm: float, seed: int, progress: bool = False) -> list[dict]:
+def fit(
+    policy,
+    demos: Demos,
+    train_idx: np.ndarray,
+    *,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value: bool,
+    vf_coef: float,
+    max_grad_norm: float,
+    seed: int,
+    progress: bool = False,
+) -> list[dict]:
     """Behaviour cloning of ``policy`` on ``demos[train_idx]``; returns one row per epoch."""
     import torch
     from tqdm import tqdm
@@ -166,18 +199,25 @@ def fit(policy, demos: Demos, train_idx: np.ndarray, *, epochs: int, batch_size:
     opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
     history = []
-    bar = tqdm(total=epochs * -(-len(train_idx) // batch_size), unit="batch", desc="behaviour cloning",
-               disable=not progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=epochs * -(-len(train_idx) // batch_size),
+        unit="batch",
+        desc="behaviour cloning",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
     for epoch in range(epochs):
         perm = train_idx[rng.permutation(len(train_idx))]
         sums = np.zeros(3)
         for s in range(0, len(perm), batch_size):
-            b = np.sort(perm[s:s + batch_size])
+            b = np.sort(perm[s : s + batch_size])
             obs = torch.as_tensor(demos.obs[b])
             acts = torch.as_tensor(demos.actions[b])
             values, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=demos.mask(b))
             pi_loss = -log_prob.mean()
-            v_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(demos.returns[b]))
+            v_loss = torch.nn.functional.mse_loss(
+                values.flatten(), torch.as_tensor(demos.returns[b])
+            )
             loss = pi_loss + vf_coef * v_loss if value else pi_loss
             opt.zero_grad()
             loss.backward()
@@ -185,37 +225,69 @@ def fit(policy, demos: Demos, train_idx: np.ndarray, *, epochs: int, batch_size:
             opt.step()
             sums += (len(b), pi_loss.item() * len(b), v_loss.item() * len(b))
             bar.update(1)
-        history.append({"epoch": epoch + 1, "policy_loss": sums[1] / sums[0], "value_loss": sums[2] / sums[0]})
+        history.append(
+            {"epoch": epoch + 1, "policy_loss": sums[1] / sums[0], "value_loss": sums[2] / sums[0]}
+        )
         bar.set_postfix(loss=f"{history[-1]['policy_loss']:.3f}")
     bar.close()
     policy.set_training_mode(False)
     return history
 
 
-def pretrain(model, game, pcfg, *, reward: str, gamma: float, vf_coef: float, max_grad_norm: float, seed: int,
-             progress: bool = False) -> dict:
+def pretrain(
+    model,
+    game,
+    pcfg,
+    *,
+    reward: str,
+    gamma: float,
+    vf_coef: float,
+    max_grad_norm: float,
+    seed: int,
+    progress: bool = False,
+) -> dict:
     """Behaviour-clone ``model.policy`` on ``pcfg.imitate``'s play; returns the report dict."""
     t0, c0 = time.perf_counter(), time.process_time()
-    demos = collect_demos(game, pcfg.imitate, pcfg.decisions, seed, reward=reward, gamma=gamma, progress=progress)
+    demos = collect_demos(
+        game, pcfg.imitate, pcfg.decisions, seed, reward=reward, gamma=gamma, progress=progress
+    )
     collect_seconds = time.perf_counter() - t0
     held_games = round(demos.games * pcfg.holdout)
     held = demos.game_index >= demos.games - held_games
     train_idx, test_idx = np.flatnonzero(~held), np.flatnonzero(held)
     before = accuracy(model.policy, demos, test_idx)
     choices = choice_rows(demos, test_idx)
-    history = fit(model.policy, demos, train_idx, epochs=pcfg.epochs, batch_size=pcfg.batch_size,
-                  learning_rate=pcfg.learning_rate, value=pcfg.value, vf_coef=vf_coef,
-                  max_grad_norm=max_grad_norm, seed=seed + 1, progress=progress)
+    history = fit(
+        model.policy,
+        demos,
+        train_idx,
+        epochs=pcfg.epochs,
+        batch_size=pcfg.batch_size,
+        learning_rate=pcfg.learning_rate,
+        value=pcfg.value,
+        vf_coef=vf_coef,
+        max_grad_norm=max_grad_norm,
+        seed=seed + 1,
+        progress=progress,
+    )
     return {
-        "imitate": pcfg.imitate, "decisions": len(demos), "games": demos.games, "holdout_games": held_games,
-        "holdout_decisions": int(held.sum()), "collect_seconds": collect_seconds,
-        "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
-        "accuracy_before": before, "accuracy": accuracy(model.policy, demos, test_idx),
+        "imitate": pcfg.imitate,
+        "decisions": len(demos),
+        "games": demos.games,
+        "holdout_games": held_games,
+        "holdout_decisions": int(held.sum()),
+        "collect_seconds": collect_seconds,
+        "seconds": time.perf_counter() - t0,
+        "cpu_seconds": time.process_time() - c0,
+        "accuracy_before": before,
+        "accuracy": accuracy(model.policy, demos, test_idx),
         "train_accuracy": accuracy(model.policy, demos, train_idx[:20_000]),
         "random_accuracy": random_accuracy(demos, test_idx),
         # the same on the held-out decisions with two or more legal actions (forced moves excluded)
-        "choice_share": len(choices) / max(len(test_idx), 1), "choice_accuracy": accuracy(model.policy, demos, choices),
-        "choice_random_accuracy": random_accuracy(demos, choices), "epochs": history,
+        "choice_share": len(choices) / max(len(test_idx), 1),
+        "choice_accuracy": accuracy(model.policy, demos, choices),
+        "choice_random_accuracy": random_accuracy(demos, choices),
+        "epochs": history,
     }
 
 

@@ -55,14 +55,14 @@ this only shortens episodes, e.g. of policies that cycle through cancellable com
 stable-baselines3 logs as ``rollout/ep_rew_mean`` and ``rollout/success_rate``.
 
 Resuming: ``get_env_state()`` returns the env's complete mutable state (game, seats, opponent
-agents, random generators) as bytes, and ``set_env_state(b)`` restores it, so a training run can
-stop between two steps and continue bit-for-bit. The pool is not part of it (see ``set_pool``).
+agents, random generators) as JSON-able data, and ``set_env_state(d)`` restores it, so a
+training run can stop between two steps and continue bit-for-bit. The pool is not part of it
+(see ``set_pool``).
 """
 
 from __future__ import annotations
 
 import copy
-import pickle
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -76,15 +76,18 @@ from deckzoo.envs import registry
 from deckzoo.envs.core.adapter_options import (
     GlobalStateMixin,
     RewardTracker,
+    check_reset,
     make_spaces,
     validate_adapter_options,
 )
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
+from deckzoo.envs.core.game import rng_from_dict
 from deckzoo.envs.core.options import check_seat
 from deckzoo.envs.registry import gym_id
 
 POOL = "pool"
 LATEST = "latest"
+ENV_STATE_VERSION = 1  # of get_env_state()'s data; set_env_state refuses any other
 
 
 def register_envs() -> list[str]:
@@ -93,7 +96,9 @@ def register_envs() -> list[str]:
     for env_name in registry.env_names():
         env_id = gym_id(env_name)
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=f"{__name__}:SingleAgentEnv", kwargs={"game": env_name})
+            gym.register(
+                id=env_id, entry_point=f"{__name__}:SingleAgentEnv", kwargs={"game": env_name}
+            )
         ids.append(env_id)
     return ids
 
@@ -103,10 +108,19 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: str, num_players: int | None = None, opponents: Any = "random",
-                 reward: str = "win", learner_seat: int | None = None, illegal_action: str = "penalize",
-                 render_mode: str | None = None, episode_stats: bool = False, max_steps: int | None = None,
-                 **game_options):
+    def __init__(
+        self,
+        game: str,
+        num_players: int | None = None,
+        opponents: Any = "random",
+        reward: str = "win",
+        learner_seat: int | None = None,
+        illegal_action: str = "penalize",
+        render_mode: str | None = None,
+        episode_stats: bool = False,
+        max_steps: int | None = None,
+        **game_options,
+    ):
         given = {"reward": reward, "illegal_action": illegal_action, "render_mode": render_mode}
         adapter = validate_adapter_options(given, "SingleAgentEnv")
         self.game = E.game_class(game)(num_players, **game_options)
@@ -119,7 +133,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         self.render_mode = adapter["render_mode"]
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.episode_stats = bool(episode_stats)
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+        if max_steps is not None and (
+            isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+        ):
             raise ConfigError(f"option 'max_steps' must be None or an int >= 1, got {max_steps!r}")
         self.max_steps = max_steps
         self._ep_return, self._ep_len = 0.0, 0
@@ -129,12 +145,14 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         self._fixed, self._mix = self._parse_opponents(opponents)
         self._agents: dict[tuple, Agent] = {}  # (spec, opponent index) -> agent, built lazily
         self._pool_ids: list[int] = []  # the drawable pool, oldest first
-        self._pool_agents: dict[int, Agent] = {}  # id -> agent: the pool plus retired ones still seated
+        self._pool_agents: dict[
+            int, Agent
+        ] = {}  # id -> agent: the pool plus retired ones still seated
         self._pool_rng = np.random.default_rng(0)  # shared by pool agents; reseeded in reset(seed)
         self.game_state = None
         self.seat = 0
         self.seat_agents: list[Agent | None] = []
-        self._seat_pool_ids: list[int | None] = []  # pool id of each seat's agent (None: not a pool agent)
+        self._seat_refs: list[tuple | None] = []  # where each seat's agent lives (None: learner)
         self.seat_labels: list[str] = []
         self._rewards: RewardTracker | None = None
 
@@ -153,7 +171,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
                     raise ConfigError(f"option 'opponents': mix keys are agent specs, got {k!r}")
                 w = opponents[k]
                 if isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0:
-                    raise ConfigError(f"option 'opponents': weight of {k!r} must be a number >= 0, got {w!r}")
+                    raise ConfigError(
+                        f"option 'opponents': weight of {k!r} must be a number >= 0, got {w!r}"
+                    )
                 if k not in (POOL, LATEST):
                     self._check_spec(k)
             w = np.array([float(opponents[k]) for k in keys])
@@ -162,26 +182,40 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
             return None, (keys, w / w.sum())
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != m:
-                raise ConfigError(f"option 'opponents': {m} opponents needed for {m + 1} players, got {len(opponents)}")
+                raise ConfigError(
+                    f"option 'opponents': {m} opponents needed for {m + 1} players, got {len(opponents)}"
+                )
             for o in opponents:
                 if isinstance(o, str):
                     self._check_spec(o)
                 elif not isinstance(o, Agent):
-                    raise ConfigError(f"option 'opponents': entries are agent specs or Agents, got {o!r}")
+                    raise ConfigError(
+                        f"option 'opponents': entries are agent specs or Agents, got {o!r}"
+                    )
             return list(opponents), None
-        raise ConfigError(f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, got {opponents!r}")
+        raise ConfigError(
+            f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, got {opponents!r}"
+        )
 
     def _check_spec(self, spec: str) -> None:
-        make_agent(spec, self.game_name, 0)  # raises ConfigError for unknown specs / missing heuristics
+        make_agent(
+            spec, self.game_name, 0
+        )  # raises ConfigError for unknown specs / missing heuristics
 
     def _agent(self, spec: str, index: int) -> Agent:
         key = (spec, index)
         if key not in self._agents:
-            self._agents[key] = make_agent(spec, self.game_name, int(self.np_random.integers(2**63)))
+            self._agents[key] = make_agent(
+                spec, self.game_name, int(self.np_random.integers(2**63))
+            )
         return self._agents[key]
 
-    def set_pool(self, agents: Sequence[Agent], ids: Sequence[int] | None = None,
-                 retired: dict[int, Agent] | None = None) -> None:
+    def set_pool(
+        self,
+        agents: Sequence[Agent],
+        ids: Sequence[int] | None = None,
+        retired: dict[int, Agent] | None = None,
+    ) -> None:
         """Replace the self-play pool (oldest first); ``ids`` name its members (default 0, 1, ...).
 
         Pool agents share one generator owned by this env, so their sampling is part of the env's
@@ -206,40 +240,55 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         """Ids of the pool agents seated in the current game."""
         return sorted({i for i in self._seat_pool_ids if i is not None})
 
-    def _draw_opponent(self, index: int) -> tuple[Agent, str, int | None]:
-        """(agent, label, pool id or None) for the ``index``-th opponent after the learner."""
+    def _draw_opponent(self, index: int) -> tuple[Agent, str, tuple]:
+        """(agent, label, reference) for the ``index``-th opponent after the learner. The
+        reference says where the agent lives: ``("spec", spec, index)`` (built here from a spec),
+        ``("fixed", index)`` (an Agent given to the constructor) or ``("pool", id)``."""
         if self._fixed is not None:
             o = self._fixed[index]
             if isinstance(o, Agent):
-                return o, getattr(o, "name", type(o).__name__), None
-            return self._agent(o, index), o, None
+                return o, getattr(o, "name", type(o).__name__), ("fixed", index)
+            return self._agent(o, index), o, ("spec", o, index)
         keys, p = self._mix
         k = keys[int(self.np_random.choice(len(keys), p=p))] if len(keys) > 1 else keys[0]
         if k in (POOL, LATEST):
             if not self._pool_ids:
-                return self._agent("random", index), "random", None
+                return self._agent("random", index), "random", ("spec", "random", index)
             n = len(self._pool_ids)
             pid = self._pool_ids[n - 1 if k == LATEST else int(self.np_random.integers(n))]
-            return self._pool_agents[pid], f"pool[{pid}]", pid
-        return self._agent(k, index), k, None
+            return self._pool_agents[pid], f"pool[{pid}]", ("pool", pid)
+        return self._agent(k, index), k, ("spec", k, index)
+
+    @property
+    def _seat_pool_ids(self) -> list[int | None]:
+        """Pool id of each seat's agent (None: not a pool agent)."""
+        return [ref[1] if ref is not None and ref[0] == "pool" else None for ref in self._seat_refs]
 
     # ---- the Gymnasium API ------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset(seed, options)
         super().reset(seed=seed)
         if seed is not None:
-            self._pool_rng.bit_generator.state = np.random.default_rng(self.np_random.integers(2**63)).bit_generator.state
+            self._pool_rng.bit_generator.state = np.random.default_rng(
+                self.np_random.integers(2**63)
+            ).bit_generator.state
             for a in self._agents.values():
                 a.seed(int(self.np_random.integers(2**63)))
         n = self.game.num_players
         while True:
-            self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
-            self._pool_agents = {i: self._pool_agents[i] for i in self._pool_ids}  # forget retired members
+            self.seat = (
+                self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
+            )
+            self._pool_agents = {
+                i: self._pool_agents[i] for i in self._pool_ids
+            }  # forget retired members
             self.seat_agents = [None] * n
             self.seat_labels = ["learner"] * n
-            self._seat_pool_ids = [None] * n
+            self._seat_refs = [None] * n
             for i in range(n - 1):
                 s = (self.seat + 1 + i) % n
-                self.seat_agents[s], self.seat_labels[s], self._seat_pool_ids[s] = self._draw_opponent(i)
+                agent, label, ref = self._draw_opponent(i)
+                self.seat_agents[s], self.seat_labels[s], self._seat_refs[s] = agent, label, ref
             self.game_state = self.game.new_state(int(self.np_random.integers(2**63)))
             self._rewards = RewardTracker(self.reward_mode, self.game_state)
             self._ep_return, self._ep_len = 0.0, 0
@@ -249,7 +298,10 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
                 break
         if self.render_mode == "human":
             self.render()
-        return self.game_state.observe(self.seat), {"learner_seat": self.seat, "opponents": list(self.seat_labels)}
+        return self.game_state.observe(self.seat), {
+            "learner_seat": self.seat,
+            "opponents": list(self.seat_labels),
+        }
 
     def step(self, action):
         state = self.game_state
@@ -270,8 +322,12 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         info = {}
         if terminated:
             winners = sorted(int(w) for w in state.winners())
-            info = {"scores": np.asarray(state.scores()).tolist(), "winners": winners,
-                    "learner_seat": self.seat, "opponents": list(self.seat_labels)}
+            info = {
+                "scores": np.asarray(state.scores()).tolist(),
+                "winners": winners,
+                "learner_seat": self.seat,
+                "opponents": list(self.seat_labels),
+            }
         self._ep_return += reward
         self._ep_len += 1
         truncated = not terminated and self.max_steps is not None and self._ep_len >= self.max_steps
@@ -293,7 +349,9 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
 
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gym.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
             return None
         text = f"learner: seat {self.seat}\n" + self.game_state.render()
         if self.render_mode == "human":
@@ -311,36 +369,71 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
             state.apply(agents[p].act(state.for_player(p)))
 
     # ---- exact resume ---------------------------------------------------------------------
-    def get_env_state(self) -> bytes:
-        """Everything that changes while the env runs, pickled; the pool is referenced by index."""
-        seats = [("agent", a) if pid is None else ("pool", pid) for a, pid in zip(self.seat_agents, self._seat_pool_ids)]
-        return pickle.dumps({
-            "np_random": self.np_random.bit_generator.state, "pool_rng": self._pool_rng.bit_generator.state,
-            "agents": self._agents, "fixed": self._fixed, "state": self.game_state, "seat": self.seat,
-            "seats": seats, "labels": self.seat_labels, "rewards": self._rewards,
-            "episode": (self._ep_return, self._ep_len), "done": self._done,
-        })
+    def get_env_state(self) -> dict:
+        """Everything that changes while the env runs, as JSON-able data (nothing pickled): the
+        generators, the game (``State.to_dict``), the seats, and each opponent's ``get_state()``.
+        Agents are referenced by where they live (their spec, a constructor argument, a pool id)."""
+        return {
+            "version": ENV_STATE_VERSION,
+            "np_random": self.np_random.bit_generator.state,
+            "pool_rng": self._pool_rng.bit_generator.state,
+            "agents": [[spec, index, a.get_state()] for (spec, index), a in self._agents.items()],
+            "fixed": [o.get_state() if isinstance(o, Agent) else None for o in self._fixed or []],
+            "state": None if self.game_state is None else self.game_state.to_dict(),
+            "seat": self.seat,
+            "seats": [None if ref is None else list(ref) for ref in self._seat_refs],
+            "labels": list(self.seat_labels),
+            "last_scores": None
+            if self._rewards is None or self._rewards.last_scores is None
+            else self._rewards.last_scores.tolist(),
+            "episode": [self._ep_return, self._ep_len],
+            "done": self._done,
+        }
 
-    def set_env_state(self, blob: bytes) -> None:
-        """Restore ``get_env_state()``; call ``set_pool`` first with the same pool and, as
-        ``retired``, any member of ``pool_ids_in_use()`` (at save time) no longer in it."""
-        d = pickle.loads(blob)
-        bit_gen = getattr(np.random, d["np_random"]["bit_generator"])()
-        bit_gen.state = d["np_random"]
-        self.np_random = np.random.Generator(bit_gen)
+    def set_env_state(self, d: dict) -> None:
+        """Restore ``get_env_state()`` on an env made with the same arguments; call ``set_pool``
+        first with the same pool and, as ``retired``, any member of ``pool_ids_in_use()`` (at save
+        time) no longer in it. Agents built from specs are rebuilt and given their saved state."""
+        if not isinstance(d, dict) or d.get("version") != ENV_STATE_VERSION:
+            version = d.get("version") if isinstance(d, dict) else None
+            raise ValueError(f"env state: format version {version!r}, expected {ENV_STATE_VERSION}")
+        self.np_random = rng_from_dict({"bit_generator": d["np_random"]})
         self._pool_rng.bit_generator.state = d["pool_rng"]
-        self._agents, self._fixed = d["agents"], d["fixed"]
-        self.game_state, self.seat, self.seat_labels = d["state"], d["seat"], d["labels"]
-        self._rewards = d["rewards"]
-        self._ep_return, self._ep_len = d["episode"]
-        self._done = d["done"]
-        self.seat_agents, self._seat_pool_ids = [], []
-        for kind, x in d["seats"]:
-            if kind == "pool":
-                if x not in self._pool_agents:
-                    raise ConfigError(f"env state refers to pool member {x}, which set_pool did not supply")
-                self.seat_agents.append(self._pool_agents[x])
-                self._seat_pool_ids.append(x)
+        agents = {}
+        for spec, index, state in d["agents"]:
+            agent = make_agent(spec, self.game_name, 0)
+            agent.set_state(state)
+            agents[(spec, int(index))] = agent
+        self._agents = agents
+        if len(d["fixed"]) != len(self._fixed or []):
+            raise ConfigError("env state: it was saved with other opponents than this env's")
+        for o, state in zip(self._fixed or [], d["fixed"]):
+            if isinstance(o, Agent):
+                o.set_state(state)
+        state_cls = type(self.game.new_state(0))  # the game's State class
+        self.game_state = None if d["state"] is None else state_cls.from_dict(d["state"], self.game)
+        self.seat, self.seat_labels = int(d["seat"]), list(d["labels"])
+        self._rewards = None
+        if self.game_state is not None:  # the tracker's memory: the scores at the last reward
+            self._rewards = RewardTracker(self.reward_mode, self.game_state)
+            if d["last_scores"] is not None:
+                self._rewards.last_scores = np.asarray(d["last_scores"], dtype=np.float64)
+        self._ep_return, self._ep_len = float(d["episode"][0]), int(d["episode"][1])
+        self._done = bool(d["done"])
+        self.seat_agents, self._seat_refs = [], []
+        for ref in d["seats"]:
+            ref = None if ref is None else tuple(ref)
+            if ref is None:
+                agent = None
+            elif ref[0] == "pool":
+                if ref[1] not in self._pool_agents:
+                    raise ConfigError(
+                        f"env state refers to pool member {ref[1]}, which set_pool did not supply"
+                    )
+                agent = self._pool_agents[ref[1]]
+            elif ref[0] == "fixed":
+                agent = self._fixed[ref[1]]
             else:
-                self.seat_agents.append(x)
-                self._seat_pool_ids.append(None)
+                agent = self._agents[(ref[1], ref[2])]
+            self.seat_agents.append(agent)
+            self._seat_refs.append(ref)

@@ -54,7 +54,6 @@ resumed ends bit-for-bit where an uninterrupted run does (tests/training/test_ve
 from __future__ import annotations
 
 import copy
-import csv
 import io
 import json
 import logging
@@ -70,12 +69,22 @@ import torch
 from torch import nn
 
 import deckzoo.envs as E
+from deckzoo.agents.policy import safe_torch_load
 from deckzoo.envs import vector
 from deckzoo.envs.core.errors import ConfigError
 
+from .checkpoint import atomic_write
 from .config import TrainConfig, config_to_dict
+from .curve import plot_learning_curve
 from .policy import PolicyAgent, PolicyWeights, save_policy
-from .train import _atomic_write, _check_resumable, _eval_opponents, _opponent_mix, _seed, evaluate
+from .train import (
+    EVAL_COLUMNS,
+    _check_resumable,
+    _eval_opponents,
+    _opponent_mix,
+    evaluate_opponents,
+    write_eval_csv,
+)
 from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes
 
 log = logging.getLogger("deckzoo.training")
@@ -83,6 +92,8 @@ log = logging.getLogger("deckzoo.training")
 CHECKPOINT = "checkpoint.ckpt"
 CHECKPOINT_FORMAT = "deckzoo.vector_ppo"
 CHECKPOINT_VERSION = 1
+# eval.csv: the shared columns plus the training CPU seconds at each evaluation
+EVAL_CSV_COLUMNS = [*EVAL_COLUMNS[:2], "cpu_seconds", *EVAL_COLUMNS[2:]]
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
@@ -569,53 +580,22 @@ class VectorTrainer:
     def policy(self) -> PolicyWeights:
         return policy_weights(self.net.actor, self.net.activation)
 
-    def _evaluate(self, games: int) -> list[dict]:
+    def _evaluate(self, games: int, kind: str = "periodic") -> list[dict]:
+        """The trainers' shared evaluation (``train.evaluate_opponents``), each row with the
+        training CPU seconds so far (the x axis of benchmarks/training.py's CPU-seconds plots)."""
         cfg, rs = self.cfg, self.rs
         agent = PolicyAgent(self.policy(), deterministic=cfg.eval.deterministic)
-        rows = []
-        for k, opp in enumerate(self.eval_opponents):
-            r = evaluate(
-                agent,
-                self.game,
-                opp,
-                games,
-                seed=_seed(cfg.seed, rs.step, k),
-                max_steps=cfg.eval.max_steps,
-            )
-            r.update(step=rs.step, cpu_seconds=rs.train_cpu_seconds)
-            rows.append(r)
-            self.writer.add_scalar(f"eval/win_share_vs_{opp}", r["win_share"], rs.step)
-            log.info(
-                "step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)",
-                rs.step,
-                opp,
-                r["win_share"],
-                r["ci_low"],
-                r["ci_high"],
-                games,
-                r["uniform"],
-            )
+        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, cfg.seed, rs.step,
+                                  kind)
+        for r in rows:
+            r["cpu_seconds"] = rs.train_cpu_seconds
+            self.writer.add_scalar(f"eval/win_share_vs_{r['opponent']}", r["win_share"], rs.step)
         rs.eval_history.extend(rows)
         self._write_eval_csv()
         return rows
 
     def _write_eval_csv(self) -> None:
-        cols = [
-            "step",
-            "cpu_seconds",
-            "opponent",
-            "games",
-            "win_share",
-            "ci_low",
-            "ci_high",
-            "uniform",
-            "abandoned",
-        ]
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, cols, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(self.rs.eval_history)
-        _atomic_write(self.run_dir / "eval.csv", buf.getvalue().encode())
+        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history, EVAL_CSV_COLUMNS)
 
     def _finish(self, wall: float) -> dict:
         cfg, rs = self.cfg, self.rs
@@ -623,7 +603,7 @@ class VectorTrainer:
                     game_config={"num_players": self.n, **cfg.game_options}, trainer="vector",
                     training=config_to_dict(cfg))
         t0 = time.perf_counter()
-        final = self._evaluate(cfg.eval.final_games) if cfg.eval.final_games else []
+        final = self._evaluate(cfg.eval.final_games, "final") if cfg.eval.final_games else []
         plot_learning_curve(
             rs.eval_history,
             self.n,
@@ -654,7 +634,7 @@ class VectorTrainer:
             "load_average": list(os.getloadavg()),
             "final_eval": final,
         }
-        _atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
+        atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
         self.writer.close()
         return summary
 
@@ -724,7 +704,7 @@ def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tens
         t = io.BytesIO()
         torch.save(tensors, t)
         zf.writestr("tensors.pt", t.getvalue())
-    _atomic_write(path, buf.getvalue())
+    atomic_write(path, buf.getvalue())
 
 
 def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
@@ -735,9 +715,7 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
             meta = json.loads(zf.read("meta.json"))
             with np.load(io.BytesIO(zf.read("arrays.npz")), allow_pickle=False) as z:
                 arrays = {k: z[k] for k in z.files}
-            tensors = torch.load(
-                io.BytesIO(zf.read("tensors.pt")), map_location="cpu", weights_only=True
-            )
+            tensors = safe_torch_load(zf.read("tensors.pt"))
     except Exception as e:  # noqa: BLE001 - zip, json, numpy, torch raise many kinds: all "unusable"
         raise ConfigError(
             f"--resume: {path} is not a readable vector-trainer checkpoint ({e})"
@@ -747,31 +725,6 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
             f"--resume: {path} is not a vector-trainer checkpoint of version {CHECKPOINT_VERSION}"
         )
     return meta, arrays, tensors
-
-
-def plot_learning_curve(rows: list[dict], num_players: int, path: Path, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    for opp in sorted({r["opponent"] for r in rows}):
-        pts = sorted(
-            (r for r in rows if r["opponent"] == opp), key=lambda r: (r["step"], r["games"])
-        )
-        x = [r["step"] for r in pts]
-        ax.plot(x, [r["win_share"] for r in pts], marker="o", label=f"vs {opp}")
-        ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
-    ax.axhline(1 / num_players, color="grey", linestyle="--", label="1/P")
-    ax.set_ylim(0, 1)
-    ax.set_xlabel("learner env steps")
-    ax.set_ylabel("win share")
-    ax.set_title(title, fontsize=10)
-    ax.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:

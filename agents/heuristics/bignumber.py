@@ -1,4 +1,4 @@
-"""A rule-of-thumb Big Number player, built from the rulebook's tips (seeds/bignumber.txt, "Tips").
+"""A rule-of-thumb Big Number player, built from the rulebook's "Tips" section.
 
 It scores hands with one function, ``hand_value``: fewer cards is better; cards that go together
 (a long suit or a pair/triple, the way to a big number later, and a hand all of one suit or rank,
@@ -85,8 +85,10 @@ class HeuristicAgent(Agent):
         plays = legal_plays(hand, middle)
         selection = tuple(view["selection"])
         if selection:  # two decks: finish the play already begun
-            plays = [t for t in plays if t[:len(selection)] == selection]
-        choice = self.choose(view, hand, middle, plays, can_pass=view["phase"] == "answer" and not selection)
+            plays = [t for t in plays if t[: len(selection)] == selection]
+        choice = self.choose(
+            view, hand, middle, plays, can_pass=view["phase"] == "answer" and not selection
+        )
         if choice is None:
             return PASS
         if not view["two_decks"]:

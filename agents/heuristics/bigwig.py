@@ -47,7 +47,14 @@ from deckzoo.envs.bigwig.trick import resolve_trick
 from ..base import Agent
 
 # How much a card is worth keeping for later rounds (in "card strength" points).
-SPECIAL_KEEP = {TIL_VALHALLAR: 3.0, DVERGAR: 4.0, LOKI: 5.0, FENRIR: 6.0, HUGIN_MUNIN: 8.0, MJOLLNIR: 10.0}
+SPECIAL_KEEP = {
+    TIL_VALHALLAR: 3.0,
+    DVERGAR: 4.0,
+    LOKI: 5.0,
+    FENRIR: 6.0,
+    HUGIN_MUNIN: 8.0,
+    MJOLLNIR: 10.0,
+}
 AVERAGE_DRAW = 5.0  # keep value of an unknown card from the draw pile
 
 
@@ -62,7 +69,13 @@ def keep_value(kind: int) -> float:
 class HeuristicAgent(Agent):
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, samples: int = 48, cost: float = 0.12, well_bonus: float = 0.35):
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 48,
+        cost: float = 0.12,
+        well_bonus: float = 0.35,
+    ):
         super().__init__(seed)
         self.samples = samples
         self.cost = cost  # VP given up per keep-value point when a card is spent
@@ -120,7 +133,12 @@ class HeuristicAgent(Agent):
         scores = {k: p[k] * prize - self.cost * keep_value(k) for k in kinds}
         best = max(scores, key=scores.get)
         size = v["hand_sizes"][me]
-        worst = min(kinds, key=lambda k: keep_value(k) - AVERAGE_DRAW * draws_allowed(draw_entitlement(k), size - 1))
+        worst = min(
+            kinds,
+            key=lambda k: (
+                keep_value(k) - AVERAGE_DRAW * draws_allowed(draw_entitlement(k), size - 1)
+            ),
+        )
         drawn = draws_allowed(draw_entitlement(worst), size - 1)
         well_score = self.well_bonus * drawn * (2.0 if size <= 5 else 1.0)
         if PLAY_WELL in legal and well_score >= scores[best]:

@@ -84,7 +84,9 @@ def _holds(k: int, n: int, copies: int, total: int) -> float:
     return prob_at_least(k, n, copies / total)
 
 
-def survival(view: dict, value: int, size: int, displays: list, unseen: list | None = None) -> float:
+def survival(
+    view: dict, value: int, size: int, displays: list, unseen: list | None = None
+) -> float:
     """Chance that our display ``size`` x ``value`` is still there at our next turn."""
     me, n = view["player"], view["num_players"]
     if unseen is None:
@@ -97,7 +99,14 @@ def survival(view: dict, value: int, size: int, displays: list, unseen: list | N
         q = (me + i) % n
         shield = 1  # lowest value q could beat us with
         for s, d in enumerate(displays):
-            if s != me and s != q and d is not None and d[1] == size and d[0] < value and d[0] > shield:
+            if (
+                s != me
+                and s != q
+                and d is not None
+                and d[1] == size
+                and d[0] < value
+                and d[0] > shield
+            ):
                 shield = d[0]
         h = view["hand_sizes"][q]
         if h < size:
@@ -143,7 +152,10 @@ class HeuristicAgent(Agent):
         beaten = beaten_seats(displays, me, value, size)
         scores = list(view["scores"])
         if ends_game(view, options, value, size):
-            final = [scores[s] + (0 if d is None or s in beaten else d[0] * d[1]) for s, d in enumerate(displays)]
+            final = [
+                scores[s] + (0 if d is None or s in beaten else d[0] * d[1])
+                for s, d in enumerate(displays)
+            ]
             others = max(final[s] for s in range(n) if s != me)
             margin = final[me] - others
             return 1000.0 + margin if margin > 0 else -1000.0 + margin

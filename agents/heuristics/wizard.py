@@ -82,7 +82,9 @@ _MEAN_POWER: dict = {}
 def mean_power(trump: int | None) -> float:
     """The average power of a card of the 60-card deck under ``trump``."""
     if trump not in _MEAN_POWER:
-        _MEAN_POWER[trump] = sum(card_power(c, trump) for c in range(NUM_SUITED)) / 60 + 4 * 1.0 / 60
+        _MEAN_POWER[trump] = (
+            sum(card_power(c, trump) for c in range(NUM_SUITED)) / 60 + 4 * 1.0 / 60
+        )
     return _MEAN_POWER[trump]
 
 

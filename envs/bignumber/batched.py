@@ -52,7 +52,9 @@ _PATTERN_BITS = np.zeros((NUM_TYPES, SUITS + RANKS), dtype=np.float32)
 _PATTERN_BITS[_TYPES, _SUIT] = 1 << (_RANK - 1)
 _PATTERN_BITS[_TYPES, SUITS + _RANK - 1] = 1 << _SUIT
 _PATTERN_BASE = np.concatenate([np.arange(SUITS) * 512, 2048 + np.arange(RANKS) * 16])
-_REPUNIT = np.array([(10**r - 1) // 9 for r in range(RANKS + 2)], dtype=np.int64)  # 0, 1, 11, 111...
+_REPUNIT = np.array(
+    [(10**r - 1) // 9 for r in range(RANKS + 2)], dtype=np.int64
+)  # 0, 1, 11, 111...
 
 
 @lru_cache(maxsize=1)
@@ -122,20 +124,31 @@ class BigNumberBatched(BatchedEngine):
         self._deck = np.repeat(_TYPES, self.copies)
         self._size_tab = float32_table([s / HAND_SIZE for s in range(NUM_TYPES * 2 + 1)])
         if not self.two:
-            (self._set_counts, self._set_size, self._set_value, self._ids, self._offsets,
-             self._lengths, self._whole) = _set_tables()
+            (
+                self._set_counts,
+                self._set_size,
+                self._set_value,
+                self._ids,
+                self._offsets,
+                self._lengths,
+                self._whole,
+            ) = _set_tables()
 
     # ---- chance -----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
         k, n = len(lanes), self.n
-        deck = self.rng.permuted(np.broadcast_to(self._deck, (k, len(self._deck))), axis=1)[:, :n * HAND_SIZE]
+        deck = self.rng.permuted(np.broadcast_to(self._deck, (k, len(self._deck))), axis=1)[
+            :, : n * HAND_SIZE
+        ]
         seat = np.arange(n * HAND_SIZE) // HAND_SIZE
         flat = (np.arange(k)[:, None] * n + seat) * NUM_TYPES + deck
         hands = np.bincount(flat.ravel(), minlength=k * n * NUM_TYPES).reshape(k, n, NUM_TYPES)
         rec = {"hands": hands.astype(np.int8)}
         if kind == "start":
             sp = self.game.options["start_player"]
-            rec["start"] = self.rng.integers(n, size=k) if sp is None else np.full(k, sp, dtype=np.int64)
+            rec["start"] = (
+                self.rng.integers(n, size=k) if sp is None else np.full(k, sp, dtype=np.int64)
+            )
         return rec
 
     def record_from_states(self, kind, states):
@@ -180,7 +193,7 @@ class BigNumberBatched(BatchedEngine):
         phase = self.phase
         pick = np.flatnonzero(phase == PICK)
         if len(pick):
-            mask[pick, PICK_BASE:PICK_BASE + NUM_TYPES] = self.middle[pick] > 0
+            mask[pick, PICK_BASE : PICK_BASE + NUM_TYPES] = self.middle[pick] > 0
         deciding = np.flatnonzero(phase <= ANSWER)
         if self.two:
             self._mask_two_decks(mask, deciding)
@@ -194,7 +207,7 @@ class BigNumberBatched(BatchedEngine):
         m, value = self.msize[lanes], self.mvalue[lanes]
         # singles: any held card when leading, a higher one when answering a single
         higher = (m == 1)[:, None] & (_RANK[None, :] > value[:, None])
-        mask[lanes, PLAY_BASE:PLAY_BASE + NUM_TYPES] = (hand > 0) & (lead[:, None] | higher)
+        mask[lanes, PLAY_BASE : PLAY_BASE + NUM_TYPES] = (hand > 0) & (lead[:, None] | higher)
         # the hand's rank pattern in each suit and suit pattern in each rank, as table keys
         # (one small float matrix product: exact, and far cheaper than shifts and sums)
         keys = (hand.astype(np.float32) @ _PATTERN_BITS).astype(np.int64) + _PATTERN_BASE
@@ -239,8 +252,12 @@ class BigNumberBatched(BatchedEngine):
         x_ok = avail > 0
         x_ok &= ~started[:, None] | (_TYPES[None, :] <= self.plast[lanes][:, None])
         first = self.pfirst[lanes]
-        suit_mode = ~started[:, None] | (self.psuit[lanes][:, None] & (_SUIT[None, :] == _SUIT[first][:, None]))
-        rank_mode = ~started[:, None] | (self.prank[lanes][:, None] & (_RANK[None, :] == _RANK[first][:, None]))
+        suit_mode = ~started[:, None] | (
+            self.psuit[lanes][:, None] & (_SUIT[None, :] == _SUIT[first][:, None])
+        )
+        rank_mode = ~started[:, None] | (
+            self.prank[lanes][:, None] & (_RANK[None, :] == _RANK[first][:, None])
+        )
         legal = np.zeros((k, NUM_TYPES), dtype=bool)
         finish = np.zeros(k, dtype=bool)
         # leading: a single, or the whole hand when it is one suit or one rank (N12)
@@ -248,24 +265,34 @@ class BigNumberBatched(BatchedEngine):
         if len(lead_rows):
             h = hand[lead_rows]
             held = h > 0
-            one_suit = (held.reshape(-1, RANKS, SUITS).any(axis=1).sum(axis=1) == 1)
-            one_rank = (held.reshape(-1, RANKS, SUITS).any(axis=2).sum(axis=1) == 1)
+            one_suit = held.reshape(-1, RANKS, SUITS).any(axis=1).sum(axis=1) == 1
+            one_rank = held.reshape(-1, RANKS, SUITS).any(axis=2).sum(axis=1) == 1
             uniform = (one_suit | one_rank) & (h.sum(axis=1) > 1)
             a = avail[lead_rows]
             top = np.where(a > 0, _TYPES, -1).max(axis=1)  # the next card of the whole hand
             kl = ks[lead_rows]
             follows = uniform & (kl > 0) & (top >= 0) & (top <= self.plast[lanes[lead_rows]])
-            legal[lead_rows] = np.where((kl == 0)[:, None], x_ok[lead_rows],
-                                        follows[:, None] & (_TYPES[None, :] == top[:, None]))
+            legal[lead_rows] = np.where(
+                (kl == 0)[:, None],
+                x_ok[lead_rows],
+                follows[:, None] & (_TYPES[None, :] == top[:, None]),
+            )
             finish[lead_rows] = (kl == 1) | (uniform & (kl > 1) & (a.sum(axis=1) == 0))
         ans_rows = np.flatnonzero(~lead)
         if len(ans_rows):
             r = ans_rows
-            legal[r], finish[r] = self._answers(avail[r], ks[r], self.pvalue[lanes[r]], x_ok[r],
-                                                suit_mode[r], rank_mode[r], self.msize[lanes[r]],
-                                                self.mvalue[lanes[r]])
+            legal[r], finish[r] = self._answers(
+                avail[r],
+                ks[r],
+                self.pvalue[lanes[r]],
+                x_ok[r],
+                suit_mode[r],
+                rank_mode[r],
+                self.msize[lanes[r]],
+                self.mvalue[lanes[r]],
+            )
             mask[lanes[r[ks[r] == 0]], PASS] = True
-        mask[lanes, ADD_BASE:ADD_BASE + NUM_TYPES] = legal
+        mask[lanes, ADD_BASE : ADD_BASE + NUM_TYPES] = legal
         mask[lanes, FINISH] = finish & started
 
     @staticmethod
@@ -283,7 +310,9 @@ class BigNumberBatched(BatchedEngine):
         pool_suit = below_in_suit.reshape(k, NUM_TYPES) + again
         pool_rank = below_in_rank.reshape(k, NUM_TYPES) + again
         longer = (m + 1 - j)[:, None]  # cards still needed for a play of m + 1
-        ok_longer = (longer >= 0) & ((suit_mode & (pool_suit >= longer)) | (rank_mode & (pool_rank >= longer)))
+        ok_longer = (longer >= 0) & (
+            (suit_mode & (pool_suit >= longer)) | (rank_mode & (pool_rank >= longer))
+        )
         need = (m - j)[:, None]  # ... for a play of m cards, which must beat the middle's value
         head = pvalue[:, None] * 10 + _RANK[None, :]
         need_c = np.clip(need, 0, RANKS)
@@ -310,12 +339,16 @@ class BigNumberBatched(BatchedEngine):
         lanes, actions = lanes[rest], actions[rest]
         if not self.two:
             ids = actions - PLAY_BASE
-            self._play(lanes, self._set_counts.take(ids, axis=0), self._set_size[ids], self._set_value[ids])
+            self._play(
+                lanes, self._set_counts.take(ids, axis=0), self._set_size[ids], self._set_value[ids]
+            )
             return
         add = actions < FINISH
         self._add(lanes[add], actions[add] - ADD_BASE)
         done = lanes[~add]
-        self._play(done, self.pending[done].copy(), self.psize[done].copy(), self.pvalue[done].copy())
+        self._play(
+            done, self.pending[done].copy(), self.psize[done].copy(), self.pvalue[done].copy()
+        )
 
     def _add(self, lanes, card) -> None:
         fresh = self.psize[lanes] == 0
@@ -396,7 +429,11 @@ class BigNumberBatched(BatchedEngine):
         pen[np.arange(len(lanes)), finisher] = 0
         self.points[lanes] += pen
         g = self.game
-        over = np.ones(len(lanes), dtype=bool) if g.single_deal else self.points[lanes].max(axis=1) >= g.target
+        over = (
+            np.ones(len(lanes), dtype=bool)
+            if g.single_deal
+            else self.points[lanes].max(axis=1) >= g.target
+        )
         end = lanes[over]
         self.phase[end] = OVER
         self.cur[end] = -1
@@ -425,22 +462,22 @@ class BigNumberBatched(BatchedEngine):
         cur, phase = self.cur[pick], self.phase[pick]
         buf = np.zeros((k, D), dtype=np.float32)
         a = o["hand"]
-        buf[:, a:a + NUM_TYPES] = self.hands[lanes, seats]
+        buf[:, a : a + NUM_TYPES] = self.hands[lanes, seats]
         pending = self.pending[pick]
         if self.two:
             building = (phase <= ANSWER) & (seats == cur)
             a = o["selection"]
-            buf[:, a:a + NUM_TYPES] = np.where(building[:, None], pending, 0)
+            buf[:, a : a + NUM_TYPES] = np.where(building[:, None], pending, 0)
         a = o["played"]
-        buf[:, a:a + NUM_TYPES] = np.where((phase == PICK)[:, None], pending, 0)
+        buf[:, a : a + NUM_TYPES] = np.where((phase == PICK)[:, None], pending, 0)
         a = o["middle"]
-        buf[:, a:a + NUM_TYPES] = self.middle[pick]
+        buf[:, a : a + NUM_TYPES] = self.middle[pick]
         a = o["out_of_play"]
-        buf[:, a:a + NUM_TYPES] = self.out[pick]
+        buf[:, a : a + NUM_TYPES] = self.out[pick]
         a = o["known"]
-        buf[:, a:a + n * NUM_TYPES] = rotate(self.known[pick], flat).reshape(k, n * NUM_TYPES)
+        buf[:, a : a + n * NUM_TYPES] = rotate(self.known[pick], flat).reshape(k, n * NUM_TYPES)
         if self.copies > 1:
-            buf[:, :g.count_size] *= 1.0 / self.copies
+            buf[:, : g.count_size] *= 1.0 / self.copies
         owner, msize = self.owner[pick], self.msize[pick]
         has_middle = msize > 0
         hot = np.zeros((k, 5 + n - 1), dtype=np.int64)  # 0 = the first hand entry, rewritten below
@@ -458,9 +495,9 @@ class BigNumberBatched(BatchedEngine):
         buf.reshape(-1)[hot.ravel()] = 1.0
         buf[:, o["hand"]] = hand0
         a = o["hand_sizes"]
-        buf[:, a:a + n] = self._size_tab[rotate(self.hsize[pick], flat)]
+        buf[:, a : a + n] = self._size_tab[rotate(self.hsize[pick], flat)]
         a = o["scores"]
-        buf[:, a:a + n] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)
+        buf[:, a : a + n] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)
         buf[:, o["deal"]] = np.minimum(self.deal[pick] / max(g.max_deals - 1, 1), 1.0)
         return buf
 
@@ -471,7 +508,9 @@ class BigNumberBatched(BatchedEngine):
             self.cur[lane] = -1 if s.current_player is None else s.current_player
             self.hands[lane], self.known[lane], self.out[lane] = s.hands, s.known, s.out
             self.hsize[lane] = [sum(h) for h in s.hands]
-            self.middle[lane] = np.bincount(np.asarray(s.middle, dtype=np.int64), minlength=NUM_TYPES)
+            self.middle[lane] = np.bincount(
+                np.asarray(s.middle, dtype=np.int64), minlength=NUM_TYPES
+            )
             self.msize[lane] = len(s.middle)
             self.mvalue[lane] = play_value(s.middle) if s.middle else 0
             self.owner[lane] = -1 if s.owner is None else s.owner
@@ -501,11 +540,16 @@ def _greedy_tails(grid: np.ndarray, need: np.ndarray) -> np.ndarray:
     listed = RANKS - (upto[:, :, :, None] <= pos[None, None, None, :]).sum(axis=2)  # (k, suit, pos)
     listed = np.where(listed >= 1, listed, 0)
     # x = (rank r, suit s): its tail starts after the cards above r and one copy of x
-    above = (upto - desc)[:, :, ::-1].transpose(0, 2, 1).reshape(k, NUM_TYPES)  # cards of x's suit above x
+    above = (
+        (upto - desc)[:, :, ::-1].transpose(0, 2, 1).reshape(k, NUM_TYPES)
+    )  # cards of x's suit above x
     start = above + 1
     lists = listed[:, _SUIT, :]  # (k, 36, pos)
     idx = np.minimum(start[:, :, None] + np.arange(RANKS)[None, None, :], RANKS)
     digits = np.take_along_axis(lists, idx, axis=2)  # (k, 36, 9)
-    weights = np.where(np.arange(RANKS)[None, :] < np.arange(RANKS + 1)[:, None],
-                       _POW10[np.clip(np.arange(RANKS + 1)[:, None] - 1 - np.arange(RANKS)[None, :], 0, None)], 0)
+    weights = np.where(
+        np.arange(RANKS)[None, :] < np.arange(RANKS + 1)[:, None],
+        _POW10[np.clip(np.arange(RANKS + 1)[:, None] - 1 - np.arange(RANKS)[None, :], 0, None)],
+        0,
+    )
     return (digits * weights[need]).sum(axis=2)

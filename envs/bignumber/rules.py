@@ -1,7 +1,7 @@
 """Big Number rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/bignumber.txt (an adaptation of Odin, Helvetiq 2024); rulings: RULINGS.md
-section 4 (N1-N15) and section 1; the long form with every ruling is docs/rules/bignumber.md.
+An adaptation of Odin (Helvetiq 2024). The rules as implemented, every ruling (N1-N15 and the
+cross-game X rulings) with its reason, and the layouts are in docs/rules/bignumber.md.
 
 Summary. 2-6 players; the Ace-9 of four suits (36 cards; two decks = 72 for 5-6 players or by
 option). 9 cards each, the rest aside unseen. The leader plays exactly one card; in turn each
@@ -113,18 +113,35 @@ class BigNumberGame(Game):
     name = "bignumber"
     title = "Big Number"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     min_players = 2
     max_players = 6
     default_players = 4
     score_sign = -1
     OPTIONS = (
-        Option("two_decks", None, "None: by player count (one deck for 2-4, two for 5-6, N1); True/False",
-               choices=(None, True, False)),
-        Option("target", 15, "penalty points that end the game (rulebook: 10, 15 or 20)", kind=int,
-               check=lambda v: 1 <= v <= 100, check_doc="must be in 1..100"),
-        Option("single_deal", False, "play one deal only; fewest cards in hand wins", choices=(False, True)),
-        Option("start_player", None, "first deal's start seat; None = seeded chance (N4)",
-               seat=True),
+        Option(
+            "two_decks",
+            None,
+            "None: by player count (one deck for 2-4, two for 5-6, N1); True/False",
+            choices=(None, True, False),
+        ),
+        Option(
+            "target",
+            15,
+            "penalty points that end the game (rulebook: 10, 15 or 20)",
+            kind=int,
+            check=lambda v: 1 <= v <= 100,
+            check_doc="must be in 1..100",
+        ),
+        Option(
+            "single_deal",
+            False,
+            "play one deal only; fewest cards in hand wins",
+            choices=(False, True),
+        ),
+        Option(
+            "start_player", None, "first deal's start seat; None = seeded chance (N4)", seat=True
+        ),
     )
 
     def _setup(self):
@@ -133,9 +150,13 @@ class BigNumberGame(Game):
         if o["two_decks"] is None:
             self.two_decks = n >= 5
         elif o["two_decks"] and n < 3:
-            raise ConfigError("bignumber: option 'two_decks' is for 3-6 players (rulebook variant), got 2 players")
+            raise ConfigError(
+                "bignumber: option 'two_decks' is for 3-6 players (rulebook variant), got 2 players"
+            )
         elif not o["two_decks"] and n >= 5:
-            raise ConfigError(f"bignumber: option 'two_decks' must be on for {n} players (72 cards, N1)")
+            raise ConfigError(
+                f"bignumber: option 'two_decks' must be on for {n} players (72 cards, N1)"
+            )
         else:
             self.two_decks = o["two_decks"]
         self.copies = 2 if self.two_decks else 1
@@ -223,8 +244,18 @@ class BigNumberState(State):
         return s
 
     @classmethod
-    def from_hands(cls, game: BigNumberGame, hands, leader: int = 0, aside=None, out=None, scores=None,
-                   deal: int = 0, deal_start: int | None = None, seed: int = 0) -> BigNumberState:
+    def from_hands(
+        cls,
+        game: BigNumberGame,
+        hands,
+        leader: int = 0,
+        aside=None,
+        out=None,
+        scores=None,
+        deal: int = 0,
+        deal_start: int | None = None,
+        seed: int = 0,
+    ) -> BigNumberState:
         """A position at the start of a round, from explicit hands (for tests and analysis).
 
         ``hands`` are lists of card types (or text like ``"8d 6d 2d"``); ``aside`` defaults to
@@ -239,7 +270,9 @@ class BigNumberState(State):
         s.known = [[0] * NUM_TYPES for _ in range(n)]
         s.out = _counts(parse_cards(out) if isinstance(out, str) else (out or ()))
         if aside is None:
-            s.aside = [game.copies - sum(h[c] for h in s.hands) - s.out[c] for c in range(NUM_TYPES)]
+            s.aside = [
+                game.copies - sum(h[c] for h in s.hands) - s.out[c] for c in range(NUM_TYPES)
+            ]
         else:
             s.aside = _counts(parse_cards(aside) if isinstance(aside, str) else aside)
         s.middle, s.owner, s.passes, s.pending = (), None, 0, ()
@@ -260,8 +293,8 @@ class BigNumberState(State):
         n, copies = self.game.num_players, self.game.copies
         deck = np.repeat(np.arange(NUM_TYPES), copies)
         self.rng.shuffle(deck)
-        self.hands = [_counts(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE].tolist()) for p in range(n)]
-        self.aside = _counts(deck[n * HAND_SIZE:].tolist())  # N3: unseen, unused this deal
+        self.hands = [_counts(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE].tolist()) for p in range(n)]
+        self.aside = _counts(deck[n * HAND_SIZE :].tolist())  # N3: unseen, unused this deal
         self.known = [[0] * NUM_TYPES for _ in range(n)]
         self.out = [0] * NUM_TYPES
         self.middle, self.owner, self.passes, self.pending = (), None, 0, ()
@@ -450,16 +483,16 @@ class BigNumberState(State):
         counts += self.out
         for q in order:
             counts += self.known[q]
-        buf[:g.count_size] = counts
+        buf[: g.count_size] = counts
         if g.copies > 1:
-            buf[:g.count_size] *= 1.0 / g.copies
+            buf[: g.count_size] *= 1.0 / g.copies
         if self.middle:
             buf[o["middle_size"] + len(self.middle) - 1] = 1.0
             buf[o["middle_owner"] + (self.owner - player) % n] = 1.0
         a = o["hand_sizes"]
-        buf[a:a + n] = [sum(self.hands[q]) / HAND_SIZE for q in order]
+        buf[a : a + n] = [sum(self.hands[q]) / HAND_SIZE for q in order]
         a = o["scores"]
-        buf[a:a + n] = [min(self.scores_[q] / g.max_score, 1.0) for q in order]
+        buf[a : a + n] = [min(self.scores_[q] / g.max_score, 1.0) for q in order]
         for q in self.passed:
             buf[o["passed"] + (q - player) % n] = 1.0
         if self.current_player is not None:
@@ -501,7 +534,7 @@ class BigNumberState(State):
         for q in others:
             k = sum(self.hands[q]) - sum(self.known[q])
             h = list(self.known[q])
-            for c in cards[pos:pos + k].tolist():
+            for c in cards[pos : pos + k].tolist():
                 h[c] += 1
             s.hands[q] = h
             pos += k
@@ -530,14 +563,18 @@ class BigNumberState(State):
     def check_invariants(self) -> None:
         """Card conservation, hand limits, known cards held, a well-formed middle (for tests)."""
         g = self.game
-        total = [self.aside[c] + self.out[c] + sum(h[c] for h in self.hands) for c in range(NUM_TYPES)]
+        total = [
+            self.aside[c] + self.out[c] + sum(h[c] for h in self.hands) for c in range(NUM_TYPES)
+        ]
         for c in self.middle:
             total[c] += 1
         if self.phase == PICK:
             for c in self.pending:
                 total[c] += 1
         if total != [g.copies] * NUM_TYPES or min(self.aside) < 0 or min(self.out) < 0:
-            raise AssertionError(f"card conservation broken: {total}, aside {self.aside}, out {self.out}")
+            raise AssertionError(
+                f"card conservation broken: {total}, aside {self.aside}, out {self.out}"
+            )
         for p in range(g.num_players):
             size = sum(self.hands[p])
             if size > HAND_SIZE or min(self.hands[p]) < 0:
@@ -577,34 +614,101 @@ class BigNumberState(State):
             return f"play {cards_name(t)} ({play_value(t)})"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
-        head = (f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
-                f"out of play: {cards_name(expand(self.out)) or '-'}")
+        head = (
+            f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
+            f"out of play: {cards_name(expand(self.out)) or '-'}"
+        )
         lines = [head]
         if self.middle:
-            lines.append(f"middle: {cards_name(self.middle)} ({play_value(self.middle)}) by player_{self.owner}"
-                         + (f"; passed: {', '.join(f'player_{q}' for q in self.passed)}" if self.passes else ""))
+            lines.append(
+                f"middle: {cards_name(self.middle)} ({play_value(self.middle)}) by player_{self.owner}"
+                + (
+                    f"; passed: {', '.join(f'player_{q}' for q in self.passed)}"
+                    if self.passes
+                    else ""
+                )
+            )
         if self.pending:
             what = "beats it with" if self.phase == PICK else "is choosing"
             lines.append(f"player_{self.current_player} {what} {cards_name(self.pending)}")
         for p in range(n):
             mark = ">" if p == self.current_player else " "
-            lines.append(f"{mark} player_{p}: {self.scores_[p]:>3} pts, hand [{cards_name(expand(self.hands[p]))}]")
+            lines.append(
+                f"{mark} player_{p}: {self.scores_[p]:>3} pts, hand [{cards_name(expand(self.hands[p]))}]"
+            )
         if self.over:
             lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
+        action list (``7♥``; type ``7h`` for it)."""
+        v = self.view(player)
+        lines = [
+            (
+                f"Big Number - deal {v['deal'] + 1}, started by player_{v['deal_start']}; "
+                f"out of play: {cards_name(v['out_of_play']) or '-'}"
+            )
+        ]
+        if v["middle"]:
+            passed = ", ".join(f"player_{q}" for q in v["passed"])
+            lines.append(
+                f"middle: {cards_name(v['middle'])} ({v['middle_value']}) by "
+                f"player_{v['middle_owner']}" + (f"; passed: {passed}" if passed else "")
+            )
+        else:
+            lines.append("middle: empty")
+        if v["played"]:
+            lines.append(f"player_{v['current_player']} beat it with {cards_name(v['played'])}")
+        for q in range(v["num_players"]):
+            mark = ">" if q == v["current_player"] else " "
+            if q == player:
+                held = f"hand {cards_name(v['hand'])}"
+            else:
+                known = f" (known: {cards_name(v['known'][q])})" if v["known"][q] else ""
+                held = f"{v['hand_sizes'][q]} cards{known}"
+            you = " (you)" if q == player else ""
+            lines.append(f"{mark} player_{q}{you}: {v['scores'][q]} pts; {held}")
+        if v["selection"]:
+            lines.append(f"your play so far: {cards_name(v['selection'])}")
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
+        return "\n".join(lines)
+
     def _to_dict(self) -> dict:
         return {
-            "current_player": self.current_player, "phase": self.phase, "over": self.over,
-            "hands": [h[:] for h in self.hands], "known": [k[:] for k in self.known],
-            "aside": self.aside[:], "out": self.out[:], "middle": list(self.middle), "owner": self.owner,
-            "passes": self.passes, "pending": list(self.pending), "deal": self.deal,
-            "deal_start": self.deal_start, "scores": self.scores_[:], "history": [x[:] for x in self.history],
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "over": self.over,
+            "hands": [h[:] for h in self.hands],
+            "known": [k[:] for k in self.known],
+            "aside": self.aside[:],
+            "out": self.out[:],
+            "middle": list(self.middle),
+            "owner": self.owner,
+            "passes": self.passes,
+            "pending": list(self.pending),
+            "deal": self.deal,
+            "deal_start": self.deal_start,
+            "scores": self.scores_[:],
+            "history": [x[:] for x in self.history],
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: BigNumberGame, d: dict) -> BigNumberState:

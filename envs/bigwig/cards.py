@@ -1,4 +1,4 @@
-"""BigWig card data (rulebook "What's Included" + RULINGS.md B2-B6) and names.
+"""BigWig card data (rulebook "What's Included" + rulings B2-B6) and names.
 
 Cards are small ints. Copies of a card are identical in play, so hands, piles and actions use
 card *kinds*; ``KIND_COPIES`` says how many of each kind exist.
@@ -38,17 +38,37 @@ NUM_KINDS = 46  # playable large-card kinds (the well excluded)
 WELL = 46
 
 SPECIAL_NAMES = {
-    TIL_VALHALLAR: "Til Valhallar", DVERGAR: "Dvergar", LOKI: "Loki", SURTR: "Surtr", VANIR: "Vanir",
-    YMIR: "Ymir", ALFAR: "Alfar", FENRIR: "Fenrir", HUGIN_MUNIN: "Hugin & Munin", MJOLLNIR: "Mjollnir",
+    TIL_VALHALLAR: "Til Valhallar",
+    DVERGAR: "Dvergar",
+    LOKI: "Loki",
+    SURTR: "Surtr",
+    VANIR: "Vanir",
+    YMIR: "Ymir",
+    ALFAR: "Alfar",
+    FENRIR: "Fenrir",
+    HUGIN_MUNIN: "Hugin & Munin",
+    MJOLLNIR: "Mjollnir",
 }
-SPECIAL_VALUES = {TIL_VALHALLAR: 0, DVERGAR: 3, LOKI: 4, SURTR: 5, VANIR: 5, YMIR: 5, ALFAR: 5,
-                  FENRIR: 6, HUGIN_MUNIN: 7, MJOLLNIR: 10}
+SPECIAL_VALUES = {
+    TIL_VALHALLAR: 0,
+    DVERGAR: 3,
+    LOKI: 4,
+    SURTR: 5,
+    VANIR: 5,
+    YMIR: 5,
+    ALFAR: 5,
+    FENRIR: 6,
+    HUGIN_MUNIN: 7,
+    MJOLLNIR: 10,
+}
 # The colour a 5 makes trump besides white (B6: listed in the same order as the names).
 FIVE_COLOUR = {SURTR: 0, VANIR: 1, YMIR: 2, ALFAR: 3}
 
 # Per kind: printed value, colour (0-3, or WHITE), copies in the deck.
-KIND_VALUE = np.array([v for _ in range(4) for v in range(1, 10)]
-                      + [SPECIAL_VALUES[k] for k in range(36, 46)], dtype=np.int64)
+KIND_VALUE = np.array(
+    [v for _ in range(4) for v in range(1, 10)] + [SPECIAL_VALUES[k] for k in range(36, 46)],
+    dtype=np.int64,
+)
 KIND_COLOUR = np.array([c for c in range(4) for _ in range(9)] + [WHITE] * 10, dtype=np.int64)
 KIND_COPIES = np.array([1] * 36 + [1 if k in FIVES else 2 for k in range(36, 46)], dtype=np.int64)
 DECK_SIZE = int(KIND_COPIES.sum())  # 52

@@ -1,7 +1,7 @@
 """BigWig rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/bigwig.txt; rulings: RULINGS.md section 1, section 2 (B1-B38) and §7.1-7.3;
-the long form with every ruling, the resolution order and the layouts is docs/rules/bigwig.md.
+The rules as implemented, every ruling (B1-B38 and the cross-game X rulings) with its reason,
+the resolution order and the layouts are in docs/rules/bigwig.md.
 
 Summary. 2-6 players. Each holds one well card plus 7 of the 52 large cards (36 standard cards,
 red/yellow/blue/green 1-9, and 16 white specials that are always trump). Every round reveals the
@@ -11,7 +11,7 @@ top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
   wins (all trump colours rank equal; white is always trump, the point card shows the others), or
   the highest card if nobody played a trump; a tie means no winner and the card goes under the
   altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
-* a holmgang: the player with the fewest VP (ties: youngest, §7.2) challenges another player who
+* a holmgang: the player with the fewest VP (ties: youngest, B24) challenges another player who
   holds a point card, choosing the target and the card at stake; every other player holding a Til
   Valhallar may then spend it to join (asked in age order); the duellists and joiners play a trick
   with the stake's colours; the winner takes the stake and every card under the altar. The game
@@ -28,7 +28,7 @@ Options
     num_players  2-6 (default 4).
     age_order    None (default: seat 0 youngest, then seat 1, ...) or a permutation of the seats,
                  youngest first (ruling X2). The youngest starts the well draws, then clockwise
-                 (rulebook special case 1); ties for the fewest VP go to the youngest (§7.2).
+                 (rulebook special case 1); ties for the fewest VP go to the youngest (B24).
 
 Actions (109 + num_players ids; n = num_players)
     0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
@@ -66,6 +66,7 @@ from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
 from ..core.options import Option
 from .cards import (
+    COLOURS,
     DECK_SIZE,
     HOLMGANG,
     KIND_COPIES,
@@ -125,7 +126,7 @@ def winners_of(vp, hand_sizes) -> list[int]:
 
 
 def challenger_of(vp, age_rank) -> int:
-    """The seat with the fewest VP; ties go to the youngest (B24, §7.2)."""
+    """The seat with the fewest VP; ties go to the youngest (B24)."""
     return min(range(len(vp)), key=lambda s: (vp[s], age_rank[s]))
 
 
@@ -138,24 +139,32 @@ class BigWigGame(Game):
     name = "bigwig"
     title = "BigWig"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     simultaneous = True
     min_players = 2
     max_players = 6
     default_players = 4
     score_scale = 20.0
     OPTIONS = (
-        Option("age_order", None, "seats from youngest to oldest; None = seat 0 youngest, then 1, ... (X2)",
-               kind=(list, tuple, type(None))),
+        Option(
+            "age_order",
+            None,
+            "seats from youngest to oldest; None = seat 0 youngest, then 1, ... (X2)",
+            kind=(list, tuple, type(None)),
+        ),
     )
 
     def _setup(self):
         n = self.num_players
         age = self.options["age_order"]
         if age is not None:
-            if sorted(age) != list(range(n)) or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
-                                                        for s in age):
-                raise ConfigError(f"bigwig: option 'age_order' must be a permutation of the seats 0..{n - 1}, "
-                                  f"got {age!r}")
+            if sorted(age) != list(range(n)) or not all(
+                isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in age
+            ):
+                raise ConfigError(
+                    f"bigwig: option 'age_order' must be a permutation of the seats 0..{n - 1}, "
+                    f"got {age!r}"
+                )
             self.options["age_order"] = [int(s) for s in age]
         self.age_order = list(range(n)) if age is None else [int(s) for s in age]
         self.age_rank = [0] * n
@@ -171,35 +180,58 @@ class BigWigGame(Game):
         points = int(SMALL_COPIES.sum()) - NUM_HOLMGANGS
         self.max_game_length = points * 2 * n + NUM_HOLMGANGS * (2 + (n - 2) + 2 * n)
         self.score_bounds = (0, TOTAL_VP)
-        self.layout = Layout([
-            ("hand", NUM_KINDS),  # own cards per kind / 2
-            ("well_in_hand", 1),  # own well card in hand (0 while it lies in the trick)
-            ("my_commit", NUM_KINDS + 1),  # one-hot: own face-down card in the current trick (46 = well)
-            ("to_act", 1),  # the observer has a decision to make now (in a trick: has not committed yet)
-            ("phase", 5),  # one-hot: target, stake, ticket, commit, sacrifice
-            ("current_player", n),  # one-hot seat deciding now (none in a trick or others' ticket)
-            ("round_card", NUM_SMALL_KINDS),  # one-hot: the revealed altar card (point kinds, holmgang)
-            ("trump", 4),  # red, yellow, blue, green shown on the card at stake (white is always trump)
-            ("participants", n),  # relative seats playing the current trick
-            ("challenger", n),  # one-hot
-            ("target", n),  # one-hot
-            ("stake", NUM_POINT_KINDS),  # one-hot point kind at stake in the holmgang
-            ("joiners", n),  # relative seats that joined with Til Valhallar
-            ("collected", (n, NUM_POINT_KINDS)),  # face-up point cards per relative seat / 2
-            ("vp", n),  # victory points per relative seat / 60
-            ("altar", NUM_POINT_KINDS),  # point cards under the altar / 2 (public, B36)
-            ("discard", NUM_KINDS),  # face-up discard pile per kind / 2
-            ("hand_sizes", n),  # cards in hand (well included; a committed card still counts) / 9
-            ("draw_pile", 1),  # large cards left to draw / 52
-            ("reshuffled", NUM_KINDS),  # the draw pile's cards when it was reshuffled / 2 (X7)
-            ("drawn_since", n),  # cards each relative seat drew from the current draw pile / 52
-            ("altar_pile", 1),  # unrevealed small cards / 24
-            ("holmgangs", NUM_HOLMGANGS),  # thermometer: holmgang cards revealed
-            ("last_trick", (n, NUM_KINDS + 1)),  # one-hot card of each relative seat in the last trick
-            ("last_winner", n),  # one-hot winner of the last trick
-            ("age_rank", n),  # rank from youngest (0) to oldest (1)
-            ("to_sacrifice", n),  # relative seats still to take their well draw this round
-        ])
+        self.layout = Layout(
+            [
+                ("hand", NUM_KINDS),  # own cards per kind / 2
+                ("well_in_hand", 1),  # own well card in hand (0 while it lies in the trick)
+                (
+                    "my_commit",
+                    NUM_KINDS + 1,
+                ),  # one-hot: own face-down card in the current trick (46 = well)
+                (
+                    "to_act",
+                    1,
+                ),  # the observer has a decision to make now (in a trick: has not committed yet)
+                ("phase", 5),  # one-hot: target, stake, ticket, commit, sacrifice
+                (
+                    "current_player",
+                    n,
+                ),  # one-hot seat deciding now (none in a trick or others' ticket)
+                (
+                    "round_card",
+                    NUM_SMALL_KINDS,
+                ),  # one-hot: the revealed altar card (point kinds, holmgang)
+                (
+                    "trump",
+                    4,
+                ),  # red, yellow, blue, green shown on the card at stake (white is always trump)
+                ("participants", n),  # relative seats playing the current trick
+                ("challenger", n),  # one-hot
+                ("target", n),  # one-hot
+                ("stake", NUM_POINT_KINDS),  # one-hot point kind at stake in the holmgang
+                ("joiners", n),  # relative seats that joined with Til Valhallar
+                ("collected", (n, NUM_POINT_KINDS)),  # face-up point cards per relative seat / 2
+                ("vp", n),  # victory points per relative seat / 60
+                ("altar", NUM_POINT_KINDS),  # point cards under the altar / 2 (public, B36)
+                ("discard", NUM_KINDS),  # face-up discard pile per kind / 2
+                (
+                    "hand_sizes",
+                    n,
+                ),  # cards in hand (well included; a committed card still counts) / 9
+                ("draw_pile", 1),  # large cards left to draw / 52
+                ("reshuffled", NUM_KINDS),  # the draw pile's cards when it was reshuffled / 2 (X7)
+                ("drawn_since", n),  # cards each relative seat drew from the current draw pile / 52
+                ("altar_pile", 1),  # unrevealed small cards / 24
+                ("holmgangs", NUM_HOLMGANGS),  # thermometer: holmgang cards revealed
+                (
+                    "last_trick",
+                    (n, NUM_KINDS + 1),
+                ),  # one-hot card of each relative seat in the last trick
+                ("last_winner", n),  # one-hot winner of the last trick
+                ("age_rank", n),  # rank from youngest (0) to oldest (1)
+                ("to_sacrifice", n),  # relative seats still to take their well draw this round
+            ]
+        )
         self.observation_shape = (self.layout.size,)
         self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
@@ -324,7 +356,7 @@ class BigWigState(State):
             else:
                 self.collected[w, self.round_card] += 1
             self.point_on_table = False
-        elif w is not None:  # B29, §7.2: no winner leaves stake and altar as they are
+        elif w is not None:  # B29: no winner leaves stake and altar as they are
             self.collected[self.target, self.stake] -= 1
             self.collected[w, self.stake] += 1
             self.collected[w] += self.altar
@@ -334,7 +366,11 @@ class BigWigState(State):
                 self.collected[res.loki] += self.altar
                 self.altar[:] = 0
             else:  # a blind pick: uniform over the cards (X4)
-                k = int(np.searchsorted(np.cumsum(self.altar), self.rng.integers(self.altar.sum()), side="right"))
+                k = int(
+                    np.searchsorted(
+                        np.cumsum(self.altar), self.rng.integers(self.altar.sum()), side="right"
+                    )
+                )
                 self.altar[k] -= 1
                 self.collected[res.loki, k] += 1
         for s, k in plays:  # step 9
@@ -385,13 +421,13 @@ class BigWigState(State):
         ph = self.phase
         if ph == PHASE_COMMIT:
             if player in self.participants and self.commits[player] == NONE:
-                mask[PLAY_BASE:PLAY_BASE + NUM_KINDS] = self.hands[player] > 0
+                mask[PLAY_BASE : PLAY_BASE + NUM_KINDS] = self.hands[player] > 0
                 mask[PLAY_WELL] = self.well[player]
             return mask
         if player != self.current_player:
             return mask
         if ph == PHASE_SACRIFICE:
-            mask[SACRIFICE_BASE:SACRIFICE_BASE + NUM_KINDS] = self.hands[player] > 0
+            mask[SACRIFICE_BASE : SACRIFICE_BASE + NUM_KINDS] = self.hands[player] > 0
         elif ph == PHASE_TICKET:
             mask[PASS] = True
             mask[JOIN] = self.hands[player, TIL_VALHALLAR] > 0
@@ -401,14 +437,18 @@ class BigWigState(State):
                 mask[TARGET_BASE + off - 1] = self.collected[(player + off) % n].any()
         elif ph == PHASE_STAKE:
             b = self.game.stake_base
-            mask[b:b + NUM_POINT_KINDS] = self.collected[self.target] > 0
+            mask[b : b + NUM_POINT_KINDS] = self.collected[self.target] > 0
         return mask
 
     def is_legal(self, action: int) -> bool:
         """``legal_mask()[action]`` without building the mask (``apply`` asks this every step)."""
         p, ph = self.current_player, self.phase
         if ph == PHASE_COMMIT:
-            return bool(self.well[p]) if action == PLAY_WELL else action < NUM_KINDS and self.hands[p, action] > 0
+            return (
+                bool(self.well[p])
+                if action == PLAY_WELL
+                else action < NUM_KINDS and self.hands[p, action] > 0
+            )
         if ph == PHASE_SACRIFICE:
             return SACRIFICE_BASE <= action < JOIN and self.hands[p, action - SACRIFICE_BASE] > 0
         return bool(self.legal_mask()[action])
@@ -496,7 +536,9 @@ class BigWigState(State):
         return self._public_sizes().tolist()
 
     def winners(self) -> list[int]:
-        return winners_of(self.vp().tolist(), [self.hand_size(p) for p in range(self.game.num_players)])
+        return winners_of(
+            self.vp().tolist(), [self.hand_size(p) for p in range(self.game.num_players)]
+        )
 
     # ---- information ------------------------------------------------------------------
     def to_act(self, player: int) -> bool:
@@ -561,7 +603,7 @@ class BigWigState(State):
         buf = np.zeros(game.layout.size, dtype=np.float32)
         order = game.seat_order[player]  # relative seat i -> absolute seat
         rel = game.relative[player]  # absolute seat -> relative seat
-        buf[o["hand"]:o["hand"] + NUM_KINDS] = _HALF[self.hands[player]]
+        buf[o["hand"] : o["hand"] + NUM_KINDS] = _HALF[self.hands[player]]
         buf[o["well_in_hand"]] = self.well[player]
         if self.commits[player] != NONE:
             buf[o["my_commit"] + self.commits[player]] = 1.0
@@ -573,7 +615,7 @@ class BigWigState(State):
                 buf[o["current_player"] + rel[shown]] = 1.0
         if self.round_card != NONE:
             buf[o["round_card"] + self.round_card] = 1.0
-        buf[o["trump"]:o["trump"] + 4] = self.trump
+        buf[o["trump"] : o["trump"] + 4] = self.trump
         for s in self.participants:
             buf[o["participants"] + rel[s]] = 1.0
         if self.challenger != NONE:
@@ -585,26 +627,26 @@ class BigWigState(State):
         for s in self.joiners:
             buf[o["joiners"] + rel[s]] = 1.0
         collected = self.collected[order]
-        buf[o["collected"]:o["collected"] + n * NUM_POINT_KINDS] = _HALF[collected.ravel()]
-        buf[o["vp"]:o["vp"] + n] = _VP_SCALE[collected @ POINT_VP]
-        buf[o["altar"]:o["altar"] + NUM_POINT_KINDS] = _HALF[self.altar]
-        buf[o["discard"]:o["discard"] + NUM_KINDS] = _HALF[self.discard]
-        buf[o["hand_sizes"]:o["hand_sizes"] + n] = _SIZE_SCALE[self._public_sizes()[order]]
+        buf[o["collected"] : o["collected"] + n * NUM_POINT_KINDS] = _HALF[collected.ravel()]
+        buf[o["vp"] : o["vp"] + n] = _VP_SCALE[collected @ POINT_VP]
+        buf[o["altar"] : o["altar"] + NUM_POINT_KINDS] = _HALF[self.altar]
+        buf[o["discard"] : o["discard"] + NUM_KINDS] = _HALF[self.discard]
+        buf[o["hand_sizes"] : o["hand_sizes"] + n] = _SIZE_SCALE[self._public_sizes()[order]]
         buf[o["draw_pile"]] = len(self.draw) / DECK_SIZE
         origins = self.origins
         if len(origins.cards) > 1:
-            buf[o["reshuffled"]:o["reshuffled"] + NUM_KINDS] = _HALF[origins.cards[-1]]
+            buf[o["reshuffled"] : o["reshuffled"] + NUM_KINDS] = _HALF[origins.cards[-1]]
         drawn = np.asarray(origins.drawn[-1], dtype=np.float32)
-        buf[o["drawn_since"]:o["drawn_since"] + n] = drawn[order] / DECK_SIZE
+        buf[o["drawn_since"] : o["drawn_since"] + n] = drawn[order] / DECK_SIZE
         buf[o["altar_pile"]] = len(self.small) / SMALL_TOTAL
-        buf[o["holmgangs"]:o["holmgangs"] + self.holmgangs] = 1.0
+        buf[o["holmgangs"] : o["holmgangs"] + self.holmgangs] = 1.0
         base = o["last_trick"]
         for s, k in enumerate(self.last_trick):
             if k != NONE:
                 buf[base + rel[s] * (NUM_KINDS + 1) + k] = 1.0
         if self.last_winner != NONE:
             buf[o["last_winner"] + rel[self.last_winner]] = 1.0
-        buf[o["age_rank"]:o["age_rank"] + n] = game.age_rank_scaled[order]
+        buf[o["age_rank"] : o["age_rank"] + n] = game.age_rank_scaled[order]
         if self.phase == PHASE_SACRIFICE:
             for s in self.queue:
                 buf[o["to_sacrifice"] + rel[s]] = 1.0
@@ -682,7 +724,9 @@ class BigWigState(State):
             elif k != NONE:
                 large[k] += 1
         if not (large == KIND_COPIES).all() or not all(wells):
-            raise AssertionError(f"large-card conservation broken: {large.tolist()} wells {self.well}")
+            raise AssertionError(
+                f"large-card conservation broken: {large.tolist()} wells {self.well}"
+            )
         small = np.zeros(NUM_SMALL_KINDS, dtype=np.int64)
         small[:NUM_POINT_KINDS] = self.collected.sum(axis=0) + self.altar
         for k in self.small:
@@ -695,7 +739,9 @@ class BigWigState(State):
         if (self.collected < 0).any() or (self.hands < 0).any():
             raise AssertionError("negative card count")
         if (self._public_sizes() > HAND_LIMIT).any():
-            raise AssertionError(f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}")
+            raise AssertionError(
+                f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}"
+            )
         if self.phase == PHASE_TICKET and not self.hands[self.current_player, TIL_VALHALLAR]:
             raise AssertionError(f"seat {self.current_player} is asked about a ticket it lacks")
         self._check_origins()
@@ -731,49 +777,160 @@ class BigWigState(State):
             return f"stake {small_name(action - b)}"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand and face-down card (a spectator's view), or with ``observer`` what that
+        seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         rc = "-" if self.round_card == NONE else small_name(self.round_card)
-        lines = [(f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
-                  f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}")]
+        lines = [
+            (
+                f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
+                f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}"
+            )
+        ]
         if self.round_card == HOLMGANG and self.target != NONE:
             stake = "?" if self.stake == NONE else small_name(self.stake)
-            lines.append(f"  holmgang: player_{self.challenger} challenges player_{self.target} for {stake}"
-                         + (f"; joined: {', '.join(f'player_{j}' for j in self.joiners)}" if self.joiners else ""))
+            lines.append(
+                f"  holmgang: player_{self.challenger} challenges player_{self.target} for {stake}"
+                + (
+                    f"; joined: {', '.join(f'player_{j}' for j in self.joiners)}"
+                    if self.joiners
+                    else ""
+                )
+            )
         if any(k != NONE for k in self.last_trick):
-            played = ", ".join(f"player_{s}: {card_name(k)}" for s, k in enumerate(self.last_trick) if k != NONE)
+            played = ", ".join(
+                f"player_{s}: {card_name(k)}" for s, k in enumerate(self.last_trick) if k != NONE
+            )
             won = "no winner" if self.last_winner == NONE else f"player_{self.last_winner} won"
             lines.append(f"  last trick: {played} -> {won}")
         vp = self.vp()
         for p in range(n):
             mark = ">" if p == self.current_player else " "
-            hand = ", ".join(card_name(int(k)) for k in np.repeat(np.arange(NUM_KINDS), self.hands[p]))
+            hand = ", ".join(
+                card_name(int(k)) for k in np.repeat(np.arange(NUM_KINDS), self.hands[p])
+            )
             commit = "" if self.commits[p] == NONE else f", face down: {card_name(self.commits[p])}"
-            lines.append(f"{mark} player_{p}: {int(vp[p])} VP {self._point_list(self.collected[p])}, "
-                         f"hand [{hand}{', well' if self.well[p] else ''}]{commit}")
+            lines.append(
+                f"{mark} player_{p}: {int(vp[p])} VP {self._point_list(self.collected[p])}, "
+                f"hand [{hand}{', well' if self.well[p] else ''}]{commit}"
+            )
         if self.phase == PHASE_OVER:
             lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
+        action list (``red 7``, ``Loki (white 4)``)."""
+        v = self.view(player)
+        n = v["num_players"]
+
+        def names(counts, name=card_name) -> str:
+            return ", ".join(name(int(k)) for k in np.repeat(np.arange(len(counts)), counts)) or "-"
+
+        rc = "-" if v["round_card"] is None else small_name(v["round_card"])
+        trump = ", ".join(["white", *(c for c, t in zip(COLOURS, v["trump"]) if t)])
+        lines = [
+            (
+                f"BigWig - round {v['round']}: {rc}; trump {trump}; holmgangs "
+                f"{v['holmgangs']}/4; draw pile {v['draw_pile']}, altar pile {v['altar_pile']}"
+            ),
+            (
+                f"under the altar: {names(v['altar'], small_name)}; "
+                f"discard pile: {names(v['discard'])}"
+            ),
+        ]
+        if v["challenger"] is not None:
+            target = "(choosing)" if v["target"] is None else f"player_{v['target']}"
+            stake = "(choosing)" if v["stake"] is None else small_name(v["stake"])
+            joined = ", ".join(f"player_{j}" for j in v["joiners"])
+            lines.append(
+                f"holmgang: player_{v['challenger']} challenges {target} for {stake}"
+                + (f"; joined: {joined}" if joined else "")
+            )
+        if any(k is not None for k in v["last_trick"]):
+            played = ", ".join(
+                f"player_{q} {card_name(k)}" for q, k in enumerate(v["last_trick"]) if k is not None
+            )
+            won = "no winner" if v["last_winner"] is None else f"player_{v['last_winner']} won"
+            lines.append(f"last trick: {played} -> {won}")
+        for q in range(n):
+            mark = ">" if q == v["current_player"] else " "
+            if q == player:
+                hand = names(v["hand"]) + (", well" if v["well_in_hand"] else "")
+                held = f"hand {hand}"
+                if v["my_commit"] is not None:
+                    held += f"; face down: {card_name(v['my_commit'])}"
+            else:
+                held = f"{v['hand_sizes'][q]} cards"
+            lines.append(
+                f"{mark} player_{q}{' (you)' if q == player else ''}: {v['vp'][q]} VP "
+                f"[{names(v['collected'][q], small_name)}]; {held}"
+            )
+        if v["phase"] == "over":
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        elif v["phase"] == "commit":
+            waiting = (
+                "you play a card face down"
+                if v["to_act"]
+                else "the others play their cards face down"
+            )
+            seats = ", ".join(f"player_{q}" for q in v["participants"])
+            lines.append(f"trick ({seats}): {waiting}")
+        elif v["phase"] == "sacrifice":
+            lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
+        elif v["current_player"] is None:  # a ticket holder decides, and the view hides who (B27)
+            lines.append("an onlooker holding a Til Valhallar decides whether to join")
+        else:
+            lines.append(f"player_{v['current_player']} to choose: {v['phase']}")
+        return "\n".join(lines)
+
     @staticmethod
     def _point_list(counts) -> str:
-        return "[" + ", ".join(small_name(int(k)) for k in np.repeat(np.arange(NUM_POINT_KINDS), counts)) + "]"
+        return (
+            "["
+            + ", ".join(small_name(int(k)) for k in np.repeat(np.arange(NUM_POINT_KINDS), counts))
+            + "]"
+        )
 
     def _to_dict(self) -> dict:
         return {
-            "current_player": self.current_player, "phase": self.phase, "hands": self.hands.tolist(),
-            "well": list(self.well), "draw": list(self.draw), "discard": self.discard.tolist(),
-            "small": list(self.small), "collected": self.collected.tolist(), "altar": self.altar.tolist(),
-            "holmgangs": self.holmgangs, "round": self.round, "round_card": self.round_card,
-            "point_on_table": self.point_on_table, "trump": list(self.trump),
-            "participants": list(self.participants), "commits": list(self.commits),
-            "challenger": self.challenger, "target": self.target, "stake": self.stake,
-            "joiners": list(self.joiners), "queue": list(self.queue),
-            "last_trick": list(self.last_trick), "last_winner": self.last_winner,
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "hands": self.hands.tolist(),
+            "well": list(self.well),
+            "draw": list(self.draw),
+            "discard": self.discard.tolist(),
+            "small": list(self.small),
+            "collected": self.collected.tolist(),
+            "altar": self.altar.tolist(),
+            "holmgangs": self.holmgangs,
+            "round": self.round,
+            "round_card": self.round_card,
+            "point_on_table": self.point_on_table,
+            "trump": list(self.trump),
+            "participants": list(self.participants),
+            "commits": list(self.commits),
+            "challenger": self.challenger,
+            "target": self.target,
+            "stake": self.stake,
+            "joiners": list(self.joiners),
+            "queue": list(self.queue),
+            "last_trick": list(self.last_trick),
+            "last_winner": self.last_winner,
             "origins": self.origins.to_dict(),
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: BigWigGame, d: dict) -> BigWigState:
@@ -784,7 +941,9 @@ class BigWigState(State):
         s.well, s.draw = [bool(x) for x in d["well"]], list(d["draw"])
         s.discard = np.asarray(d["discard"], dtype=np.int64)
         s.small = list(d["small"])
-        s.collected = np.asarray(d["collected"], dtype=np.int64).reshape(game.num_players, NUM_POINT_KINDS)
+        s.collected = np.asarray(d["collected"], dtype=np.int64).reshape(
+            game.num_players, NUM_POINT_KINDS
+        )
         s.altar = np.asarray(d["altar"], dtype=np.int64)
         s.holmgangs, s.round, s.round_card = d["holmgangs"], d["round"], d["round_card"]
         s.point_on_table, s.trump = bool(d["point_on_table"]), [bool(x) for x in d["trump"]]

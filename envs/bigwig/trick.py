@@ -1,4 +1,4 @@
-"""Resolving one face-down BigWig trick: a pure function on plain values (RULINGS.md B8-B16, §7.1).
+"""Resolving one face-down BigWig trick: a pure function on plain values (rulings B8-B16).
 
 ``resolve_trick(plays, point_trump)`` follows the resolution order of ruling B11, steps 1-6 and the
 Loki test of step 8 (awarding cards, discarding and drawing are the state's business):
@@ -8,7 +8,7 @@ Loki test of step 8 (awarding cards, discarding and drawing are the state's busi
    loses its effect, keeping its value and trump status (B9);
 3. Fenrir: a single effective Fenrir voids every other special's effect (B10);
 4. Hugin & Munin: an effective H&M makes the other card(s) with the highest printed value invalid:
-   they cannot win and lose their effects (B8, §7.1);
+   they cannot win and lose their effects (B8);
 5. trump colours: an effective 5 replaces the point card's colours by its own; white (every special)
    is always trump (B6, B12);
 6. winner: with an effective Dvergar the lowest value wins (non-trumps first, B14), otherwise the
@@ -42,11 +42,15 @@ EFFECT_KINDS = frozenset({DVERGAR, LOKI, FENRIR, HUGIN_MUNIN, *FIVES})
 @dataclass
 class TrickResult:
     winner: int | None  # seat, or None for a tie / a trick of only wells / all invalid
-    trump: tuple[bool, bool, bool, bool]  # red, yellow, blue, green trump in this trick (white always)
+    trump: tuple[
+        bool, bool, bool, bool
+    ]  # red, yellow, blue, green trump in this trick (white always)
     effective: list[int] = field(default_factory=list)  # seats whose special's effect applied
     cancelled: list[int] = field(default_factory=list)  # seats whose special was cancelled (B9)
     voided: list[int] = field(default_factory=list)  # seats whose special Fenrir voided (B10)
-    invalid: list[int] = field(default_factory=list)  # seats whose card Hugin & Munin invalidated (B8)
+    invalid: list[int] = field(
+        default_factory=list
+    )  # seats whose card Hugin & Munin invalidated (B8)
     lowest_wins: bool = False  # an effective Dvergar reversed the order (B14)
     loki: int | None = None  # seat of the effective Loki, if any
     loki_takes_all: bool = False
@@ -74,7 +78,9 @@ def resolve_trick(plays, point_trump) -> TrickResult:
     value_count: dict[int, int] = {}
     for _, k in specials:
         value_count[int(KIND_VALUE[k])] = value_count.get(int(KIND_VALUE[k]), 0) + 1
-    cancelled = [s for s, k in specials if value_count[int(KIND_VALUE[k])] >= 2 and k in EFFECT_KINDS]  # step 2
+    cancelled = [
+        s for s, k in specials if value_count[int(KIND_VALUE[k])] >= 2 and k in EFFECT_KINDS
+    ]  # step 2
     active = {s: k for s, k in specials if k in EFFECT_KINDS and s not in cancelled}
     voided: list[int] = []
     fenrir = [s for s, k in active.items() if k == FENRIR]
@@ -103,7 +109,17 @@ def resolve_trick(plays, point_trump) -> TrickResult:
     else:
         winner = _unique_extreme(trumps if trumps else valid, lowest=False)
     loki = next((s for s, k in active.items() if k == LOKI), None)
-    takes_all = loki is not None and all(KIND_VALUE[k] >= KIND_VALUE[LOKI] for s, k in valid if s != loki)
-    return TrickResult(winner=winner, trump=trump, effective=sorted(active), cancelled=sorted(cancelled),
-                       voided=sorted(voided), invalid=sorted(invalid), lowest_wins=lowest, loki=loki,
-                       loki_takes_all=takes_all)
+    takes_all = loki is not None and all(
+        KIND_VALUE[k] >= KIND_VALUE[LOKI] for s, k in valid if s != loki
+    )
+    return TrickResult(
+        winner=winner,
+        trump=trump,
+        effective=sorted(active),
+        cancelled=sorted(cancelled),
+        voided=sorted(voided),
+        invalid=sorted(invalid),
+        lowest_wins=lowest,
+        loki=loki,
+        loki_takes_all=takes_all,
+    )

@@ -12,7 +12,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
+from .adapter_options import (
+    NOT_RESET,
+    GlobalStateMixin,
+    RewardTracker,
+    agent_name,
+    check_reset,
+    make_spaces,
+    split_options,
+)
 from .errors import IllegalActionError
 
 
@@ -51,6 +59,7 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
     def reset(self, seed=None, options=None):
         # A seed restarts the stream of game seeds, so reset(seed) then reset() then reset()
         # is reproducible too.
+        check_reset(seed, options)
         if seed is not None:
             self._seed_stream = np.random.default_rng(seed)
         game_seed = int(self._seed_stream.integers(2**63))
@@ -69,6 +78,8 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
         self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def observe(self, agent):
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
         seat = self._seat[agent]
         state = self.game_state
         if state.current_player == seat and not self.terminations.get(agent, True):
@@ -77,7 +88,14 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
             mask = self._zero_mask.copy()
         return {"observation": state.observe(seat), "action_mask": mask}
 
+    def last(self, observe: bool = True):
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
+        return super().last(observe)
+
     def step(self, action):
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -89,8 +107,11 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            self._end_with({a: (-1.0 if a == agent else 0.0) for a in self.agents}, {"illegal_action": True},
-                           offender=agent)
+            self._end_with(
+                {a: (-1.0 if a == agent else 0.0) for a in self.agents},
+                {"illegal_action": True},
+                offender=agent,
+            )
             return
         if state.current_player is None:  # terminal
             step = self._rewards.step_rewards(state)
@@ -124,8 +145,12 @@ class DeckzooAECEnv(GlobalStateMixin, AECEnv):
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
             return None
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
         text = self.game_state.render()
         if self.render_mode == "human":
             print(text)

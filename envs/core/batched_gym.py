@@ -41,27 +41,49 @@ Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 class SingleAgentVectorEnv(VectorEnv):
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, name: str, num_envs: int = 1, seed=None, opponents: str | Policy = "random",
-                 learner_seat: int | None = None, illegal_action: str = "penalize", **options):
+    def __init__(
+        self,
+        name: str,
+        num_envs: int = 1,
+        seed=None,
+        opponents: str | Policy = "random",
+        learner_seat: int | None = None,
+        illegal_action: str = "penalize",
+        **options,
+    ):
         from .. import vector
 
-        self.env = vector.make(name, num_envs=num_envs, seed=seed, illegal_action=illegal_action, **options)
+        self.env = vector.make(
+            name, num_envs=num_envs, seed=seed, illegal_action=illegal_action, **options
+        )
         game = self.env.game
         n = game.num_players
-        if learner_seat is not None and (isinstance(learner_seat, bool) or not isinstance(learner_seat, int)
-                                         or not 0 <= learner_seat < n):
-            raise ConfigError(f"option 'learner_seat' must be None or a seat 0..{n - 1}, got {learner_seat!r}")
+        if learner_seat is not None and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, int)
+            or not 0 <= learner_seat < n
+        ):
+            raise ConfigError(
+                f"option 'learner_seat' must be None or a seat 0..{n - 1}, got {learner_seat!r}"
+            )
         if not (opponents == "random" or callable(opponents)):
-            raise ConfigError(f"option 'opponents' must be 'random' or a callable (obs, mask) -> actions, "
-                              f"got {opponents!r}")
+            raise ConfigError(
+                f"option 'opponents' must be 'random' or a callable (obs, mask) -> actions, "
+                f"got {opponents!r}"
+            )
         self.opponents = opponents
         self.fixed_seat = learner_seat
         self.num_envs = self.env.num_envs
-        self.single_observation_space = spaces.Box(0.0, np.float32(game.observation_high),
-                                                   shape=(self.env.obs_dim,), dtype=np.float32)
+        self.single_observation_space = spaces.Box(
+            0.0, np.float32(game.observation_high), shape=(self.env.obs_dim,), dtype=np.float32
+        )
         self.single_action_space = spaces.Discrete(game.num_actions)
-        self.observation_space = spaces.Box(0.0, np.float32(game.observation_high),
-                                            shape=(self.num_envs, self.env.obs_dim), dtype=np.float32)
+        self.observation_space = spaces.Box(
+            0.0,
+            np.float32(game.observation_high),
+            shape=(self.num_envs, self.env.obs_dim),
+            dtype=np.float32,
+        )
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, game.num_actions))
         self._seed_rngs(seed)
         self.seat = np.zeros(self.num_envs, dtype=np.int64)
@@ -74,7 +96,11 @@ class SingleAgentVectorEnv(VectorEnv):
 
     def _draw_seats(self, lanes: np.ndarray) -> None:
         n = self.env.num_players
-        self.seat[lanes] = self.fixed_seat if self.fixed_seat is not None else self._seat_rng.integers(n, size=len(lanes))
+        self.seat[lanes] = (
+            self.fixed_seat
+            if self.fixed_seat is not None
+            else self._seat_rng.integers(n, size=len(lanes))
+        )
 
     def action_masks(self) -> np.ndarray:
         """``(B, A)`` bool: the learner's legal actions in every lane (what MaskablePPO asks)."""
@@ -133,8 +159,11 @@ class SingleAgentVectorEnv(VectorEnv):
             ok = mask[np.flatnonzero(theirs), chosen[theirs]]
             if not ok.all():
                 lane = int(np.flatnonzero(theirs)[np.flatnonzero(~ok)[0]])
-                raise IllegalActionError(int(chosen[lane]), np.flatnonzero(mask[lane]),
-                                         f"the opponent policy chose it in lane {lane}")
+                raise IllegalActionError(
+                    int(chosen[lane]),
+                    np.flatnonzero(mask[lane]),
+                    f"the opponent policy chose it in lane {lane}",
+                )
             res = env.step(chosen, active=theirs, final_seats=self.seat)
             ended = res.terminated
             r = res.rewards[env.engine.all, self.seat]

@@ -1,7 +1,8 @@
 """Engine conformance checks shared by every game's tests (and by anyone adding a game).
 
 ``check_random_play`` plays seeded random games and verifies, at every decision, the
-properties DESIGN.md promises: a non-empty mask, a current player exactly when not terminal,
+properties the engine protocol (envs/core/game.py) promises: a non-empty mask, a current
+player exactly when not terminal,
 conservation (``check_invariants`` if the state has it), and on a sample of decisions the
 expensive ones: the mask is exact (on clones, every masked-in action applies and every
 masked-out one raises ``IllegalActionError`` leaving the clone unchanged), JSON round trips are
@@ -111,13 +112,16 @@ def check_state(state: State, rng: np.random.Generator, deep: bool) -> None:
             raise AssertionError(f"observation shape {obs.shape} dtype {obs.dtype}")
         if not (np.all(obs >= 0) and np.all(obs <= game.observation_high)):
             bad = np.flatnonzero((obs < 0) | (obs > game.observation_high))
-            raise AssertionError(f"observation out of bounds at {bad[:10].tolist()}: {obs[bad[:10]]}")
+            raise AssertionError(
+                f"observation out of bounds at {bad[:10].tolist()}: {obs[bad[:10]]}"
+            )
         det = check_determinize_keeps_view(state, p, rng, view, obs)
         check_global_state_between(state, det)
 
 
-def check_determinize_keeps_view(state: State, p: int, rng: np.random.Generator, view=None,
-                                 obs=None) -> State:
+def check_determinize_keeps_view(
+    state: State, p: int, rng: np.random.Generator, view=None, obs=None
+) -> State:
     """``determinize(p)`` changes neither ``view(p)`` nor ``observe(p)`` (else the view shows hidden
     cards), gives a state that passes its invariants and, for the seat to act, the same mask.
     Returns the determinized state."""
@@ -142,12 +146,14 @@ def check_global_state(state: State, pure: bool = True) -> np.ndarray:
     game = state.game
     x = state.global_state()
     if x.shape != game.state_shape or x.shape != (game.state_layout.size,) or x.dtype != np.float32:
-        raise AssertionError(f"global state shape {x.shape} dtype {x.dtype}, "
-                             f"declared {game.state_shape}")
+        raise AssertionError(
+            f"global state shape {x.shape} dtype {x.dtype}, declared {game.state_shape}"
+        )
     if not (np.all(x >= 0) and np.all(x <= game.state_high)):
         bad = np.flatnonzero((x < 0) | (x > game.state_high))[:10]
-        pieces = sorted({name for name, _, a, b in game.state_layout.pieces
-                         for i in bad if a <= i < b})
+        pieces = sorted(
+            {name for name, _, a, b in game.state_layout.pieces for i in bad if a <= i < b}
+        )
         raise AssertionError(f"global state out of bounds at {bad.tolist()} ({pieces}): {x[bad]}")
     if not pure:
         return x
@@ -192,8 +198,9 @@ def check_bounds(state: State, initial_scores: np.ndarray, steps: int) -> None:
     for mode, returns in modes:
         lo, hi = game.return_bounds(mode)
         if np.min(returns) < lo - 1e-9 or np.max(returns) > hi + 1e-9:
-            raise AssertionError(f"{mode} returns {np.round(returns, 4).tolist()} outside "
-                                 f"[{lo}, {hi}]")
+            raise AssertionError(
+                f"{mode} returns {np.round(returns, 4).tolist()} outside [{lo}, {hi}]"
+            )
 
 
 def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int = 0) -> PlayStats:
@@ -214,8 +221,9 @@ def check_random_play(game: Game, num_games: int, seed: int = 0, deep_every: int
             state.apply(a)
             steps += 1
             if steps > game.max_game_length:
-                raise AssertionError(f"game {g} did not end within max_game_length "
-                                     f"{game.max_game_length} decisions")
+                raise AssertionError(
+                    f"game {g} did not end within max_game_length {game.max_game_length} decisions"
+                )
         check_state(state, rng, deep=True)
         check_bounds(state, initial_scores, steps)
         r = state.returns()

@@ -46,8 +46,10 @@ class Layout:
         return record.reshape(1).view(np.float32), record
 
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
-        return {name: buf[a:b] if len(shape) == 1 else buf[a:b].reshape(shape)
-                for name, (shape, a, b) in self._slices.items()}
+        return {
+            name: buf[a:b] if len(shape) == 1 else buf[a:b].reshape(shape)
+            for name, (shape, a, b) in self._slices.items()
+        }
 
     def slice(self, name: str) -> slice:
         _, a, b = self._slices[name]
@@ -61,8 +63,10 @@ class Layout:
         """The layout as a markdown table (index ranges are inclusive); ``notes`` (piece -> text)
         adds an ``encoding`` column, as the docs print it (``deckzoo.envs.layout_docs``)."""
         extra = notes is not None
-        rows = ["| piece | shape | indices |" + (" encoding |" if extra else ""),
-                "|---|---|---|" + ("---|" if extra else "")]
+        rows = [
+            "| piece | shape | indices |" + (" encoding |" if extra else ""),
+            "|---|---|---|" + ("---|" if extra else ""),
+        ]
         for name, shape, a, b in self.pieces:
             note = f" {notes.get(name, '')} |" if extra else ""
             rows.append(f"| `{name}` | {'x'.join(map(str, shape))} | {a}-{b - 1} |{note}")
@@ -72,4 +76,6 @@ class Layout:
 
 def counts(values, size: int, offset: int = 0) -> np.ndarray:
     """Histogram of small ints (card ranks/ids) as float32, vectorised."""
-    return np.bincount(np.asarray(values, dtype=np.int64) - offset, minlength=size)[:size].astype(np.float32)
+    return np.bincount(np.asarray(values, dtype=np.int64) - offset, minlength=size)[:size].astype(
+        np.float32
+    )

@@ -25,6 +25,18 @@ class IllegalActionError(ValueError):
         why = f": {reason}" if reason else ""
         super().__init__(f"illegal action {action!r}{why}; legal actions are [{listed}]")
 
+    def __reduce__(self):
+        # copies and pickles (process pools, Ray's workers and its error handling) keep the
+        # message and the fields without calling __init__ again
+        return _rebuilt_illegal_action, (str(self), self.action, self.legal_actions)
+
+
+def _rebuilt_illegal_action(message: str, action, legal_actions) -> IllegalActionError:
+    err = IllegalActionError.__new__(IllegalActionError)
+    ValueError.__init__(err, message)
+    err.action, err.legal_actions = action, legal_actions
+    return err
+
 
 class ConfigError(ValueError):
     """A game or environment option that is unknown or out of range; raised at construction."""

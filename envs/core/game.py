@@ -1,4 +1,4 @@
-"""The engine protocol every deckzoo game implements (see DESIGN.md, "The engine protocol").
+"""The engine protocol every deckzoo game implements.
 
 ``Game`` is a validated configuration; ``State`` is one mutable position. The base classes do
 the work that must be identical in every game, once: option validation, action validation
@@ -13,7 +13,8 @@ A game subclass fills in:
   and ``score_bounds``), ``_new_state(rng)``.
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
   ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``, ``global_state()``,
-  ``_determinize(p, rng)``, ``action_name(a)``, ``render()``, ``_to_dict()``/``_from_dict()``.
+  ``_determinize(p, rng)``, ``action_name(a)``, ``render(observer=None)``, ``render_view(p)``,
+  ``_to_dict()``/``_from_dict()``.
 
 The global state (``env.state()``, for centralised critics) is the full-information encoding of a
 position in absolute seat order: ``game.state_layout`` (a ``global_state.StateLayout``: the
@@ -43,9 +44,23 @@ from .errors import ConfigError, IllegalActionError
 from .options import Option, check_seat, validate_options
 from .render import render_view
 
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
 
 def rng_from_dict(d: dict) -> np.random.Generator:
-    return rng_from_state(d["bit_generator"])
+    """Inverse of ``to_dict``'s ``rng`` entry; ``ValueError`` for anything that is not such a
+    state (a saved state is untrusted data)."""
+    state = d.get("bit_generator") if isinstance(d, dict) else None
+    kind = state.get("bit_generator") if isinstance(state, dict) else None
+    if kind not in BIT_GENERATORS:
+        raise ValueError(
+            f"'rng' must hold a numpy bit generator state "
+            f"({', '.join(BIT_GENERATORS)}), got {kind!r}"
+        )
+    try:
+        return rng_from_state(state)
+    except (TypeError, ValueError, KeyError) as e:
+        raise ValueError(f"'rng': not a valid {kind} state ({e})") from None
 
 
 def rng_from_state(state: dict) -> np.random.Generator:
@@ -103,10 +118,16 @@ def as_action(action: Any, num_actions: int, legal_fn) -> int:
     Accepts Python and numpy integers (and 0-d integer arrays, which samplers return); rejects
     bools, floats, None and anything else, because silently truncating 2.7 to 2 hides bugs.
     """
-    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+    if (
+        isinstance(action, np.ndarray)
+        and action.shape == ()
+        and np.issubdtype(action.dtype, np.integer)
+    ):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(action, legal_fn(), f"actions are integers, got {type(action).__name__}")
+        raise IllegalActionError(
+            action, legal_fn(), f"actions are integers, got {type(action).__name__}"
+        )
     a = int(action)
     if not 0 <= a < num_actions:
         raise IllegalActionError(action, legal_fn(), f"out of range 0..{num_actions - 1}")
@@ -130,6 +151,9 @@ class Game:
     # Whether seats decide at once (face-down commits, ``simultaneous_players``): such a game's
     # env.py also provides the PettingZoo Parallel env, ``parallel_env``.
     simultaneous: ClassVar[bool] = False
+    # The phases a decision can be in, as the views name them (``view(p)["phase"]``): the
+    # information-leak test plays until it has checked positions of every one. Empty: not declared.
+    decision_phases: ClassVar[tuple[str, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
@@ -168,19 +192,32 @@ class Game:
         if num_players is None:
             num_players = self.default_players
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
-            raise ConfigError(f"{self.name}: option 'num_players' must be an int, got {num_players!r}")
+            raise ConfigError(
+                f"{self.name}: option 'num_players' must be an int, got {num_players!r}"
+            )
         if num_players not in self.supported_players():
-            allowed = (f"{self.min_players}..{self.max_players}" if self.player_counts is None
-                       else ", ".join(map(str, self.player_counts)))
-            raise ConfigError(f"{self.name}: option 'num_players' must be in {allowed}, got {num_players}")
+            allowed = (
+                f"{self.min_players}..{self.max_players}"
+                if self.player_counts is None
+                else ", ".join(map(str, self.player_counts))
+            )
+            raise ConfigError(
+                f"{self.name}: option 'num_players' must be in {allowed}, got {num_players}"
+            )
         self.num_players = int(num_players)
         self.options = validate_options(self.OPTIONS, options, self.name)
         for o in self.OPTIONS:
             if o.seat:
                 check_seat(self.options[o.name], self.num_players, self.name, o.name)
         self._setup()
-        required = ("num_actions", "layout", "observation_shape", "state_layout", "max_game_length",
-                    "score_bounds")
+        required = (
+            "num_actions",
+            "layout",
+            "observation_shape",
+            "state_layout",
+            "max_game_length",
+            "score_bounds",
+        )
         missing = [a for a in required if not hasattr(self, a)]
         if missing:
             raise TypeError(f"{type(self).__name__}._setup must set {', '.join(missing)}")
@@ -283,7 +320,9 @@ class State:
     def action_name(self, action: int) -> str:
         raise NotImplementedError
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Text of the whole state, every hand shown (a spectator's view); with ``observer``,
+        the table as that seat sees it (``render_view(observer)``, built from ``view`` only)."""
         raise NotImplementedError
 
     def _to_dict(self) -> dict:
@@ -291,7 +330,13 @@ class State:
 
     @classmethod
     def _from_dict(cls, game: Game, d: dict) -> State:
+        """Build a state from ``_to_dict``'s fields as given (tests use it to set up positions)."""
         raise NotImplementedError
+
+    @classmethod
+    def _check_dict(cls, game: Game, d: dict) -> None:
+        """Check ``_to_dict``'s fields before ``from_dict`` builds anything: raise ``ValueError``
+        naming a bad field (types, sizes, ranges, the game's invariants)."""
 
     # ---- shared behaviour -----------------------------------------------------------------
     def is_legal(self, action: int) -> bool:
@@ -312,13 +357,18 @@ class State:
             raise IllegalActionError(action, [], "the game is over")
         kind = type(action)
         if (kind is int or kind is np.int64) and 0 <= action < self.game.num_actions:
-            a = int(action)  # the common cases (Python ints, numpy's default int), without as_action's dispatch
+            a = int(
+                action
+            )  # the common cases (Python ints, numpy's default int), without as_action's dispatch
         else:
             a = as_action(action, self.game.num_actions, self.legal_actions)
         if not self.is_legal(a):
             mask = self.legal_mask()
             raise IllegalActionError(
-                action, np.flatnonzero(mask), f"{self.action_name(a)!r} is not legal now", self.action_name
+                action,
+                np.flatnonzero(mask),
+                f"{self.action_name(a)!r} is not legal now",
+                self.action_name,
             )
         self._apply(a)
 
@@ -417,19 +467,40 @@ class State:
 
     @classmethod
     def from_dict(cls, d: dict, game: Game | None = None) -> State:
+        """Inverse of ``to_dict``. The data is checked before anything is built: a missing or
+        malformed field, a configuration that does not match ``game``, or a state that breaks
+        the game's invariants raises ``ValueError`` naming the field (``saved.py``)."""
+        from .saved import Fields, probe
+
+        f = Fields(d, "saved state", known=("game", "config", "rng", "state"))
+        name, config = f.str("game"), f.get("config")
+        if not isinstance(config, dict):
+            f.fail("config", f"must be a mapping of options, got {type(config).__name__}")
         if game is None:
-            if d["game"] not in _GAME_CLASSES:
-                raise ConfigError(f"unknown game {d['game']!r}: import its package first")
-            game = _GAME_CLASSES[d["game"]](**d["config"])
-        state = cls._from_dict(game, d["state"])
-        state.rng = rng_from_dict(d["rng"])
+            if name not in _GAME_CLASSES:
+                f.fail("game", f"is {name!r}, which is not a game (or its package is not imported)")
+            try:
+                game = _GAME_CLASSES[name](**config)
+            except ConfigError as e:
+                f.fail("config", f"is not usable: {e}")
+        elif name != type(game).name or config != json.loads(json.dumps(game.config())):
+            f.fail(
+                "config", f"is {name} {config}, not this game's {type(game).name} {game.config()}"
+            )
+        rng = rng_from_dict(f.get("rng"))
+        cls._check_dict(game, f.get("state"))
+        state = cls._from_dict(game, f.get("state"))
+        state.rng = rng
+        probe(state, f"saved {type(game).name} state")
         return state
 
     def __eq__(self, other) -> bool:
         """Equal when every field, the chance generator included, is equal."""
         if type(self) is not type(other):
             return NotImplemented
-        return json.dumps(self.to_dict(), sort_keys=True) == json.dumps(other.to_dict(), sort_keys=True)
+        return json.dumps(self.to_dict(), sort_keys=True) == json.dumps(
+            other.to_dict(), sort_keys=True
+        )
 
     __hash__ = None  # mutable
 

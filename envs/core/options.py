@@ -33,8 +33,9 @@ def check_seat(value, num_players: int | None, where: str, name: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ConfigError(f"{where}: option {name!r} must be None or a seat, got {value!r}")
     if num_players is not None and value >= num_players:
-        raise ConfigError(f"{where}: option {name!r} must be a seat below {num_players}, "
-                          f"got {value}")
+        raise ConfigError(
+            f"{where}: option {name!r} must be a seat below {num_players}, got {value}"
+        )
 
 
 def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where: str) -> dict:
@@ -64,6 +65,8 @@ def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where
         if o.seat:
             check_seat(value, None, where, o.name)
         if o.check is not None and not o.check(value):
-            raise ConfigError(f"{where}: option {o.name!r} {o.check_doc or 'is invalid'}, got {value!r}")
+            raise ConfigError(
+                f"{where}: option {o.name!r} {o.check_doc or 'is invalid'}, got {value!r}"
+            )
         out[o.name] = value
     return out

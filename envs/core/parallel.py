@@ -1,23 +1,39 @@
 """The one PettingZoo Parallel adapter, for games with simultaneous decisions.
 
-Engines stay sequential (DESIGN.md): a simultaneous step is the run of seats returned by
+Engines stay sequential (envs/core/game.py): a simultaneous step is the run of seats returned by
 ``State.simultaneous_players()``, each committing in turn. This adapter lets all of them act in
 one ``step``. Seats with nothing to decide get a mask holding only ``NOOP`` (the extra last
 action id, ``game.num_actions``), so every live agent always has a non-empty mask and all other
 action ids mean the same as in the AEC env.
 
 A step is atomic: the actions are applied to a clone, and only if all are legal does the clone
-replace the state, so an illegal action leaves everything as it was.
+replace the state, so an illegal action leaves everything as it was. ``step`` takes a dict
+``{agent: action}``; a seat with nothing to decide may be left out, or given exactly ``NOOP``
+(or None). Anything else (another argument type, an unknown agent, a waiting seat's other
+action or a non-integer one such as ``113.5``, a string, a list, an array) is an illegal action:
+``IllegalActionError``, or with ``illegal_action="penalize"`` the offender gets -1 and the game
+ends (every seat that had to act, when the fault is the argument as a whole).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .adapter_options import GlobalStateMixin, RewardTracker, agent_name, make_spaces, split_options
+from .adapter_options import (
+    NOT_RESET,
+    GlobalStateMixin,
+    RewardTracker,
+    agent_name,
+    check_reset,
+    make_spaces,
+    split_options,
+)
 from .errors import IllegalActionError
+from .game import as_action
 
 
 class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
@@ -32,10 +48,12 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         base_obs, _ = make_spaces(self.game)
-        obs_space = spaces.Dict({
-            "observation": base_obs["observation"],
-            "action_mask": spaces.Box(low=0, high=1, shape=(self.noop + 1,), dtype=np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": base_obs["observation"],
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.noop + 1,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.noop + 1) for a in self.possible_agents}
         self._seed_stream = np.random.default_rng()
@@ -58,10 +76,16 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
 
     def _observations(self):
         acting = self.game_state.simultaneous_players()
-        return {a: {"observation": self.game_state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
-                for a in self.agents}
+        return {
+            a: {
+                "observation": self.game_state.observe(self._seat[a]),
+                "action_mask": self._mask(self._seat[a], acting),
+            }
+            for a in self.agents
+        }
 
     def reset(self, seed=None, options=None):
+        check_reset(seed, options)
         if seed is not None:
             self._seed_stream = np.random.default_rng(seed)
         self.game_state = self.game.new_state(int(self._seed_stream.integers(2**63)))
@@ -72,27 +96,51 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
             return obs, infos
         return self._observations(), {a: {} for a in self.agents}
 
+    def _check_actions(self, actions) -> None:
+        """The argument as a whole: a dict of live agents (``IllegalActionError`` otherwise)."""
+        if not isinstance(actions, Mapping):
+            raise IllegalActionError(
+                actions, [], f"step() takes a dict {{agent: action}}, got {type(actions).__name__}"
+            )
+        unknown = [k for k in actions if k not in self.agents]
+        if unknown:
+            names = ", ".join(map(repr, unknown))
+            raise IllegalActionError(
+                actions, [], f"no live agent is called {names} (agents: {', '.join(self.agents)})"
+            )
+
     def step(self, actions):
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset() to start a new one")
         acting = self.game_state.simultaneous_players()
         trial = self.game_state.clone()
+        offenders = [agent_name(s) for s in acting]  # blamed when the argument as a whole is wrong
         try:
+            self._check_actions(actions)
             for agent in self.agents:
                 seat = self._seat[agent]
-                if seat not in acting:
-                    a = actions.get(agent, self.noop)
-                    if a is not None and int(a) != self.noop:
-                        raise IllegalActionError(a, [self.noop], f"{agent} has nothing to decide now (use NOOP)")
+                if seat not in acting and actions.get(agent) is not None:
+                    offenders = [agent]
+                    a = as_action(actions[agent], self.noop + 1, lambda: [self.noop])
+                    if a != self.noop:
+                        raise IllegalActionError(
+                            a, [self.noop], f"{agent} has nothing to decide now (use NOOP)"
+                        )
             for seat in acting:
                 agent = agent_name(seat)
+                offenders = [agent]
                 if agent not in actions:
-                    raise IllegalActionError(None, np.flatnonzero(trial.legal_mask()), f"{agent} must act this step")
+                    raise IllegalActionError(
+                        None, np.flatnonzero(trial.legal_mask()), f"{agent} must act this step"
+                    )
                 assert trial.current_player == seat, "simultaneous_players() out of order"
                 trial.apply(actions[agent])
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            offender = agent
-            rewards = {a: (-1.0 if a == offender else 0.0) for a in self.agents}
+            rewards = {a: (-1.0 if a in offenders else 0.0) for a in self.agents}
             return self._finish(rewards, {"illegal_action": True})
         self.game_state = trial
         step = self._rewards.step_rewards(self.game_state)
@@ -102,16 +150,31 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         obs = self._observations()
-        return (obs, rewards, {a: False for a in self.agents}, {a: False for a in self.agents},
-                {a: {} for a in self.agents})
+        return (
+            obs,
+            rewards,
+            {a: False for a in self.agents},
+            {a: False for a in self.agents},
+            {a: {} for a in self.agents},
+        )
 
     def _finish(self, rewards, info):
         scores = np.asarray(self.game_state.scores()).tolist()
         acting = ()
-        obs = {a: {"observation": self.game_state.observe(self._seat[a]), "action_mask": self._mask(self._seat[a], acting)}
-               for a in self.agents}
-        out = (obs, rewards, {a: True for a in self.agents}, {a: False for a in self.agents},
-               {a: {**info, "scores": scores} for a in self.agents})
+        obs = {
+            a: {
+                "observation": self.game_state.observe(self._seat[a]),
+                "action_mask": self._mask(self._seat[a], acting),
+            }
+            for a in self.agents
+        }
+        out = (
+            obs,
+            rewards,
+            {a: True for a in self.agents},
+            {a: False for a in self.agents},
+            {a: {**info, "scores": scores} for a in self.agents},
+        )
         self.agents = []
         if self.render_mode == "human":
             self.render()
@@ -120,6 +183,8 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
     def render(self):
         if self.render_mode is None:
             return None
+        if self.game_state is None:
+            raise RuntimeError(NOT_RESET)
         text = self.game_state.render()
         if self.render_mode == "human":
             print(text)
@@ -134,5 +199,7 @@ def parallel_constructor(game_cls):
     def parallel_env(**options) -> DeckzooParallelEnv:
         return DeckzooParallelEnv(game_cls, **options)
 
-    parallel_env.__doc__ = f"The native Parallel env of {game_cls.name} (NOOP = the last action id)."
+    parallel_env.__doc__ = (
+        f"The native Parallel env of {game_cls.name} (NOOP = the last action id)."
+    )
     return parallel_env

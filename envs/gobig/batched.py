@@ -71,23 +71,33 @@ class GoBigBatched(BatchedEngine):
         start = self.rng.integers(n, size=k) if sp is None else np.full(k, sp, dtype=np.int64)
         dealt = n * HAND_SIZE
         # the scalar deal pops from the end: seat p takes the p-th block of 6 from the top
-        seat = (TOTAL_CARDS - 1 - _POS[TOTAL_CARDS - dealt:]) // HAND_SIZE
-        flat = (np.arange(k)[:, None] * n + seat) * VALUES + deck[:, TOTAL_CARDS - dealt:] - 1
+        seat = (TOTAL_CARDS - 1 - _POS[TOTAL_CARDS - dealt :]) // HAND_SIZE
+        flat = (np.arange(k)[:, None] * n + seat) * VALUES + deck[:, TOTAL_CARDS - dealt :] - 1
         hands = np.bincount(flat.ravel(), minlength=k * n * VALUES).reshape(k, n, VALUES)
         top = TOTAL_CARDS - dealt
         market = deck[:, [top - 1, top - 2]]
-        return {"deck": deck, "top": np.full(k, top - MARKET_SIZE), "hands": hands, "market": market,
-                "start": start}
+        return {
+            "deck": deck,
+            "top": np.full(k, top - MARKET_SIZE),
+            "hands": hands,
+            "market": market,
+            "start": start,
+        }
 
     def record_from_states(self, kind, states):
         k = len(states)
         deck = np.zeros((k, TOTAL_CARDS), dtype=np.int8)
         market = np.zeros((k, MARKET_SIZE), dtype=np.int8)
         for i, s in enumerate(states):
-            deck[i, :len(s.deck)] = s.deck
-            market[i, :len(s.market)] = s.market
-        return {"deck": deck, "top": np.array([len(s.deck) for s in states]), "market": market,
-                "hands": np.array([s.hands for s in states]), "start": np.array([s.start_player for s in states])}
+            deck[i, : len(s.deck)] = s.deck
+            market[i, : len(s.market)] = s.market
+        return {
+            "deck": deck,
+            "top": np.array([len(s.deck) for s in states]),
+            "market": market,
+            "hands": np.array([s.hands for s in states]),
+            "start": np.array([s.start_player for s in states]),
+        }
 
     def start(self, lanes):
         rec = self.draw("start", lanes)
@@ -140,7 +150,7 @@ class GoBigBatched(BatchedEngine):
         self.known[lanes, c, v - 1] = np.maximum(known - size, 0)
         dval, dsize = self.dval[lanes], self.dsize[lanes]
         # ruling G6: other displays of this size at a higher value; the nearest value is beaten
-        higher = ((self._seats != c[:, None]) & (dsize == size[:, None]) & (dval > v[:, None]))
+        higher = (self._seats != c[:, None]) & (dsize == size[:, None]) & (dval > v[:, None])
         nearest = np.where(higher, dval, VALUES + 1).min(axis=1)
         beaten = higher & (dval == nearest[:, None])
         count = beaten.sum(axis=1)
@@ -241,9 +251,11 @@ class GoBigBatched(BatchedEngine):
         cur, phase = self.cur[pick], self.phase[pick]
         dval, dsize = self.dval[pick], self.dsize[pick]
         shown = dval > 0
-        hot = np.zeros((k, 2 * n + 3), dtype=np.int64)  # 0 = the first hand entry, overwritten below
+        hot = np.zeros(
+            (k, 2 * n + 3), dtype=np.int64
+        )  # 0 = the first hand entry, overwritten below
         hot[:, :n] = np.where(shown, o["display_value"] + rel * VALUES + dval - 1, 0)
-        hot[:, n:2 * n] = np.where(shown, o["display_size"] + rel * 3 + dsize - 1, 0)
+        hot[:, n : 2 * n] = np.where(shown, o["display_size"] + rel * 3 + dsize - 1, 0)
         live = cur >= 0
         hot[:, 2 * n] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
         hot[:, 2 * n + 1] = np.where(live, o["phase"] + phase, 0)
@@ -256,15 +268,15 @@ class GoBigBatched(BatchedEngine):
         cells[hot.ravel()] = 1.0
         cells[base[:, 0] + np.where(market[:, 1] > 0, o["market"] + market[:, 1] - 1, 0)] += 1.0
         a = o["hand"]
-        buf[:, a:a + VALUES] = self.hands[lanes, seats]
+        buf[:, a : a + VALUES] = self.hands[lanes, seats]
         a = o["hand_sizes"]
-        buf[:, a:a + n] = rotate(self.hsize[pick], flat)
+        buf[:, a : a + n] = rotate(self.hsize[pick], flat)
         a = o["banks"]
-        buf[:, a:a + n * VALUES] = rotate(self.banks[pick], flat).reshape(k, n * VALUES)
+        buf[:, a : a + n * VALUES] = rotate(self.banks[pick], flat).reshape(k, n * VALUES)
         a = o["known"]
-        buf[:, a:a + n * VALUES] = rotate(self.known[pick], flat).reshape(k, n * VALUES)
+        buf[:, a : a + n * VALUES] = rotate(self.known[pick], flat).reshape(k, n * VALUES)
         a = o["box"]
-        buf[:, a:a + VALUES] = self.box[pick]
+        buf[:, a : a + VALUES] = self.box[pick]
         buf[:, o["deck_size"]] = self.top[pick]
         buf /= self._div
         return buf
@@ -272,7 +284,12 @@ class GoBigBatched(BatchedEngine):
     # ---- scalar states in ---------------------------------------------------------------------------
     def load(self, lanes, states):
         rec = self.record_from_states("start", states)
-        for key, arr in (("deck", self.deck), ("top", self.top), ("hands", self.hands), ("market", self.market)):
+        for key, arr in (
+            ("deck", self.deck),
+            ("top", self.top),
+            ("hands", self.hands),
+            ("market", self.market),
+        ):
             arr[lanes] = rec[key]
         for lane, s in zip(lanes.tolist(), states):
             self.banks[lane], self.box[lane] = s.banks, s.box

@@ -1,7 +1,7 @@
 """Go Big rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/gobig.txt; rulings: RULINGS.md section 3 and §7.4; the long form with
-every ruling is docs/rules/gobig.md.
+The rules as implemented, every ruling (G1-G15 and the cross-game X rulings) with its reason,
+and the layouts are in docs/rules/gobig.md.
 
 Summary. 2-6 players, 91 cards (13 each of 1-7), 6 dealt each, a face-up market of 2. A turn:
 (1) bank your display, if any (automatic); (2) play 1-3 equal cards from hand as your new display
@@ -10,7 +10,7 @@ goes to the box; (3) draw 2 from the deck or take the whole market (refilled at 
 when both are empty. Score = sum of banked values; ties go to most banked cards, then share.
 
 Options
-    end_rule     "after_draw" (default, ruling G10/§7.4): the game ends when, after the draw step,
+    end_rule     "after_draw" (default, ruling G10): the game ends when, after the draw step,
                  the active player holds no cards. "literal": it ends the moment a play empties a
                  hand (no draw, no further turns).
     start_player None (default: a seeded chance draw, ruling G3) or a seat 0..N-1.
@@ -82,8 +82,11 @@ def beaten_seats(displays: list, player: int, value: int, size: int) -> list[int
     Only other players' displays of exactly that size and a higher value count; of those, every
     display at the lowest such value is beaten, and higher ones stay safe behind it.
     """
-    higher = [(d[0], s) for s, d in enumerate(displays)
-              if s != player and d is not None and d[1] == size and d[0] > value]
+    higher = [
+        (d[0], s)
+        for s, d in enumerate(displays)
+        if s != player and d is not None and d[1] == size and d[0] > value
+    ]
     if not higher:
         return []
     nearest = min(v for v, _ in higher)
@@ -102,46 +105,71 @@ class GoBigGame(Game):
     name = "gobig"
     title = "Go Big"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     min_players = 2
     max_players = 6
     default_players = 4
     score_scale = 50.0
     OPTIONS = (
-        Option("end_rule", "after_draw", "when the game ends (ruling G10/§7.4)", choices=("after_draw", "literal")),
-        Option("start_player", None, "first seat; None = seeded chance draw (ruling G3)",
-               seat=True),
+        Option(
+            "end_rule",
+            "after_draw",
+            "when the game ends (ruling G10)",
+            choices=("after_draw", "literal"),
+        ),
+        Option(
+            "start_player", None, "first seat; None = seeded chance draw (ruling G3)", seat=True
+        ),
     )
 
     def _setup(self):
         n = self.num_players
         self.num_actions = NUM_ACTIONS
-        self.layout = Layout([
-            ("hand", VALUES),  # own hand, count of each value / 13
-            ("hand_sizes", n),  # cards in hand per relative seat / 91
-            ("display_value", (n, VALUES)),  # one-hot value of each relative seat's display
-            ("display_size", (n, 3)),  # one-hot size (1-3) of each display
-            ("market", VALUES),  # market count of each value / 2
-            ("banks", (n, VALUES)),  # banked count of each value per relative seat / 13
-            ("known", (n, VALUES)),  # cards a seat took from the market, may still hold / 13 (X7)
-            ("box", VALUES),  # beaten cards of each value / 13
-            ("deck_size", 1),  # / 91
-            ("current_player", n),  # one-hot relative seat to act
-            ("phase", 2),  # one-hot: play, draw
-        ])
+        self.layout = Layout(
+            [
+                ("hand", VALUES),  # own hand, count of each value / 13
+                ("hand_sizes", n),  # cards in hand per relative seat / 91
+                ("display_value", (n, VALUES)),  # one-hot value of each relative seat's display
+                ("display_size", (n, 3)),  # one-hot size (1-3) of each display
+                ("market", VALUES),  # market count of each value / 2
+                ("banks", (n, VALUES)),  # banked count of each value per relative seat / 13
+                (
+                    "known",
+                    (n, VALUES),
+                ),  # cards a seat took from the market, may still hold / 13 (X7)
+                ("box", VALUES),  # beaten cards of each value / 13
+                ("deck_size", 1),  # / 91
+                ("current_player", n),  # one-hot relative seat to act
+                ("phase", 2),  # one-hot: play, draw
+            ]
+        )
         self.observation_shape = (self.layout.size,)
         # observe() writes raw counts at these offsets, then divides by one per-entry vector
         self.obs_at = {name: a for name, _, a, _ in self.layout.pieces}
         div = np.ones(self.layout.size, dtype=np.float32)
-        for name, scale in (("hand", COPIES), ("hand_sizes", TOTAL_CARDS), ("market", MARKET_SIZE),
-                            ("banks", COPIES), ("known", COPIES), ("box", COPIES),
-                            ("deck_size", TOTAL_CARDS)):
+        for name, scale in (
+            ("hand", COPIES),
+            ("hand_sizes", TOTAL_CARDS),
+            ("market", MARKET_SIZE),
+            ("banks", COPIES),
+            ("known", COPIES),
+            ("box", COPIES),
+            ("deck_size", TOTAL_CARDS),
+        ):
             div[self.layout.slice(name)] = scale
         self.obs_div = div
-        self.state_layout = StateLayout(self.layout, ("hand",), [
-            ("hands", (n, VALUES)),  # every seat's hand, count of each value / 13
-            ("deck", VALUES),  # deck cards of each value / 13
-            ("deck_next", (DECK_WINDOW, VALUES)),  # one-hot value of the next 12 cards, top first
-        ])
+        self.state_layout = StateLayout(
+            self.layout,
+            ("hand",),
+            [
+                ("hands", (n, VALUES)),  # every seat's hand, count of each value / 13
+                ("deck", VALUES),  # deck cards of each value / 13
+                (
+                    "deck_next",
+                    (DECK_WINDOW, VALUES),
+                ),  # one-hot value of the next 12 cards, top first
+            ],
+        )
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
         # A turn is one play and at most one draw decision, and every play moves >= 1 card out of
@@ -201,7 +229,9 @@ class GoBigState(State):
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if self.phase == PHASE_PLAY:
             # row k of the play block: values with at least k+1 copies in hand (one broadcast compare)
-            np.greater_equal(self.hands[self.current_player], _SET_SIZES, out=mask[:NUM_PLAYS].reshape(3, VALUES))
+            np.greater_equal(
+                self.hands[self.current_player], _SET_SIZES, out=mask[:NUM_PLAYS].reshape(3, VALUES)
+            )
         elif self.phase == PHASE_DRAW:
             mask[DRAW_DECK] = mask[TAKE_MARKET] = True
         return mask
@@ -312,11 +342,11 @@ class GoBigState(State):
         at = game.obs_at
         order = game.seat_order[player]
         buf = np.zeros(game.layout.size, dtype=np.float32)  # raw counts first, scaled at the end
-        buf[at["hand"]:at["hand"] + VALUES] = self.hands[player]
-        buf[at["hand_sizes"]:at["hand_sizes"] + n] = np.add.reduce(self.hands, axis=1)[order]
-        buf[at["banks"]:at["banks"] + n * VALUES] = self.banks[order].ravel()
-        buf[at["known"]:at["known"] + n * VALUES] = self.known[order].ravel()
-        buf[at["box"]:at["box"] + VALUES] = self.box
+        buf[at["hand"] : at["hand"] + VALUES] = self.hands[player]
+        buf[at["hand_sizes"] : at["hand_sizes"] + n] = np.add.reduce(self.hands, axis=1)[order]
+        buf[at["banks"] : at["banks"] + n * VALUES] = self.banks[order].ravel()
+        buf[at["known"] : at["known"] + n * VALUES] = self.known[order].ravel()
+        buf[at["box"] : at["box"] + VALUES] = self.box
         buf[at["deck_size"]] = len(self.deck)
         hot = []  # one-hot entries
         for s, d in enumerate(self.displays):
@@ -345,15 +375,16 @@ class GoBigState(State):
         the cards each seat is known to hold (taken from the market)."""
         s = self._copy(None)  # determinize() gives it its own generator
         others = [q for q in range(self.game.num_players) if q != player]
-        pool = np.concatenate([np.asarray(self.deck, dtype=np.int64)]
-                              + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q])
-                                 for q in others])
+        pool = np.concatenate(
+            [np.asarray(self.deck, dtype=np.int64)]
+            + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q]) for q in others]
+        )
         rng.shuffle(pool)
         k = len(self.deck)
         s.deck = pool[:k].tolist()
         for q in others:
             size = int((self.hands[q] - self.known[q]).sum())
-            s.hands[q] = self.known[q] + np.bincount(pool[k:k + size] - 1, minlength=VALUES)
+            s.hands[q] = self.known[q] + np.bincount(pool[k : k + size] - 1, minlength=VALUES)
             k += size
         return s
 
@@ -394,30 +425,92 @@ class GoBigState(State):
             return f"play {size}x{value}"
         return f"<invalid action {action}>"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
-        lines = [(f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
-                 f"box {self.box.tolist()}")]
+        lines = [
+            (
+                f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
+                f"box {self.box.tolist()}"
+            )
+        ]
         for p in range(n):
             d = self.displays[p]
             hand = " ".join(str(v + 1) * int(c) for v, c in enumerate(self.hands[p]) if c)
             mark = ">" if p == self.current_player else " "
-            lines.append(f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
-                         f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), hand [{hand}]")
+            lines.append(
+                f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
+                f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), hand [{hand}]"
+            )
         if self.over:
             lines.append(self.game_over_line())
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
 
+    def render_view(self, player: int) -> str:
+        """The table as ``player`` sees it, from ``view(player)`` only. Cards are their values, as
+        in the action names (``play 2x5`` plays two 5s)."""
+        v = self.view(player)
+
+        def cards(values) -> str:
+            return " ".join(map(str, values)) or "-"
+
+        def counts(row) -> list[int]:
+            return [value + 1 for value, c in enumerate(row) for _ in range(c)]
+
+        lines = [
+            (
+                f"Go Big - turn {v['turn']}; deck {v['deck_size']} cards; "
+                f"market: {cards(v['market'])}; box (beaten): {cards(counts(v['box']))}"
+            )
+        ]
+        for q in range(v["num_players"]):
+            mark = ">" if q == v["current_player"] else " "
+            d = v["displays"][q]
+            shown = "-" if d is None else f"{d[1]}x{d[0]}"
+            you = " (you)" if q == player else ""
+            known = counts(v["known_in_hand"][q])  # taken from the market: public (X7)
+            hand = (
+                f"hand {cards(counts(v['hand']))}"
+                if q == player
+                else f"{v['hand_sizes'][q]} cards in hand"
+                + (f" (known: {cards(known)})" if known else "")
+            )
+            lines.append(
+                f"{mark} player_{q}{you}: display {shown}; bank {v['scores'][q]} pts: "
+                f"{cards(counts(v['banks'][q]))}; {hand}"
+            )
+        if v["current_player"] is None:
+            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
+        else:
+            lines.append(f"player_{v['current_player']} to {v['phase']}")
+        return "\n".join(lines)
+
     def _to_dict(self) -> dict:
         return {
-            "current_player": self.current_player, "phase": self.phase, "turn": self.turn,
-            "start_player": self.start_player, "over": self.over, "hands": self.hands.tolist(),
-            "known": self.known.tolist(), "deck": list(self.deck), "market": list(self.market),
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "turn": self.turn,
+            "start_player": self.start_player,
+            "over": self.over,
+            "hands": self.hands.tolist(),
+            "known": self.known.tolist(),
+            "deck": list(self.deck),
+            "market": list(self.market),
             "displays": [None if d is None else list(d) for d in self.displays],
-            "banks": self.banks.tolist(), "box": self.box.tolist(),
+            "banks": self.banks.tolist(),
+            "box": self.box.tolist(),
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: GoBigGame, d: dict) -> GoBigState:

@@ -67,8 +67,9 @@ for _name, _shape in RANGES:
 NUM_ACTIONS = _n
 _ORDER = sorted(BASE.items(), key=lambda kv: kv[1])
 
-HIRE, PASS, END_PHASE, NEW_TROOP, FINISH, CANCEL, REFUSE = (BASE[k] for k in (
-    "hire", "pass", "end_phase", "new_troop", "finish", "cancel", "refuse"))
+HIRE, PASS, END_PHASE, NEW_TROOP, FINISH, CANCEL, REFUSE = (
+    BASE[k] for k in ("hire", "pass", "end_phase", "new_troop", "finish", "cancel", "refuse")
+)
 
 
 def encode(name: str, *coords: int) -> int:
@@ -135,11 +136,17 @@ def _slot_name(slot: int) -> str:
 def action_name(action: int) -> str:
     name, c = decode(action)
     k = DATA.kind_names
-    troop = (lambda t: "the new troop" if t == PENDING else f"troop {t}")
+    troop = lambda t: "the new troop" if t == PENDING else f"troop {t}"
     if name in ("hire", "pass", "end_phase", "new_troop", "finish", "cancel", "refuse"):
-        return {"hire": "hire in Krog", "pass": "pass", "end_phase": "end phase",
-                "new_troop": "lay down a new troop", "finish": "finish / confirm", "cancel": "cancel",
-                "refuse": "refuse to defend"}[name]
+        return {
+            "hire": "hire in Krog",
+            "pass": "pass",
+            "end_phase": "end phase",
+            "new_troop": "lay down a new troop",
+            "finish": "finish / confirm",
+            "cancel": "cancel",
+            "refuse": "refuse to defend",
+        }[name]
     if name == "place_class":
         return f"put {DATA.class_names[c[1]]} into {troop(c[0])}"
     if name == "place_snedig":

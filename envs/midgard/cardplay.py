@@ -35,11 +35,25 @@ FIRST_REACTION = FIRST + DATA.num_events
 CARDS = {c.kind: c for c in DATA.action_cards}
 EVENT_KINDS = [c.kind for c in DATA.action_cards if c.is_event]
 REACTION_KINDS = [c.kind for c in DATA.action_cards if not c.is_event]
-BY_TRIGGER = {t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in
-              ("card_played", "troop_engaged_for_challenge", "attacked", "attack_event",
-               "challenge_faced_by_opponent", "challenge_won_by_opponent", "moved_by_effect")}
-IGNORE_KINDS = [(c.kind, e.n) for c in DATA.action_cards if not c.is_event for e in c.effects
-                if e.kind == "ignore_requirement"]
+BY_TRIGGER = {
+    t: [c.kind for c in DATA.action_cards if c.trigger == t]
+    for t in (
+        "card_played",
+        "troop_engaged_for_challenge",
+        "attacked",
+        "attack_event",
+        "challenge_faced_by_opponent",
+        "challenge_won_by_opponent",
+        "moved_by_effect",
+    )
+}
+IGNORE_KINDS = [
+    (c.kind, e.n)
+    for c in DATA.action_cards
+    if not c.is_event
+    for e in c.effects
+    if e.kind == "ignore_requirement"
+]
 
 
 class CardPlayMixin:
@@ -177,7 +191,9 @@ class CardPlayMixin:
             elif kind == "turn_calendar":
                 for _ in range(e.n):
                     self.calendar = (self.calendar + 1) % C.CALENDAR_STEPS
-                    if self.calendar == 0:  # any turn of the dial onto the sword ends the game (M47)
+                    if (
+                        self.calendar == 0
+                    ):  # any turn of the dial onto the sword ends the game (M47)
                         self._end_game("calendar (M47)")
                         return
             elif kind == "all_lose_coins":
@@ -202,8 +218,15 @@ class CardPlayMixin:
             elif kind in ("all_discard", "all_discard_keep_one"):
                 n = e.n if kind == "all_discard" else 1
                 queue = [q for q in affected for _ in range(n)]
-                self.stack.append({"m": EV_DISCARD, "p": -1, "queue": queue,
-                                   "keep": kind == "all_discard_keep_one", "by": p})
+                self.stack.append(
+                    {
+                        "m": EV_DISCARD,
+                        "p": -1,
+                        "queue": queue,
+                        "keep": kind == "all_discard_keep_one",
+                        "by": p,
+                    }
+                )
             elif kind == "opponents_engage_one":
                 queue = [q for q in affected if q != p]
                 self.stack.append({"m": ENGAGE, "p": -1, "queue": queue})
@@ -215,7 +238,9 @@ class CardPlayMixin:
             self.world[q] = 0
         if moved and self.stack and not self.over:
             kinds = BY_TRIGGER["moved_by_effect"]
-            self._open_window([[q, kinds] for q in self._order_from(self.active) if q in moved], None)
+            self._open_window(
+                [[q, kinds] for q in self._order_from(self.active) if q in moved], None
+            )
 
     def _advance_queue(self, f: dict) -> None:
         while f["queue"]:
@@ -255,8 +280,17 @@ class CardPlayMixin:
         for ti in chosen:
             self.troops[p][ti].engaged = True
         self._pay(p, C.troop_cost(len(chosen)))  # the icons are paid once the window is over
-        self.contest = {"t": "ch", "p": p, "ch": cid, "tr": list(chosen), "ign": 0, "dd": 0,
-                        "b": [-1, -1], "bs": [-1, -1], "held": []}
+        self.contest = {
+            "t": "ch",
+            "p": p,
+            "ch": cid,
+            "tr": list(chosen),
+            "ign": 0,
+            "dd": 0,
+            "b": [-1, -1],
+            "bs": [-1, -1],
+            "held": [],
+        }
         asks = [[p, BY_TRIGGER["troop_engaged_for_challenge"]]]
         asks += [[q, BY_TRIGGER["challenge_faced_by_opponent"]] for q in self._order_from(p)[1:]]
         self._open_window(asks, {"do": "engaged"})
@@ -274,7 +308,9 @@ class CardPlayMixin:
             self._pay(p, ch.coins)
         left = 0 if skip_discard else ch.discard
         if left:
-            self.stack.append({"m": DISCARD_REQ, "p": p, "ch": c["ch"], "troops": list(c["tr"]), "left": left})
+            self.stack.append(
+                {"m": DISCARD_REQ, "p": p, "ch": c["ch"], "troops": list(c["tr"]), "left": left}
+            )
         else:
             self._start_bonus()
 
@@ -323,7 +359,9 @@ class CardPlayMixin:
                 self._shown(c["bs"][side], k)
             self.valhalla[k] += 1
         if c["t"] == "ch":
-            self._resolve_challenge(c["p"], c["ch"], c["tr"], bonus_might=val[1], bonus_difficulty=val[0] + c["dd"])
+            self._resolve_challenge(
+                c["p"], c["ch"], c["tr"], bonus_might=val[1], bonus_difficulty=val[0] + c["dd"]
+            )
         else:
             self._battle(c["p"], c["ti"], c["q"], c["di"], bonus_att=val[0], bonus_def=val[1])
 
@@ -335,7 +373,16 @@ class CardPlayMixin:
     def _attack(self, p: int, q: int, ti: int) -> None:
         self._pay(p, 1)
         self.troops[p][ti].engaged = True
-        self.contest = {"t": "bt", "p": p, "ti": ti, "q": q, "di": -1, "b": [-1, -1], "bs": [-1, -1], "held": []}
+        self.contest = {
+            "t": "bt",
+            "p": p,
+            "ti": ti,
+            "q": q,
+            "di": -1,
+            "b": [-1, -1],
+            "bs": [-1, -1],
+            "held": [],
+        }
         self._open_window([[q, BY_TRIGGER["attacked"]]], {"do": "attacked"})
 
     def _after_attack(self) -> None:

@@ -32,30 +32,75 @@ SNEDIG = 10
 TYR = 11
 THOR = 12
 FIRST_ACTION_CARD = 13  # events start here
-WORLD_NAMES = ("Midgard", "Nidavellir", "Vanaheim", "Jotunheim", "Alfheim", "Niflheim", "Muspellsheim",
-               "Svartalfheim", "Asgard")
+WORLD_NAMES = (
+    "Midgard",
+    "Nidavellir",
+    "Vanaheim",
+    "Jotunheim",
+    "Alfheim",
+    "Niflheim",
+    "Muspellsheim",
+    "Svartalfheim",
+    "Asgard",
+)
 SEASONS = ("summer", "winter")
 
 # The component list of the rulebook ("122 Game Cards (88 Troops, 9 Wildcards, 17 Event Cards,
 # 8 Reaction Cards); 40 Challenge Cards; 30 Reward Cards").
-COMPONENTS = {"troops": 88, "wildcards": 9, "events": 17, "reactions": 8, "challenges": 40, "rewards": 30}
+COMPONENTS = {
+    "troops": 88,
+    "wildcards": 9,
+    "events": 17,
+    "reactions": 8,
+    "challenges": 40,
+    "rewards": 30,
+}
 
 # Effect kinds and the integer parameters each takes.
 EVENT_EFFECTS = {
-    "all_discard_keep_one": (), "renew_challenges": (), "draw_cards": ("n",), "regroup_own": (),
-    "take_from_valhalla": (), "take_from_krog": (), "gain_coins": ("n",), "turn_calendar": ("n",),
-    "all_lose_coins": ("n",), "all_discard": ("n",), "move_self": (), "all_to_midgard": (),
-    "open_challenges": ("n",), "extra_event": (), "draw_rewards": ("n",), "opponents_engage_one": (),
+    "all_discard_keep_one": (),
+    "renew_challenges": (),
+    "draw_cards": ("n",),
+    "regroup_own": (),
+    "take_from_valhalla": (),
+    "take_from_krog": (),
+    "gain_coins": ("n",),
+    "turn_calendar": ("n",),
+    "all_lose_coins": ("n",),
+    "all_discard": ("n",),
+    "move_self": (),
+    "all_to_midgard": (),
+    "open_challenges": ("n",),
+    "extra_event": (),
+    "draw_rewards": ("n",),
+    "opponents_engage_one": (),
 }
-REACTION_TRIGGERS = ("card_played", "troop_engaged_for_challenge", "attacked", "attack_event",
-                     "challenge_faced_by_opponent", "challenge_won_by_opponent", "moved_by_effect")
+REACTION_TRIGGERS = (
+    "card_played",
+    "troop_engaged_for_challenge",
+    "attacked",
+    "attack_event",
+    "challenge_faced_by_opponent",
+    "challenge_won_by_opponent",
+    "moved_by_effect",
+)
 REACTION_EFFECTS = {
-    "cancel_card": (), "ignore_requirement": ("n",), "regroup_own": (), "immune": (),
-    "difficulty_change": ("n",), "gain_coins": ("n",), "move_self": (),
+    "cancel_card": (),
+    "ignore_requirement": ("n",),
+    "regroup_own": (),
+    "immune": (),
+    "difficulty_change": ("n",),
+    "gain_coins": ("n",),
+    "move_self": (),
 }
 WORLD_BENEFITS = {
-    "draw_cards": ("n",), "gain_coins": ("n",), "take_from_valhalla": (), "take_from_krog": (),
-    "reserve_challenge": (), "draw_rewards": ("n",), "draw_rewards_keep_one": ("n",),
+    "draw_cards": ("n",),
+    "gain_coins": ("n",),
+    "take_from_valhalla": (),
+    "take_from_krog": (),
+    "reserve_challenge": (),
+    "draw_rewards": ("n",),
+    "draw_rewards_keep_one": ("n",),
 }
 CHALLENGE_INSTANT = {"all_to_midgard": (), "open_another": ()}
 CHALLENGE_LASTING = {"difficulty_others": ("n",), "might_per_troop": ("n",)}
@@ -73,8 +118,16 @@ LABELLED_FIELDS = {
     "reactions": ("type", "bonus", "trigger", "effects"),
     "worlds": ("troops", "benefit"),
     "rewards": ("kind", "value", "count"),
-    "challenges": ("worlds", "requires", "difficulty", "season", "renown", "calendar", "instant",
-                   "lasting"),
+    "challenges": (
+        "worlds",
+        "requires",
+        "difficulty",
+        "season",
+        "renown",
+        "calendar",
+        "instant",
+        "lasting",
+    ),
 }
 BONUS_VALUES = (3, 5, 7)
 
@@ -137,8 +190,16 @@ class Challenge:
     def requirement_icons(self) -> list[tuple[str, int]]:
         """The printed requirement icons as (label, count), in kind order."""
         out = [(str(k), c) for k, c in enumerate(self.classes) if c]
-        out += [(lab, c) for lab, c in (("Tyr", self.tyr), ("Thor", self.thor), ("coins", self.coins),
-                                        ("discard", self.discard)) if c]
+        out += [
+            (lab, c)
+            for lab, c in (
+                ("Tyr", self.tyr),
+                ("Thor", self.thor),
+                ("coins", self.coins),
+                ("discard", self.discard),
+            )
+            if c
+        ]
         return out
 
 
@@ -190,8 +251,11 @@ class CardData:
                     continue
                 parts = []
                 for label in SOURCE_LABELS[1:]:
-                    fields = [f if f in rec else f"{f} (none)"
-                              for f, x in rec["sources"].items() if x == label]
+                    fields = [
+                        f if f in rec else f"{f} (none)"
+                        for f, x in rec["sources"].items()
+                        if x == label
+                    ]
                     if fields:
                         parts.append(f"{label}: {', '.join(fields)}")
                 if parts:
@@ -201,6 +265,7 @@ class CardData:
 
 
 # ---- validation ---------------------------------------------------------------------------
+
 
 def _fail(where: str, msg: str):
     raise DataError(f"midgard card data: {where}: {msg}")
@@ -316,7 +381,10 @@ def validate(raw: dict) -> CardData:
     for i, rec in enumerate(classes):
         where = f"classes[{i}] ({rec['name']!r})"
         if _int(rec, "seq", where, 0, 9) != i:
-            _fail(where, f"classes must be listed in sequence order; expected seq {i}, got {rec['seq']}")
+            _fail(
+                where,
+                f"classes must be listed in sequence order; expected seq {i}, got {rec['seq']}",
+            )
         _int(rec, "might", where, 0, 20)
         _int(rec, "count", where, 1, 40)
         _source(rec, where, "classes")
@@ -347,7 +415,9 @@ def validate(raw: dict) -> CardData:
     for is_event, lst, key in ((True, events, "events"), (False, reactions, "reactions")):
         for i, rec in enumerate(lst):
             where = f"{key}[{i}] ({rec['name']!r})"
-            typ = _str(rec, "type", where, ("attack", "personal") if is_event else ("defense", "personal"))
+            typ = _str(
+                rec, "type", where, ("attack", "personal") if is_event else ("defense", "personal")
+            )
             bonus = _int(rec, "bonus", where, 0, 99)
             if bonus not in BONUS_VALUES:
                 _fail(where, f"field 'bonus' must be one of {list(BONUS_VALUES)}, got {bonus}")
@@ -360,8 +430,18 @@ def validate(raw: dict) -> CardData:
                 trigger = _str(rec, "trigger", where, REACTION_TRIGGERS)
                 effects = _effects(rec, "effects", where, REACTION_EFFECTS, True)
             src = _source(rec, where, key)
-            action_cards.append(ActionCard(FIRST_ACTION_CARD + len(action_cards), rec["name"], is_event, typ,
-                                           bonus, effects, trigger, src))
+            action_cards.append(
+                ActionCard(
+                    FIRST_ACTION_CARD + len(action_cards),
+                    rec["name"],
+                    is_event,
+                    typ,
+                    bonus,
+                    effects,
+                    trigger,
+                    src,
+                )
+            )
 
     worlds_raw = _section(raw, "worlds", len(WORLD_NAMES))
     worlds = []
@@ -369,11 +449,23 @@ def validate(raw: dict) -> CardData:
         where = f"worlds[{i}]"
         name = _str(rec, "name", where)
         if name != WORLD_NAMES[i]:
-            _fail(where, f"worlds must be listed as {list(WORLD_NAMES)}; expected {WORLD_NAMES[i]!r}, got {name!r}")
+            _fail(
+                where,
+                f"worlds must be listed as {list(WORLD_NAMES)}; expected {WORLD_NAMES[i]!r}, got {name!r}",
+            )
         troops = rec.get("troops")
-        if (not isinstance(troops, list) or not troops or len(troops) > 5
-                or not all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 12 for t in troops)):
-            _fail(f"{where} ({name!r})", f"field 'troops' must list 1-5 minimum troop sizes in 1..12, got {troops!r}")
+        if (
+            not isinstance(troops, list)
+            or not troops
+            or len(troops) > 5
+            or not all(
+                isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 12 for t in troops
+            )
+        ):
+            _fail(
+                f"{where} ({name!r})",
+                f"field 'troops' must list 1-5 minimum troop sizes in 1..12, got {troops!r}",
+            )
         benefit = _effect(rec.get("benefit"), f"{where} ({name!r}).benefit", WORLD_BENEFITS)
         src = _source(rec, f"{where} ({name!r})", "worlds")
         worlds.append(World(i, name, tuple(troops), benefit, src))
@@ -415,42 +507,84 @@ def validate(raw: dict) -> CardData:
             elif label in special:
                 special[label] = n
             else:
-                _fail(f"{where}.requires", f"unknown requirement {label!r}; known: class names, Snedig, "
-                                           f"Tyr, Thor, coins, discard")
+                _fail(
+                    f"{where}.requires",
+                    f"unknown requirement {label!r}; known: class names, Snedig, "
+                    f"Tyr, Thor, coins, discard",
+                )
         season = rec.get("season", {})
         if not isinstance(season, dict) or len(season) > 1 or any(k not in SEASONS for k in season):
-            _fail(where, f"field 'season' must be {{'summer': n}} or {{'winter': n}}, got {season!r}")
+            _fail(
+                where, f"field 'season' must be {{'summer': n}} or {{'winter': n}}, got {season!r}"
+            )
         sb = tuple(_int(season, s, f"{where}.season", 1, 10) if s in season else 0 for s in SEASONS)
         cal = rec.get("calendar")
         if not isinstance(cal, bool):
             _fail(where, f"field 'calendar' must be true or false, got {cal!r}")
-        challenges.append(Challenge(
-            id=i, name=rec["name"], worlds=frozenset(WORLD_NAMES.index(w) for w in ws), classes=tuple(cls),
-            tyr=special["Tyr"], thor=special["Thor"], coins=special["coins"], discard=special["discard"],
-            difficulty=_int(rec, "difficulty", where, 1, 40), season_bonus=sb,
-            renown=_int(rec, "renown", where, 0, 40), calendar=cal,
-            instant=_effects(rec, "instant", where, CHALLENGE_INSTANT, False),
-            lasting=_effects(rec, "lasting", where, CHALLENGE_LASTING, False),
-            source=_source(rec, where, "challenges")))
+        challenges.append(
+            Challenge(
+                id=i,
+                name=rec["name"],
+                worlds=frozenset(WORLD_NAMES.index(w) for w in ws),
+                classes=tuple(cls),
+                tyr=special["Tyr"],
+                thor=special["Thor"],
+                coins=special["coins"],
+                discard=special["discard"],
+                difficulty=_int(rec, "difficulty", where, 1, 40),
+                season_bonus=sb,
+                renown=_int(rec, "renown", where, 0, 40),
+                calendar=cal,
+                instant=_effects(rec, "instant", where, CHALLENGE_INSTANT, False),
+                lasting=_effects(rec, "lasting", where, CHALLENGE_LASTING, False),
+                source=_source(rec, where, "challenges"),
+            )
+        )
 
     counts = {
         "troops": sum(r["count"] for r in classes) + sn["count"],
         "wildcards": sum(r["count"] for r in wild),
-        "events": len(events), "reactions": len(reactions), "rewards": sum(reward_counts),
+        "events": len(events),
+        "reactions": len(reactions),
+        "rewards": sum(reward_counts),
     }
     for key, n in counts.items():
         if n != COMPONENTS[key]:
-            _fail(key, f"the rulebook's component list has {COMPONENTS[key]} {key}, the file has {n}")
+            _fail(
+                key, f"the rulebook's component list has {COMPONENTS[key]} {key}, the file has {n}"
+            )
 
-    kind_names = tuple(r["name"] for r in classes) + ("Snedig", "Tyr", "Thor") + tuple(a.name for a in action_cards)
-    kind_counts = tuple(r["count"] for r in classes) + (sn["count"], wild[0]["count"], wild[1]["count"]) + (1,) * len(
-        action_cards)
-    might = tuple(r["might"] for r in classes) + (sn["might"], wild[0]["might"], wild[1]["might"]) + (0,) * len(
-        action_cards)
+    kind_names = (
+        tuple(r["name"] for r in classes)
+        + ("Snedig", "Tyr", "Thor")
+        + tuple(a.name for a in action_cards)
+    )
+    kind_counts = (
+        tuple(r["count"] for r in classes)
+        + (sn["count"], wild[0]["count"], wild[1]["count"])
+        + (1,) * len(action_cards)
+    )
+    might = (
+        tuple(r["might"] for r in classes)
+        + (sn["might"], wild[0]["might"], wild[1]["might"])
+        + (0,) * len(action_cards)
+    )
     bonus = (0,) * FIRST_ACTION_CARD + tuple(a.bonus for a in action_cards)
-    return CardData(tuple(r["name"] for r in classes), kind_names, kind_counts, might, bonus, tuple(action_cards),
-                    len(events), len(reactions), tuple(worlds), tuple(rewards), tuple(reward_counts),
-                    tuple(challenges), raw)
+    return CardData(
+        tuple(r["name"] for r in classes),
+        kind_names,
+        kind_counts,
+        might,
+        bonus,
+        tuple(action_cards),
+        len(events),
+        len(reactions),
+        tuple(worlds),
+        tuple(rewards),
+        tuple(reward_counts),
+        tuple(challenges),
+        raw,
+    )
 
 
 def load_data(path: str | Path | None = None) -> CardData:

@@ -54,12 +54,16 @@ def cost(ch: Challenge, num_troops: int) -> int:
 def unmet_requirements(ch: Challenge, troops, coins: int, hand_size: int) -> int:
     """Requirement icons left unmet: class and wildcard icons the troops lack, the coin icon when
     the coins left after the troops' cost cannot pay it, the discard icon without enough cards."""
-    return (unmet_icons(ch, troops) + (coins - troop_cost(len(troops)) < ch.coins)
-            + (hand_size < ch.discard))
+    return (
+        unmet_icons(ch, troops)
+        + (coins - troop_cost(len(troops)) < ch.coins)
+        + (hand_size < ch.discard)
+    )
 
 
-def ignored_costs(ch: Challenge, troops, coins: int, hand_size: int,
-                  ignore: int) -> tuple[bool, bool]:
+def ignored_costs(
+    ch: Challenge, troops, coins: int, hand_size: int, ignore: int
+) -> tuple[bool, bool]:
     """(coin icon ignored, discard icon ignored) when ``ignore`` icons may be ignored (MD21): the
     unmet icons take the allowance first; what is left goes to the icons that cost the seat
     something, the discard icon first, then the coin icon."""
@@ -74,11 +78,16 @@ def ignored_costs(ch: Challenge, troops, coins: int, hand_size: int,
 def feasible(ch: Challenge, troops, coins: int, hand_size: int, ignore: int = 0) -> bool:
     """May these troops face ``ch`` now? (the troops' cost, and every requirement icon met: class
     icons, coins, a card for each discard; ``ignore`` of them may be left unmet)."""
-    return (len(troops) >= 1 and troop_cost(len(troops)) <= coins
-            and unmet_requirements(ch, troops, coins, hand_size) <= ignore)
+    return (
+        len(troops) >= 1
+        and troop_cost(len(troops)) <= coins
+        and unmet_requirements(ch, troops, coins, hand_size) <= ignore
+    )
 
 
-def feasible_sets(ch: Challenge, troop_list, candidates, coins: int, hand_size: int, ignore: int = 0):
+def feasible_sets(
+    ch: Challenge, troop_list, candidates, coins: int, hand_size: int, ignore: int = 0
+):
     """Every subset (as a sorted tuple of indices into ``troop_list``) of ``candidates`` that may face
     ``ch``. At most 5 troops, so at most 31 subsets."""
     out = []

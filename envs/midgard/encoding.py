@@ -26,56 +26,88 @@ MAX_TROOP_CARDS = 17.0  # a series: 8 naturals + 6 Tyr + 3 Thor
 
 
 def make_layout(n: int) -> Layout:
-    return Layout([
-        ("hand", K),  # own hand: copies of each card kind / 8
-        ("hand_sizes", n),  # cards in hand per seat / 30 (clipped)
-        ("known_in_hand", (n, K)),  # cards every seat saw join each hand and not seen leave it (X7) / 8
-        ("coins", n),  # coins per seat / 50
-        ("skat", 1),  # coins in the Skat / 50
-        ("worlds", (n, NW)),  # one-hot world of each seat
-        ("troops", (n, MAX_TROOPS, 12, 3)),  # slot x (natural, Tyr, Thor); a series: counts at its class slot
-        ("troop_flags", (n, MAX_TROOPS, 5)),  # exists, series, engaged, cards / 17, might / 40 (clipped)
-        ("pending", (12, 3)),  # the troop being laid down (public), as "troops"
-        ("pending_flags", 4),  # exists, series, cards / 17, might / 40 (clipped)
-        ("open", NCH),  # open (unreserved) challenges
-        ("reserved", (n, NCH)),  # reservation of each seat
-        ("won", (n, NCH)),  # challenges won by each seat
-        ("challenges_out", NCH),  # reservations discarded out of the game
-        ("difficulty", NCH),  # current difficulty / 30 of every active challenge (season, lasting effects)
-        ("challenge_deck", 1),  # challenges left in the deck / 40
-        ("valhalla", K),  # Valhalla copies of each kind / 8
-        ("krog", K),  # Krog copies of each kind / 8
-        ("krog_top", K),  # one-hot top of the Krog
-        ("thing_size", 1),  # cards in the Thing / 122
-        ("calendar", 8),  # one-hot calendar position (0 = the sword)
-        ("season", 2),  # summer, winter
-        ("own_rewards", NR),  # own unrevealed rewards of each kind / 6
-        ("revealed", (n, NR)),  # revealed coin rewards per seat / 6
-        ("reward_counts", n),  # unrevealed rewards held per seat / 30
-        ("reward_deck", 1),  # rewards left / 30
-        ("reward_top", NR),  # the reward on top of the pile, if the observer put it back
-        ("current_player", n),  # one-hot seat to decide now
-        ("active", n),  # one-hot seat whose turn it is
-        ("mode", NUM_MODES),  # one-hot decision mode (rules.MODE_NAMES)
-        ("ctx_challenge", NCH),  # challenge being faced
-        ("ctx_chosen", MAX_TROOPS),  # own troops chosen so far (travel / challenge)
-        ("ctx_world", NW),  # travel destination being chosen
-        ("ctx_target", (n, MAX_TROOPS)),  # claim target troop, or the attacker and its troop when defending
-        ("ctx_relocate", 10),  # troop 0-5, wildcard (Tyr, Thor), options (low, high) of a relocation
-        ("ctx_keep", NR),  # the rewards drawn to choose from (the chooser only)
-        ("ctx_discard_left", 1),  # discards still due for a challenge / 3
-        ("flags", 3),  # made a trip, won a challenge, had troops at the start of the turn
-        ("turn", 1),  # turn / max_turns
-        ("events_left", 1),  # events the active seat may still play this Preparation / 2 (clipped)
-        ("played", K),  # events/reactions played, not yet in Valhalla (window, then effects)
-        ("played_cancelled", 1),  # the latest of them was cancelled
-        ("loki_pool", K),  # cards discarded face up to Loki's Trick / 8
-        ("window", len(TRIGGERS)),  # triggers the seat asked in the open reaction window may answer
-        ("contest", 4),  # challenge attempt, battle, requirements ignored / 2, difficulty change (+4) / 8
-        ("contest_seats", (2, n)),  # side 0 (the facing seat / the attacker), side 1 (defender)
-        ("bonus_placed", 2),  # a face-down bonus on side 0 (challenge / attacker) and side 1, as seen
-        ("own_bonus", K),  # the observer's own face-down bonus card
-    ])
+    return Layout(
+        [
+            ("hand", K),  # own hand: copies of each card kind / 8
+            ("hand_sizes", n),  # cards in hand per seat / 30 (clipped)
+            (
+                "known_in_hand",
+                (n, K),
+            ),  # cards every seat saw join each hand and not seen leave it (X7) / 8
+            ("coins", n),  # coins per seat / 50
+            ("skat", 1),  # coins in the Skat / 50
+            ("worlds", (n, NW)),  # one-hot world of each seat
+            (
+                "troops",
+                (n, MAX_TROOPS, 12, 3),
+            ),  # slot x (natural, Tyr, Thor); a series: counts at its class slot
+            (
+                "troop_flags",
+                (n, MAX_TROOPS, 5),
+            ),  # exists, series, engaged, cards / 17, might / 40 (clipped)
+            ("pending", (12, 3)),  # the troop being laid down (public), as "troops"
+            ("pending_flags", 4),  # exists, series, cards / 17, might / 40 (clipped)
+            ("open", NCH),  # open (unreserved) challenges
+            ("reserved", (n, NCH)),  # reservation of each seat
+            ("won", (n, NCH)),  # challenges won by each seat
+            ("challenges_out", NCH),  # reservations discarded out of the game
+            (
+                "difficulty",
+                NCH,
+            ),  # current difficulty / 30 of every active challenge (season, lasting effects)
+            ("challenge_deck", 1),  # challenges left in the deck / 40
+            ("valhalla", K),  # Valhalla copies of each kind / 8
+            ("krog", K),  # Krog copies of each kind / 8
+            ("krog_top", K),  # one-hot top of the Krog
+            ("thing_size", 1),  # cards in the Thing / 122
+            ("calendar", 8),  # one-hot calendar position (0 = the sword)
+            ("season", 2),  # summer, winter
+            ("own_rewards", NR),  # own unrevealed rewards of each kind / 6
+            ("revealed", (n, NR)),  # revealed coin rewards per seat / 6
+            ("reward_counts", n),  # unrevealed rewards held per seat / 30
+            ("reward_deck", 1),  # rewards left / 30
+            ("reward_top", NR),  # the reward on top of the pile, if the observer put it back
+            ("current_player", n),  # one-hot seat to decide now
+            ("active", n),  # one-hot seat whose turn it is
+            ("mode", NUM_MODES),  # one-hot decision mode (rules.MODE_NAMES)
+            ("ctx_challenge", NCH),  # challenge being faced
+            ("ctx_chosen", MAX_TROOPS),  # own troops chosen so far (travel / challenge)
+            ("ctx_world", NW),  # travel destination being chosen
+            (
+                "ctx_target",
+                (n, MAX_TROOPS),
+            ),  # claim target troop, or the attacker and its troop when defending
+            (
+                "ctx_relocate",
+                10,
+            ),  # troop 0-5, wildcard (Tyr, Thor), options (low, high) of a relocation
+            ("ctx_keep", NR),  # the rewards drawn to choose from (the chooser only)
+            ("ctx_discard_left", 1),  # discards still due for a challenge / 3
+            ("flags", 3),  # made a trip, won a challenge, had troops at the start of the turn
+            ("turn", 1),  # turn / max_turns
+            (
+                "events_left",
+                1,
+            ),  # events the active seat may still play this Preparation / 2 (clipped)
+            ("played", K),  # events/reactions played, not yet in Valhalla (window, then effects)
+            ("played_cancelled", 1),  # the latest of them was cancelled
+            ("loki_pool", K),  # cards discarded face up to Loki's Trick / 8
+            (
+                "window",
+                len(TRIGGERS),
+            ),  # triggers the seat asked in the open reaction window may answer
+            (
+                "contest",
+                4,
+            ),  # challenge attempt, battle, requirements ignored / 2, difficulty change (+4) / 8
+            ("contest_seats", (2, n)),  # side 0 (the facing seat / the attacker), side 1 (defender)
+            (
+                "bonus_placed",
+                2,
+            ),  # a face-down bonus on side 0 (challenge / attacker) and side 1, as seen
+            ("own_bonus", K),  # the observer's own face-down bonus card
+        ]
+    )
 
 
 # Encoded troops by content: a troop's slots and flags depend only on its cards (and the might
@@ -84,7 +116,9 @@ _TROOP_CACHE: dict[tuple, tuple[tuple[int, ...], tuple[float, ...], float, float
 _TROOP_CACHE_MAX = 1 << 16
 _OFFSETS: dict[int, dict[str, int]] = {}
 # "+n to all other active challenges" of each challenge (M31), for the difficulty piece.
-_OTHERS_BONUS = [sum(e.n for e in ch.lasting if e.kind == "difficulty_others") for ch in DATA.challenges]
+_OTHERS_BONUS = [
+    sum(e.n for e in ch.lasting if e.kind == "difficulty_others") for ch in DATA.challenges
+]
 
 
 def _troop_code(t) -> tuple[tuple[int, ...], tuple[float, ...], float, float]:
@@ -112,7 +146,12 @@ def _troop_code(t) -> tuple[tuple[int, ...], tuple[float, ...], float, float]:
             else:
                 continue
             val.append(1.0)
-    code = (tuple(idx), tuple(val), t.ncards() / MAX_TROOP_CARDS, min(t.might(DATA.might) / 40.0, 1.0))
+    code = (
+        tuple(idx),
+        tuple(val),
+        t.ncards() / MAX_TROOP_CARDS,
+        min(t.might(DATA.might) / 40.0, 1.0),
+    )
     if len(_TROOP_CACHE) >= _TROOP_CACHE_MAX:
         _TROOP_CACHE.clear()
     _TROOP_CACHE[key] = code
@@ -158,11 +197,16 @@ def encode_observation(s, player: int) -> np.ndarray:
     idx: list[int] = [o["skat"]]
     val: list[float] = [s.skat / 50.0]
     a = o["hand"]
-    np.multiply(hands[player], 0.125, out=buf[a:a + K], casting="unsafe")  # exact: counts / 8
+    np.multiply(hands[player], 0.125, out=buf[a : a + K], casting="unsafe")  # exact: counts / 8
     a = o["known_in_hand"]
-    np.multiply(s.known[_order_array(n, player)], 0.125, out=buf[a:a + n * K].reshape(n, K), casting="unsafe")
+    np.multiply(
+        s.known[_order_array(n, player)],
+        0.125,
+        out=buf[a : a + n * K].reshape(n, K),
+        casting="unsafe",
+    )
     a = o["valhalla"]
-    np.multiply(s.valhalla, 0.125, out=buf[a:a + K], casting="unsafe")
+    np.multiply(s.valhalla, 0.125, out=buf[a : a + K], casting="unsafe")
     a = o["own_rewards"]
     for k, x in enumerate(rewards[player]):
         if x:
@@ -249,8 +293,14 @@ def encode_observation(s, player: int) -> np.ndarray:
         val.append(1.0)
     a = o["flags"]
     idx += (o["active"] + rel[s.active], a, a + 1, a + 2, o["turn"], o["events_left"])
-    val += (1.0, float(s.made_trip), float(s.won_challenge), float(s.had_troops),
-            min(s.turn / game.options["max_turns"], 1.0), min(s.events_left / 2.0, 1.0))
+    val += (
+        1.0,
+        float(s.made_trip),
+        float(s.won_challenge),
+        float(s.had_troops),
+        min(s.turn / game.options["max_turns"], 1.0),
+        min(s.events_left / 2.0, 1.0),
+    )
     played = s.played
     if played:
         a = o["played"]
@@ -269,8 +319,12 @@ def encode_observation(s, player: int) -> np.ndarray:
     if c is not None:
         a = o["contest"]
         idx += (a, a + 1, a + 2, a + 3)
-        val += (float(c["t"] == "ch"), float(c["t"] == "bt"), min(c.get("ign", 0) / 2.0, 1.0),
-                min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0))
+        val += (
+            float(c["t"] == "ch"),
+            float(c["t"] == "bt"),
+            min(c.get("ign", 0) / 2.0, 1.0),
+            min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0),
+        )
         a = o["contest_seats"]
         idx.append(a + rel[c["p"]])
         val.append(1.0)
@@ -330,5 +384,7 @@ def encode_observation(s, player: int) -> np.ndarray:
             for k in set(drawn):
                 idx.append(a + k)
                 val.append(drawn.count(k) * 0.5)
-    buf[np.array(idx, dtype=np.intp)] = val  # an index array first: a list index takes a slower path
+    buf[np.array(idx, dtype=np.intp)] = (
+        val  # an index array first: a list index takes a slower path
+    )
     return buf

@@ -29,7 +29,11 @@ class InfoMixin:
         c = self.contest
         if c is None:
             return None
-        out = {k: (list(v) if isinstance(v, list) else v) for k, v in c.items() if k not in ("b", "bs", "held")}
+        out = {
+            k: (list(v) if isinstance(v, list) else v)
+            for k, v in c.items()
+            if k not in ("b", "bs", "held")
+        }
         bonus = []
         for side in (0, 1):
             k, owner = c["b"][side], c["bs"][side]
@@ -45,48 +49,75 @@ class InfoMixin:
     def face_down(self) -> np.ndarray:
         """Per seat and kind, the challenge bonus it placed face down and nobody else has seen yet:
         off its hand but still counted in its known cards until the reveal (MD22)."""
-        out = np.zeros_like(self.hands)
-        c = self.contest
-        if c is not None and c["t"] == "ch":
-            for side in (0, 1):
-                if c["b"][side] >= 0:
-                    out[c["bs"][side], c["b"][side]] += 1
-        return out
+        return face_down_counts(self.contest, self.hands.shape)
 
     def hidden_bonus(self, player: int) -> list:
         """(side, owner) of face-down bonuses ``player`` cannot see."""
         c = self.contest
         if c is None:
             return []
-        return [(side, c["bs"][side]) for side in (0, 1) if c["b"][side] >= 0 and c["bs"][side] != player]
+        return [
+            (side, c["bs"][side])
+            for side in (0, 1)
+            if c["b"][side] >= 0 and c["bs"][side] != player
+        ]
 
     def view(self, player: int) -> dict:
         n = self.game.num_players
         return {
-            "player": player, "num_players": n, "current_player": self.current_player,
-            "active": self.active, "turn": self.turn, "max_turns": self.game.options["max_turns"],
+            "player": player,
+            "num_players": n,
+            "current_player": self.current_player,
+            "active": self.active,
+            "turn": self.turn,
+            "max_turns": self.game.options["max_turns"],
             "decisions": self.decisions,
-            "start_player": self.start_player, "calendar": self.calendar,
+            "start_player": self.start_player,
+            "calendar": self.calendar,
             "season": ("summer", "winter")[self.season()],
-            "hand": self.hands[player].tolist(), "hand_sizes": self.hands.sum(axis=1).tolist(),
+            "hand": self.hands[player].tolist(),
+            "hand_sizes": self.hands.sum(axis=1).tolist(),
             "known_in_hand": [_as_list(k) for k in self.known],
-            "coins": self.coins.tolist(), "skat": self.skat, "worlds": self.world.tolist(),
+            "coins": self.coins.tolist(),
+            "skat": self.skat,
+            "worlds": self.world.tolist(),
             "troops": [[t.to_json() for t in ts] for ts in self.troops],
             "pending": None if self.pending is None else self.pending.to_json(),
-            "open": list(self.open), "reserved": list(self.reserved), "won": [list(w) for w in self.won],
-            "challenges_out": list(self.ch_out), "challenge_deck_size": len(self.ch_deck),
-            "valhalla": self.valhalla.tolist(), "krog": list(self.krog), "thing_size": len(self.thing),
-            "rewards": self.rewards[player].tolist(), "revealed": self.revealed.tolist(),
-            "reward_counts": self.rewards.sum(axis=1).tolist(), "reward_deck_size": len(self.reward_deck),
-            "reward_top": self.reward_deck[-1] if self.reward_top_known == player and self.reward_deck else None,
-            "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
+            "open": list(self.open),
+            "reserved": list(self.reserved),
+            "won": [list(w) for w in self.won],
+            "challenges_out": list(self.ch_out),
+            "challenge_deck_size": len(self.ch_deck),
+            "valhalla": self.valhalla.tolist(),
+            "krog": list(self.krog),
+            "thing_size": len(self.thing),
+            "rewards": self.rewards[player].tolist(),
+            "revealed": self.revealed.tolist(),
+            "reward_counts": self.rewards.sum(axis=1).tolist(),
+            "reward_deck_size": len(self.reward_deck),
+            "reward_top": self.reward_deck[-1]
+            if self.reward_top_known == player and self.reward_deck
+            else None,
+            "made_trip": self.made_trip,
+            "won_challenge": self.won_challenge,
+            "had_troops": self.had_troops,
             "stack": [self._frame_view(f, player) for f in self.stack],
             "events_left": self.events_left,
-            "played": [{"card": c["k"], "seat": c["s"], "cancelled": c["x"],
-                        "immune": list(c["imm"]), "resolving": c["r"] >= 0} for c in self.played],
+            "played": [
+                {
+                    "card": c["k"],
+                    "seat": c["s"],
+                    "cancelled": c["x"],
+                    "immune": list(c["imm"]),
+                    "resolving": c["r"] >= 0,
+                }
+                for c in self.played
+            ],
             "pool": list(self.pool),
             "contest": self._contest_view(player),
-            "over": self.over, "truncated": self.truncated, "end_reason": self.end_reason,
+            "over": self.over,
+            "truncated": self.truncated,
+            "end_reason": self.end_reason,
             "challenge_renown": self.challenge_renown().tolist(),
         }
 
@@ -116,7 +147,7 @@ class InfoMixin:
         # a face-down bonus is an event or reaction: a seat that has none among its known cards
         # gets one from the pool before any hand is dealt (a deal could take the last one)
         for q in bonus_side:
-            if not (self.known[q, A.FIRST_ACTION_CARD:] > 0).any():
+            if not (self.known[q, A.FIRST_ACTION_CARD :] > 0).any():
                 first = next(j for j, x in enumerate(pool) if x >= A.FIRST_ACTION_CARD)
                 cards_of[q].append(pool.pop(first))
         for q in others:
@@ -134,12 +165,20 @@ class InfoMixin:
             s.hands[q] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=DATA.num_kinds)
         s.thing = pool
         c = self.contest
-        if (c is not None and c["t"] == "bt" and player != c["p"] and self.stack
-                and self.stack[-1]["m"] == BONUS and self.stack[-1]["side"] == 1):
+        if (
+            c is not None
+            and c["t"] == "bt"
+            and player != c["p"]
+            and self.stack
+            and self.stack[-1]["m"] == BONUS
+            and self.stack[-1]["side"] == 1
+        ):
             # the attacker's secret choice (placed or not, and which; MD16) is resampled from its
             # resampled hand: no bonus or any event/reaction in it
             q = c["p"]
-            choices = [-1] + [k for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[q, k] > 0]
+            choices = [-1] + [
+                k for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[q, k] > 0
+            ]
             k = int(choices[rng.integers(len(choices))])
             s.contest["b"], s.contest["bs"] = [k, c["b"][1]], [q if k >= 0 else -1, c["bs"][1]]
         keep_top = self.reward_top_known == player and self.reward_deck
@@ -152,7 +191,9 @@ class InfoMixin:
         rng.shuffle(rpool)
         for q in others:
             k = int(self.rewards[q].sum())
-            s.rewards[q] = np.bincount(np.asarray(rpool[:k], dtype=np.int64), minlength=len(DATA.rewards))
+            s.rewards[q] = np.bincount(
+                np.asarray(rpool[:k], dtype=np.int64), minlength=len(DATA.rewards)
+            )
             rpool = rpool[k:]
         for f in hidden_keep:
             k = len(f["drawn"])
@@ -177,9 +218,18 @@ class InfoMixin:
         s.reward_top_known = self.reward_top_known
         s.ch_deck, s.open, s.reserved = list(self.ch_deck), list(self.open), list(self.reserved)
         s.won, s.ch_out = [list(w) for w in self.won], list(self.ch_out)
-        s.calendar, s.turn, s.start_player, s.active = self.calendar, self.turn, self.start_player, self.active
+        s.calendar, s.turn, s.start_player, s.active = (
+            self.calendar,
+            self.turn,
+            self.start_player,
+            self.active,
+        )
         s.decisions = self.decisions
-        s.made_trip, s.won_challenge, s.had_troops = self.made_trip, self.won_challenge, self.had_troops
+        s.made_trip, s.won_challenge, s.had_troops = (
+            self.made_trip,
+            self.won_challenge,
+            self.had_troops,
+        )
         s.stack = [_copy_frame(f) for f in self.stack]
         s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
         s.played = [_copy_frame(c) for c in self.played]
@@ -192,30 +242,33 @@ class InfoMixin:
     def check_invariants(self) -> None:
         """Conservation of cards, coins, rewards and challenges; legal troops (for tests)."""
         n = self.game.num_players
-        total = self.hands.sum(axis=0) + self.valhalla
-        total += np.bincount(np.asarray(self.thing + self.krog, dtype=np.int64), minlength=DATA.num_kinds)
-        for ts in self.troops:
-            for t in ts:
-                for k in t.cards():
-                    total[k] += 1
-        if self.pending is not None:
-            for k in self.pending.cards():
-                total[k] += 1
-        for f in self.stack:
-            if f["m"] == RELOCATE:
-                total[f["wild"]] += 1
-        for k in [c["k"] for c in self.played] + self.pool + (self.contest["held"] if self.contest else []):
-            total[k] += 1
+        total = card_totals(
+            self.hands,
+            self.valhalla,
+            self.thing + self.krog,
+            self.troops,
+            self.pending,
+            self.stack,
+            self.played,
+            self.pool,
+            self.contest,
+        )
         if total.tolist() != list(DATA.kind_counts):
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.hands < 0).any() or (self.valhalla < 0).any():
             raise AssertionError("negative card counts")
         if (self.known > self.hands + self.face_down()).any() or (self.known < 0).any():
             raise AssertionError("publicly known cards exceed a hand")
-        if int(self.coins.sum()) + self.skat != TOTAL_COINS or (self.coins < 0).any() or self.skat < 0:
+        if (
+            int(self.coins.sum()) + self.skat != TOTAL_COINS
+            or (self.coins < 0).any()
+            or self.skat < 0
+        ):
             raise AssertionError(f"coin conservation broken: {self.coins.tolist()} + {self.skat}")
         rtotal = self.rewards.sum(axis=0) + self.revealed.sum(axis=0)
-        rtotal += np.bincount(np.asarray(self.reward_deck, dtype=np.int64), minlength=len(DATA.rewards))
+        rtotal += np.bincount(
+            np.asarray(self.reward_deck, dtype=np.int64), minlength=len(DATA.rewards)
+        )
         for f in self.stack:
             if f["m"] == KEEP:
                 for k in f["drawn"]:
@@ -230,7 +283,9 @@ class InfoMixin:
             if len(self.troops[p]) > A.MAX_TROOPS:
                 raise AssertionError(f"seat {p} has {len(self.troops[p])} troops")
             for t in self.troops[p]:
-                if not t.is_valid() and not any(f["m"] == RELOCATE and f["p"] == p for f in self.stack):
+                if not t.is_valid() and not any(
+                    f["m"] == RELOCATE and f["p"] == p for f in self.stack
+                ):
                     raise AssertionError(f"seat {p} has an invalid troop {t}")
 
     # ---- text and serialisation ---------------------------------------------------------
@@ -239,26 +294,46 @@ class InfoMixin:
             return f"<invalid action {action}>"
         return A.action_name(action)
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         names = DATA.kind_names
-        header = (f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
-                  f"Thing {len(self.thing)}, Skat {self.skat}, Krog top "
-                  f"{names[self.krog[-1]] if self.krog else '-'}, Valhalla {int(self.valhalla.sum())}")
+        header = (
+            f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
+            f"Thing {len(self.thing)}, Skat {self.skat}, Krog top "
+            f"{names[self.krog[-1]] if self.krog else '-'}, Valhalla {int(self.valhalla.sum())}"
+        )
         lines = [header]
-        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
-                                          for c in self.open))
+        lines.append(
+            "open: "
+            + ", ".join(
+                f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})" for c in self.open
+            )
+        )
         for p in range(n):
             mark = ">" if p == self.current_player else " "
-            hand = ", ".join(f"{names[k]}x{int(v)}" if v > 1 else names[k]
-                             for k, v in enumerate(self.hands[p]) if v)
-            res = f", reserved {DATA.challenges[self.reserved[p]].name}" if self.reserved[p] >= 0 else ""
-            lines.append(f"{mark} player_{p}: {WORLD_NAMES[self.world[p]]}, {int(self.coins[p])} coins, "
-                         f"renown {int(self.scores()[p])}, won {len(self.won[p])}, rewards "
-                         f"{int(self.rewards[p].sum())}{res}; hand [{hand}]")
+            hand = ", ".join(
+                f"{names[k]}x{int(v)}" if v > 1 else names[k]
+                for k, v in enumerate(self.hands[p])
+                if v
+            )
+            res = (
+                f", reserved {DATA.challenges[self.reserved[p]].name}"
+                if self.reserved[p] >= 0
+                else ""
+            )
+            lines.append(
+                f"{mark} player_{p}: {WORLD_NAMES[self.world[p]]}, {int(self.coins[p])} coins, "
+                f"renown {int(self.scores()[p])}, won {len(self.won[p])}, rewards "
+                f"{int(self.rewards[p].sum())}{res}; hand [{hand}]"
+            )
             for ti, t in enumerate(self.troops[p]):
-                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
-                             f"[might {t.might(MIGHT)}]")
+                lines.append(
+                    f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
+                    f"[might {t.might(MIGHT)}]"
+                )
         if self.pending is not None:
             lines.append(f"     new troop: {self.pending.describe(names)}")
         lines.extend(self._cardplay_lines(None))
@@ -273,31 +348,55 @@ class InfoMixin:
         v = self.view(player)
         names = DATA.kind_names
         n = v["num_players"]
-        header = (f"Midgard - turn {v['turn']}/{v['max_turns']}, calendar {v['calendar']} ({v['season']}), "
-                  f"Thing {v['thing_size']}, Skat {v['skat']}, rewards left {v['reward_deck_size']}")
+        header = (
+            f"Midgard - turn {v['turn']}/{v['max_turns']}, calendar {v['calendar']} ({v['season']}), "
+            f"Thing {v['thing_size']}, Skat {v['skat']}, rewards left {v['reward_deck_size']}"
+        )
         lines = [header]
-        lines.append("open: " + ", ".join(f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})"
-                                          for c in v["open"]))
+        lines.append(
+            "open: "
+            + ", ".join(
+                f"{DATA.challenges[c].name} ({self.challenge_difficulty(c)})" for c in v["open"]
+            )
+        )
         krog = ", ".join(names[x] for x in v["krog"]) or "-"
-        vh = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["valhalla"]) if c) or "-"
+        vh = (
+            ", ".join(
+                f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["valhalla"]) if c
+            )
+            or "-"
+        )
         lines.append(f"Krog (bottom to top): {krog}; Valhalla: {vh}")
         for p in range(n):
             mark = ">" if p == v["current_player"] else " "
             you = " (you)" if p == player else ""
-            res = f", reserved {DATA.challenges[v['reserved'][p]].name}" if v["reserved"][p] >= 0 else ""
-            lines.append(f"{mark} player_{p}{you}: {WORLD_NAMES[v['worlds'][p]]}, {v['coins'][p]} coins, "
-                         f"{v['hand_sizes'][p]} cards, {v['reward_counts'][p]} rewards, challenge renown "
-                         f"{v['challenge_renown'][p]}{res}")
+            res = (
+                f", reserved {DATA.challenges[v['reserved'][p]].name}"
+                if v["reserved"][p] >= 0
+                else ""
+            )
+            lines.append(
+                f"{mark} player_{p}{you}: {WORLD_NAMES[v['worlds'][p]]}, {v['coins'][p]} coins, "
+                f"{v['hand_sizes'][p]} cards, {v['reward_counts'][p]} rewards, challenge renown "
+                f"{v['challenge_renown'][p]}{res}"
+            )
             for ti, tj in enumerate(v["troops"][p]):
                 t = Troop.from_json(tj)
-                lines.append(f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
-                             f"[might {t.might(MIGHT)}, {t.ncards()} cards]")
+                lines.append(
+                    f"     troop {ti}{' (engaged)' if t.engaged else ''}: {t.describe(names)} "
+                    f"[might {t.might(MIGHT)}, {t.ncards()} cards]"
+                )
         if v["pending"] is not None:
             lines.append(f"     new troop: {Troop.from_json(v['pending']).describe(names)}")
-        hand = ", ".join(f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["hand"]) if c)
+        hand = ", ".join(
+            f"{names[x]}x{c}" if c > 1 else names[x] for x, c in enumerate(v["hand"]) if c
+        )
         lines.append(f"your hand: {hand or '-'}")
-        own = ", ".join(f"{DATA.rewards[x][0]} {DATA.rewards[x][1]}" for x, c in enumerate(v["rewards"])
-                        for _ in range(c))
+        own = ", ".join(
+            f"{DATA.rewards[x][0]} {DATA.rewards[x][1]}"
+            for x, c in enumerate(v["rewards"])
+            for _ in range(c)
+        )
         lines.append(f"your rewards: {own or '-'}")
         lines.extend(self._cardplay_lines(player))
         if v["over"]:
@@ -313,7 +412,9 @@ class InfoMixin:
         names = DATA.kind_names
         lines = []
         for c in self.played:
-            lines.append(f"in play: {names[c['k']]} by player_{c['s']}{' (cancelled)' if c['x'] else ''}")
+            lines.append(
+                f"in play: {names[c['k']]} by player_{c['s']}{' (cancelled)' if c['x'] else ''}"
+            )
         if self.pool:
             lines.append("Loki's Trick pool: " + ", ".join(names[k] for k in self.pool))
         c = self.contest
@@ -322,27 +423,58 @@ class InfoMixin:
             if player is not None:
                 shown = self._contest_view(player)["bonus"]
             what = "challenge " + DATA.challenges[c["ch"]].name if c["t"] == "ch" else "battle"
-            bon = ", ".join("-" if b is None or b == -1 else (b if isinstance(b, str) else names[b]) for b in shown)
+            bon = ", ".join(
+                "-" if b is None or b == -1 else (b if isinstance(b, str) else names[b])
+                for b in shown
+            )
             lines.append(f"{what}: bonuses [{bon}]")
         return lines
 
     def _to_dict(self) -> dict:
         return {
-            "hands": [_as_list(h) for h in self.hands], "known": [_as_list(h) for h in self.known],
-            "thing": list(self.thing), "krog": list(self.krog),
-            "valhalla": _as_list(self.valhalla), "troops": [[t.to_json() for t in ts] for ts in self.troops],
+            "hands": [_as_list(h) for h in self.hands],
+            "known": [_as_list(h) for h in self.known],
+            "thing": list(self.thing),
+            "krog": list(self.krog),
+            "valhalla": _as_list(self.valhalla),
+            "troops": [[t.to_json() for t in ts] for ts in self.troops],
             "pending": None if self.pending is None else self.pending.to_json(),
-            "coins": self.coins.tolist(), "skat": self.skat, "world": self.world.tolist(),
-            "reward_deck": list(self.reward_deck), "rewards": [_as_list(r) for r in self.rewards],
-            "revealed": [_as_list(r) for r in self.revealed], "reward_top_known": self.reward_top_known,
-            "ch_deck": list(self.ch_deck), "open": list(self.open), "reserved": list(self.reserved),
-            "won": [list(w) for w in self.won], "ch_out": list(self.ch_out), "calendar": self.calendar,
-            "turn": self.turn, "decisions": self.decisions, "start_player": self.start_player,
-            "active": self.active, "made_trip": self.made_trip, "won_challenge": self.won_challenge, "had_troops": self.had_troops,
-            "stack": [_copy_frame(f) for f in self.stack], "over": self.over, "truncated": self.truncated,
-            "end_reason": self.end_reason, "played": [_copy_frame(c) for c in self.played], "pool": list(self.pool),
-            "contest": None if self.contest is None else _copy_frame(self.contest), "events_left": self.events_left,
+            "coins": self.coins.tolist(),
+            "skat": self.skat,
+            "world": self.world.tolist(),
+            "reward_deck": list(self.reward_deck),
+            "rewards": [_as_list(r) for r in self.rewards],
+            "revealed": [_as_list(r) for r in self.revealed],
+            "reward_top_known": self.reward_top_known,
+            "ch_deck": list(self.ch_deck),
+            "open": list(self.open),
+            "reserved": list(self.reserved),
+            "won": [list(w) for w in self.won],
+            "ch_out": list(self.ch_out),
+            "calendar": self.calendar,
+            "turn": self.turn,
+            "decisions": self.decisions,
+            "start_player": self.start_player,
+            "active": self.active,
+            "made_trip": self.made_trip,
+            "won_challenge": self.won_challenge,
+            "had_troops": self.had_troops,
+            "stack": [_copy_frame(f) for f in self.stack],
+            "over": self.over,
+            "truncated": self.truncated,
+            "end_reason": self.end_reason,
+            "played": [_copy_frame(c) for c in self.played],
+            "pool": list(self.pool),
+            "contest": None if self.contest is None else _copy_frame(self.contest),
+            "events_left": self.events_left,
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game, d: dict) -> InfoMixin:
@@ -356,14 +488,27 @@ class InfoMixin:
         s.coins, s.skat = np.asarray(d["coins"], dtype=np.int64), d["skat"]
         s.world = np.asarray(d["world"], dtype=np.int64)
         s.reward_deck = list(d["reward_deck"])
-        s.rewards = np.array([_as_counts(r, len(DATA.rewards)) for r in d["rewards"]], dtype=np.int64)
-        s.revealed = np.array([_as_counts(r, len(DATA.rewards)) for r in d["revealed"]], dtype=np.int64)
+        s.rewards = np.array(
+            [_as_counts(r, len(DATA.rewards)) for r in d["rewards"]], dtype=np.int64
+        )
+        s.revealed = np.array(
+            [_as_counts(r, len(DATA.rewards)) for r in d["revealed"]], dtype=np.int64
+        )
         s.reward_top_known = d["reward_top_known"]
         s.ch_deck, s.open, s.reserved = list(d["ch_deck"]), list(d["open"]), list(d["reserved"])
         s.won, s.ch_out = [list(w) for w in d["won"]], list(d["ch_out"])
-        s.calendar, s.turn, s.start_player, s.active = d["calendar"], d["turn"], d["start_player"], d["active"]
+        s.calendar, s.turn, s.start_player, s.active = (
+            d["calendar"],
+            d["turn"],
+            d["start_player"],
+            d["active"],
+        )
         s.decisions = d["decisions"]
-        s.made_trip, s.won_challenge, s.had_troops = d["made_trip"], d["won_challenge"], d["had_troops"]
+        s.made_trip, s.won_challenge, s.had_troops = (
+            d["made_trip"],
+            d["won_challenge"],
+            d["had_troops"],
+        )
         s.stack = [_copy_frame(f) for f in d["stack"]]
         s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
         s.played = [_copy_frame(c) for c in d["played"]]
@@ -371,6 +516,33 @@ class InfoMixin:
         s.contest = None if d["contest"] is None else _copy_frame(d["contest"])
         s.events_left = d["events_left"]
         return s
+
+
+def face_down_counts(contest, shape) -> np.ndarray:
+    """Per seat and kind, the face-down challenge bonuses of ``contest`` (see ``face_down``)."""
+    out = np.zeros(shape, dtype=np.int64)
+    if contest is not None and contest["t"] == "ch":
+        for side in (0, 1):
+            if contest["b"][side] >= 0:
+                out[contest["bs"][side], contest["b"][side]] += 1
+    return out
+
+
+def card_totals(
+    hands, valhalla, piles, troops, pending, stack, played, pool, contest
+) -> np.ndarray:
+    """Copies of each card kind found in all places a card can be (card conservation): hands and
+    Valhalla (counts), the Thing and Krog (``piles``), troops and the one being laid down, a
+    displaced wildcard, played cards, Loki's pool and a contest's held bonuses."""
+    total = np.asarray(hands).sum(axis=0) + valhalla
+    total += np.bincount(np.asarray(piles, dtype=np.int64), minlength=DATA.num_kinds)
+    for t in [t for ts in troops for t in ts] + ([] if pending is None else [pending]):
+        for k in t.cards():
+            total[k] += 1
+    wild = [f["wild"] for f in stack if f["m"] == RELOCATE]
+    for k in wild + [c["k"] for c in played] + list(pool) + (contest["held"] if contest else []):
+        total[k] += 1
+    return total
 
 
 def _as_list(counts) -> list:

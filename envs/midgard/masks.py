@@ -71,7 +71,7 @@ class MaskMixin:
             self._mask_reveal(mask, p)
             if self.events_left > 0:
                 base = A.BASE["play_event"]
-                mask[base:base + DATA.num_events] = hand[FIRST:FIRST_REACTION] > 0
+                mask[base : base + DATA.num_events] = hand[FIRST:FIRST_REACTION] > 0
         elif m == BUILD:
             self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
             mask[A.FINISH] = self.pending.is_valid()
@@ -111,11 +111,11 @@ class MaskMixin:
                         mask[A.FINISH] = True
             mask[A.CANCEL] = True
         elif m in (DISCARD_REQ, SPOILS, EV_DISCARD):
-            mask[A.BASE["discard"]:A.BASE["discard"] + A.NUM_KINDS] = hand > 0
+            mask[A.BASE["discard"] : A.BASE["discard"] + A.NUM_KINDS] = hand > 0
         elif m == TAKE:
             base = A.BASE["take_card"]
             if f["src"] == "valhalla":
-                mask[base:base + A.NUM_KINDS] = self.valhalla > 0
+                mask[base : base + A.NUM_KINDS] = self.valhalla > 0
             elif f["src"] == "pool":
                 for k in self.pool:
                     mask[base + k] = True
@@ -136,14 +136,14 @@ class MaskMixin:
         elif m == BONUS:
             mask[A.PASS] = True
             base = A.BASE["bonus"]
-            mask[base:base + A.NUM_KINDS - FIRST] = hand[FIRST:] > 0
+            mask[base : base + A.NUM_KINDS - FIRST] = hand[FIRST:] > 0
         elif m == ENGAGE:
             for ti, t in enumerate(self.troops[p]):
                 if not t.engaged:
                     mask[A.BASE["select_troop"] + ti] = True
         elif m == MOVE:
             base = A.BASE["move"]
-            mask[base:base + A.NUM_WORLDS] = True
+            mask[base : base + A.NUM_WORLDS] = True
             mask[base + self.world[p]] = False
         elif m == DEFEND:
             mask[A.REFUSE] = True
@@ -215,14 +215,21 @@ class MaskMixin:
             if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f["chosen"]:
                 return False
             if m == TRAVEL:
-                return C.travel_completable(self._regrouped_sizes(p), f["chosen"] + [ti],
-                                            DATA.worlds[f["world"]].troops)
+                return C.travel_completable(
+                    self._regrouped_sizes(p), f["chosen"] + [ti], DATA.worlds[f["world"]].troops
+                )
             want = set(f["chosen"]) | {ti}
-            return any(want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f["ch"]]))
+            return any(
+                want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f["ch"]])
+            )
         if name == "travel":
             w = c[0]
             sizes = self._regrouped_sizes(p)
-            return bool(sizes) and w != self.world[p] and C.travel_completable(sizes, [], DATA.worlds[w].troops)
+            return (
+                bool(sizes)
+                and w != self.world[p]
+                and C.travel_completable(sizes, [], DATA.worlds[w].troops)
+            )
         if name == "face":
             cid = c[0]
             return (cid in self.open or cid == self.reserved[p]) and self._can_face(p, cid)
@@ -232,8 +239,12 @@ class MaskMixin:
                 return False
             q = (p + c[0] + 1) % n
             ti = c[1]
-            return (self.world[q] == self.world[p] and bool(self.troops[q]) and ti < len(self.troops[p])
-                    and not self.troops[p][ti].engaged)
+            return (
+                self.world[q] == self.world[p]
+                and bool(self.troops[q])
+                and ti < len(self.troops[p])
+                and not self.troops[p][ti].engaged
+            )
         if name == "defend":
             return c[0] < len(self.troops[p]) and not self.troops[p][c[0]].engaged
         if name == "discard":
@@ -278,12 +289,16 @@ class MaskMixin:
             elif k == THOR:
                 if claim_check(t, slot, 1, hand, nw):
                     return True
-            elif k >= 0 and put and (claim_check(t, slot, 2, hand, nw) or claim_check(t, slot, 3, hand, nw)):
+            elif (
+                k >= 0
+                and put
+                and (claim_check(t, slot, 2, hand, nw) or claim_check(t, slot, 3, hand, nw))
+            ):
                 return True
         return False
 
     def _mask_claim_targets(self, mask, p: int, hand) -> None:
-        if not (hand[:THOR + 1].any()):
+        if not (hand[: THOR + 1].any()):
             return
         n = self.game.num_players
         for r in range(1, n):
@@ -302,8 +317,14 @@ class MaskMixin:
 
     def _feasible_sets(self, p: int, ch) -> list:
         cand = [ti for ti, t in enumerate(self.troops[p]) if not t.engaged]
-        return C.feasible_sets(ch, self.troops[p], cand, int(self.coins[p]), int(self.hands[p].sum()),
-                               self.ignore_allowance(p))
+        return C.feasible_sets(
+            ch,
+            self.troops[p],
+            cand,
+            int(self.coins[p]),
+            int(self.hands[p].sum()),
+            self.ignore_allowance(p),
+        )
 
     def _can_face(self, p: int, cid: int) -> bool:
         ch = DATA.challenges[cid]

@@ -13,19 +13,65 @@ TOTAL_COINS = 50
 MIN_OPEN = 6
 
 # Decision modes (the top frame of the decision stack says who decides what).
-KROG, PREP, BUILD, RELOCATE, CLAIM, ONSLAUGHT, TRAVEL, CHALLENGE, DISCARD_REQ, TAKE, RESERVE, KEEP, DEFEND, \
-    SPOILS, REACT, BONUS, EV_DISCARD, ENGAGE, MOVE = range(19)
-MODE_NAMES = ("krog", "preparation", "build", "relocate", "claim", "onslaught", "travel", "challenge",
-              "discard_requirement", "take_card", "reserve", "keep_reward", "defend", "spoils",
-              "reaction_window", "bonus", "event_discard", "event_engage", "move")
+(
+    KROG,
+    PREP,
+    BUILD,
+    RELOCATE,
+    CLAIM,
+    ONSLAUGHT,
+    TRAVEL,
+    CHALLENGE,
+    DISCARD_REQ,
+    TAKE,
+    RESERVE,
+    KEEP,
+    DEFEND,
+    SPOILS,
+    REACT,
+    BONUS,
+    EV_DISCARD,
+    ENGAGE,
+    MOVE,
+) = range(19)
+MODE_NAMES = (
+    "krog",
+    "preparation",
+    "build",
+    "relocate",
+    "claim",
+    "onslaught",
+    "travel",
+    "challenge",
+    "discard_requirement",
+    "take_card",
+    "reserve",
+    "keep_reward",
+    "defend",
+    "spoils",
+    "reaction_window",
+    "bonus",
+    "event_discard",
+    "event_engage",
+    "move",
+)
 # Frames whose seat is found by ``_settle`` (``p`` is -1 until then): queues of seats to ask.
 QUEUE_MODES = frozenset((REACT, BONUS, EV_DISCARD, ENGAGE))
 NUM_MODES = len(MODE_NAMES)
 
 MODE_RANGES = {
     KROG: {"hire", "pass"},
-    PREP: {"end_phase", "new_troop", "place_class", "place_snedig", "place_tyr", "place_thor", "claim_target",
-           "reveal_reward", "play_event"},
+    PREP: {
+        "end_phase",
+        "new_troop",
+        "place_class",
+        "place_snedig",
+        "place_tyr",
+        "place_thor",
+        "claim_target",
+        "reveal_reward",
+        "play_event",
+    },
     BUILD: {"place_class", "place_snedig", "place_tyr", "place_thor", "finish", "cancel"},
     RELOCATE: {"relocate"},
     CLAIM: {"claim", "cancel"},

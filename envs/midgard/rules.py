@@ -1,7 +1,7 @@
 """Midgard: The Card Game, rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/midgard.txt; rulings: RULINGS.md section 5, §7.5-7.6 and section 1; the
-long form with every rule, ruling, the action table and the observation table is
+The rules as implemented, every ruling (M1-M51, the cross-game X rulings and this
+implementation's MD rulings) with its reason, the action table and the observation table are in
 docs/rules/midgard.md. Card data (88 troops, 9 wildcards, 17 events, 8 reactions, 40 challenges,
 30 rewards, 9 worlds) is ``data/midgard.json``: invented values are marked synthetic there.
 
@@ -118,18 +118,35 @@ class MidgardGame(Game):
     name = "midgard"
     title = "Midgard"
     version = 0
+    decision_phases = MODE_NAMES  # the decision mode on top of the stack
     min_players = 3
     max_players = 6
     default_players = 4
     score_scale = 30.0
     OPTIONS = (
-        Option("start_position", 0, "calendar start position (M46): 0 = the sword, 8 steps to the end",
-               choices=(0, 2, 4, 6)),
-        Option("max_turns", 400, "turns (all seats) before the game is cut off and scored (M48)", kind=int,
-               check=lambda v: 1 <= v <= 100_000, check_doc="must be in 1..100000"),
-        Option("max_decisions", 20_000, "decisions (all seats) before the game is cut off and scored: a "
-               "guard against policies that loop (cancel, re-claim) within a turn", kind=int,
-               check=lambda v: 1 <= v <= 10_000_000, check_doc="must be in 1..10000000"),
+        Option(
+            "start_position",
+            0,
+            "calendar start position (M46): 0 = the sword, 8 steps to the end",
+            choices=(0, 2, 4, 6),
+        ),
+        Option(
+            "max_turns",
+            400,
+            "turns (all seats) before the game is cut off and scored (M48)",
+            kind=int,
+            check=lambda v: 1 <= v <= 100_000,
+            check_doc="must be in 1..100000",
+        ),
+        Option(
+            "max_decisions",
+            20_000,
+            "decisions (all seats) before the game is cut off and scored: a "
+            "guard against policies that loop (cancel, re-claim) within a turn",
+            kind=int,
+            check=lambda v: 1 <= v <= 10_000_000,
+            check_doc="must be in 1..10000000",
+        ),
         Option("start_player", None, "first seat; None = seeded chance draw (M7)", seat=True),
     )
 
@@ -139,8 +156,9 @@ class MidgardGame(Game):
         self.layout = make_layout(self.num_players)
         self.observation_shape = (self.layout.size,)
         self.max_game_length = self.options["max_decisions"]  # the engine cuts the game off there
-        renown = sum(v * k for (kind, v), k in zip(DATA.rewards, DATA.reward_counts)
-                     if kind == "renown")
+        renown = sum(
+            v * k for (kind, v), k in zip(DATA.rewards, DATA.reward_counts) if kind == "renown"
+        )
         self.score_bounds = (0, sum(c.renown for c in DATA.challenges) + renown)
         self.state_layout = make_state_layout(self)
 
@@ -184,7 +202,9 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         n = game.num_players
         s.game, s.rng = game, rng
         s.hands = np.zeros((n, DATA.num_kinds), dtype=np.int64)
-        s.known = np.zeros((n, DATA.num_kinds), dtype=np.int64)  # cards publicly known to be in each hand
+        s.known = np.zeros(
+            (n, DATA.num_kinds), dtype=np.int64
+        )  # cards publicly known to be in each hand
         s.thing, s.krog = [], []
         s.valhalla = np.zeros(DATA.num_kinds, dtype=np.int64)
         s.troops = [[] for _ in range(n)]
@@ -291,12 +311,18 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
     def difficulties(self, cids) -> list[int]:
         """Current difficulty of each challenge in ``cids`` (season and lasting effects, no bonus)."""
         active = self._active_challenges()
-        return [C.difficulty(DATA.challenges[c], self.calendar, C.lasting_bonus_for(DATA.challenges[c], active))
-                for c in cids]
+        return [
+            C.difficulty(
+                DATA.challenges[c], self.calendar, C.lasting_bonus_for(DATA.challenges[c], active)
+            )
+            for c in cids
+        ]
 
     def challenge_difficulty(self, cid: int, bonus: int = 0) -> int:
         ch = DATA.challenges[cid]
-        return C.difficulty(ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus)
+        return C.difficulty(
+            ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus
+        )
 
     # ---- challenges list (M33, M34) -----------------------------------------------------
     def _open_one(self) -> int:
@@ -539,7 +565,9 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             if len(opts) == 1:  # a choice of one is no choice
                 relocate(t, displaced, opts[0])
             else:
-                self.stack.append({"m": RELOCATE, "p": p, "troop": ti, "wild": displaced, "options": opts})
+                self.stack.append(
+                    {"m": RELOCATE, "p": p, "troop": ti, "wild": displaced, "options": opts}
+                )
 
     # ---- travel (M23-M26) ---------------------------------------------------------------
     def _travel(self, p: int, w: int, chosen) -> None:
@@ -586,10 +614,14 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             self._end_game("no calendar challenge left (M48)")
 
     # ---- challenges (M28-M32, M47) ------------------------------------------------------
-    def _resolve_challenge(self, p: int, cid: int, chosen, bonus_might: int = 0, bonus_difficulty: int = 0) -> None:
+    def _resolve_challenge(
+        self, p: int, cid: int, chosen, bonus_might: int = 0, bonus_difficulty: int = 0
+    ) -> None:
         ch = DATA.challenges[cid]
         troops = [self.troops[p][ti] for ti in chosen]
-        if C.might(ch, troops, MIGHT, bonus_might) < self.challenge_difficulty(cid, bonus_difficulty):
+        if C.might(ch, troops, MIGHT, bonus_might) < self.challenge_difficulty(
+            cid, bonus_difficulty
+        ):
             return  # troops stay engaged, the challenge stays (M32)
         if self.reserved[p] == cid:
             self.reserved[p] = -1
@@ -613,7 +645,9 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         self._won_window(p)
 
     # ---- battles (M35-M37) --------------------------------------------------------------
-    def _battle(self, p: int, ti: int, q: int, di: int, bonus_att: int = 0, bonus_def: int = 0) -> None:
+    def _battle(
+        self, p: int, ti: int, q: int, di: int, bonus_att: int = 0, bonus_def: int = 0
+    ) -> None:
         self.troops[q][di].engaged = True
         att = self.troops[p][ti].might(MIGHT) + bonus_att
         dfn = self.troops[q][di].might(MIGHT) + bonus_def
@@ -627,7 +661,9 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         return self.over
 
     def challenge_renown(self) -> np.ndarray:
-        return np.array([sum(DATA.challenges[c].renown for c in w) for w in self.won], dtype=np.int64)
+        return np.array(
+            [sum(DATA.challenges[c].renown for c in w) for w in self.won], dtype=np.int64
+        )
 
     def _reward_values(self, kind: str) -> np.ndarray:
         vals = np.array([v if k == kind else 0 for k, v in DATA.rewards], dtype=np.int64)
@@ -651,8 +687,11 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         return self.coins + self.rewards @ vals
 
     def winners(self) -> list[int]:
-        return winners_of(self.final_renown().tolist(), self.challenge_renown().tolist(),
-                          self.final_coins().tolist())
+        return winners_of(
+            self.final_renown().tolist(),
+            self.challenge_renown().tolist(),
+            self.final_coins().tolist(),
+        )
 
     # ---- information --------------------------------------------------------------------
 

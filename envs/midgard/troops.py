@@ -60,7 +60,9 @@ class Troop:
         return t
 
     @classmethod
-    def make_series(cls, klass: int, nat: int, tyr: int = 0, thor: int = 0, engaged: bool = False) -> Troop:
+    def make_series(
+        cls, klass: int, nat: int, tyr: int = 0, thor: int = 0, engaged: bool = False
+    ) -> Troop:
         t = cls()
         t.series, t.cls, t.nat, t.tyr, t.thor, t.engaged = True, klass, nat, tyr, thor, engaged
         return t
@@ -216,6 +218,7 @@ def line_ok(line) -> bool:
 
 
 # ---- laying down and completing (M13-M19) -----------------------------------------------
+
 
 def relocation_options(t: Troop, wild: int) -> list[int]:
     """Where a displaced wildcard may go once a natural took its place (REL_* codes)."""
@@ -394,6 +397,7 @@ def _to_series(t: Troop, c: int) -> None:
 
 # ---- Claiming for Gods (M21, M22) ---------------------------------------------------------
 
+
 def claim_check(t: Troop, slot: int, form: int, hand, nw: tuple[int, int] | None = None) -> bool:
     """May the active player claim on opponent troop ``t`` at ``slot`` with ``form``?
     (``nw``: the troop's card and wildcard counts, if the caller has them already.)"""
@@ -425,8 +429,13 @@ def claim_check(t: Troop, slot: int, form: int, hand, nw: tuple[int, int] | None
         return hand[TYR] >= 1 and 0 <= k <= SNEDIG and w + 1 <= n // 2
     if slot in (LEFT, RIGHT) or slot + 1 > 10:
         return False
-    return (hand[THOR] >= 1 and 0 <= k < NUM_CLASSES and 0 <= line[slot + 1] < NUM_CLASSES
-            and n - 1 >= 3 and w + 1 <= (n - 1) // 2)
+    return (
+        hand[THOR] >= 1
+        and 0 <= k < NUM_CLASSES
+        and 0 <= line[slot + 1] < NUM_CLASSES
+        and n - 1 >= 3
+        and w + 1 <= (n - 1) // 2
+    )
 
 
 def claim(t: Troop, slot: int, form: int) -> tuple[list[int], list[int]]:
@@ -529,4 +538,4 @@ MINIMAL_TROOP_CARDS = _minimal_troop_cards()
 def can_form_troop(hand) -> bool:
     """Can these cards (counts per kind) form at least one legal troop? Exact (M13-M17): a troop
     exists exactly when the hand holds the cards of one of the minimal small troops."""
-    return bool((np.asarray(hand[:THOR + 1]) >= MINIMAL_TROOP_CARDS).all(axis=1).any())
+    return bool((np.asarray(hand[: THOR + 1]) >= MINIMAL_TROOP_CARDS).all(axis=1).any())

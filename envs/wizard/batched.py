@@ -66,7 +66,9 @@ for _s in range(NUM_SUITS):
 _LED_BY_KIND = np.concatenate([_KINDS[:NUM_SUITED] // RANKS, [LED_FREE, LED_NONE]])
 # trump after flipping kind f (index f + 1; index 0 = nothing flipped)
 _TRUMP_BY_FLIP = np.array([trump_after_flip(f) for f in range(-1, NUM_KINDS)])
-_VOID_BITS = np.array([[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], dtype=np.float32)
+_VOID_BITS = np.array(
+    [[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], dtype=np.float32
+)
 
 
 class WizardBatched(BatchedEngine):
@@ -109,7 +111,9 @@ class WizardBatched(BatchedEngine):
         k = len(lanes)
         if kind == "start":
             fd = self.game.options["first_dealer"]
-            first = self.rng.integers(self.n, size=k) if fd is None else np.full(k, fd, dtype=np.int64)
+            first = (
+                self.rng.integers(self.n, size=k) if fd is None else np.full(k, fd, dtype=np.int64)
+            )
             rec = self._random_deal(np.ones(k, dtype=np.int64), first)
             rec["first_dealer"] = first
             return rec
@@ -124,14 +128,20 @@ class WizardBatched(BatchedEngine):
         seat = (dealer[:, None] + 1 + self._pos) % n
         held = self._pos < dealt[:, None]
         flat = ((np.arange(k)[:, None] * n + seat) * NUM_KINDS + deck)[held]
-        hands = np.bincount(flat, minlength=k * n * NUM_KINDS).reshape(k, n, NUM_KINDS).astype(np.int8)
+        hands = (
+            np.bincount(flat, minlength=k * n * NUM_KINDS).reshape(k, n, NUM_KINDS).astype(np.int8)
+        )
         top = np.minimum(dealt, DECK_SIZE - 1)
         flipped = np.where(dealt < DECK_SIZE, deck[np.arange(k), top], -1)
         return {"hands": hands, "flipped": flipped}
 
     def record_from_states(self, kind, states):
-        rec = {"hands": np.array([s.hands for s in states], dtype=np.int8).reshape(-1, self.n, NUM_KINDS),
-               "flipped": np.array([s.flipped for s in states], dtype=np.int64)}
+        rec = {
+            "hands": np.array([s.hands for s in states], dtype=np.int8).reshape(
+                -1, self.n, NUM_KINDS
+            ),
+            "flipped": np.array([s.flipped for s in states], dtype=np.int64),
+        }
         if kind == "start":
             rec["first_dealer"] = np.array([s.first_dealer for s in states], dtype=np.int64)
         return rec
@@ -150,7 +160,9 @@ class WizardBatched(BatchedEngine):
         rnd, dealer = self.rnd[lanes], self.dealer[lanes]
         hands = rec["hands"]
         self.hands[lanes] = hands
-        self.suits[lanes] = hands[:, :, :NUM_SUITED].reshape(len(lanes), n, NUM_SUITS, RANKS).sum(axis=3)
+        self.suits[lanes] = (
+            hands[:, :, :NUM_SUITED].reshape(len(lanes), n, NUM_SUITS, RANKS).sum(axis=3)
+        )
         self.hs[lanes] = rnd[:, None]
         flipped = rec["flipped"]
         self.flipped[lanes] = flipped
@@ -194,7 +206,7 @@ class WizardBatched(BatchedEngine):
                     ok = (f >= 0) & (f <= self.rnd[last])
                     mask[last[ok], BID_BASE + f[ok]] = False
             trump = np.flatnonzero(phase == PHASE_TRUMP)
-            mask[trump, TRUMP_BASE:TRUMP_BASE + NUM_SUITS] = True
+            mask[trump, TRUMP_BASE : TRUMP_BASE + NUM_SUITS] = True
         return mask
 
     # ---- moves ------------------------------------------------------------------------------------
@@ -263,10 +275,16 @@ class WizardBatched(BatchedEngine):
         suited = cards < NUM_SUITED
         suit = np.where(suited, cards // RANKS, -1)
         rank = cards % RANKS
-        key = np.where(suited & (suit == self.trump[lanes][:, None]), 100 + rank,
-                       np.where(suited & (suit == led[:, None]), rank, -1))
-        pos = np.where(wizard.any(axis=1), wizard.argmax(axis=1),
-                       np.where(key.max(axis=1) >= 0, key.argmax(axis=1), 0))
+        key = np.where(
+            suited & (suit == self.trump[lanes][:, None]),
+            100 + rank,
+            np.where(suited & (suit == led[:, None]), rank, -1),
+        )
+        pos = np.where(
+            wizard.any(axis=1),
+            wizard.argmax(axis=1),
+            np.where(key.max(axis=1) >= 0, key.argmax(axis=1), 0),
+        )
         winner = (leader + pos) % n
         self.won[lanes, winner] += 1
         tdone = self.tdone[lanes] + 1
@@ -324,16 +342,20 @@ class WizardBatched(BatchedEngine):
         hot[:, 1] = np.where(trump >= 0, o["trump"] + trump, 0)
         led = self.led[pick]
         hot[:, 2] = np.where(led >= 0, o["led_suit"] + led, 0)
-        hot[:, 3] = np.where(self.tlen[pick] > 0, o["trick_leader"] + (self.leader[pick] - seats) % n, 0)
+        hot[:, 3] = np.where(
+            self.tlen[pick] > 0, o["trick_leader"] + (self.leader[pick] - seats) % n, 0
+        )
         hot[:, 4] = o["round"] + rnd - 1
         hot[:, 5] = o["dealer"] + (self.dealer[pick] - seats) % n
         live = cur >= 0
         hot[:, 6] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
         hot[:, 7] = np.where(live & (phase < PHASE_OVER), o["phase"] + phase, 0)
         tcard = self.tcard[pick]
-        hot[:, 8:8 + n] = np.where(tcard >= 0, o["trick"] + rel * NUM_KINDS + tcard, 0)
+        hot[:, 8 : 8 + n] = np.where(tcard >= 0, o["trick"] + rel * NUM_KINDS + tcard, 0)
         bids = self.bids[pick]
-        hot[:, 8 + n:] = np.where(bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel)
+        hot[:, 8 + n :] = np.where(
+            bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel
+        )
         hot += (np.arange(k) * D)[:, None]
         buf = np.zeros((k, D), dtype=np.float32)
         cells = buf.reshape(-1)
@@ -346,29 +368,31 @@ class WizardBatched(BatchedEngine):
             hand[hidden] = 0
         # counts times COUNT_SCALE (1 for suited cards, 1/4 for Wizards and Nulls), in two cheap steps
         a = o["hand"]
-        buf[:, a:a + NUM_KINDS] = hand
-        buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
+        buf[:, a : a + NUM_KINDS] = hand
+        buf[:, a + NUM_SUITED : a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
         if g.foresight:
             fore = np.flatnonzero(rnd == 1)
             if len(fore):
                 a = o["foresight"]
                 for r in range(1, n):
                     others = self.hands[lanes[fore], order[fore, r]]
-                    buf[fore, a:a + NUM_KINDS] = others * COUNT_SCALE
+                    buf[fore, a : a + NUM_KINDS] = others * COUNT_SCALE
                     a += NUM_KINDS
         tab = self._inv_k_tab
         a = o["hand_sizes"]
-        buf[:, a:a + n] = tab[rotate(self.hs[pick], flat)]
+        buf[:, a : a + n] = tab[rotate(self.hs[pick], flat)]
         a = o["tricks_won"]
-        buf[:, a:a + n] = tab[rotate(self.won[pick], flat)]
+        buf[:, a : a + n] = tab[rotate(self.won[pick], flat)]
         a = o["voids"]
-        buf[:, a:a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0).reshape(k, 4 * n)
+        buf[:, a : a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0).reshape(
+            k, 4 * n
+        )
         a = o["played"]
-        buf[:, a:a + NUM_KINDS] = self.played[pick]
-        buf[:, a + NUM_SUITED:a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
+        buf[:, a : a + NUM_KINDS] = self.played[pick]
+        buf[:, a + NUM_SUITED : a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
         a = o["scores"]
         pts = rotate(self.points[pick], flat)
-        buf[:, a:a + n] = (pts - self._score_lo) / self._score_span
+        buf[:, a : a + n] = (pts - self._score_lo) / self._score_span
         return buf
 
     # ---- scalar states in ---------------------------------------------------------------------------
@@ -378,7 +402,11 @@ class WizardBatched(BatchedEngine):
             self.phase[lane], self.rnd[lane], self.dealer[lane] = s.phase, s.round, s.dealer
             self.cur[lane] = -1 if s.current_player is None else s.current_player
             self.flipped[lane], self.trump[lane], self.led[lane] = s.flipped, s.trump, s.led
-            self.leader[lane], self.tlen[lane], self.tdone[lane] = s.trick_leader, len(s.trick), len(s.tricks)
+            self.leader[lane], self.tlen[lane], self.tdone[lane] = (
+                s.trick_leader,
+                len(s.trick),
+                len(s.tricks),
+            )
             self.hands[lane] = s.hands
             self.suits[lane] = s.suit_counts
             self.played[lane] = s.played

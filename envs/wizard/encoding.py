@@ -39,32 +39,44 @@ from .cards import COUNT_SCALE, LED_NONE, NUM_KINDS, NUM_SUITS, TRUMP_PENDING, s
 
 def make_layout(n: int, num_rounds: int) -> Layout:
     k = num_rounds
-    return Layout([
-        ("hand", NUM_KINDS),
-        ("hand_hidden", 1),
-        ("foresight", (n - 1, NUM_KINDS)),
-        ("hand_sizes", n),
-        ("flipped", NUM_KINDS),
-        ("trump", NUM_SUITS + 1),
-        ("led_suit", NUM_SUITS + 1),
-        ("trick", (n, NUM_KINDS)),
-        ("trick_leader", n),
-        ("bids", (n, k + 1)),
-        ("bid_pending", n),
-        ("tricks_won", n),
-        ("voids", (n, NUM_SUITS)),
-        ("played", NUM_KINDS),
-        ("scores", n),
-        ("round", k),
-        ("dealer", n),
-        ("current_player", n),
-        ("phase", 3),
-    ])
+    return Layout(
+        [
+            ("hand", NUM_KINDS),
+            ("hand_hidden", 1),
+            ("foresight", (n - 1, NUM_KINDS)),
+            ("hand_sizes", n),
+            ("flipped", NUM_KINDS),
+            ("trump", NUM_SUITS + 1),
+            ("led_suit", NUM_SUITS + 1),
+            ("trick", (n, NUM_KINDS)),
+            ("trick_leader", n),
+            ("bids", (n, k + 1)),
+            ("bid_pending", n),
+            ("tricks_won", n),
+            ("voids", (n, NUM_SUITS)),
+            ("played", NUM_KINDS),
+            ("scores", n),
+            ("round", k),
+            ("dealer", n),
+            ("current_player", n),
+            ("phase", 3),
+        ]
+    )
 
 
 # Pieces with one row (or one entry) per seat: reordered to relative seats for each observer.
-SEAT_PIECES = ("hand_sizes", "trick", "trick_leader", "bids", "bid_pending", "tricks_won", "voids", "scores",
-               "dealer", "current_player")
+SEAT_PIECES = (
+    "hand_sizes",
+    "trick",
+    "trick_leader",
+    "bids",
+    "bid_pending",
+    "tricks_won",
+    "voids",
+    "scores",
+    "dealer",
+    "current_player",
+)
 # Pieces only the observer may see; everything else is public.
 PRIVATE_PIECES = ("hand", "hand_hidden", "foresight")
 
@@ -107,7 +119,7 @@ class Encoder:
                 m = (b - a) // n
                 for r in range(n):
                     q = (p + r) % n
-                    perm[a + r * m:a + (r + 1) * m] = np.arange(a + q * m, a + (q + 1) * m)
+                    perm[a + r * m : a + (r + 1) * m] = np.arange(a + q * m, a + (q + 1) * m)
         return perm
 
     # ---- from scratch -----------------------------------------------------------------
@@ -128,16 +140,16 @@ class Encoder:
         n = self.n
         buf = np.zeros(self.size, dtype=np.float32)
         a = self.o_hand_sizes
-        buf[a:a + n] = st.round * self.inv_k
+        buf[a : a + n] = st.round * self.inv_k
         if st.flipped >= 0:
             buf[self.o_flipped + st.flipped] = 1.0
         if st.trump != TRUMP_PENDING:
             buf[self.o_trump + st.trump] = 1.0
         a = self.o_bid_pending
-        buf[a:a + n] = 1.0
+        buf[a : a + n] = 1.0
         a = self.o_scores
         lo, span = self.score_lo, self.score_span
-        buf[a:a + n] = [(x - lo) / span for x in st.points]
+        buf[a : a + n] = [(x - lo) / span for x in st.points]
         buf[self.o_round + st.round - 1] = 1.0
         buf[self.o_dealer + st.dealer] = 1.0
         return buf
@@ -148,11 +160,11 @@ class Encoder:
             buf[self.o_hand_hidden] = 1.0
         else:
             a = self.o_hand
-            buf[a:a + NUM_KINDS] = st.hand_obs[p]  # the hand kept scaled, so this is one copy
+            buf[a : a + NUM_KINDS] = st.hand_obs[p]  # the hand kept scaled, so this is one copy
         if st.foresight_round():
             a = self.o_foresight
             for q in self.orders[p][1:]:
-                buf[a:a + NUM_KINDS] = st.hand_obs[q]
+                buf[a : a + NUM_KINDS] = st.hand_obs[q]
                 a += NUM_KINDS
         cur = st.current_player
         if cur is not None:
@@ -166,13 +178,13 @@ class Encoder:
             buf[off["hand_hidden"]] = 1.0
         else:
             a = off["hand"]
-            np.multiply(st.hands[p], COUNT_SCALE, out=buf[a:a + NUM_KINDS])
+            np.multiply(st.hands[p], COUNT_SCALE, out=buf[a : a + NUM_KINDS])
         if st.foresight_round():
             a = off["foresight"]
             order = self.orders[p]
             for r in range(1, n):
                 b = a + (r - 1) * NUM_KINDS
-                np.multiply(st.hands[order[r]], COUNT_SCALE, out=buf[b:b + NUM_KINDS])
+                np.multiply(st.hands[order[r]], COUNT_SCALE, out=buf[b : b + NUM_KINDS])
 
     def _fill_public(self, buf: np.ndarray, st, p: int, turn: bool = True) -> None:
         n, k, off = self.n, self.k, self.off
@@ -180,7 +192,7 @@ class Encoder:
         inv_k = self.inv_k
         a = off["hand_sizes"]
         sizes = st.hand_sizes
-        buf[a:a + n] = [sizes[s] * inv_k for s in order]
+        buf[a : a + n] = [sizes[s] * inv_k for s in order]
         if st.flipped >= 0:
             buf[off["flipped"] + st.flipped] = 1.0
         if st.trump != TRUMP_PENDING:
@@ -204,18 +216,18 @@ class Encoder:
                 buf[a + r * (k + 1) + b] = 1.0
         a = off["tricks_won"]
         won = st.tricks_won
-        buf[a:a + n] = [won[s] * inv_k for s in order]
+        buf[a : a + n] = [won[s] * inv_k for s in order]
         a = off["voids"]
         voids, bits = st.voids, self.void_bits
         for r, s in enumerate(order):
             v = voids[s]
             if v:
-                buf[a + 4 * r:a + 4 * r + 4] = bits[v]
+                buf[a + 4 * r : a + 4 * r + 4] = bits[v]
         a = off["played"]
-        np.multiply(st.played, COUNT_SCALE, out=buf[a:a + NUM_KINDS], casting="unsafe")
+        np.multiply(st.played, COUNT_SCALE, out=buf[a : a + NUM_KINDS], casting="unsafe")
         a = off["scores"]
         lo, span, sc = self.score_lo, self.score_span, st.points
-        buf[a:a + n] = [(sc[s] - lo) / span for s in order]
+        buf[a : a + n] = [(sc[s] - lo) / span for s in order]
         buf[off["round"] + st.round - 1] = 1.0
         buf[off["dealer"] + (st.dealer - p) % n] = 1.0
         if turn and st.current_player is not None:
@@ -227,11 +239,18 @@ class Encoder:
 def make_state_layout(observation: Layout, n: int) -> StateLayout:
     """The observation's public pieces as seat 0 sees them, then what only the table knows. The
     stock's order is not encoded: it is never drawn from (the next round shuffles all 60 cards)."""
-    return StateLayout(observation, PRIVATE_PIECES, [
-        ("hands", (n, NUM_KINDS)),  # every seat's hand, as "hand"
-        ("foresight_hidden", 1),  # 1 while each seat's own card is hidden (Foresight, before play)
-        ("stock", NUM_KINDS),  # the undealt cards under the flipped one, count / copies
-    ])
+    return StateLayout(
+        observation,
+        PRIVATE_PIECES,
+        [
+            ("hands", (n, NUM_KINDS)),  # every seat's hand, as "hand"
+            (
+                "foresight_hidden",
+                1,
+            ),  # 1 while each seat's own card is hidden (Foresight, before play)
+            ("stock", NUM_KINDS),  # the undealt cards under the flipped one, count / copies
+        ],
+    )
 
 
 def encode_state(st) -> np.ndarray:

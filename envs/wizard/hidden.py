@@ -14,13 +14,15 @@ from .cards import NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS
 
 _KINDS = np.arange(NUM_KINDS)
 # _VOID_BAD[mask][kind]: a kind of a suit in the 4-bit void ``mask``
-_VOID_BAD = np.array([[k < NUM_SUITED and bool(m >> (k // RANKS) & 1) for k in range(NUM_KINDS)]
-                      for m in range(16)])
+_VOID_BAD = np.array(
+    [[k < NUM_SUITED and bool(m >> (k // RANKS) & 1) for k in range(NUM_KINDS)] for m in range(16)]
+)
 _REJECTION_TRIES = 12
 
 
-def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int],
-                  rng: np.random.Generator) -> np.ndarray:
+def sample_hidden(
+    pool: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator
+) -> np.ndarray:
     """Deal the cards counted in ``pool`` (54 counts) to holders of the given sizes, at random.
 
     ``voids[h]`` is a 4-bit mask of suits holder h is known to lack; such a holder never receives
@@ -39,7 +41,9 @@ def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int],
     owner = np.repeat(np.arange(len(capacities)), capacities)
     rng.shuffle(cards)
     if any(voids):
-        lacks = np.repeat(np.asarray(voids, dtype=np.int64), capacities)  # the void mask at each position
+        lacks = np.repeat(
+            np.asarray(voids, dtype=np.int64), capacities
+        )  # the void mask at each position
         for _ in range(_REJECTION_TRIES):
             if not _VOID_BAD[lacks, cards].any():
                 break
@@ -50,7 +54,9 @@ def sample_hidden(pool: np.ndarray, capacities: list[int], voids: list[int],
     return flat.reshape(len(capacities), NUM_KINDS).astype(np.int8)
 
 
-def _place_one_by_one(cards: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator):
+def _place_one_by_one(
+    cards: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator
+):
     """The constrained fallback of ``sample_hidden``: (owner, card) arrays of a consistent deal.
 
     First the cards of suits that some holder lacks are placed one by one (in the given random
@@ -73,16 +79,24 @@ def _place_one_by_one(cards: np.ndarray, capacities: list[int], voids: list[int]
     left = [0] * NUM_SUITS
     for c in hard:
         left[c // RANKS] += 1
-    slack = {S: sum(caps[h] for h in holders if voids[h] & S != S) - sum(left[s] for s in range(NUM_SUITS) if S >> s & 1)
-             for S in subsets}
+    slack = {
+        S: sum(caps[h] for h in holders if voids[h] & S != S)
+        - sum(left[s] for s in range(NUM_SUITS) if S >> s & 1)
+        for S in subsets
+    }
     # lowers[h][s]: the suit sets whose slack drops when h takes a card of suit s
-    lowers = [[[S for S in subsets if voids[h] & S != S and not S >> s & 1] for s in range(NUM_SUITS)]
-              for h in holders]
+    lowers = [
+        [[S for S in subsets if voids[h] & S != S and not S >> s & 1] for s in range(NUM_SUITS)]
+        for h in holders
+    ]
     owners = []
     for c in hard:
         s = c // RANKS
-        candidates = [h for h in holders if caps[h] and not voids[h] >> s & 1
-                      and all(slack[S] > 0 for S in lowers[h][s])]
+        candidates = [
+            h
+            for h in holders
+            if caps[h] and not voids[h] >> s & 1 and all(slack[S] > 0 for S in lowers[h][s])
+        ]
         if not candidates:
             raise AssertionError("no consistent deal of the hidden cards exists")
         x = rng.random() * sum(caps[h] for h in candidates)

@@ -1,7 +1,7 @@
 """Wizard rules engine (pure Python + numpy; no PettingZoo import).
 
-Rules: ../shared/seeds/wizard.txt; rulings: RULINGS.md section 6 (W1-W13) and §7.7; the long form
-with every ruling is docs/rules/wizard.md.
+The rules as implemented, every ruling (W1-W13 and the cross-game X rulings) with its reason,
+and the layouts are in docs/rules/wizard.md.
 
 Summary. 3, 4, 5, 6, 10 or 12 players; 60 cards: Dwarves, Humans, Elves, Giants 1-13, four Wizards,
 four Nulls. Round r deals r cards each; a full game has 60 / N rounds. The dealer rotates
@@ -118,17 +118,32 @@ class WizardGame(Game):
     name = "wizard"
     title = "Wizard"
     version = 0
+    decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     min_players = 3
     max_players = 12
     default_players = 4
     player_counts = PLAYER_COUNTS
     OPTIONS = (
-        Option("num_rounds", None, "play rounds 1..k only; None = the full game (60 / num_players rounds)",
-               kind=(int, type(None)), check=lambda v: v is None or v >= 1, check_doc="must be None or >= 1"),
-        Option("foresight", True, "round 1 is the Foresight round (own card hidden, others' shown)",
-               choices=(True, False)),
-        Option("first_dealer", None, "first dealer seat; None = seeded chance draw (ruling W3)",
-               seat=True),
+        Option(
+            "num_rounds",
+            None,
+            "play rounds 1..k only; None = the full game (60 / num_players rounds)",
+            kind=(int, type(None)),
+            check=lambda v: v is None or v >= 1,
+            check_doc="must be None or >= 1",
+        ),
+        Option(
+            "foresight",
+            True,
+            "round 1 is the Foresight round (own card hidden, others' shown)",
+            choices=(True, False),
+        ),
+        Option(
+            "first_dealer",
+            None,
+            "first dealer seat; None = seeded chance draw (ruling W3)",
+            seat=True,
+        ),
     )
 
     def _setup(self):
@@ -138,17 +153,19 @@ class WizardGame(Game):
         if k is None:
             k = full
         elif k > full:
-            raise ConfigError(f"wizard: option 'num_rounds' must be at most {full} for {n} players, got {k}")
+            raise ConfigError(
+                f"wizard: option 'num_rounds' must be at most {full} for {n} players, got {k}"
+            )
         self.full_rounds = full
         self.rounds = k
         self.foresight = self.options["foresight"]
         self.num_actions = BID_BASE + k + 1
         self.bid_masks = [np.zeros(self.num_actions, dtype=bool) for _ in range(k + 1)]
         for r, m in enumerate(self.bid_masks):
-            m[BID_BASE:BID_BASE + r + 1] = True  # bids 0..r in round r
+            m[BID_BASE : BID_BASE + r + 1] = True  # bids 0..r in round r
         self._deal_slots = {}
         self.trump_mask = np.zeros(self.num_actions, dtype=bool)
-        self.trump_mask[TRUMP_BASE:TRUMP_BASE + NUM_SUITS] = True
+        self.trump_mask[TRUMP_BASE : TRUMP_BASE + NUM_SUITS] = True
         self.encoder = Encoder(n, k)
         self.layout = self.encoder.layout
         self.observation_shape = (self.layout.size,)
@@ -232,12 +249,16 @@ class WizardState(LazyRng, State):
                 raise ValueError("a stacked deck must hold exactly the 60 Wizard cards")
         dealt = n * rnd
         slots = self.game.deal_slots(rnd, dealer)  # seat * 54 for each dealt card, in deal order
-        self.hands = np.bincount(slots + deck[:dealt], minlength=n * NUM_KINDS).reshape(n, NUM_KINDS).astype(np.int8)
+        self.hands = (
+            np.bincount(slots + deck[:dealt], minlength=n * NUM_KINDS)
+            .reshape(n, NUM_KINDS)
+            .astype(np.int8)
+        )
         self.recount()
         self.hand_sizes = [rnd] * n
         if dealt < DECK_SIZE:
             self.flipped = int(deck[dealt])
-            rest = deck[dealt + 1:]
+            rest = deck[dealt + 1 :]
         else:
             self.flipped = -1
             rest = deck[:0]
@@ -261,7 +282,9 @@ class WizardState(LazyRng, State):
         """Rebuild what is kept alongside ``hands`` for speed: ``suit_counts`` (cards of each suit
         per hand, plain ints for follow-suit checks) and ``hand_obs`` (the hands as the
         observation encodes them, float32), ``hold`` (per seat, a full-size mask of the cards held)."""
-        self.suit_counts = np.add.reduceat(self.hands[:, :NUM_SUITED], _SUIT_STARTS, axis=1).tolist()
+        self.suit_counts = np.add.reduceat(
+            self.hands[:, :NUM_SUITED], _SUIT_STARTS, axis=1
+        ).tolist()
         self.hand_obs = self.hands * COUNT_SCALE
         hold = np.zeros((self.game.num_players, self.game.num_actions), dtype=bool)
         hold[:, :NUM_KINDS] = self.hands
@@ -294,8 +317,12 @@ class WizardState(LazyRng, State):
             if action >= NUM_KINDS or not self.hold[p, action]:
                 return False
             led = self.led
-            return (action >= NUM_SUITED or not 0 <= led < NUM_SUITS or action // RANKS == led
-                    or not self.suit_counts[p][led])
+            return (
+                action >= NUM_SUITED
+                or not 0 <= led < NUM_SUITS
+                or action // RANKS == led
+                or not self.suit_counts[p][led]
+            )
         if phase == PHASE_BID:
             b = action - BID_BASE
             return 0 <= b <= self.round and not (p == self.dealer and b == self.forbidden_bid())
@@ -312,7 +339,7 @@ class WizardState(LazyRng, State):
                 hold = self.hold[p]
                 mask = np.zeros(self.game.num_actions, dtype=bool)
                 a = led * RANKS
-                mask[a:a + RANKS] = hold[a:a + RANKS]
+                mask[a : a + RANKS] = hold[a : a + RANKS]
                 mask[WIZARD:NUM_KINDS] = hold[WIZARD:NUM_KINDS]
                 return mask
             return self.hold[p].copy()
@@ -392,7 +419,7 @@ class WizardState(LazyRng, State):
         self.trick = []
         self.trick_leader = winner
         self.led = LED_NONE
-        pub[enc.o_trick:enc.o_trick + n * NUM_KINDS] = 0.0
+        pub[enc.o_trick : enc.o_trick + n * NUM_KINDS] = 0.0
         pub[enc.o_trick_leader + leader] = 0.0
         if led != LED_NONE:
             pub[enc.o_led_suit + led] = 0.0
@@ -405,10 +432,16 @@ class WizardState(LazyRng, State):
     def _score_round(self) -> None:
         deltas = [round_score(b, t) for b, t in zip(self.bids, self.tricks_won)]
         self.points = [s + d for s, d in zip(self.points, deltas)]
-        self.history.append({
-            "dealer": self.dealer, "flipped": None if self.flipped < 0 else self.flipped, "trump": self.trump,
-            "bids": list(self.bids), "tricks_won": list(self.tricks_won), "deltas": deltas,
-        })
+        self.history.append(
+            {
+                "dealer": self.dealer,
+                "flipped": None if self.flipped < 0 else self.flipped,
+                "trump": self.trump,
+                "bids": list(self.bids),
+                "tricks_won": list(self.tricks_won),
+                "deltas": deltas,
+            }
+        )
         if self.round >= self.game.rounds:
             self.phase = PHASE_OVER
             self.current_player = None
@@ -497,11 +530,20 @@ class WizardState(LazyRng, State):
         s = WizardState.__new__(WizardState)
         s.game = self.game
         s.defer_rng(self.rng_source())
-        s.current_player, s.phase, s.round, s.dealer = self.current_player, self.phase, self.round, self.dealer
+        s.current_player, s.phase, s.round, s.dealer = (
+            self.current_player,
+            self.phase,
+            self.round,
+            self.dealer,
+        )
         s.first_dealer, s.flipped, s.trump = self.first_dealer, self.flipped, self.trump
         s.trick_leader, s.led = self.trick_leader, self.led
         s.hands, s.stock, s.played = self.hands.copy(), self.stock.copy(), list(self.played)
-        s.hand_sizes, s.bids, s.tricks_won = list(self.hand_sizes), list(self.bids), list(self.tricks_won)
+        s.hand_sizes, s.bids, s.tricks_won = (
+            list(self.hand_sizes),
+            list(self.bids),
+            list(self.tricks_won),
+        )
         s.trick, s.voids, s.points = list(self.trick), list(self.voids), list(self.points)
         s.tricks = list(self.tricks)  # completed tricks and past rounds are never mutated
         s.history = list(self.history)
@@ -522,11 +564,17 @@ class WizardState(LazyRng, State):
             raise AssertionError("negative card count in a hand")
         if self.hands.sum(axis=1).tolist() != self.hand_sizes:
             raise AssertionError("hand sizes out of sync")
-        if self.hands[:, :NUM_SUITED].reshape(-1, NUM_SUITS, RANKS).sum(axis=2).tolist() != self.suit_counts:
+        if (
+            self.hands[:, :NUM_SUITED].reshape(-1, NUM_SUITS, RANKS).sum(axis=2).tolist()
+            != self.suit_counts
+        ):
             raise AssertionError("suit counts out of sync")
         if not np.array_equal(self.hand_obs, self.hands * COUNT_SCALE):
             raise AssertionError("scaled hands out of sync")
-        if not np.array_equal(self.hold[:, :NUM_KINDS], self.hands > 0) or self.hold[:, NUM_KINDS:].any():
+        if (
+            not np.array_equal(self.hold[:, :NUM_KINDS], self.hands > 0)
+            or self.hold[:, NUM_KINDS:].any()
+        ):
             raise AssertionError("held-card masks out of sync")
         in_tricks = [c for _, cards, _ in self.tricks for c in cards] + self.trick
         if np.bincount(in_tricks, minlength=NUM_KINDS).tolist() != self.played:
@@ -538,9 +586,15 @@ class WizardState(LazyRng, State):
             if self.stock.sum() != max(0, DECK_SIZE - n * self.round - 1):
                 raise AssertionError("stock size is wrong")
             for q in range(n):
-                expect = self.round - len(self.tricks) - (1 if (q - self.trick_leader) % n < len(self.trick) else 0)
+                expect = (
+                    self.round
+                    - len(self.tricks)
+                    - (1 if (q - self.trick_leader) % n < len(self.trick) else 0)
+                )
                 if self.hand_sizes[q] != expect:
-                    raise AssertionError(f"player {q} holds {self.hand_sizes[q]} cards, expected {expect}")
+                    raise AssertionError(
+                        f"player {q} holds {self.hand_sizes[q]} cards, expected {expect}"
+                    )
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
@@ -553,26 +607,44 @@ class WizardState(LazyRng, State):
             return f"trump {SUITS[x]}"
         return f"bid {x}"
 
-    def render(self) -> str:
+    def render(self, observer: int | None = None) -> str:
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         n = self.game.num_players
         flipped = "none" if self.flipped < 0 else card_name(self.flipped)
-        head = (f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
-                f"flipped {flipped}, trump {trump_name(self.trump)}")
+        head = (
+            f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
+            f"flipped {flipped}, trump {trump_name(self.trump)}"
+        )
         lines = [head]
         for p in range(n):
             mark = ">" if p == self.current_player else " "
             bid = "-" if self.bids[p] < 0 else str(self.bids[p])
             hand = ", ".join(card_name(c) for c in _card_list(self.hands[p]))
-            lines.append(f"{mark} player_{p}: score {self.points[p]}, bid {bid}, won {self.tricks_won[p]}, "
-                         f"hand [{hand}]")
+            lines.append(
+                f"{mark} player_{p}: score {self.points[p]}, bid {bid}, won {self.tricks_won[p]}, "
+                f"hand [{hand}]"
+            )
         if self.trick:
-            played = ", ".join(f"player_{(self.trick_leader + i) % n} {card_name(c)}" for i, c in enumerate(self.trick))
-            led = "not set" if self.led == LED_NONE else "free (Wizard)" if self.led == LED_FREE else SUITS[self.led]
+            played = ", ".join(
+                f"player_{(self.trick_leader + i) % n} {card_name(c)}"
+                for i, c in enumerate(self.trick)
+            )
+            led = (
+                "not set"
+                if self.led == LED_NONE
+                else "free (Wizard)"
+                if self.led == LED_FREE
+                else SUITS[self.led]
+            )
             lines.append(f"trick: {played}; led suit {led}")
         if self.phase == PHASE_OVER:
             lines.append(self.game_over_line())
         else:
-            hidden = " (own card hidden: Foresight)" if self.own_hand_hidden(self.current_player) else ""
+            hidden = (
+                " (own card hidden: Foresight)" if self.own_hand_hidden(self.current_player) else ""
+            )
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}{hidden}")
         return "\n".join(lines)
 
@@ -582,8 +654,10 @@ class WizardState(LazyRng, State):
         n = v["num_players"]
         flipped = "none" if v["flipped"] is None else card_name(v["flipped"])
         trump = "(dealer choosing)" if v["trump"] is None else trump_name(v["trump"])
-        head = (f"Wizard - round {v['round']}/{v['num_rounds']}, dealer player_{v['dealer']}, "
-                f"flipped {flipped}, trump {trump}")
+        head = (
+            f"Wizard - round {v['round']}/{v['num_rounds']}, dealer player_{v['dealer']}, "
+            f"flipped {flipped}, trump {trump}"
+        )
         lines = [head]
         for q in range(n):
             mark = ">" if q == v["current_player"] else " "
@@ -596,19 +670,31 @@ class WizardState(LazyRng, State):
             else:
                 k = v["hand_sizes"][q]
                 hand, who = f"{k} card{'s' if k != 1 else ''}", f"player_{q}"
-            void = f", void in {', '.join(SUITS[x] for x in v['voids'][q])}" if v["voids"][q] else ""
-            lines.append(f"{mark} {who}: score {v['scores'][q]}, bid {bid}, won {v['tricks_won'][q]}{void}, hand {hand}")
+            void = (
+                f", void in {', '.join(SUITS[x] for x in v['voids'][q])}" if v["voids"][q] else ""
+            )
+            lines.append(
+                f"{mark} {who}: score {v['scores'][q]}, bid {bid}, won {v['tricks_won'][q]}{void}, hand {hand}"
+            )
         if v["tricks"]:
             leader, cards, winner = v["tricks"][-1]
-            shown = ", ".join(f"player_{(leader + i) % n} {card_name(c)}" for i, c in enumerate(cards))
+            shown = ", ".join(
+                f"player_{(leader + i) % n} {card_name(c)}" for i, c in enumerate(cards)
+            )
             lines.append(f"last trick: {shown}; won by player_{winner}")
         if v["trick"]:
-            shown = ", ".join(f"player_{(v['trick_leader'] + i) % n} {card_name(c)}" for i, c in enumerate(v["trick"]))
+            shown = ", ".join(
+                f"player_{(v['trick_leader'] + i) % n} {card_name(c)}"
+                for i, c in enumerate(v["trick"])
+            )
             led = {None: "not set", LED_FREE: "free (Wizard)"}.get(v["led_suit"])
             lines.append(f"trick: {shown}; led suit {led or SUITS[v['led_suit']]}")
         if v["history"]:
             last = v["history"][-1]
-            lines.append("last round: " + ", ".join(f"player_{q} {d:+d}" for q, d in enumerate(last["deltas"])))
+            lines.append(
+                "last round: "
+                + ", ".join(f"player_{q} {d:+d}" for q, d in enumerate(last["deltas"]))
+            )
         if v["current_player"] is None:
             lines.append(self.game_over_line())
         else:
@@ -617,21 +703,45 @@ class WizardState(LazyRng, State):
 
     def _to_dict(self) -> dict:
         return {
-            "current_player": self.current_player, "phase": self.phase, "round": self.round, "dealer": self.dealer,
-            "first_dealer": self.first_dealer, "hands": self.hands.tolist(), "stock": self.stock.tolist(),
-            "flipped": self.flipped, "trump": self.trump, "bids": list(self.bids), "tricks_won": list(self.tricks_won),
-            "trick": list(self.trick), "trick_leader": self.trick_leader, "led": self.led,
-            "played": list(self.played), "voids": list(self.voids),
-            "tricks": [[a, list(c), w] for a, c, w in self.tricks], "scores": list(self.points),
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": self.dealer,
+            "first_dealer": self.first_dealer,
+            "hands": self.hands.tolist(),
+            "stock": self.stock.tolist(),
+            "flipped": self.flipped,
+            "trump": self.trump,
+            "bids": list(self.bids),
+            "tricks_won": list(self.tricks_won),
+            "trick": list(self.trick),
+            "trick_leader": self.trick_leader,
+            "led": self.led,
+            "played": list(self.played),
+            "voids": list(self.voids),
+            "tricks": [[a, list(c), w] for a, c, w in self.tricks],
+            "scores": list(self.points),
             "history": [_copy_record(h) for h in self.history],
         }
+
+    @classmethod
+    def _check_dict(cls, game, d: dict) -> None:
+        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
+        from .saved import check_state
+
+        check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: WizardGame, d: dict) -> WizardState:
         s = cls.__new__(cls)
         s.game = game
         s._rng = s._rng_src = None  # set by from_dict
-        s.current_player, s.phase, s.round, s.dealer = d["current_player"], d["phase"], d["round"], d["dealer"]
+        s.current_player, s.phase, s.round, s.dealer = (
+            d["current_player"],
+            d["phase"],
+            d["round"],
+            d["dealer"],
+        )
         s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
         s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)
         s.hand_sizes = [int(x) for x in s.hands.sum(axis=1)]

@@ -1,6 +1,9 @@
-"""Shared helpers for the agent tests: envs, positions from random play, agents by spec."""
+"""Shared helpers for the agent tests: envs, positions from random play, agents by spec, and
+driving the ``deckzoo`` command in-process."""
 
 from __future__ import annotations
+
+import io
 
 import numpy as np
 
@@ -24,7 +27,9 @@ def agent_specs(game_name: str, iterations: int = 8) -> list[str]:
     if has_heuristic(game_name):
         specs.append("heuristic")
     specs.append(f"ismcts:{iterations}:max_rollout_steps=40")
-    specs.append(f"ismcts:{iterations}:horizon=1:max_rollout_steps=40")  # round-end values (games with rounds)
+    specs.append(
+        f"ismcts:{iterations}:horizon=1:max_rollout_steps=40"
+    )  # round-end values (games with rounds)
     return specs
 
 
@@ -41,3 +46,24 @@ def positions(game, seed: int, count: int, skip: int = 3) -> list:
             state.apply(int(rng.choice(state.legal_actions())))
             step += 1
     return found
+
+
+def run_cli(argv, capsys, stdin=None, monkeypatch=None):
+    """``deckzoo ARGV`` in-process (``main(argv)``): ``(exit status, stdout, stderr)``."""
+    from deckzoo.agents.cli import main
+
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def one_line(rc, err, *needles):
+    """A user error: exit status 2 and one line on stderr, holding every one of ``needles``."""
+    assert rc == 2, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    return lines[0]

@@ -1,6 +1,5 @@
 """The Go Big heuristic: its pure estimates as case tables, its decisions on explicit positions."""
 
-
 import pytest
 
 from deckzoo.agents.heuristics.gobig import HeuristicAgent, prob_at_least, survival, unseen_counts
@@ -13,25 +12,34 @@ def act(state, seat=None, seed=0):
     return HeuristicAgent(seed).act(state.for_player(seat))
 
 
-@pytest.mark.parametrize("k,n,p,expected", [
-    (0, 5, 0.3, 1.0),
-    (1, 0, 0.5, 0.0),
-    (3, 2, 0.9, 0.0),
-    (1, 1, 0.25, 0.25),
-    (1, 3, 0.5, 0.875),
-    (2, 3, 0.5, 0.5),
-    (3, 3, 0.5, 0.125),
-    (2, 6, 1 / 7, 1 - (6 / 7) ** 6 - 6 * (1 / 7) * (6 / 7) ** 5),
-    (1, 4, 0.0, 0.0),
-    (2, 4, 1.0, 1.0),
-])
+@pytest.mark.parametrize(
+    "k,n,p,expected",
+    [
+        (0, 5, 0.3, 1.0),
+        (1, 0, 0.5, 0.0),
+        (3, 2, 0.9, 0.0),
+        (1, 1, 0.25, 0.25),
+        (1, 3, 0.5, 0.875),
+        (2, 3, 0.5, 0.5),
+        (3, 3, 0.5, 0.125),
+        (2, 6, 1 / 7, 1 - (6 / 7) ** 6 - 6 * (1 / 7) * (6 / 7) ** 5),
+        (1, 4, 0.0, 0.0),
+        (2, 4, 1.0, 1.0),
+    ],
+)
 def test_prob_at_least(k, n, p, expected):
     assert prob_at_least(k, n, p) == pytest.approx(expected)
 
 
 def test_unseen_counts_subtract_everything_visible():
-    state = position(hands=[[7, 7, 1], [2, 2]], displays=[None, (3, 2)], market=[7, 5], deck=[4, 4, 4],
-                     banks=[[6], [6, 6]], box=[1])
+    state = position(
+        hands=[[7, 7, 1], [2, 2]],
+        displays=[None, (3, 2)],
+        market=[7, 5],
+        deck=[4, 4, 4],
+        banks=[[6], [6, 6]],
+        box=[1],
+    )
     view = state.view(0)
     # The helper puts every unplaced card in the box, so only seat 1's hand and the deck are unseen.
     assert unseen_counts(view).tolist() == [0, 2, 0, 3, 0, 0, 0]
@@ -39,7 +47,9 @@ def test_unseen_counts_subtract_everything_visible():
 
 
 def test_survival_of_ones_and_of_shielded_sets():
-    state = position(hands=[[5, 5, 6, 1], [2, 3, 4, 2], [4, 4, 3, 2]], deck=[2, 3, 4] * 6, current=0)
+    state = position(
+        hands=[[5, 5, 6, 1], [2, 3, 4, 2], [4, 4, 3, 2]], deck=[2, 3, 4] * 6, current=0
+    )
     view = state.view(0)
     assert survival(view, 1, 1, [(1, 1), None, None]) == 1.0  # nothing is lower than a 1
     bare = survival(view, 5, 1, [(5, 1), None, None])
@@ -66,14 +76,24 @@ def test_does_not_end_the_game_while_behind():
 def test_beats_the_leaders_big_display():
     # Seat 1 leads and shows three 7s (21 points); a trio of 3s sends them to the box. The pair
     # of 5s would bank more for us (10 > 9), but stopping 21 points of the leader matters more.
-    state = position(hands=[[3, 3, 3, 5, 5], [1, 2], [1, 2]], displays=[None, (7, 3), None],
-                     banks=[[], [6] * 4, [2]], deck=[5] * 10, market=[1, 2], current=0)
+    state = position(
+        hands=[[3, 3, 3, 5, 5], [1, 2], [1, 2]],
+        displays=[None, (7, 3), None],
+        banks=[[], [6] * 4, [2]],
+        deck=[5] * 10,
+        market=[1, 2],
+        current=0,
+    )
     assert act(state) == encode_play(3, 3)
 
 
 def test_prefers_a_safe_trio_to_an_exposed_single():
-    state = position(hands=[[6, 6, 6, 7], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]], deck=[1, 2, 3, 4, 5] * 5,
-                     market=[1, 1], current=0)
+    state = position(
+        hands=[[6, 6, 6, 7], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]],
+        deck=[1, 2, 3, 4, 5] * 5,
+        market=[1, 1],
+        current=0,
+    )
     assert act(state) == encode_play(6, 3)
 
 
@@ -90,8 +110,13 @@ def test_takes_a_market_that_completes_sets():
 
 def test_draws_from_deck_when_the_market_is_poor():
     # The unseen cards are mostly 4-7 (the helper boxes the rest): a pair of 1s is worth less.
-    state = position(hands=[[3, 5], [4, 4, 5]], deck=[6, 6, 7, 7, 5, 5, 4, 4], market=[1, 1], current=0,
-                     box=[1] * 11 + [2] * 13 + [3] * 12)
+    state = position(
+        hands=[[3, 5], [4, 4, 5]],
+        deck=[6, 6, 7, 7, 5, 5, 4, 4],
+        market=[1, 1],
+        current=0,
+        box=[1] * 11 + [2] * 13 + [3] * 12,
+    )
     state.apply(encode_play(3, 1))
     assert act(state) == DRAW_DECK
 

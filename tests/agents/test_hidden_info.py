@@ -58,7 +58,9 @@ def swapped_positions(env_name, count=6, seed=0):
         assert np.array_equal(other.legal_mask(), state.legal_mask())
         out.append((state, other, p))
     differ = sum(a.to_dict()["state"] != b.to_dict()["state"] for a, b, _ in out)
-    assert differ >= count // 2, "the swap changed too few hidden cards for the test to mean anything"
+    assert differ >= count // 2, (
+        "the swap changed too few hidden cards for the test to mean anything"
+    )
     return out
 
 

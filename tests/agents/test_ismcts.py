@@ -12,25 +12,39 @@ from deckzoo.envs.gobig.rules import GoBigGame, encode_play
 from tests.gobig.helpers import position
 
 
-@pytest.mark.parametrize("arg,expected", [
-    (None, {}),
-    ("500", {"iterations": 500}),
-    ("0.5s", {"seconds": 0.5}),
-    ("300:rollout=heuristic:c=0.5:reward=score", {"iterations": 300, "rollout": "heuristic", "exploration": 0.5,
-                                                   "reward": "score"}),
-    ("300,max_rollout_steps=40", {"iterations": 300, "max_rollout_steps": 40}),
-    ("seconds=2", {"seconds": 2.0}),
-    ("60:rollout=heuristic:bias=1.5", {"iterations": 60, "rollout": "heuristic", "bias": 1.5}),
-])
+@pytest.mark.parametrize(
+    "arg,expected",
+    [
+        (None, {}),
+        ("500", {"iterations": 500}),
+        ("0.5s", {"seconds": 0.5}),
+        (
+            "300:rollout=heuristic:c=0.5:reward=score",
+            {"iterations": 300, "rollout": "heuristic", "exploration": 0.5, "reward": "score"},
+        ),
+        ("300,max_rollout_steps=40", {"iterations": 300, "max_rollout_steps": 40}),
+        ("seconds=2", {"seconds": 2.0}),
+        ("60:rollout=heuristic:bias=1.5", {"iterations": 60, "rollout": "heuristic", "bias": 1.5}),
+    ],
+)
 def test_parse_spec(arg, expected):
     assert parse_spec(arg) == expected
 
 
-@pytest.mark.parametrize("spec,match", [
-    ("ismcts:lots", "lots"), ("ismcts:100:depth=3", "depth"), ("ismcts:0", "iterations"),
-    ("ismcts:-1s", "seconds"), ("ismcts:10:reward=points", "reward"), ("ismcts:10:rollout=ismcts", "search"),
-    ("ismcts:10:rollout=nobody", "nobody"), ("ismcts:10:bias=1", "bias"), ("ismcts:10:rollout=heuristic:bias=-1", "bias"),
-])
+@pytest.mark.parametrize(
+    "spec,match",
+    [
+        ("ismcts:lots", "lots"),
+        ("ismcts:100:depth=3", "depth"),
+        ("ismcts:0", "iterations"),
+        ("ismcts:-1s", "seconds"),
+        ("ismcts:10:reward=points", "reward"),
+        ("ismcts:10:rollout=ismcts", "search"),
+        ("ismcts:10:rollout=nobody", "nobody"),
+        ("ismcts:10:bias=1", "bias"),
+        ("ismcts:10:rollout=heuristic:bias=-1", "bias"),
+    ],
+)
 def test_bad_specs_raise_config_errors(spec, match):
     with pytest.raises(ConfigError, match=match):
         make_agent(spec, "gobig", 0)
@@ -75,7 +89,9 @@ def test_same_seed_same_search_and_no_mutation():
     before = state.to_dict()
     a = ISMCTSAgent(seed=9, iterations=40)
     b = ISMCTSAgent(seed=9, iterations=40)
-    assert a.act(state.for_player(state.current_player)) == b.act(state.for_player(state.current_player))
+    assert a.act(state.for_player(state.current_player)) == b.act(
+        state.for_player(state.current_player)
+    )
     assert a.last_visits == b.last_visits
     assert state.to_dict() == before  # searching never touches the real state
 
@@ -96,28 +112,38 @@ def test_seconds_budget_stops_in_time():
     t0 = time.perf_counter()
     agent.act(state.for_player(state.current_player))
     assert agent.last_iterations >= 1
-    assert time.perf_counter() - t0 < 2.0  # one iteration past the deadline at most (generous for CI)
+    assert (
+        time.perf_counter() - t0 < 2.0
+    )  # one iteration past the deadline at most (generous for CI)
 
 
 def test_iterations_and_seconds_together_stop_at_whichever_comes_first():
     state = GoBigGame(4).new_state(2)
     seat = state.current_player
     few = ISMCTSAgent(seed=0, iterations=5, seconds=60.0)  # the count ends it long before the clock
-    assert few.act(state.for_player(seat)) == ISMCTSAgent(seed=0, iterations=5).act(state.for_player(seat))
+    assert few.act(state.for_player(seat)) == ISMCTSAgent(seed=0, iterations=5).act(
+        state.for_player(seat)
+    )
     assert few.last_iterations == 5
     capped = ISMCTSAgent(seed=0, iterations=10**9, seconds=0.05)  # the clock ends it
     capped.act(state.for_player(seat))
     assert 1 <= capped.last_iterations < 10**9
     assert parse_spec("500:1s") == {"iterations": 500, "seconds": 1.0}
     agent = make_agent("ismcts:500:1s", "gobig", 0)
-    assert (agent.iterations, agent.seconds) == (500, 1.0) and "iterations=500, seconds=1.0" in repr(agent)
+    assert (agent.iterations, agent.seconds) == (
+        500,
+        1.0,
+    ) and "iterations=500, seconds=1.0" in repr(agent)
     assert make_agent("ismcts:0.5s", "gobig", 0).iterations is None
 
 
 def test_truncated_rollouts_and_score_reward_play_legal_games():
     game = GoBigGame(3)
-    agents = [ISMCTSAgent(seed=1, iterations=6, max_rollout_steps=5, reward="score"),
-              ISMCTSAgent(seed=2, iterations=6, rollout_agent=HeuristicAgent()), RandomAgent(3)]
+    agents = [
+        ISMCTSAgent(seed=1, iterations=6, max_rollout_steps=5, reward="score"),
+        ISMCTSAgent(seed=2, iterations=6, rollout_agent=HeuristicAgent()),
+        RandomAgent(3),
+    ]
     res = play_match(game, agents, ["a", "b", "c"], seed=4)
     assert res.steps > 0 and res.winners
 
@@ -157,12 +183,16 @@ def test_bias_expands_the_rollout_agents_move_first():
 def test_bias_widens_progressively():
     """Under ``bias`` a root visited n times has tried at most 1 + int(0.5 * sqrt(n)) moves; plain
     ISMCTS tries every legal move before any is tried twice."""
-    state = position(hands=[[1, 2, 3, 4, 5, 6, 7, 7], [1, 2, 3], [4, 5, 6]], deck=[1, 2, 3, 4] * 3, market=[5, 6],
-                     current=0)
+    state = position(
+        hands=[[1, 2, 3, 4, 5, 6, 7, 7], [1, 2, 3], [4, 5, 6]],
+        deck=[1, 2, 3, 4] * 3,
+        market=[5, 6],
+        current=0,
+    )
     assert len(state.legal_actions()) == 8
     biased = make_agent("ismcts:16:rollout=heuristic:bias=1", "gobig", 1)
     biased.act(state.for_player(0))
-    assert sum(v > 0 for v in biased.last_visits.values()) <= 1 + int(0.5 * 15 ** 0.5)
+    assert sum(v > 0 for v in biased.last_visits.values()) <= 1 + int(0.5 * 15**0.5)
     plain = make_agent("ismcts:16:rollout=heuristic", "gobig", 1)
     plain.act(state.for_player(0))
     assert all(v > 0 for v in plain.last_visits.values())
@@ -170,8 +200,11 @@ def test_bias_widens_progressively():
 
 # ---- horizon: rollouts cut at the end of the scoring round ---------------------------------------
 def test_parse_and_validate_horizon():
-    assert parse_spec("200:rollout=heuristic:horizon=2") == {"iterations": 200, "rollout": "heuristic",
-                                                             "horizon": 2}
+    assert parse_spec("200:rollout=heuristic:horizon=2") == {
+        "iterations": 200,
+        "rollout": "heuristic",
+        "horizon": 2,
+    }
     for spec in ("ismcts:10:horizon=0", "ismcts:10:horizon=x"):
         with pytest.raises(ConfigError, match="horizon"):
             make_agent(spec, "bignumber", 0)
@@ -193,7 +226,9 @@ class _Recording(ISMCTSAgent):
         super()._iterate(root, state)
 
 
-@pytest.mark.parametrize("game_name,horizon", [("bignumber", 1), ("wizard", 1), ("wizard", 2), ("bigwig", 1)])
+@pytest.mark.parametrize(
+    "game_name,horizon", [("bignumber", 1), ("wizard", 1), ("wizard", 2), ("bigwig", 1)]
+)
 def test_horizon_stops_every_iteration_at_the_round_end(game_name, horizon):
     import deckzoo.envs as E
 
@@ -215,7 +250,9 @@ def test_horizon_values_the_points_of_the_round():
     card lets the others play on. Valued by the deal's points, the search takes the deal at once."""
     from deckzoo.envs.bignumber.rules import BigNumberGame, BigNumberState
 
-    state = BigNumberState.from_hands(BigNumberGame(4), ["9d 8d", "1c 2c 3h", "4s 5s 6h", "7c 7h 2s"], leader=0)
+    state = BigNumberState.from_hands(
+        BigNumberGame(4), ["9d 8d", "1c 2c 3h", "4s 5s 6h", "7c 7h 2s"], leader=0
+    )
     names = {state.action_name(int(a)): int(a) for a in state.legal_actions()}
     agent = ISMCTSAgent(0, iterations=60, horizon=1)
     assert agent.act(state.for_player(0)) == names["play 9♦ 8♦ (98)"]
@@ -241,6 +278,9 @@ def test_round_index_is_public_and_never_decreases(game_name):
     assert state.is_terminal()
     # At the end: every scoring round finished (Big Number's deals, Wizard's 15 rounds, BigWig's
     # altar cards); games without rounds stay at 0.
-    finished = {"bignumber": len(state.view(0).get("deal_penalties", [])), "wizard": 15,
-                "bigwig": state.view(0).get("round")}.get(game_name, 0)
+    finished = {
+        "bignumber": len(state.view(0).get("deal_penalties", [])),
+        "wizard": 15,
+        "bigwig": state.view(0).get("round"),
+    }.get(game_name, 0)
     assert last == finished

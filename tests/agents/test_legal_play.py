@@ -23,7 +23,10 @@ for env in ENV_NAMES:
 def play_checked(game, specs, seed, deep_every=29):
     rng = np.random.default_rng(seed)
     state = game.new_state(int(rng.integers(2**63)))
-    agents = [make_agent(specs[p % len(specs)], game.name, int(rng.integers(2**31))) for p in range(game.num_players)]
+    agents = [
+        make_agent(specs[p % len(specs)], game.name, int(rng.integers(2**31)))
+        for p in range(game.num_players)
+    ]
     step = 0
     while True:
         check_state(state, rng, deep=step % deep_every == deep_every - 1)
@@ -31,7 +34,9 @@ def play_checked(game, specs, seed, deep_every=29):
             return state, step
         p = state.current_player
         a = agents[p].act(state.for_player(p))
-        assert state.legal_mask()[a], f"{specs[p % len(specs)]} chose illegal {a} ({state.action_name(a)})"
+        assert state.legal_mask()[a], (
+            f"{specs[p % len(specs)]} chose illegal {a} ({state.action_name(a)})"
+        )
         state.apply(a)
         step += 1
 
@@ -42,7 +47,7 @@ def test_agents_pick_legal_actions(env_name, n):
     specs = agent_specs(game.name, iterations=4)
     for g in range(2):
         # Rotate so every kind of agent gets every seat parity.
-        rotated = specs[g % len(specs):] + specs[:g % len(specs)]
+        rotated = specs[g % len(specs) :] + specs[: g % len(specs)]
         state, steps = play_checked(game, rotated, seed=1000 * n + g)
         assert state.is_terminal() and steps > 0
 

@@ -48,10 +48,23 @@ def run_game(script, **kw):
     return record, lines, person
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("4", 4), (" 21 ", 21), ("play 1x5", 4), ("PLAY 1X5", 4), ("draw", 21), ("take", 22),
-    ("9", None), ("-1", None), ("", None), ("play 1x", None), ("fold", None), ("1.5", None),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("4", 4),
+        (" 21 ", 21),
+        ("play 1x5", 4),
+        ("PLAY 1X5", 4),
+        ("draw", 21),
+        ("take", 22),
+        ("9", None),
+        ("-1", None),
+        ("", None),
+        ("play 1x", None),
+        ("fold", None),
+        ("1.5", None),
+    ],
+)
 def test_parse_choice_table(text, expected):
     state = GoBigGame(2).new_state(0)
     legal = [4, 5, 11, 21, 22]
@@ -63,8 +76,12 @@ def test_parse_choice_table(text, expected):
 def test_bad_input_is_asked_again_then_names_and_ids_work():
     # Seat 0 starts (start_player=0); the hand dealt by seed 4 is listed, so we answer by the
     # listing: nonsense, an illegal id, an ambiguous prefix, empty input, then a real choice.
-    record, lines, _ = run_game(["nonsense", "99", "play", "", "help", "FIRST", "draw from deck", None],
-                                     players=2, seed=4, options={"start_player": 0})
+    record, lines, _ = run_game(
+        ["nonsense", "99", "play", "", "help", "FIRST", "draw from deck", None],
+        players=2,
+        seed=4,
+        options={"start_player": 0},
+    )
     text = "\n".join(lines)
     assert "no legal action is called 'nonsense'" in text
     assert "99 is not a legal action now" in text
@@ -83,8 +100,9 @@ def test_eof_at_the_first_prompt_exits_cleanly(tmp_path):
 
 def test_full_game_saved_and_replayed(tmp_path):
     path = tmp_path / "game.json"
-    record, lines, _ = run_game(["FIRST"] * 500, players=3, seed=7, opponents="heuristic,random",
-                                     save=path)
+    record, lines, _ = run_game(
+        ["FIRST"] * 500, players=3, seed=7, opponents="heuristic,random", save=path
+    )
     assert record["finished"] and "game over" in "\n".join(lines)
     assert record["seats"] == ["human", "heuristic", "random"]
     saved = json.loads(path.read_text())
@@ -114,8 +132,14 @@ def test_the_person_sees_only_their_view():
 
 
 def test_render_view_lists_seats():
-    view = {"player": 1, "num_players": 2, "hand": [1, 2], "displays": [None, [3, 2]], "deck_size": 4,
-            "nested": {"a": 1}}
+    view = {
+        "player": 1,
+        "num_players": 2,
+        "hand": [1, 2],
+        "displays": [None, [3, 2]],
+        "deck_size": 4,
+        "nested": {"a": 1},
+    }
     text = render_view(view)
     assert "player_1 (you): [3, 2]" in text and "player_0: -" in text and "deck_size: 4" in text
     assert "  a: 1" in text
@@ -125,14 +149,31 @@ def test_bad_arguments():
     with pytest.raises(ConfigError, match="seat"):
         play_game("gobig", players=2, seat=5, input_fn=lambda p: "", out=lambda s: None)
     with pytest.raises(ConfigError, match="opponent"):
-        play_game("gobig", players=4, opponents="random,random", input_fn=lambda p: "", out=lambda s: None)
+        play_game(
+            "gobig", players=4, opponents="random,random", input_fn=lambda p: "", out=lambda s: None
+        )
 
 
 def test_cli_play_through_stdin(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("bogus\nquit\n"))
     save = tmp_path / "x.json"
-    assert main(["play", "gobig", "--players", "2", "--seed", "3", "--option", "start_player=0",
-                 "--save", str(save)]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "gobig",
+                "--players",
+                "2",
+                "--seed",
+                "3",
+                "--option",
+                "start_player=0",
+                "--save",
+                str(save),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "no legal action is called 'bogus'" in out and "stopped" in out
     assert json.loads(save.read_text())["actions"] == []

@@ -5,15 +5,18 @@ import pytest
 from deckzoo.agents.stats import Ratings, ranks_from_result, summarize, wilson_interval, win_credit
 
 
-@pytest.mark.parametrize("successes,trials,low,high", [
-    # Reference values: scipy.stats.binomtest(k, n).proportion_ci(method="wilson"), rounded;
-    # the same as R prop.test(correct=FALSE).
-    (0, 10, 0.0, 0.2775),
-    (5, 10, 0.2366, 0.7634),
-    (10, 10, 0.7225, 1.0),
-    (81, 263, 0.2553, 0.3662),
-    (50, 100, 0.4038, 0.5962),
-])
+@pytest.mark.parametrize(
+    "successes,trials,low,high",
+    [
+        # Reference values: scipy.stats.binomtest(k, n).proportion_ci(method="wilson"), rounded;
+        # the same as R prop.test(correct=FALSE).
+        (0, 10, 0.0, 0.2775),
+        (5, 10, 0.2366, 0.7634),
+        (10, 10, 0.7225, 1.0),
+        (81, 263, 0.2553, 0.3662),
+        (50, 100, 0.4038, 0.5962),
+    ],
+)
 def test_wilson_interval_reference_values(successes, trials, low, high):
     lo, hi = wilson_interval(successes, trials)
     assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
@@ -28,18 +31,28 @@ def test_wilson_interval_edges():
         wilson_interval(11, 10)
 
 
-@pytest.mark.parametrize("winners,seat,credit", [([0], 0, 1.0), ([0], 1, 0.0), ([1, 2], 2, 0.5), ([0, 1, 2], 0, 1 / 3)])
+@pytest.mark.parametrize(
+    "winners,seat,credit", [([0], 0, 1.0), ([0], 1, 0.0), ([1, 2], 2, 0.5), ([0, 1, 2], 0, 1 / 3)]
+)
 def test_win_credit(winners, seat, credit):
     assert win_credit(winners, seat) == pytest.approx(credit)
 
 
-@pytest.mark.parametrize("scores,winners,sign,ranks", [
-    ([10, 30, 20], [1], 1, [2, 0, 1]),
-    ([10, 30, 30], [2], 1, [2, 1, 0]),  # the engine's tie-break decided: winner first, not by points
-    ([10, 30, 30], [1, 2], 1, [1, 0, 0]),
-    ([5, 20, 20, 1], [3], -1, [1, 2, 2, 0]),  # penalty game: fewer points rank higher
-    ([0, 0], [], 1, [0, 0]),
-])
+@pytest.mark.parametrize(
+    "scores,winners,sign,ranks",
+    [
+        ([10, 30, 20], [1], 1, [2, 0, 1]),
+        (
+            [10, 30, 30],
+            [2],
+            1,
+            [2, 1, 0],
+        ),  # the engine's tie-break decided: winner first, not by points
+        ([10, 30, 30], [1, 2], 1, [1, 0, 0]),
+        ([5, 20, 20, 1], [3], -1, [1, 2, 2, 0]),  # penalty game: fewer points rank higher
+        ([0, 0], [], 1, [0, 0]),
+    ],
+)
 def test_ranks_from_result(scores, winners, sign, ranks):
     assert ranks_from_result(scores, winners, sign) == ranks
 
@@ -61,7 +74,9 @@ def test_summarize_counts_seat_games_and_ties():
     ]
     rows = {r["agent"]: r for r in summarize(records, 2)}
     assert rows["a"]["seat_games"] == 3 and rows["a"]["wins"] == pytest.approx(1.5)
-    assert rows["a"]["win_share"] == pytest.approx(0.5) and rows["b"]["win_share"] == pytest.approx(0.5)
+    assert rows["a"]["win_share"] == pytest.approx(0.5) and rows["b"]["win_share"] == pytest.approx(
+        0.5
+    )
     assert rows["a"]["mean_score"] == pytest.approx(6.0)
     assert rows["a"]["uniform"] == 0.5
     assert rows["a"]["ci_low"] < 0.5 < rows["a"]["ci_high"]

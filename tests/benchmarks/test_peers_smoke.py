@@ -67,19 +67,34 @@ def test_cases_play_legal_games_to_the_end(peers):
 
 def test_summary_targets_use_the_issue_goals(peers):
     def row(library, env, loop, slices):
-        return {"library": library, "env": env, "loop": loop, "slices": slices,
-                "steps": sum(s for s, _ in slices), "seconds": sum(t for _, t in slices)}
+        return {
+            "library": library,
+            "env": env,
+            "loop": loop,
+            "slices": slices,
+            "steps": sum(s for s, _ in slices),
+            "seconds": sum(t for _, t in slices),
+        }
 
     rows = [
         row("deckzoo", "gobig_v0", "aec", [[100, 0.5], [100, 0.25], [100, 0.25]]),  # 300 steps/s
         row("deckzoo", "midgard_v0", "aec", [[50, 0.5], [50, 0.25], [50, 0.25]]),
         row("deckzoo", "gobig_v0", "engine", [[500, 0.5], [250, 0.25], [250, 0.25]]),
         row("deckzoo", "gobig_v0", "clone+det", [[50, 0.5], [25, 0.25], [25, 0.25]]),
-        row("pettingzoo", "texas_holdem_v4", "aec", [[25, 0.5], [50, 0.25], [25, 0.25]]),  # 100 steps/s
+        row(
+            "pettingzoo", "texas_holdem_v4", "aec", [[25, 0.5], [50, 0.25], [25, 0.25]]
+        ),  # 100 steps/s
     ]
     clone_det, targets = peers.summarise(rows)
-    assert clone_det == [{"env": "gobig_v0", "clone_det_us": 10000.0, "engine_step_us": 1000.0,
-                          "in_engine_steps": 10.0, "spread": [10.0, 10.0]}]
+    assert clone_det == [
+        {
+            "env": "gobig_v0",
+            "clone_det_us": 10000.0,
+            "engine_step_us": 1000.0,
+            "in_engine_steps": 10.0,
+            "spread": [10.0, 10.0],
+        }
+    ]
     by = {t["target"]: t for t in targets}
     gobig = by["gobig_v0 AEC vs texas_holdem_v4 AEC"]
     assert gobig["ratio"] == 3.0 and gobig["met"] and gobig["goal"] == 3.0
@@ -109,4 +124,6 @@ def test_profile_names_the_hot_functions(peers):
     text = peers.profile([name], seconds=0.05, top=5)
     for loop in ("aec", "engine+obs", "clone+det"):
         assert f"=== {name} {loop}:" in text
-    assert "tottime" in text and "observe" in text  # the AEC and engine+obs loops observe every step
+    assert (
+        "tottime" in text and "observe" in text
+    )  # the AEC and engine+obs loops observe every step

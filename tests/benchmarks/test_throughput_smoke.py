@@ -23,8 +23,19 @@ def throughput():
 
 
 def test_throughput_writes_tables_targets_and_chart(throughput, tmp_path):
-    result = throughput.main(["--seconds", "0.06", "--slice", "0.03", "--batch", "1,8", "--no-peers",
-                              "--out-dir", str(tmp_path)])
+    result = throughput.main(
+        [
+            "--seconds",
+            "0.06",
+            "--slice",
+            "0.03",
+            "--batch",
+            "1,8",
+            "--no-peers",
+            "--out-dir",
+            str(tmp_path),
+        ]
+    )
     loops = {(r["env"], r["loop"]) for r in result["results"]}
     for name in ("wizard_v0", "gobig_v0", "bignumber_v0"):
         assert {(name, "batched B=1"), (name, "batched B=8"), (name, "engine+obs")} <= loops

@@ -47,31 +47,59 @@ def test_card_ids_round_trip():
 
 
 # Rulebook "What you may play": values read biggest digit first (ruling N7).
-@pytest.mark.parametrize("text,value", [
-    ("2h 9h 7h", 972), ("5s 5d", 55), ("8c", 8), ("4c Ac", 41), ("6d 6h 6s", 666),
-    ("Ah 3h 8h 2h", 8321), ("8d 6d 2d", 862), ("7h 7h 2h", 772), ("9s 8s 7s 6s 5s 4s 3s 2s As", 987654321),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("2h 9h 7h", 972),
+        ("5s 5d", 55),
+        ("8c", 8),
+        ("4c Ac", 41),
+        ("6d 6h 6s", 666),
+        ("Ah 3h 8h 2h", 8321),
+        ("8d 6d 2d", 862),
+        ("7h 7h 2h", 772),
+        ("9s 8s 7s 6s 5s 4s 3s 2s As", 987654321),
+    ],
+)
 def test_play_value(text, value):
     assert play_value(cards(text)) == value
 
 
-@pytest.mark.parametrize("text,ok", [
-    ("8c", True), ("2h 9h 7h", True), ("6d 6h 6s", True), ("7h 7h 2h", True), ("7h 7h", True),
-    ("2h 9s", False), ("6d 6h 5h", False), ("", False),
-])
+@pytest.mark.parametrize(
+    "text,ok",
+    [
+        ("8c", True),
+        ("2h 9h 7h", True),
+        ("6d 6h 6s", True),
+        ("7h 7h 2h", True),
+        ("7h 7h", True),
+        ("2h 9s", False),
+        ("6d 6h 5h", False),
+        ("", False),
+    ],
+)
 def test_is_set(text, ok):
     assert is_set(cards(text)) is ok
 
 
 # Ruling N6: same size and higher value, or one card more; never two more; strictly higher.
-@pytest.mark.parametrize("play,middle,ok", [
-    ("7s", "4d", True), ("4d", "7s", False), ("5s", "5h", False),  # equal value does not beat
-    ("5h 3h", "7s", True), ("3s 3h", "8c", True),  # one card more always beats ("on an 8 ... 33")
-    ("6c 6s", "5h 3h", True), ("5c 3c", "5h 3h", False), ("5h 2h", "6c 6s", False),
-    ("8d 6d 2d", "6c 6s", True), ("Ac 2c 3c", "9h", False),  # two cards more: never
-    ("9h 8s", "2c", False),  # not a set
-    ("7h 7h 2h", "9c 9d", True),  # a duplicate pair inside a suit set (two decks, N2)
-])
+@pytest.mark.parametrize(
+    "play,middle,ok",
+    [
+        ("7s", "4d", True),
+        ("4d", "7s", False),
+        ("5s", "5h", False),  # equal value does not beat
+        ("5h 3h", "7s", True),
+        ("3s 3h", "8c", True),  # one card more always beats ("on an 8 ... 33")
+        ("6c 6s", "5h 3h", True),
+        ("5c 3c", "5h 3h", False),
+        ("5h 2h", "6c 6s", False),
+        ("8d 6d 2d", "6c 6s", True),
+        ("Ac 2c 3c", "9h", False),  # two cards more: never
+        ("9h 8s", "2c", False),  # not a set
+        ("7h 7h 2h", "9c 9d", True),  # a duplicate pair inside a suit set (two decks, N2)
+    ],
+)
 def test_beats(play, middle, ok):
     assert beats(cards(play), cards(middle)) is ok
 
@@ -79,10 +107,15 @@ def test_beats(play, middle, ok):
 def test_legal_plays_lead_is_one_card_or_a_uniform_hand():
     assert legal_plays(counts("9c 4d 4h"), ()) == sorted((c,) for c in cards("9c 4d 4h"))
     suited = counts("9h 4h 2h")
-    assert legal_plays(suited, ()) == sorted([(c,) for c in cards("9h 4h 2h")] + [cards("9h 4h 2h")])
+    assert legal_plays(suited, ()) == sorted(
+        [(c,) for c in cards("9h 4h 2h")] + [cards("9h 4h 2h")]
+    )
     ranked = counts("4c 4d 4h")
     assert cards("4c 4d 4h") in legal_plays(ranked, ())
-    assert legal_plays(counts("7h 7h"), ()) == [cards("7h"), cards("7h 7h")]  # two decks: one type twice
+    assert legal_plays(counts("7h 7h"), ()) == [
+        cards("7h"),
+        cards("7h 7h"),
+    ]  # two decks: one type twice
 
 
 def test_legal_plays_answers_match_brute_force():
@@ -100,14 +133,20 @@ def test_legal_plays_answers_match_brute_force():
 
 
 def test_is_uniform():
-    assert is_uniform(counts("9h 4h 2h")) and is_uniform(counts("4c 4s")) and is_uniform(counts("7h 7h"))
+    assert (
+        is_uniform(counts("9h 4h 2h"))
+        and is_uniform(counts("4c 4s"))
+        and is_uniform(counts("7h 7h"))
+    )
     assert is_uniform(counts("3d"))
     assert not is_uniform(counts("9h 4s")) and not is_uniform([0] * NUM_TYPES)
 
 
 def test_set_table_is_every_one_deck_set_once():
-    assert len(SETS) == 36 + 4 * (2 ** 9 - 1 - 9) + 9 * (2 ** 4 - 1 - 4) == 2143
-    assert all(is_set(t) and list(t) == sorted(t, reverse=True) and len(set(t)) == len(t) for t in SETS)
+    assert len(SETS) == 36 + 4 * (2**9 - 1 - 9) + 9 * (2**4 - 1 - 4) == 2143
+    assert all(
+        is_set(t) and list(t) == sorted(t, reverse=True) and len(set(t)) == len(t) for t in SETS
+    )
     assert all(SET_INDEX[t] == i for i, t in enumerate(SETS))
 
 
@@ -127,7 +166,9 @@ def test_legal_plays_property(data):
     """Random hands (one or two decks) against random middle sets: exactly the sub-multisets that beat."""
     copies = data.draw(st.sampled_from([1, 2]))
     pool = [c for c in range(NUM_TYPES) for _ in range(copies)]
-    picked = data.draw(st.lists(st.sampled_from(range(len(pool))), min_size=1, max_size=9, unique=True))
+    picked = data.draw(
+        st.lists(st.sampled_from(range(len(pool))), min_size=1, max_size=9, unique=True)
+    )
     hand = [0] * NUM_TYPES
     for i in picked:
         hand[pool[i]] += 1
@@ -137,7 +178,12 @@ def test_legal_plays_property(data):
     want = set()
     for k in range(1, len(cards_) + 1):
         for t in itertools.combinations(cards_, k):
-            if middle and beats(t, middle) or not middle and (k == 1 or (k == len(cards_) and is_set(t))):
+            if (
+                middle
+                and beats(t, middle)
+                or not middle
+                and (k == 1 or (k == len(cards_) and is_set(t)))
+            ):
                 want.add(t)
     assert set(plays) == want and len(plays) == len(want)
     assert all(list(t) == sorted(t, reverse=True) for t in plays)

@@ -29,7 +29,7 @@ def test_goes_out_everything_at_once(two_decks):
 
 
 def test_picks_the_card_that_fits_the_hand():
-    """"Keep cards that go together": after beating 95 it takes the 5d to its three 5s (a hand of
+    """ "Keep cards that go together": after beating 95 it takes the 5d to its three 5s (a hand of
     one rank goes out at the next lead), not the higher 9d."""
     s = position(game(2), "Ah 5h 5s 5c 4c 3c 2c", "9d 5d 8s", leader=ANNA)
     play(s, "Ah")

@@ -11,9 +11,17 @@ from deckzoo.envs.bignumber.rules import BigNumberGame
 from deckzoo.envs.core.conformance import check_bad_inputs, check_determinism, check_random_play
 
 # (players, options): every player count, both deck options, single deal and the full game.
-CONFIGS = [(n, {"single_deal": True}) for n in range(2, 7)] + [(n, {"two_decks": True, "single_deal": True})
-                                                               for n in (3, 4)]
-FULL = [(2, {"target": 10}), (3, {}), (4, {}), (4, {"two_decks": True, "target": 20}), (5, {}), (6, {"target": 10})]
+CONFIGS = [(n, {"single_deal": True}) for n in range(2, 7)] + [
+    (n, {"two_decks": True, "single_deal": True}) for n in (3, 4)
+]
+FULL = [
+    (2, {"target": 10}),
+    (3, {}),
+    (4, {}),
+    (4, {"two_decks": True, "target": 20}),
+    (5, {}),
+    (6, {"target": 10}),
+]
 
 
 def ids(cases):
@@ -23,7 +31,9 @@ def ids(cases):
 @pytest.mark.parametrize("n,options", CONFIGS, ids=ids(CONFIGS))
 def test_random_single_deals(n, options):
     game = BigNumberGame(n, **options)
-    stats = check_random_play(game, num_games=300, seed=n, deep_every=0 if not game.two_decks else 997)
+    stats = check_random_play(
+        game, num_games=300, seed=n, deep_every=0 if not game.two_decks else 997
+    )
     assert stats.games == 300
     # A few deep checks (exact masks over every action, round trips, view/observe, determinize).
     check_random_play(game, num_games=2, seed=100 + n, deep_every=23 if not game.two_decks else 5)
@@ -42,8 +52,12 @@ def test_random_full_games(n, options):
 @pytest.mark.parametrize("n,options", CONFIGS + FULL, ids=ids(CONFIGS + FULL))
 def test_random_play_long(n, options):
     game = BigNumberGame(n, **options)
-    check_random_play(game, num_games=1000 if options.get("single_deal") else 40, seed=1000 + n,
-                      deep_every=0 if not game.two_decks else 2003)
+    check_random_play(
+        game,
+        num_games=1000 if options.get("single_deal") else 40,
+        seed=1000 + n,
+        deep_every=0 if not game.two_decks else 2003,
+    )
 
 
 @pytest.mark.parametrize("n,two_decks", [(2, False), (4, False), (4, True), (6, True)])

@@ -1,5 +1,6 @@
-"""Big Number rulebook examples and every ruling of RULINGS.md section 4 (plus the section 1 rulings
-the engine relies on), each on an explicit position; none depends on what a seed deals."""
+"""Big Number rulebook examples and every ruling N1-N15 of docs/rules/bignumber.md (plus the
+cross-game X rulings the engine relies on), each on an explicit position; none depends on what a
+seed deals."""
 
 from __future__ import annotations
 
@@ -28,10 +29,12 @@ from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from .util import ANNA, BEN, CARLA, DAN, can_play, cards, game, hand, pass_, play, position, take
 
 BOTH = pytest.mark.parametrize("two_decks", [False, True], ids=["one_deck", "two_decks"])
-EXAMPLE = ("4d 8d 6d 2d Ac 2c 3c 4c 5c",  # Anna; with Ben, Carla and Dan: all 36 cards (N3, 4 players)
-           "7s 9c 9d 9h 9s 8c 8h 8s Ad",
-           "5h 3h 7c 7d 7h Ah 2h 3d 5d",
-           "6c 6s 2s 3s 4s 5s 4h 6h As")
+EXAMPLE = (
+    "4d 8d 6d 2d Ac 2c 3c 4c 5c",  # Anna; with Ben, Carla and Dan: all 36 cards (N3, 4 players)
+    "7s 9c 9d 9h 9s 8c 8h 8s Ad",
+    "5h 3h 7c 7d 7h Ah 2h 3d 5d",
+    "6c 6s 2s 3s 4s 5s 4h 6h As",
+)
 
 
 def legal(s) -> list[int]:
@@ -80,22 +83,35 @@ def test_rulebook_scoring_example():
 
 
 def test_rulebook_lower_card_helps():
-    """"on an 8 you may play 3s 3h (33), because two cards may follow one"."""
+    """ "on an 8 you may play 3s 3h (33), because two cards may follow one"."""
     s = position(game(2), "8c 9d", "3s 3h 2h", leader=ANNA)
     play(s, "8c")
     assert can_play(s, "3s 3h") and not can_play(s, "3s") and not can_play(s, "2h")
 
 
 # ---- N1-N4: decks, duplicates, deal, start players --------------------------------------------
-@pytest.mark.parametrize("n,two_decks,copies", [(2, None, 1), (3, None, 1), (4, None, 1), (5, None, 2),
-                                                 (6, None, 2), (3, True, 2), (4, True, 2), (4, False, 1),
-                                                 (6, True, 2)])
+@pytest.mark.parametrize(
+    "n,two_decks,copies",
+    [
+        (2, None, 1),
+        (3, None, 1),
+        (4, None, 1),
+        (5, None, 2),
+        (6, None, 2),
+        (3, True, 2),
+        (4, True, 2),
+        (4, False, 1),
+        (6, True, 2),
+    ],
+)
 def test_N1_deck_by_player_count(n, two_decks, copies):
     g = BigNumberGame(n, two_decks=two_decks)
     assert g.copies == copies and g.two_decks == (copies == 2)
     assert g.num_actions == (NUM_ACTIONS_TWO_DECKS if copies == 2 else NUM_ACTIONS_ONE_DECK)
     s = g.new_state(1)
-    assert (np.asarray(s.aside) + np.sum(s.hands, axis=0) == copies).all()  # Ace-9 of 4 suits, x copies
+    assert (
+        np.asarray(s.aside) + np.sum(s.hands, axis=0) == copies
+    ).all()  # Ace-9 of 4 suits, x copies
 
 
 @pytest.mark.parametrize("n,two_decks", [(2, True), (5, False), (6, False)])
@@ -204,7 +220,11 @@ def test_N8_pick_up_is_a_mandatory_choice_and_the_rest_goes_out_publicly():
     assert s.out[c("7s")] == 1 and s.hands[CARLA][c("6s")] == 1
     for p in range(3):
         v = s.view(p)
-        assert v["out_of_play"] == [c("7s")] and v["known"][CARLA] == [c("6s")] and v["known"][BEN] == [c("2h")]
+        assert (
+            v["out_of_play"] == [c("7s")]
+            and v["known"][CARLA] == [c("6s")]
+            and v["known"][BEN] == [c("2h")]
+        )
 
 
 @pytest.mark.parametrize("single_deal", [False, True])
@@ -249,7 +269,12 @@ def test_N11_everyone_passes_on_a_lead_and_the_leader_leads_again():
     play(s, "9c")
     pass_(s)
     pass_(s)
-    assert s.phase == LEAD and s.current_player == ANNA and s.out[c("9c")] == 1 and hand(s, ANNA) == cards("2d")
+    assert (
+        s.phase == LEAD
+        and s.current_player == ANNA
+        and s.out[c("9c")] == 1
+        and hand(s, ANNA) == cards("2d")
+    )
 
 
 def test_N11_never_asked_to_answer_your_own_set():
@@ -290,28 +315,53 @@ def test_N12_a_one_card_hand_leads_out():
 
 # ---- N13: scoring, target, ties, single deal -----------------------------------------------------------
 def test_N13_game_ends_when_a_player_reaches_the_target():
-    s = position(game(4, target=15), "9h 8h 7c", "9c 2s", "5h 3h", "Ac 2c 3c 4c 5c", leader=BEN,
-                 scores=[11, 5, 9, 10])
+    s = position(
+        game(4, target=15),
+        "9h 8h 7c",
+        "9c 2s",
+        "5h 3h",
+        "Ac 2c 3c 4c 5c",
+        leader=BEN,
+        scores=[11, 5, 9, 10],
+    )
     play(s, "9c")
     play(s, "5h 3h")
-    assert s.scores_ == [14, 6, 9, 15] and s.is_terminal() and s.phase == OVER and s.current_player is None
-    assert s.winners() == [BEN] and s.returns().tolist() == pytest.approx([-1 / 3, 1, -1 / 3, -1 / 3])
+    assert (
+        s.scores_ == [14, 6, 9, 15]
+        and s.is_terminal()
+        and s.phase == OVER
+        and s.current_player is None
+    )
+    assert s.winners() == [BEN] and s.returns().tolist() == pytest.approx(
+        [-1 / 3, 1, -1 / 3, -1 / 3]
+    )
 
 
 def test_N13_below_the_target_the_game_goes_on():
-    s = position(game(4, target=20), "9h 8h 7c", "9c 2s", "5h 3h", "Ac 2c 3c 4c 5c", leader=BEN,
-                 scores=[11, 5, 9, 10])
+    s = position(
+        game(4, target=20),
+        "9h 8h 7c",
+        "9c 2s",
+        "5h 3h",
+        "Ac 2c 3c 4c 5c",
+        leader=BEN,
+        scores=[11, 5, 9, 10],
+    )
     play(s, "9c")
     play(s, "5h 3h")
     assert not s.is_terminal() and s.scores_ == [14, 6, 9, 15] and s.deal == 1
 
 
 def test_N13_tied_players_share_the_win():
-    s = position(game(4, target=15), "9h", "9c 2s 4d", "5h 3h", "Ac 2c", leader=BEN, scores=[5, 3, 10, 13])
+    s = position(
+        game(4, target=15), "9h", "9c 2s 4d", "5h 3h", "Ac 2c", leader=BEN, scores=[5, 3, 10, 13]
+    )
     play(s, "9c")
     play(s, "5h 3h")
     assert s.scores_ == [6, 5, 10, 15]
-    s2 = position(game(4, target=15), "9h", "9c 2s", "5h 3h", "Ac 2c", leader=BEN, scores=[5, 5, 10, 13])
+    s2 = position(
+        game(4, target=15), "9h", "9c 2s", "5h 3h", "Ac 2c", leader=BEN, scores=[5, 5, 10, 13]
+    )
     play(s2, "9c")
     play(s2, "5h 3h")
     assert s2.scores_ == [6, 6, 10, 15] and s2.winners() == [ANNA, BEN]
@@ -326,10 +376,19 @@ def test_N13_single_deal_fewest_cards_wins():
     assert s.is_terminal() and s.scores_ == [2, 2, 0] and s.winners() == [CARLA]
 
 
-@pytest.mark.parametrize("options,key", [({"target": 0}, "target"), ({"target": "15"}, "target"),
-                                         ({"target": 15.0}, "target"), ({"single_deal": 1}, "single_deal"),
-                                         ({"start_player": 4}, "start_player"), ({"start_player": -1}, "start_player"),
-                                         ({"two_decks": "yes"}, "two_decks"), ({"decks": 2}, "decks")])
+@pytest.mark.parametrize(
+    "options,key",
+    [
+        ({"target": 0}, "target"),
+        ({"target": "15"}, "target"),
+        ({"target": 15.0}, "target"),
+        ({"single_deal": 1}, "single_deal"),
+        ({"start_player": 4}, "start_player"),
+        ({"start_player": -1}, "start_player"),
+        ({"two_decks": "yes"}, "two_decks"),
+        ({"decks": 2}, "decks"),
+    ],
+)
 def test_bad_options_name_the_key(options, key):
     with pytest.raises(ConfigError, match=key):
         BigNumberGame(4, **options)
@@ -344,7 +403,10 @@ def test_N14_view_hides_other_hands_and_the_aside_cards():
     det = s.determinize(BEN, np.random.default_rng(0))
     assert det.hands[BEN] == s.hands[BEN] and [sum(h) for h in det.hands] == [2, 4, 4]
     det.check_invariants()
-    assert any(det.determinize(BEN, np.random.default_rng(k)).hands[ANNA] != s.hands[ANNA] for k in range(10))
+    assert any(
+        det.determinize(BEN, np.random.default_rng(k)).hands[ANNA] != s.hands[ANNA]
+        for k in range(10)
+    )
 
 
 def test_X7_picked_up_cards_stay_known_until_played():
@@ -380,7 +442,9 @@ def test_two_decks_card_by_card_masks_are_exact_prefixes():
     # Ben against 21: pairs above 21 and every triple: 97, 92, 77, 72 and 977, 972, 772.
     assert legal(s) == sorted([PASS, ADD_BASE + c("9h"), ADD_BASE + c("7h")])
     s.apply(ADD_BASE + c("7h"))
-    assert legal(s) == sorted([ADD_BASE + c("7h"), ADD_BASE + c("2h")])  # no pass once started, no 9 after a 7
+    assert legal(s) == sorted(
+        [ADD_BASE + c("7h"), ADD_BASE + c("2h")]
+    )  # no pass once started, no 9 after a 7
     assert s.view(BEN)["selection"] == [c("7h")] and s.view(ANNA)["selection"] == []
     s.apply(ADD_BASE + c("7h"))
     assert legal(s) == sorted([ADD_BASE + c("2h"), FINISH])  # 77 is a play; 772 too
@@ -426,7 +490,9 @@ def test_N15_every_round_removes_a_card_from_the_hands(n, two_decks):
                 in_hands = now
 
 
-@pytest.mark.parametrize("hands", [("9h 9h", "2c"), ("9h", ""), ("Ac 2c 3c 4c 5c 6c 7c 8c 9c 9h", "2d")])
+@pytest.mark.parametrize(
+    "hands", [("9h 9h", "2c"), ("9h", ""), ("Ac 2c 3c 4c 5c 6c 7c 8c 9c 9h", "2d")]
+)
 def test_from_hands_refuses_impossible_positions(hands):
     with pytest.raises(ValueError, match="not a Big Number position"):
         position(game(2), *hands)

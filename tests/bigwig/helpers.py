@@ -20,8 +20,19 @@ def counts(kinds, size: int) -> np.ndarray:
     return np.bincount(np.asarray(list(kinds), dtype=np.int64), minlength=size)[:size]
 
 
-def table(hands, reveal, *, collected=None, altar=(), draw=(), discard=None, holmgangs=0, later=(),
-          age_order=None, seed=0) -> BigWigState:
+def table(
+    hands,
+    reveal,
+    *,
+    collected=None,
+    altar=(),
+    draw=(),
+    discard=None,
+    holmgangs=0,
+    later=(),
+    age_order=None,
+    seed=0,
+) -> BigWigState:
     """The position at the start of a round, after ``reveal`` (a small-card kind) was turned up.
 
     ``hands``: the large cards of each seat (kinds; the well is added); ``collected``: each seat's
@@ -40,20 +51,40 @@ def table(hands, reveal, *, collected=None, altar=(), draw=(), discard=None, hol
     else:
         disc = counts(discard, NUM_KINDS)
     assert ((placed + disc) == KIND_COPIES).all(), "large cards not conserved"
-    small_used = counts([k for c in collected for k in c] + list(altar) + [reveal] + list(later), 16)
+    small_used = counts(
+        [k for c in collected for k in c] + list(altar) + [reveal] + list(later), 16
+    )
     small_used[HOLMGANG] += holmgangs
     rest = SMALL_COPIES - small_used
     assert (rest >= 0).all(), "too many copies of a small card"
-    bottom = [HOLMGANG] * int(rest[HOLMGANG]) + np.repeat(np.arange(15), rest[:15]).tolist()  # holmgangs last
+    bottom = [HOLMGANG] * int(rest[HOLMGANG]) + np.repeat(
+        np.arange(15), rest[:15]
+    ).tolist()  # holmgangs last
     pile = bottom + list(reversed(later)) + [reveal]
     d = {
-        "current_player": None, "phase": 0, "hands": hand_counts.tolist(), "well": [True] * n,
-        "draw": list(draw), "discard": disc.tolist(), "small": pile,
+        "current_player": None,
+        "phase": 0,
+        "hands": hand_counts.tolist(),
+        "well": [True] * n,
+        "draw": list(draw),
+        "discard": disc.tolist(),
+        "small": pile,
         "collected": [counts(c, NUM_POINT_KINDS).tolist() for c in collected],
-        "altar": counts(altar, NUM_POINT_KINDS).tolist(), "holmgangs": holmgangs, "round": 0,
-        "round_card": NONE, "point_on_table": False, "trump": [False] * 4, "participants": [],
-        "commits": [NONE] * n, "challenger": NONE, "target": NONE, "stake": NONE, "joiners": [], "queue": [],
-        "last_trick": [NONE] * n, "last_winner": NONE,
+        "altar": counts(altar, NUM_POINT_KINDS).tolist(),
+        "holmgangs": holmgangs,
+        "round": 0,
+        "round_card": NONE,
+        "point_on_table": False,
+        "trump": [False] * 4,
+        "participants": [],
+        "commits": [NONE] * n,
+        "challenger": NONE,
+        "target": NONE,
+        "stake": NONE,
+        "joiners": [],
+        "queue": [],
+        "last_trick": [NONE] * n,
+        "last_winner": NONE,
         # the table remembers nothing from before this position: hands and draw pile are unseen
         "origins": Origins.dealt(placed, hand_counts.sum(axis=1).tolist()).to_dict(),
     }

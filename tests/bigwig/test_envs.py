@@ -33,7 +33,9 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
         if in_trick:  # the trick is not complete yet: nobody else may notice anything
             for a in others:
                 after = env.observe(a)
-                assert np.array_equal(after["observation"], before[a]["observation"]), f"{a} saw {agent}'s commit"
+                assert np.array_equal(after["observation"], before[a]["observation"]), (
+                    f"{a} saw {agent}'s commit"
+                )
                 # (the AEC mask itself moves with the turn; the seat's own pending mask does not change)
                 seat = int(a.split("_")[1])
                 assert np.array_equal(env.unwrapped.game_state.legal_mask_for(seat), masks[a])
@@ -45,7 +47,9 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
 def test_aec_pending_seat_knows_it_must_still_commit_but_not_what_others_did():
     env = bigwig_v0.raw_env(num_players=3)
     env.reset(seed=0)
-    env.game_state = table([[standard("red", 9)], [standard("blue", 9)], [standard("green", 1)]], point_kind(["red"]))
+    env.game_state = table(
+        [[standard("red", 9)], [standard("blue", 9)], [standard("green", 1)]], point_kind(["red"])
+    )
     layout = env.game.layout
     env.agent_selection = "player_0"
     env.step(standard("red", 9))
@@ -74,7 +78,9 @@ def test_parallel_all_trick_players_commit_in_one_step(n):
             mask = obs[a]["action_mask"]
             assert mask.any()
             if seat in acting:
-                assert not mask[noop] and np.array_equal(mask[:noop].astype(bool), state.legal_mask_for(seat))
+                assert not mask[noop] and np.array_equal(
+                    mask[:noop].astype(bool), state.legal_mask_for(seat)
+                )
             else:
                 assert mask.tolist() == [0] * noop + [1]
         if len(acting) > 1:
@@ -98,7 +104,9 @@ def test_parallel_same_seed_and_actions_same_game():
         rng = np.random.default_rng(1)
         trace = []
         while env.agents:
-            actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+            actions = {
+                a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents
+            }
             obs, rew, *_ = env.step(actions)
             trace.append((sorted(actions.items()), sorted(rew.items())))
         return trace, env.game_state.to_dict()
@@ -123,10 +131,13 @@ def test_parallel_illegal_action_raises_and_keeps_the_state():
 def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():
     env = bigwig_v0.parallel_env(num_players=3)
     env.reset(seed=0)
-    env.game_state = table([[standard("red", 1)], [standard("red", 2)], [standard("blue", 1)]], 15,
-                      collected=[[], [point_kind(["red"])], []])
+    env.game_state = table(
+        [[standard("red", 1)], [standard("red", 2)], [standard("blue", 1)]],
+        15,
+        collected=[[], [point_kind(["red"])], []],
+    )
     obs = env._observations()
-    assert obs["player_0"]["action_mask"][:env.noop].any()  # the challenger picks a target
+    assert obs["player_0"]["action_mask"][: env.noop].any()  # the challenger picks a target
     assert obs["player_1"]["action_mask"].tolist() == [0] * env.noop + [1]
     assert obs["player_2"]["action_mask"].tolist() == [0] * env.noop + [1]
 
@@ -136,8 +147,12 @@ def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
     env = bigwig_v0.raw_env(num_players=3, reward="dense")
     env.reset(seed=0)
     p2, p3 = point_kind(["red"]), point_kind(["red", "green"])
-    env.game_state = table([[standard("red", 9)], [standard("red", 2)], [standard("blue", 1)]], 15,
-                      collected=[[], [p3, p2], []], altar=[point_kind(["blue"])])
+    env.game_state = table(
+        [[standard("red", 9)], [standard("red", 2)], [standard("blue", 1)]],
+        15,
+        collected=[[], [p3, p2], []],
+        altar=[point_kind(["blue"])],
+    )
     env._rewards = type(env._rewards)("dense", env.game_state)
     env.agent_selection = "player_0"
     env.step(TARGET_BASE)  # challenge the player to the left (seat 1)
@@ -148,8 +163,14 @@ def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
 
 
 def test_determinize_mid_trick_keeps_the_view_and_resamples_hidden_commits():
-    s = table([[standard("red", v) for v in (1, 2, 3)], [standard("blue", v) for v in (1, 2, 3)],
-               [standard("green", v) for v in (1, 2, 3)]], point_kind(["red"]))
+    s = table(
+        [
+            [standard("red", v) for v in (1, 2, 3)],
+            [standard("blue", v) for v in (1, 2, 3)],
+            [standard("green", v) for v in (1, 2, 3)],
+        ],
+        point_kind(["red"]),
+    )
     s.apply(standard("red", 3))
     s.apply(standard("blue", 3))  # seat 2 still to commit; seats 0 and 1 committed face down
     rng = np.random.default_rng(0)

@@ -17,7 +17,9 @@ def test_heuristic_beats_random_players():
         seat = g % 4
         agents = [RandomAgent(int(rng.integers(2**31))) for _ in range(4)]
         agents[seat] = make_agent("heuristic", "bigwig", seed=int(rng.integers(2**31)))
-        res = play_match(game, agents, ["random"] * 4, seed=int(rng.integers(2**63)))  # raises on an illegal move
+        res = play_match(
+            game, agents, ["random"] * 4, seed=int(rng.integers(2**63))
+        )  # raises on an illegal move
         if seat in res.winners:
             wins += 1.0 / len(res.winners)
     assert wins / games > 0.45  # uniform share is 0.25; a few hundred games measure about 0.65

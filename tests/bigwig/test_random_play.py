@@ -15,10 +15,14 @@ def test_random_play_harness(n):
     assert stats.games == 400
     counts = stats.action_counts
     # every card kind is played and sacrificed, wells and tickets are used, every stake occurs
-    assert (counts[:PLAY_WELL + 1] > 0).all() and (counts[PLAY_WELL + 1:JOIN] > 0).all()
-    assert (counts[JOIN] > 0) == (n > 2) and (counts[game.stake_base:] > 0).all()  # no onlookers with 2
-    assert (counts[JOIN + 2:game.stake_base] > 0).all()  # every challenge offset
-    assert max(stats.lengths) < 40 * (n + 3)  # 24 rounds at most, each a bounded number of decisions
+    assert (counts[: PLAY_WELL + 1] > 0).all() and (counts[PLAY_WELL + 1 : JOIN] > 0).all()
+    assert (counts[JOIN] > 0) == (n > 2) and (
+        counts[game.stake_base :] > 0
+    ).all()  # no onlookers with 2
+    assert (counts[JOIN + 2 : game.stake_base] > 0).all()  # every challenge offset
+    assert max(stats.lengths) < 40 * (
+        n + 3
+    )  # 24 rounds at most, each a bounded number of decisions
     winners = np.bincount([w for ws in stats.winners for w in ws], minlength=n)
     assert (winners > 0).all()
     check_determinism(game, seed=n)

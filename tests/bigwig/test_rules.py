@@ -1,4 +1,4 @@
-"""BigWig: every rulebook example and every ruling of RULINGS.md section 2 (B1-B38, §7.1-7.3) on
+"""BigWig: every rulebook example and every ruling B1-B38 of docs/rules/bigwig.md on
 explicit positions, plus the pure helper tables."""
 
 import numpy as np
@@ -48,7 +48,7 @@ P5 = point_kind([R, Y, B, G])
 def filler(n, k=3, start=0):
     """``n`` hands of ``k`` distinct low standard cards each, disjoint, avoiding any card a test names."""
     pool = [standard(c, v) for v in (1, 2) for c in (R, Y, B, G)] + [standard(Y, v) for v in (3, 4)]
-    return [pool[start + i * k:start + (i + 1) * k] for i in range(n)]
+    return [pool[start + i * k : start + (i + 1) * k] for i in range(n)]
 
 
 def sacrifice(state, kind):
@@ -61,27 +61,35 @@ def stake_action(state, kind):
 
 
 # ---- pure helpers --------------------------------------------------------------------------------
-@pytest.mark.parametrize("vp,hands,expected", [
-    ([10, 8, 10], [3, 9, 2], [0]),  # B33: most cards in hand breaks the tie
-    ([10, 8, 10], [3, 9, 3], [0, 2]),  # still tied: share
-    ([0, 0], [8, 8], [0, 1]),
-    ([5, 12], [9, 1], [1]),
-])
+@pytest.mark.parametrize(
+    "vp,hands,expected",
+    [
+        ([10, 8, 10], [3, 9, 2], [0]),  # B33: most cards in hand breaks the tie
+        ([10, 8, 10], [3, 9, 3], [0, 2]),  # still tied: share
+        ([0, 0], [8, 8], [0, 1]),
+        ([5, 12], [9, 1], [1]),
+    ],
+)
 def test_b33_winners_table(vp, hands, expected):
     assert winners_of(vp, hands) == expected
 
 
-@pytest.mark.parametrize("vp,age_rank,expected", [
-    ([4, 2, 7], [0, 1, 2], 1),
-    ([2, 2, 7], [0, 1, 2], 0),  # B24/§7.2: tie -> youngest
-    ([2, 2, 7], [1, 0, 2], 1),
-    ([0, 0, 0, 0], [3, 2, 1, 0], 3),
-])
+@pytest.mark.parametrize(
+    "vp,age_rank,expected",
+    [
+        ([4, 2, 7], [0, 1, 2], 1),
+        ([2, 2, 7], [0, 1, 2], 0),  # B24: tie -> youngest
+        ([2, 2, 7], [1, 0, 2], 1),
+        ([0, 0, 0, 0], [3, 2, 1, 0], 3),
+    ],
+)
 def test_b24_challenger_table(vp, age_rank, expected):
     assert challenger_of(vp, age_rank) == expected
 
 
-@pytest.mark.parametrize("entitled,hand,drawn", [(3, 5, 3), (3, 7, 2), (3, 8, 1), (2, 9, 0), (1, 8, 1), (2, 1, 2)])
+@pytest.mark.parametrize(
+    "entitled,hand,drawn", [(3, 5, 3), (3, 7, 2), (3, 8, 1), (2, 9, 0), (1, 8, 1), (2, 1, 2)]
+)
 def test_b21_draws_capped_by_the_hand_limit(entitled, hand, drawn):
     assert draws_allowed(entitled, hand) == drawn
 
@@ -92,7 +100,9 @@ def test_action_names_are_unique_and_ids_cover_the_space():
         names = [s.action_name(a) for a in range(s.game.num_actions)]
         assert s.game.num_actions == num_actions(n) == 109 + n
         assert len(set(names)) == len(names) and not any(x.startswith("<invalid") for x in names)
-    assert s.action_name(PLAY_WELL) == "play well" and s.action_name(standard(G, 7)) == "play green 7"
+    assert (
+        s.action_name(PLAY_WELL) == "play well" and s.action_name(standard(G, 7)) == "play green 7"
+    )
 
 
 # ---- set-up: B1, B2, B34, options -------------------------------------------------------------------
@@ -103,7 +113,9 @@ def test_b1_b2_b34_setup(n):
     assert [s.hand_size(p) for p in range(n)] == [8] * n  # 7 large cards + the well
     assert all(s.well)
     assert len(s.draw) == 52 - 7 * n
-    assert len(s.small) == 24 - s.round and s.round_card >= 0  # (duel-less holmgangs are skipped, B25)
+    assert (
+        len(s.small) == 24 - s.round and s.round_card >= 0
+    )  # (duel-less holmgangs are skipped, B25)
 
 
 def test_b1_player_counts_and_bad_options():
@@ -118,20 +130,35 @@ def test_b1_player_counts_and_bad_options():
     g = BigWigGame(num_players=3, age_order=(2, 0, 1))
     assert g.config() == {"num_players": 3, "age_order": [2, 0, 1]} and g.turn_order == [2, 0, 1]
     assert BigWigGame(num_players=4, age_order=[2, 3, 0, 1]).turn_order == [2, 3, 0, 1]
-    assert BigWigGame(num_players=4, age_order=[2, 0, 1, 3]).turn_order == [2, 3, 0, 1]  # youngest, then clockwise
+    assert BigWigGame(num_players=4, age_order=[2, 0, 1, 3]).turn_order == [
+        2,
+        3,
+        0,
+        1,
+    ]  # youngest, then clockwise
 
 
 # ---- rulebook examples -------------------------------------------------------------------------------
 def test_example_three_point_trick_won_by_marios_green_7():
     """Point card 3 VP white/red/green; Thade red 3, Mario green 7, Dominik blue 8: Mario wins."""
     thade, mario, dominik = 0, 1, 2
-    s = table([[standard(R, 3), standard(Y, 1)], [standard(G, 7), standard(Y, 2)], [standard(B, 8), standard(R, 1)]],
-              P3_RG)
+    s = table(
+        [
+            [standard(R, 3), standard(Y, 1)],
+            [standard(G, 7), standard(Y, 2)],
+            [standard(B, 8), standard(R, 1)],
+        ],
+        P3_RG,
+    )
     assert s.trump == [True, False, False, True]
     commit(s, {thade: standard(R, 3), mario: standard(G, 7), dominik: standard(B, 8)})
     assert s.collected[mario, P3_RG] == 1 and s.vp().tolist() == [0, 3, 0]
     assert s.last_winner == mario and s.round == 2
-    for k in (standard(R, 3), standard(G, 7), standard(B, 8)):  # played cards go to the discard pile
+    for k in (
+        standard(R, 3),
+        standard(G, 7),
+        standard(B, 8),
+    ):  # played cards go to the discard pile
         assert s.discard[k] == 1
 
 
@@ -139,16 +166,34 @@ def test_example_two_wells_and_thades_green_2():
     """White/blue card; Mario and Dominik play wells, Thade wins with a green 2. Dominik (younger)
     sacrifices a green 5 and draws 2, then Mario sacrifices a red 9 and draws 3."""
     mario, dominik, thade = 0, 1, 2
-    top5 = [standard(Y, 9), standard(B, 9), standard(G, 9), standard(Y, 8), standard(B, 7)]  # drawn in this order
-    s = table([[standard(R, 9), standard(R, 1)], [standard(G, 5), standard(Y, 1)], [standard(G, 2), standard(B, 1)]],
-              P2_BLUE, draw=list(reversed(top5)) + [], age_order=[dominik, mario, thade])
+    top5 = [
+        standard(Y, 9),
+        standard(B, 9),
+        standard(G, 9),
+        standard(Y, 8),
+        standard(B, 7),
+    ]  # drawn in this order
+    s = table(
+        [
+            [standard(R, 9), standard(R, 1)],
+            [standard(G, 5), standard(Y, 1)],
+            [standard(G, 2), standard(B, 1)],
+        ],
+        P2_BLUE,
+        draw=list(reversed(top5)) + [],
+        age_order=[dominik, mario, thade],
+    )
     commit(s, {mario: WELL, dominik: WELL, thade: standard(G, 2)})
     assert s.collected[thade, P2_BLUE] == 1  # green is not trump, but it is the only card
     assert s.phase == PHASE_SACRIFICE and s.current_player == dominik  # the youngest first
     assert s.well == [True, True, True]  # wells back in hand
     assert not s.legal_mask()[SACRIFICE_BASE + standard(R, 9)]  # only own cards
     sacrifice(s, standard(G, 5))
-    assert s.hands[dominik, top5[0]] == 1 and s.hands[dominik, top5[1]] == 1 and s.hand_size(dominik) == 4
+    assert (
+        s.hands[dominik, top5[0]] == 1
+        and s.hands[dominik, top5[1]] == 1
+        and s.hand_size(dominik) == 4
+    )
     assert s.current_player == mario
     sacrifice(s, standard(R, 9))
     assert all(s.hands[mario, k] == 1 for k in top5[2:]) and s.hand_size(mario) == 5
@@ -161,14 +206,21 @@ def test_example_second_holmgang_til_valhallar_hugin_munin_fenrir_mjollnir():
     Mario's Mjollnir, Dominik's Hugin & Munin, Thade's Fenrir: Fenrir voids H&M, Mjollnir wins;
     Mario keeps the stake and takes the cards under the altar."""
     dominik, mario, thade = 0, 1, 2
-    s = table([[HUGIN_MUNIN, standard(R, 1)], [MJOLLNIR, standard(R, 2)], [TIL_VALHALLAR, FENRIR]], HOLMGANG,
-              collected=[[P2_RED], [P5, P2_BLUE], [P3_RG]], altar=[P4_RYB], holmgangs=1)
+    s = table(
+        [[HUGIN_MUNIN, standard(R, 1)], [MJOLLNIR, standard(R, 2)], [TIL_VALHALLAR, FENRIR]],
+        HOLMGANG,
+        collected=[[P2_RED], [P5, P2_BLUE], [P3_RG]],
+        altar=[P4_RYB],
+        holmgangs=1,
+    )
     assert s.holmgangs == 2 and s.phase == PHASE_TARGET and s.challenger == dominik
     mask = s.legal_mask()
     assert mask[TARGET_BASE] and mask[TARGET_BASE + 1] and mask.sum() == 2  # Mario or Thade
     s.apply(TARGET_BASE + 0)  # Mario, one seat to Dominik's left
     assert s.phase == PHASE_STAKE and s.target == mario
-    assert np.flatnonzero(s.legal_mask()).tolist() == sorted([stake_action(s, P5), stake_action(s, P2_BLUE)])
+    assert np.flatnonzero(s.legal_mask()).tolist() == sorted(
+        [stake_action(s, P5), stake_action(s, P2_BLUE)]
+    )
     s.apply(stake_action(s, P5))
     assert s.trump == [True] * 4
     assert s.phase == PHASE_TICKET and s.current_player == thade and s.legal_mask()[JOIN]
@@ -189,11 +241,25 @@ def test_b13_tie_sends_the_point_card_under_the_altar():
 
 
 def test_b18_only_wells_everyone_draws_and_the_card_goes_under_the_altar():
-    s = table([[standard(R, 9)], [standard(G, 4)], [standard(B, 1)]], P3_RG,
-              draw=[standard(Y, 5), standard(Y, 6), standard(Y, 7), standard(Y, 8), standard(Y, 9), standard(G, 9)])
+    s = table(
+        [[standard(R, 9)], [standard(G, 4)], [standard(B, 1)]],
+        P3_RG,
+        draw=[
+            standard(Y, 5),
+            standard(Y, 6),
+            standard(Y, 7),
+            standard(Y, 8),
+            standard(Y, 9),
+            standard(G, 9),
+        ],
+    )
     commit(s, {0: WELL, 1: WELL, 2: WELL})
     assert s.altar[P3_RG] == 1
-    for seat, kind, drawn in ((0, standard(R, 9), 3), (1, standard(G, 4), 2), (2, standard(B, 1), 1)):
+    for seat, kind, drawn in (
+        (0, standard(R, 9), 3),
+        (1, standard(G, 4), 2),
+        (2, standard(B, 1), 1),
+    ):
         assert s.current_player == seat
         before = s.hand_size(seat)
         sacrifice(s, kind)
@@ -227,8 +293,11 @@ def test_b19_order_is_youngest_then_clockwise():
 
 
 def test_b19_each_player_completes_the_draw_before_the_next_decides():
-    s = table([[standard(R, 9)], [standard(G, 9)]], P2_RED, draw=[standard(Y, 5), standard(Y, 6), standard(Y, 7),
-                                                                   standard(Y, 8)])
+    s = table(
+        [[standard(R, 9)], [standard(G, 9)]],
+        P2_RED,
+        draw=[standard(Y, 5), standard(Y, 6), standard(Y, 7), standard(Y, 8)],
+    )
     commit(s, {0: WELL, 1: WELL})
     sacrifice(s, standard(R, 9))
     assert s.hand_size(0) == 4 and len(s.draw) == 1  # drew 3 before seat 1 decides
@@ -237,7 +306,9 @@ def test_b19_each_player_completes_the_draw_before_the_next_decides():
 
 def test_b21_hand_limit_caps_the_draw():
     hand = [standard(R, v) for v in range(1, 9)]  # 8 cards + well = 9
-    s = table([hand, [standard(G, 1)]], P2_RED, draw=[standard(Y, 5), standard(Y, 6), standard(Y, 7)])
+    s = table(
+        [hand, [standard(G, 1)]], P2_RED, draw=[standard(Y, 5), standard(Y, 6), standard(Y, 7)]
+    )
     commit(s, {0: WELL, 1: standard(G, 1)})
     sacrifice(s, standard(R, 8))  # entitled to 3, room for 1
     assert s.hand_size(0) == 9 and len(s.draw) == 2
@@ -247,7 +318,9 @@ def test_b22_only_the_well_draws_two_without_a_sacrifice():
     s = table([[], [standard(G, 1)]], P2_RED, draw=[standard(Y, 5), standard(Y, 6), standard(Y, 7)])
     assert np.flatnonzero(s.legal_mask()).tolist() == [PLAY_WELL]
     commit(s, {0: WELL, 1: standard(G, 1)})
-    assert s.hand_size(0) == 3 and s.hands[0, standard(Y, 7)] == 1 and s.hands[0, standard(Y, 6)] == 1
+    assert (
+        s.hand_size(0) == 3 and s.hands[0, standard(Y, 7)] == 1 and s.hands[0, standard(Y, 6)] == 1
+    )
     assert s.phase == PHASE_COMMIT  # no sacrifice decision was asked
 
 
@@ -255,7 +328,9 @@ def test_b23_empty_draw_pile_reshuffles_the_discard_pile_mid_sequence():
     s = table([[standard(R, 9)], [standard(G, 9)]], P2_RED, draw=[standard(Y, 5)])
     discard_before = int(s.discard.sum())
     commit(s, {0: WELL, 1: WELL})
-    sacrifice(s, standard(R, 9))  # draws the last card, then reshuffles (the red 9 included) and draws 2
+    sacrifice(
+        s, standard(R, 9)
+    )  # draws the last card, then reshuffles (the red 9 included) and draws 2
     assert s.hand_size(0) == 4
     assert len(s.draw) == discard_before + 1 - 2 and s.discard.sum() == 0
     s.check_invariants()
@@ -270,10 +345,17 @@ def test_b24_tie_for_fewest_vp_goes_to_the_youngest():
 def test_b25_target_may_be_tied_with_the_challenger_and_needs_a_point_card():
     s = table(filler(4), HOLMGANG, collected=[[P2_RED], [P2_BLUE], [P3_RG], [P4_RYB]])
     assert s.challenger == 0 and s.current_player == 0  # 2 VP tie with seat 1, seat 0 is youngest
-    assert np.flatnonzero(s.legal_mask()).tolist() == [TARGET_BASE + 0, TARGET_BASE + 1, TARGET_BASE + 2]
+    assert np.flatnonzero(s.legal_mask()).tolist() == [
+        TARGET_BASE + 0,
+        TARGET_BASE + 1,
+        TARGET_BASE + 2,
+    ]
     s = table(filler(4), HOLMGANG, collected=[[], [], [P2_RED], [P3_RG]])
     assert s.challenger == 0
-    assert np.flatnonzero(s.legal_mask()).tolist() == [TARGET_BASE + 1, TARGET_BASE + 2]  # not seat 1 (no card)
+    assert np.flatnonzero(s.legal_mask()).tolist() == [
+        TARGET_BASE + 1,
+        TARGET_BASE + 2,
+    ]  # not seat 1 (no card)
 
 
 def test_b25_no_eligible_target_means_no_duel_but_the_card_counts():
@@ -289,14 +371,21 @@ def test_b26_the_challenge_is_mandatory():
 
 
 def test_b12_stake_sets_the_trump_colours_and_a_five_overrides_them():
-    s = table([[standard(R, 1), standard(Y, 1)], [standard(B, 9), standard(G, 9)]], HOLMGANG,
-              collected=[[], [P2_RED]])
+    s = table(
+        [[standard(R, 1), standard(Y, 1)], [standard(B, 9), standard(G, 9)]],
+        HOLMGANG,
+        collected=[[], [P2_RED]],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     assert s.trump == [True, False, False, False]
     commit(s, {0: standard(R, 1), 1: standard(B, 9)})
     assert s.last_winner == 0 and s.collected[0, P2_RED] == 1  # red 1 is trump
-    s = table([[SURTR, standard(Y, 1)], [standard(B, 9), standard(G, 9)]], HOLMGANG, collected=[[], [P2_BLUE]])
+    s = table(
+        [[SURTR, standard(Y, 1)], [standard(B, 9), standard(G, 9)]],
+        HOLMGANG,
+        collected=[[], [P2_BLUE]],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_BLUE))
     commit(s, {0: SURTR, 1: standard(B, 9)})  # Surtr: only red and white are trump
@@ -306,10 +395,20 @@ def test_b12_stake_sets_the_trump_colours_and_a_five_overrides_them():
 def test_W_D3_only_til_valhallar_holders_are_asked_in_age_order():
     """B27: onlookers without a Til Valhallar are not asked (X6: a choice of one is no choice); the
     holders decide one after another, each join public before the next decision."""
-    hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(B, 1)], [standard(B, 2)],
-             [TIL_VALHALLAR], [standard(G, 1), standard(G, 2)]]
-    s = table(hands, HOLMGANG, collected=[[], [P2_RED], [P2_BLUE], [P3_RG], [P5], []],
-              age_order=[0, 5, 1, 2, 3, 4])
+    hands = [
+        [standard(R, 1)],
+        [standard(R, 2)],
+        [TIL_VALHALLAR, standard(B, 1)],
+        [standard(B, 2)],
+        [TIL_VALHALLAR],
+        [standard(G, 1), standard(G, 2)],
+    ]
+    s = table(
+        hands,
+        HOLMGANG,
+        collected=[[], [P2_RED], [P2_BLUE], [P3_RG], [P5], []],
+        age_order=[0, 5, 1, 2, 3, 4],
+    )
     s.apply(TARGET_BASE)  # seat 0 challenges seat 1
     s.apply(stake_action(s, P2_RED))
     asked = []
@@ -340,16 +439,22 @@ def test_W_D3_holders_follow_age_order_not_seat_order():
 
 
 def test_W_D3_no_holder_means_no_ticket_decision():
-    s = table([[standard(R, 1)], [standard(R, 2)], [standard(B, 1)]], HOLMGANG,
-              collected=[[], [P2_RED], []])
+    s = table(
+        [[standard(R, 1)], [standard(R, 2)], [standard(B, 1)]],
+        HOLMGANG,
+        collected=[[], [P2_RED], []],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     assert s.phase == PHASE_COMMIT and s.simultaneous_players() == (0, 1)
 
 
 def test_b27_duellists_are_not_asked_and_tickets_do_not_cancel():
-    s = table([[TIL_VALHALLAR, standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(G, 1)]], HOLMGANG,
-              collected=[[], [P2_RED], []])
+    s = table(
+        [[TIL_VALHALLAR, standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(G, 1)]],
+        HOLMGANG,
+        collected=[[], [P2_RED], []],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     assert s.current_player == 2  # seat 0 (a duellist holding a ticket) is not asked
@@ -372,12 +477,18 @@ def test_b28_only_duellists_and_joiners_play_and_draw():
 
 
 def test_b29_joiner_winner_takes_the_stake_from_the_target_and_the_altar():
-    s = table([[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(G, 9)]], HOLMGANG,
-              collected=[[], [P2_BLUE, P2_RED], []], altar=[P3_RG, P2_RED])
+    s = table(
+        [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(G, 9)]],
+        HOLMGANG,
+        collected=[[], [P2_BLUE, P2_RED], []],
+        altar=[P3_RG, P2_RED],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_BLUE))
     s.apply(JOIN)
-    commit(s, {0: standard(R, 1), 1: standard(R, 2), 2: standard(G, 9)})  # blue trump: nobody; green 9 highest
+    commit(
+        s, {0: standard(R, 1), 1: standard(R, 2), 2: standard(G, 9)}
+    )  # blue trump: nobody; green 9 highest
     assert s.last_winner == 2
     assert s.collected[2].tolist() == np.bincount([P2_BLUE, P3_RG, P2_RED], minlength=15).tolist()
     assert s.collected[1, P2_BLUE] == 0 and s.collected[1, P2_RED] == 1 and not s.altar.any()
@@ -392,14 +503,24 @@ def test_b29_challenger_wins_the_stake():
 
 
 def test_b29_no_winner_leaves_stake_and_altar():
-    s = table([[standard(B, 9)], [standard(G, 9)]], HOLMGANG, collected=[[], [P2_RED]], altar=[P5],
-              draw=[standard(Y, 9), standard(Y, 8), standard(Y, 7), standard(Y, 6)])
+    s = table(
+        [[standard(B, 9)], [standard(G, 9)]],
+        HOLMGANG,
+        collected=[[], [P2_RED]],
+        altar=[P5],
+        draw=[standard(Y, 9), standard(Y, 8), standard(Y, 7), standard(Y, 6)],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     commit(s, {0: standard(B, 9), 1: standard(G, 9)})  # no trump, tie at 9
     assert s.last_winner == -1 and s.collected[1, P2_RED] == 1 and s.altar[P5] == 1
-    s = table([[standard(B, 9)], [standard(G, 9)]], HOLMGANG, collected=[[], [P2_RED]], altar=[P5],
-              draw=[standard(Y, 9), standard(Y, 8), standard(Y, 7), standard(Y, 6)])
+    s = table(
+        [[standard(B, 9)], [standard(G, 9)]],
+        HOLMGANG,
+        collected=[[], [P2_RED]],
+        altar=[P5],
+        draw=[standard(Y, 9), standard(Y, 8), standard(Y, 7), standard(Y, 6)],
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     commit(s, {0: WELL, 1: WELL})  # only wells: no winner, both draw
@@ -464,8 +585,14 @@ def test_dvergar_in_the_engine():
 
 # ---- end and scoring: B32, B33 -------------------------------------------------------------------------
 def test_b32_game_ends_after_the_fourth_holmgang_round_and_its_draws():
-    s = table([[standard(R, 9)], [standard(B, 9)]], HOLMGANG, collected=[[P2_RED], [P3_RG]], holmgangs=3,
-              altar=[P5], draw=[standard(Y, 9), standard(Y, 8), standard(Y, 7)])
+    s = table(
+        [[standard(R, 9)], [standard(B, 9)]],
+        HOLMGANG,
+        collected=[[P2_RED], [P3_RG]],
+        holmgangs=3,
+        altar=[P5],
+        draw=[standard(Y, 9), standard(Y, 8), standard(Y, 7)],
+    )
     assert s.holmgangs == 4 and s.challenger == 0
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P3_RG))
@@ -486,8 +613,12 @@ def test_b32_duel_less_fourth_holmgang_ends_at_once():
 
 
 def test_b33_tie_break_by_cards_in_hand():
-    s = table([[standard(R, 9), standard(R, 8)], [standard(B, 9)]], HOLMGANG, collected=[[P2_RED], [P2_BLUE]],
-              holmgangs=3)
+    s = table(
+        [[standard(R, 9), standard(R, 8)], [standard(B, 9)]],
+        HOLMGANG,
+        collected=[[P2_RED], [P2_BLUE]],
+        holmgangs=3,
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_BLUE))
     commit(s, {0: WELL, 1: WELL})
@@ -530,7 +661,9 @@ def test_illegal_actions_raise_and_change_nothing():
 
 
 def test_state_round_trips_mid_holmgang():
-    s = table([[TIL_VALHALLAR], [standard(R, 2)], [TIL_VALHALLAR]], HOLMGANG, collected=[[], [P2_RED], []])
+    s = table(
+        [[TIL_VALHALLAR], [standard(R, 2)], [TIL_VALHALLAR]], HOLMGANG, collected=[[], [P2_RED], []]
+    )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
     s.apply(JOIN)

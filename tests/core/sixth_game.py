@@ -186,7 +186,7 @@ while not done:
     done = term or trunc
 assert term and -1 <= reward <= 1
 
-res = run_arena(ArenaConfig("tiny", ["random", "random"], games=4, players=2, seed=3))
+res = run_arena(ArenaConfig("tiny", ["a=random", "b=random"], games=4, players=2, seed=3))
 assert len(res.records) == 4
 
 game = E.game_class("tiny_v0")(num_players=3)

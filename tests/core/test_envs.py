@@ -1,4 +1,4 @@
-"""One suite run on every registered env and every supported player count (STYLE.md rule 11)."""
+"""One suite run on every registered env and every supported player count."""
 
 from __future__ import annotations
 
@@ -38,7 +38,9 @@ def test_pettingzoo_parallel(name, n):
     parallel_api_test(E.make(name, parallel=True, num_players=n, **short(name)), num_cycles=200)
     # PettingZoo's parallel_seed_test samples actions without the action mask, so under the default
     # illegal_action="raise" any masked game raises; "penalize" keeps both runs deterministic.
-    parallel_seed_test(lambda: E.make(name, parallel=True, num_players=n, illegal_action="penalize", **short(name)))
+    parallel_seed_test(
+        lambda: E.make(name, parallel=True, num_players=n, illegal_action="penalize", **short(name))
+    )
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
@@ -65,8 +67,11 @@ def test_aec_illegal_raise_keeps_state_and_penalize_ends(name):
     env = E.make(name, **short(name))
     env.reset(seed=1)
     obs, *_ = env.last()
-    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0]) if (obs["action_mask"] == 0).any() else env.action_space(
-        env.agent_selection).n
+    bad = (
+        int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        if (obs["action_mask"] == 0).any()
+        else env.action_space(env.agent_selection).n
+    )
     before = env.unwrapped.game_state.to_dict()
     with pytest.raises(IllegalActionError):
         env.step(bad)
@@ -102,8 +107,12 @@ def test_reward_modes(name, reward):
     elif reward == "score":
         assert np.allclose(got, state.score_returns()) and abs(got.sum()) < 1e-9
     else:
-        assert np.allclose(got, game.score_sign * (np.asarray(state.scores(), float) - _initial_scores(game))
-                           / game.score_scale)
+        assert np.allclose(
+            got,
+            game.score_sign
+            * (np.asarray(state.scores(), float) - _initial_scores(game))
+            / game.score_scale,
+        )
 
 
 def _initial_scores(game):

@@ -24,7 +24,9 @@ def _same(a, b) -> bool:
     return a == b
 
 
-@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64])
+@pytest.mark.parametrize(
+    "bit_generator", [np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64]
+)
 def test_copy_rng_is_exact_and_independent(bit_generator):
     rng = np.random.Generator(bit_generator(7))
     rng.random(3)
@@ -34,14 +36,20 @@ def test_copy_rng_is_exact_and_independent(bit_generator):
     assert np.array_equal(twin.random(5), rng.random(5))
     twin.random(4)  # drawing from the copy leaves the original alone
     assert not _same(twin.bit_generator.state, rng.bit_generator.state)
-    assert np.array_equal(copy.deepcopy(rng).integers(100, size=8), copy_rng(rng).integers(100, size=8))
+    assert np.array_equal(
+        copy.deepcopy(rng).integers(100, size=8), copy_rng(rng).integers(100, size=8)
+    )
 
 
 def test_fork_rng_is_reproducible_distinct_and_advances_the_parent():
     a, b = np.random.default_rng(3), np.random.default_rng(3)
     fa, fb = fork_rng(a), fork_rng(b)
     assert np.array_equal(fa.random(4), fb.random(4))
-    assert a.bit_generator.state == b.bit_generator.state != np.random.default_rng(3).bit_generator.state
+    assert (
+        a.bit_generator.state
+        == b.bit_generator.state
+        != np.random.default_rng(3).bit_generator.state
+    )
     assert not np.array_equal(fork_rng(a).random(4), fork_rng(a).random(4))
     clone = pickle.loads(pickle.dumps(fa))
     assert np.array_equal(clone.random(3), fa.random(3))
@@ -115,7 +123,10 @@ def test_order_enforcing_wrapper_keeps_pettingzoos_checks():
     with pytest.raises(AssertionError, match="reset"):
         env.step(0)
     env.reset(seed=0)
-    assert env.agent_selection == env.unwrapped.agent_selection and env.agents == ["player_0", "player_1"]
+    assert env.agent_selection == env.unwrapped.agent_selection and env.agents == [
+        "player_0",
+        "player_1",
+    ]
     loop = iter(env.agent_iter())
     next(loop)
     with pytest.raises(AssertionError, match="step"):

@@ -14,22 +14,8 @@ import numpy as np
 import pytest
 
 import deckzoo.envs as E
-from deckzoo.envs.bignumber.rules import PHASE_NAMES as BIGNUMBER_PHASES
-from deckzoo.envs.bigwig.rules import PHASE_NAMES as BIGWIG_PHASES
 from deckzoo.envs.core.conformance import check_determinize_keeps_view
-from deckzoo.envs.gobig.rules import PHASE_NAMES as GOBIG_PHASES
-from deckzoo.envs.midgard.modes import MODE_NAMES as MIDGARD_MODES
-from deckzoo.envs.wizard.rules import PHASE_NAMES as WIZARD_PHASES
 
-# Every decision phase of each game, as its view names it ("phase"; Midgard: the decision mode on
-# top of its stack, which includes the bonus rounds and the reaction windows).
-PHASES = {
-    "gobig_v0": set(GOBIG_PHASES) - {"over"},
-    "bignumber_v0": set(BIGNUMBER_PHASES) - {"over"},
-    "wizard_v0": set(WIZARD_PHASES) - {"over"},
-    "bigwig_v0": set(BIGWIG_PHASES) - {"over"},
-    "midgard_v0": set(MIDGARD_MODES),
-}
 MIN_GAMES_PER_COUNT = 2  # seeded random games at each supported player count, at least...
 MAX_GAMES_PER_COUNT = 30  # ...and more until every phase was reached, up to this many
 CHECKS_PER_PHASE = 12  # positions checked in each phase of each game (all seats each time)
@@ -41,8 +27,15 @@ def phase_of(view: dict) -> str:
     return view["stack"][-1]["mode"] if view["stack"] else "over"
 
 
-def test_every_registered_env_has_its_phases_listed():
-    assert set(PHASES) == set(E.ENVS)
+def phases(name: str) -> set[str]:
+    """Every decision phase the game declares (Midgard: the decision modes, which include the
+    bonus rounds and the reaction windows)."""
+    return set(E.ENVS[name].Game.decision_phases)
+
+
+@pytest.mark.parametrize("name", list(E.ENVS))
+def test_every_game_declares_its_decision_phases(name):
+    assert phases(name), f"{name}: Game.decision_phases is empty"
 
 
 @pytest.mark.parametrize("name", list(E.ENVS))
@@ -53,7 +46,7 @@ def test_determinize_keeps_every_view_in_every_phase(name):
     rng = np.random.default_rng(2024)
     checked: dict[str, int] = {}
     for round_ in range(MAX_GAMES_PER_COUNT):
-        if round_ >= MIN_GAMES_PER_COUNT and PHASES[name] <= set(checked):
+        if round_ >= MIN_GAMES_PER_COUNT and phases(name) <= set(checked):
             break
         for game in games:
             state = game.new_state(int(rng.integers(2**63)))
@@ -67,5 +60,5 @@ def test_determinize_keeps_every_view_in_every_phase(name):
                 state.apply(int(rng.choice(state.legal_actions())))
             for p in range(game.num_players):
                 check_determinize_keeps_view(state, p, rng)
-    missing = PHASES[name] - set(checked)
+    missing = phases(name) - set(checked)
     assert not missing, f"{name}: random play never reached {sorted(missing)}"

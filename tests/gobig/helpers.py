@@ -12,8 +12,17 @@ def counts(cards) -> list[int]:
     return c
 
 
-def position(hands, displays=None, deck=(), market=(), banks=None, box=None, current=0, end_rule="after_draw",
-             conserve=True) -> GoBigState:
+def position(
+    hands,
+    displays=None,
+    deck=(),
+    market=(),
+    banks=None,
+    box=None,
+    current=0,
+    end_rule="after_draw",
+    conserve=True,
+) -> GoBigState:
     """A position with the given hands (lists of values) etc.; when ``conserve`` the cards not placed
     anywhere are put in the box so that conservation holds (the box only matters for information)."""
     n = len(hands)
@@ -21,8 +30,15 @@ def position(hands, displays=None, deck=(), market=(), banks=None, box=None, cur
     displays = displays or [None] * n
     banks = banks or [[] for _ in range(n)]
     box_cards = list(box or [])
-    placed = np.array(counts([c for h in hands for c in h] + list(deck) + list(market) + box_cards
-                             + [c for b in banks for c in b]))
+    placed = np.array(
+        counts(
+            [c for h in hands for c in h]
+            + list(deck)
+            + list(market)
+            + box_cards
+            + [c for b in banks for c in b]
+        )
+    )
     for d in displays:
         if d is not None:
             placed[d[0] - 1] += d[1]
@@ -31,11 +47,18 @@ def position(hands, displays=None, deck=(), market=(), banks=None, box=None, cur
         assert (placed <= COPIES).all(), "more than 13 copies of a value"
         box_counts += COPIES - placed
     d = {
-        "current_player": current, "phase": 0, "turn": 0, "start_player": 0, "over": False,
-        "hands": [counts(h) for h in hands], "known": [[0] * VALUES for _ in hands],
-        "deck": list(deck), "market": list(market),
+        "current_player": current,
+        "phase": 0,
+        "turn": 0,
+        "start_player": 0,
+        "over": False,
+        "hands": [counts(h) for h in hands],
+        "known": [[0] * VALUES for _ in hands],
+        "deck": list(deck),
+        "market": list(market),
         "displays": [None if x is None else list(x) for x in displays],
-        "banks": [counts(b) for b in banks], "box": box_counts.tolist(),
+        "banks": [counts(b) for b in banks],
+        "box": box_counts.tolist(),
     }
     state = GoBigState._from_dict(game, d)
     state.rng = np.random.default_rng(0)

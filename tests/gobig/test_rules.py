@@ -1,4 +1,4 @@
-"""Go Big: every rulebook example and every ruling of RULINGS.md section 3 (G1-G15, §7.4)."""
+"""Go Big: every rulebook example and every ruling G1-G15 of docs/rules/gobig.md."""
 
 import json
 
@@ -35,23 +35,29 @@ def test_action_encoding_round_trips():
     assert len(names) == NUM_ACTIONS
 
 
-@pytest.mark.parametrize("displays,player,value,size,expected", [
-    ([None, (5, 2), (5, 2), (6, 2)], 0, 2, 2, [1, 2]),  # all nearest beaten, higher safe
-    ([None, (1, 2), (4, 1), (5, 2)], 0, 2, 2, [3]),  # lower and wrong-size untouched
-    ([None, (3, 2), (4, 1)], 0, 3, 2, []),  # equal value is not beaten
-    ([None, (7, 3), (6, 3), (2, 3)], 0, 1, 3, [3]),  # nearest higher is 2, not 6 or 7
-    ([(6, 1), (7, 1)], 0, 5, 1, [1]),  # own display never counts
-    ([None, None], 0, 4, 1, []),
-])
+@pytest.mark.parametrize(
+    "displays,player,value,size,expected",
+    [
+        ([None, (5, 2), (5, 2), (6, 2)], 0, 2, 2, [1, 2]),  # all nearest beaten, higher safe
+        ([None, (1, 2), (4, 1), (5, 2)], 0, 2, 2, [3]),  # lower and wrong-size untouched
+        ([None, (3, 2), (4, 1)], 0, 3, 2, []),  # equal value is not beaten
+        ([None, (7, 3), (6, 3), (2, 3)], 0, 1, 3, [3]),  # nearest higher is 2, not 6 or 7
+        ([(6, 1), (7, 1)], 0, 5, 1, [1]),  # own display never counts
+        ([None, None], 0, 4, 1, []),
+    ],
+)
 def test_beaten_seats_table(displays, player, value, size, expected):
     assert beaten_seats(displays, player, value, size) == expected
 
 
-@pytest.mark.parametrize("scores,cards,expected", [
-    ([30, 25, 30], [10, 12, 9], [0]),  # G12: most banked cards breaks the tie
-    ([30, 25, 30], [10, 12, 10], [0, 2]),  # still tied: share
-    ([10, 40], [5, 5], [1]),
-])
+@pytest.mark.parametrize(
+    "scores,cards,expected",
+    [
+        ([30, 25, 30], [10, 12, 9], [0]),  # G12: most banked cards breaks the tie
+        ([30, 25, 30], [10, 12, 10], [0, 2]),  # still tied: share
+        ([10, 40], [5, 5], [1]),
+    ],
+)
 def test_winners_table(scores, cards, expected):
     assert winners_of(scores, cards) == expected
 
@@ -131,11 +137,15 @@ def test_amelia_beating_example_5s_beaten_6s_safe():
     """Amelia's two 2s beat Charlie's and Peter's 5s; Ben's 1s, Judith's single 4 and Stuart's 6s stay."""
     amelia, ben, judith, charlie, peter, stuart = range(6)
     displays = [None, (1, 2), (4, 1), (5, 2), (5, 2), (6, 2)]
-    s = position([[2, 2, 3], [1], [1], [1], [1], [1]], displays=displays, deck=[7, 7], market=[3, 3])
+    s = position(
+        [[2, 2, 3], [1], [1], [1], [1], [1]], displays=displays, deck=[7, 7], market=[3, 3]
+    )
     box_before = s.box.copy()
     s.apply(encode_play(2, 2))
     assert s.displays[charlie] is None and s.displays[peter] is None
-    assert s.displays[ben] == (1, 2) and s.displays[judith] == (4, 1) and s.displays[stuart] == (6, 2)
+    assert (
+        s.displays[ben] == (1, 2) and s.displays[judith] == (4, 1) and s.displays[stuart] == (6, 2)
+    )
     assert s.displays[amelia] == (2, 2)
     assert (s.box - box_before).tolist() == [0, 0, 0, 0, 4, 0, 0]  # G7: beaten sets go to the box
     s.check_invariants()
@@ -201,7 +211,7 @@ def test_g13_hand_size_is_unlimited():
     assert s.hands[0].sum() == 32
 
 
-# ---- the end (G10, G11, G12, §7.4) ------------------------------------------------------------
+# ---- the end (G10, G11, G12) ------------------------------------------------------------------
 def test_g10_emptying_your_hand_while_cards_remain_is_not_the_end():
     s = position([[5], [3, 3]], deck=[1, 2, 4], market=[6, 6])
     s.apply(encode_play(5, 1))  # hand empty, but the deck and market have cards
@@ -235,7 +245,11 @@ def test_g12_tie_break_on_banked_cards_then_share():
     assert t.returns().tolist() == [-1.0, 1.0]
     v = position([[3], [1]], banks=[[3], [2, 4]], deck=[], market=[])
     v.apply(encode_play(3, 1))  # 6 points in 2 cards each: shared
-    assert v.scores().tolist() == [6, 6] and v.winners() == [0, 1] and v.returns().tolist() == [0.0, 0.0]
+    assert (
+        v.scores().tolist() == [6, 6]
+        and v.winners() == [0, 1]
+        and v.returns().tolist() == [0.0, 0.0]
+    )
 
 
 # ---- information (G7, G14) --------------------------------------------------------------------
@@ -249,13 +263,17 @@ def test_g14_view_shows_public_and_own_but_hides_other_hands_and_deck_order():
     other = s.determinize(0, np.random.default_rng(1))
     assert other.view(0) == v and (other.hands[0] == s.hands[0]).all()
     assert np.array_equal(other.observe(0), s.observe(0))
-    differs = any(not np.array_equal(s.determinize(0, np.random.default_rng(k)).hands[1:], s.hands[1:])
-                  for k in range(5))
+    differs = any(
+        not np.array_equal(s.determinize(0, np.random.default_rng(k)).hands[1:], s.hands[1:])
+        for k in range(5)
+    )
     assert differs, "determinize never resampled the hidden cards"
 
 
 def test_observation_is_relative_to_the_observer():
-    s = position([[1, 2], [3, 3], [7]], displays=[None, (5, 1), None], deck=[4, 4], market=[6, 6], current=0)
+    s = position(
+        [[1, 2], [3, 3], [7]], displays=[None, (5, 1), None], deck=[4, 4], market=[6, 6], current=0
+    )
     obs1 = s.game.layout.split(s.observe(1))
     assert obs1["display_value"][0, 4] == 1.0  # seat 1's own display comes first
     obs0 = s.game.layout.split(s.observe(0))

@@ -130,8 +130,10 @@ def test_no_bonus_card_anywhere_resolves_at_once():
 def _battle(alice_card, ben_card="Roots of Yggdrasil"):
     s = blank(3)
     s.troops[0] = [troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger")]  # 6
-    s.troops[1] = [troop("Göddar - Krigsjärl - Runecästr", engaged=True),
-                   troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter")]  # 4
+    s.troops[1] = [
+        troop("Göddar - Krigsjärl - Runecästr", engaged=True),
+        troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter"),
+    ]  # 4
     s.world[:2] = world("Nidavellir")
     give(s, 0, k(alice_card))
     give(s, 1, k(ben_card))
@@ -249,8 +251,9 @@ def test_M_D4_an_event_stays_in_play_until_its_effect_is_done():
     s = _event_played("Loki's Trick", {0: ["Kriger"], 1: ["Thor"]})
     assert s.mode == EV_DISCARD  # the effect is resolving: the card is in play, not in Valhalla
     assert s.valhalla[k("Loki's Trick")] == 0
-    assert s.view(1)["played"] == [{"card": k("Loki's Trick"), "seat": 0, "cancelled": False,
-                                    "immune": [], "resolving": True}]
+    assert s.view(1)["played"] == [
+        {"card": k("Loki's Trick"), "seat": 0, "cancelled": False, "immune": [], "resolving": True}
+    ]
     act(s, "discard", k("Kriger"))
     act(s, "discard", k("Thor"))
     act(s, "take_card", k("Thor"))
@@ -270,10 +273,14 @@ def test_one_event_per_preparation_and_bragi_allows_another():
     complete(s)
     prep(s)
     play(s, "Bragi's Song")  # draw 1, and another event may be played
-    assert hand(s, 0) == 2 and s.events_left == 1 and legal(s, "play_event", k("Odin's Ravens") - 13)
+    assert (
+        hand(s, 0) == 2 and s.events_left == 1 and legal(s, "play_event", k("Odin's Ravens") - 13)
+    )
     play(s, "Odin's Ravens")  # draw 1, 1 coin
     assert hand(s, 0) == 2 and s.coins[0] == 7 and s.events_left == 0
-    assert s.valhalla[k("Bragi's Song")] == 1 and s.valhalla[k("Odin's Ravens")] == 1  # used: Valhalla
+    assert (
+        s.valhalla[k("Bragi's Song")] == 1 and s.valhalla[k("Odin's Ravens")] == 1
+    )  # used: Valhalla
 
 
 def test_events_only_in_preparation():
@@ -297,9 +304,17 @@ def test_lokis_trick_everyone_discards_the_player_keeps_one():
     assert s.current_player == 1 and legal(s, "discard", k("Thor"))
     act(s, "discard", k("Thor"))
     act(s, "discard", k("Mimir's Well"))
-    assert s.mode == TAKE and s.current_player == 0 and sorted(s.pool) == sorted([k("Kriger"), k("Thor"), k("Mimir's Well")])
+    assert (
+        s.mode == TAKE
+        and s.current_player == 0
+        and sorted(s.pool) == sorted([k("Kriger"), k("Thor"), k("Mimir's Well")])
+    )
     act(s, "take_card", k("Thor"))
-    assert s.hands[0, k("Thor")] == 1 and s.krog == [k("Kriger")] and s.valhalla[k("Mimir's Well")] == 1
+    assert (
+        s.hands[0, k("Thor")] == 1
+        and s.krog == [k("Kriger")]
+        and s.valhalla[k("Mimir's Well")] == 1
+    )
     assert s.mode == PREP and s.pool == []
     s.check_invariants()
 
@@ -307,13 +322,17 @@ def test_lokis_trick_everyone_discards_the_player_keeps_one():
 def test_urds_auspices_renews_to_exactly_six():
     s = _event_table()
     s.open = [ch("Trade"), ch("Scots")]
-    s.ch_deck = [ch(x) for x in ("Jotun", "Hel", "Draugr", "Saxons", "Bjorkun", "Dispute of Runes", "Kraken")]
+    s.ch_deck = [
+        ch(x) for x in ("Jotun", "Hel", "Draugr", "Saxons", "Bjorkun", "Dispute of Runes", "Kraken")
+    ]
     give(s, 0, k("Urd's Auspices"))
     complete(s)
     prep(s)
     play(s, "Urd's Auspices")
     # Dispute of Runes ("open another") opened during the renewal asks for nothing more (M33)
-    assert sorted(s.open) == sorted(ch(x) for x in ("Kraken", "Dispute of Runes", "Bjorkun", "Saxons", "Draugr", "Hel"))
+    assert sorted(s.open) == sorted(
+        ch(x) for x in ("Kraken", "Dispute of Runes", "Bjorkun", "Saxons", "Draugr", "Hel")
+    )
     assert ch("Trade") in s.ch_out and ch("Scots") in s.ch_out
     s.check_invariants()
 
@@ -345,7 +364,11 @@ def test_mimirs_well_takes_from_valhalla_but_not_itself():
     complete(s)
     prep(s)
     play(s, "Mimir's Well")
-    assert s.mode == TAKE and legal(s, "take_card", k("Göddar")) and not legal(s, "take_card", k("Mimir's Well"))
+    assert (
+        s.mode == TAKE
+        and legal(s, "take_card", k("Göddar"))
+        and not legal(s, "take_card", k("Mimir's Well"))
+    )
     act(s, "take_card", k("Göddar"))
     assert s.hands[0, k("Göddar")] == 1 and s.known[0, k("Göddar")] == 1
     s = _event_table()
@@ -431,7 +454,9 @@ def test_fenrirs_howl_and_hermods_ride():
     react(s, "Hermod's Ride")
     assert s.mode == MOVE and s.current_player == 1
     act(s, "move", world("Niflheim"))
-    assert s.world.tolist() == [0, world("Niflheim"), 0] and s.mode == PREP and s.current_player == 0
+    assert (
+        s.world.tolist() == [0, world("Niflheim"), 0] and s.mode == PREP and s.current_player == 0
+    )
     s.check_invariants()
 
 
@@ -488,7 +513,9 @@ def _charlie(balder=True, opp=None, troop_text="Göddar - Krigsjärl - Runecäst
 
 def test_reaction_example_2_balders_assistance():
     s = _charlie()
-    assert legal(s, "face", ch("Exploring the Underground"))  # all but one requirement, with Balder (M29)
+    assert legal(
+        s, "face", ch("Exploring the Underground")
+    )  # all but one requirement, with Balder (M29)
     act(s, "face", ch("Exploring the Underground"))
     act(s, "select_troop", 0)
     act(s, "finish")
@@ -549,8 +576,9 @@ def test_M_D5_trade_with_no_coin_and_balders_assistance():
 
 
 def test_M_D5_jormungand_with_balders_assistance_ignoring_the_discard():
-    strong = troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl"
-                   " - Runecästr")
+    strong = troop(
+        "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr"
+    )
     s = _face_with_balder("Jormungand", [strong], coins=6, gifts=["Kriger"])
     assert s.mode == ONSLAUGHT and s.won[0] == [ch("Jormungand")]  # no discard was asked
     assert s.hands[0, k("Kriger")] == 1 and s.hands[0, k("Hyggelig")] == 1 and s.krog == []
@@ -571,7 +599,9 @@ def test_odins_reprimand_cancels_a_reaction():
 
 
 def test_skulds_thread_and_sifs_blessing_change_the_difficulty():
-    s = _charlie(balder=False, opp="Skuld's Thread", troop_text="Göddar - Krigsjärl - Runecästr - Snedig")
+    s = _charlie(
+        balder=False, opp="Skuld's Thread", troop_text="Göddar - Krigsjärl - Runecästr - Snedig"
+    )
     act(s, "face", ch("Exploring the Underground"))
     act(s, "select_troop", 0)
     act(s, "finish")
@@ -594,7 +624,9 @@ def test_skulds_thread_and_sifs_blessing_change_the_difficulty():
 
 
 def test_njords_favour_when_an_opponent_wins():
-    s = _charlie(balder=False, opp="Njord's Favour", troop_text="Göddar - Krigsjärl - Runecästr - Snedig")
+    s = _charlie(
+        balder=False, opp="Njord's Favour", troop_text="Göddar - Krigsjärl - Runecästr - Snedig"
+    )
     act(s, "face", ch("Exploring the Underground"))
     act(s, "select_troop", 0)
     act(s, "finish")

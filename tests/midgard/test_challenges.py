@@ -18,8 +18,9 @@ HRODSORM = DATA.challenge_by_name("Hrodsorm Dragon")
 TROLL = DATA.challenge_by_name("Trollgjaldi")
 PETER = troop("Kriger - Berserker - Thor - Ränger - Göddar")
 # Alfred's troop: the Tyr stands for the Ränger
-ALFRED = troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr"
-               " - Snedig")
+ALFRED = troop(
+    "Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - Snedig"
+)
 SUMMER_POS, WINTER_POS = 0, 1
 
 
@@ -36,7 +37,9 @@ def test_wildcard_is_not_a_requirement_draugr_and_hel():
 def test_peter_against_the_jotun_summer_and_winter():
     assert PETER.might(DATA.might) == 11
     assert C.meets(JOTUN, [PETER])  # Berserker and Göddar
-    assert C.difficulty(JOTUN, SUMMER_POS) == 10 and C.might(JOTUN, [PETER], DATA.might) >= 10  # wins by 1
+    assert (
+        C.difficulty(JOTUN, SUMMER_POS) == 10 and C.might(JOTUN, [PETER], DATA.might) >= 10
+    )  # wins by 1
     assert C.difficulty(JOTUN, WINTER_POS) == 12 and C.might(JOTUN, [PETER], DATA.might) < 12
     # with Thomas's +5 on the Jotun and Peter's +7 on his troop: 15 against 18
     assert C.difficulty(JOTUN, SUMMER_POS, bonus=5) == 15
@@ -121,10 +124,16 @@ def test_feasible_sets_lists_every_subset():
 
 
 TRAVEL = [
-    ([4], [4], True), ([5], [4], True), ([3], [4], False),
-    ([3, 4], [3, 4], True), ([4, 3], [3, 4], True), ([3, 3], [3, 4], False), ([3, 4, 5], [3, 4], False),
+    ([4], [4], True),
+    ([5], [4], True),
+    ([3], [4], False),
+    ([3, 4], [3, 4], True),
+    ([4, 3], [3, 4], True),
+    ([3, 3], [3, 4], False),
+    ([3, 4, 5], [3, 4], False),
     ([3, 3], [2, 2], True),  # Muspellsheim as printed: any two troops (M24)
-    ([6], [6], True), ([3, 3, 3], [3, 3, 3], True),
+    ([6], [6], True),
+    ([3, 3, 3], [3, 3, 3], True),
 ]
 
 

@@ -36,11 +36,34 @@ def test_component_counts_as_printed():
 
 
 def test_class_table_and_might_values_m2_m4():
-    assert DATA.class_names == ("Hyggelig", "Skålde", "Kriger", "Berserker", "Bueskytter", "Sjømann", "Ränger",
-                                "Göddar", "Krigsjärl", "Runecästr")
+    assert DATA.class_names == (
+        "Hyggelig",
+        "Skålde",
+        "Kriger",
+        "Berserker",
+        "Bueskytter",
+        "Sjømann",
+        "Ränger",
+        "Göddar",
+        "Krigsjärl",
+        "Runecästr",
+    )
     might = dict(zip(DATA.kind_names[:13], DATA.might[:13]))
-    assert might == {"Hyggelig": 0, "Skålde": 1, "Kriger": 1, "Berserker": 1, "Bueskytter": 1, "Sjømann": 1,
-                     "Ränger": 1, "Göddar": 2, "Krigsjärl": 3, "Runecästr": 3, "Snedig": 1, "Tyr": 3, "Thor": 6}
+    assert might == {
+        "Hyggelig": 0,
+        "Skålde": 1,
+        "Kriger": 1,
+        "Berserker": 1,
+        "Bueskytter": 1,
+        "Sjømann": 1,
+        "Ränger": 1,
+        "Göddar": 2,
+        "Krigsjärl": 3,
+        "Runecästr": 3,
+        "Snedig": 1,
+        "Tyr": 3,
+        "Thor": 6,
+    }
 
 
 def test_worlds_table_as_printed_and_synthetic_rows_m24_m25():
@@ -51,7 +74,7 @@ def test_worlds_table_as_printed_and_synthetic_rows_m24_m25():
     assert rows["Jotunheim"] == ((3, 4), "take_from_krog", 0, "rulebook")
     assert rows["Alfheim"] == ((6,), "reserve_challenge", 0, "rulebook")
     assert rows["Niflheim"] == ((3, 3, 3), "draw_rewards", 1, "rulebook")
-    assert rows["Muspellsheim"] == ((2, 2), "draw_rewards", 1, "rulebook")  # as printed (M24, §7.6)
+    assert rows["Muspellsheim"] == ((2, 2), "draw_rewards", 1, "rulebook")  # as printed (M24)
     assert rows["Svartalfheim"] == ((4, 5), "gain_coins", 3, "synthetic")  # M25
     assert rows["Asgard"] == ((7,), "draw_rewards_keep_one", 2, "synthetic")  # M25
 
@@ -66,18 +89,29 @@ def _reqs(c):
 
 def test_challenge_facts_from_the_rulebook_are_kept():
     jotun = _c("Jotun")  # Berserker and Göddar, 10, winter +2, 5 renown, calendar
-    assert _reqs(jotun) == {"3": 1, "7": 1} and jotun.difficulty == 10 and jotun.season_bonus == (0, 2)
+    assert (
+        _reqs(jotun) == {"3": 1, "7": 1} and jotun.difficulty == 10 and jotun.season_bonus == (0, 2)
+    )
     assert jotun.renown == 5 and jotun.calendar
-    assert _c("Vekksorm of the Seas").difficulty == 10 and _c("Vekksorm of the Seas").season_bonus == (1, 0)
+    assert _c("Vekksorm of the Seas").difficulty == 10 and _c(
+        "Vekksorm of the Seas"
+    ).season_bonus == (1, 0)
     surt = _c("Surt, King of Fire Giants")
     assert surt.difficulty == 17 and surt.worlds == {6}
     hel = _c("Hel")  # Bueskytter, Runecästr and Tyr; Niflheim and Muspellsheim
     assert _reqs(hel) == {"4": 1, "9": 1, "Tyr": 1} and hel.worlds == {5, 6}
     draugr = _c("Draugr")
-    assert draugr.worlds == {5} and draugr.classes[6] == 1 and [(e.kind, e.n) for e in draugr.lasting] == [
-        ("might_per_troop", -1)]
+    assert (
+        draugr.worlds == {5}
+        and draugr.classes[6] == 1
+        and [(e.kind, e.n) for e in draugr.lasting] == [("might_per_troop", -1)]
+    )
     fenrir = _c("Fenrir")
-    assert fenrir.any_world and fenrir.discard == 1 and [e.kind for e in fenrir.instant] == ["all_to_midgard"]
+    assert (
+        fenrir.any_world
+        and fenrir.discard == 1
+        and [e.kind for e in fenrir.instant] == ["all_to_midgard"]
+    )
     assert _c("Jormungand").discard == 1
     assert _c("Kraken").worlds == {2, 8}
     assert _reqs(_c("Huldre People")) == {"1": 1, "4": 1}
@@ -85,7 +119,9 @@ def test_challenge_facts_from_the_rulebook_are_kept():
     assert _reqs(_c("Maelstrom")) == {"5": 2}
     assert _reqs(_c("Crossing the Ice Lake")) == {"6": 2}
     assert _reqs(_c("Trade")) == {"0": 2, "coins": 1}
-    assert _reqs(_c("Crossing the Lava River")) == {"10": 1} and _reqs(_c("Exploring the Underground")) == {"10": 1}
+    assert _reqs(_c("Crossing the Lava River")) == {"10": 1} and _reqs(
+        _c("Exploring the Underground")
+    ) == {"10": 1}
     for name in ("Dispute of Runes", "Crossing the Storm"):
         assert [e.kind for e in _c(name).instant] == ["open_another"]
     assert [(e.kind, e.n) for e in _c("Hrodsorm Dragon").lasting] == [("difficulty_others", 1)]
@@ -105,7 +141,8 @@ def test_named_events_and_reactions():
     assert [e.kind for e in odin.effects] == ["cancel_card"]
     balder = cards["Balder's Assistance"]
     assert balder.trigger == "troop_engaged_for_challenge" and [e.kind for e in balder.effects] == [
-        "ignore_requirement"]
+        "ignore_requirement"
+    ]
     assert Counter(a.bonus for a in DATA.action_cards).keys() <= {3, 5, 7}
 
 
@@ -130,7 +167,15 @@ def test_synthetic_challenges_follow_the_spec_5_12():
 
 
 def test_every_record_names_its_source():
-    for section in ("classes", "wildcards", "events", "reactions", "worlds", "rewards", "challenges"):
+    for section in (
+        "classes",
+        "wildcards",
+        "events",
+        "reactions",
+        "worlds",
+        "rewards",
+        "challenges",
+    ):
         for rec in RAW[section]:
             assert rec["source"] in ("rulebook", "synthetic")
 
@@ -165,15 +210,24 @@ def test_data_labels_mark_every_field_of_a_rulebook_record():
     assert "one of the requirements" in exploring["notes"]["requires"]
     assert _labels("Crossing the Lava River")["requires"] == "partial"
     # what test_challenge_facts_from_the_rulebook_are_kept checks as printed is labelled printed
-    printed = {"Jotun": "requires difficulty season renown calendar",
-               "Vekksorm of the Seas": "difficulty season",
-               "Surt, King of Fire Giants": "difficulty", "Hel": "requires",
-               "Draugr": "worlds lasting",
-               "Fenrir": "worlds instant", "Kraken": "worlds", "Huldre People": "requires",
-               "Veksorm from Caves": "requires", "Maelstrom": "requires",
-               "Crossing the Ice Lake": "requires",
-               "Trade": "requires", "Dispute of Runes": "instant", "Crossing the Storm": "instant",
-               "Hrodsorm Dragon": "lasting", "Trollgjaldi": "calendar"}
+    printed = {
+        "Jotun": "requires difficulty season renown calendar",
+        "Vekksorm of the Seas": "difficulty season",
+        "Surt, King of Fire Giants": "difficulty",
+        "Hel": "requires",
+        "Draugr": "worlds lasting",
+        "Fenrir": "worlds instant",
+        "Kraken": "worlds",
+        "Huldre People": "requires",
+        "Veksorm from Caves": "requires",
+        "Maelstrom": "requires",
+        "Crossing the Ice Lake": "requires",
+        "Trade": "requires",
+        "Dispute of Runes": "instant",
+        "Crossing the Storm": "instant",
+        "Hrodsorm Dragon": "lasting",
+        "Trollgjaldi": "calendar",
+    }
     for c in rulebook:
         got = {f for f, label in c["sources"].items() if label == "rulebook"}
         assert got == set(printed.get(c["name"], "").split()), c["name"]
@@ -190,8 +244,14 @@ def test_data_gaps_are_listed_on_the_rules_page():
 
 def test_rewards_m44():
     got = {(kind, value): n for (kind, value), n in zip(DATA.rewards, DATA.reward_counts)}
-    assert got == {("renown", 1): 6, ("renown", 2): 6, ("renown", 3): 3, ("coins", 1): 6, ("coins", 2): 6,
-                   ("coins", 3): 3}
+    assert got == {
+        ("renown", 1): 6,
+        ("renown", 2): 6,
+        ("renown", 3): 3,
+        ("coins", 1): 6,
+        ("coins", 2): 6,
+        ("coins", 3): 3,
+    }
 
 
 def _broken(edit):
@@ -205,41 +265,88 @@ BAD = [
     ("format", lambda r: r.update(format=1), "unsupported 'format' 1"),
     ("39 challenges", lambda r: r["challenges"].pop(), "must have 40 records"),
     ("class order", lambda r: r["classes"].reverse(), "sequence order"),
-    ("might negative", lambda r: r["classes"][0].update(might=-1), "classes[0] ('Hyggelig'): field 'might'"),
+    (
+        "might negative",
+        lambda r: r["classes"][0].update(might=-1),
+        "classes[0] ('Hyggelig'): field 'might'",
+    ),
     ("troop count", lambda r: r["classes"][3].update(count=7), "88 troops"),
     ("Thor replaces", lambda r: r["wildcards"][1].update(replaces=1), "Thor replaces 2"),
-    ("unknown world", lambda r: r["challenges"][0].update(worlds=["Atlantis"]), "unknown world 'Atlantis'"),
-    ("unknown requirement", lambda r: r["challenges"][3]["requires"].update(Tyrr=1),
-     "challenges[3] ('Hel').requires: unknown requirement 'Tyrr'"),
-    ("requirement count", lambda r: r["challenges"][0]["requires"].update(Berserker=0), "field 'Berserker'"),
+    (
+        "unknown world",
+        lambda r: r["challenges"][0].update(worlds=["Atlantis"]),
+        "unknown world 'Atlantis'",
+    ),
+    (
+        "unknown requirement",
+        lambda r: r["challenges"][3]["requires"].update(Tyrr=1),
+        "challenges[3] ('Hel').requires: unknown requirement 'Tyrr'",
+    ),
+    (
+        "requirement count",
+        lambda r: r["challenges"][0]["requires"].update(Berserker=0),
+        "field 'Berserker'",
+    ),
     ("bad season", lambda r: r["challenges"][0].update(season={"spring": 1}), "field 'season'"),
     ("calendar type", lambda r: r["challenges"][0].update(calendar="yes"), "field 'calendar'"),
     ("duplicate name", lambda r: r["challenges"][1].update(name="Jotun"), "duplicate name 'Jotun'"),
     ("bonus", lambda r: r["events"][0].update(bonus=4), "field 'bonus' must be one of [3, 5, 7]"),
-    ("effect kind", lambda r: r["events"][0]["effects"].append({"kind": "win_the_game"}),
-     "unknown effect kind 'win_the_game'"),
+    (
+        "effect kind",
+        lambda r: r["events"][0]["effects"].append({"kind": "win_the_game"}),
+        "unknown effect kind 'win_the_game'",
+    ),
     ("effect param", lambda r: r["events"][2]["effects"][0].pop("n"), "missing field 'n'"),
     ("effect extra", lambda r: r["events"][0]["effects"][0].update(n=3), "takes no field(s) ['n']"),
     ("trigger", lambda r: r["reactions"][0].update(trigger="whenever"), "field 'trigger'"),
-    ("event trigger", lambda r: r["events"][0].update(trigger="card_played"), "events have no 'trigger'"),
+    (
+        "event trigger",
+        lambda r: r["events"][0].update(trigger="card_played"),
+        "events have no 'trigger'",
+    ),
     ("world order", lambda r: r["worlds"].reverse(), "worlds must be listed"),
     ("world troops", lambda r: r["worlds"][0].update(troops=[]), "field 'troops'"),
-    ("benefit", lambda r: r["worlds"][0]["benefit"].update(kind="teleport"), "unknown effect kind 'teleport'"),
+    (
+        "benefit",
+        lambda r: r["worlds"][0]["benefit"].update(kind="teleport"),
+        "unknown effect kind 'teleport'",
+    ),
     ("source", lambda r: r["challenges"][0].update(source="folklore"), "field 'source'"),
-    ("synthetic with labels", lambda r: r["challenges"][-1].update(sources={"worlds": "rulebook"}),
-     "a synthetic record has no 'sources'"),
-    ("no labels", lambda r: r["classes"][0].pop("sources"),
-     "classes[0] ('Hyggelig'): a rulebook record must label"),
-    ("unlabelled field", lambda r: r["challenges"][0]["sources"].pop("season"),
-     "challenges[0] ('Jotun'): 'sources' must label ['season']"),
-    ("unknown field", lambda r: r["challenges"][0]["sources"].update(colour="rulebook"),
-     "'sources' labels ['colour']"),
-    ("unknown label", lambda r: r["challenges"][0]["sources"].update(worlds="folklore"),
-     "'sources.worlds' must be one of"),
-    ("note missing", lambda r: r["challenges"][3].pop("notes"),
-     "challenges[3] ('Hel'): 'sources.worlds' is 'production report': 'notes.worlds' must say"),
-    ("note of nothing", lambda r: r["events"][0]["notes"].update(colour="red"),
-     "'notes' names 'colour'"),
+    (
+        "synthetic with labels",
+        lambda r: r["challenges"][-1].update(sources={"worlds": "rulebook"}),
+        "a synthetic record has no 'sources'",
+    ),
+    (
+        "no labels",
+        lambda r: r["classes"][0].pop("sources"),
+        "classes[0] ('Hyggelig'): a rulebook record must label",
+    ),
+    (
+        "unlabelled field",
+        lambda r: r["challenges"][0]["sources"].pop("season"),
+        "challenges[0] ('Jotun'): 'sources' must label ['season']",
+    ),
+    (
+        "unknown field",
+        lambda r: r["challenges"][0]["sources"].update(colour="rulebook"),
+        "'sources' labels ['colour']",
+    ),
+    (
+        "unknown label",
+        lambda r: r["challenges"][0]["sources"].update(worlds="folklore"),
+        "'sources.worlds' must be one of",
+    ),
+    (
+        "note missing",
+        lambda r: r["challenges"][3].pop("notes"),
+        "challenges[3] ('Hel'): 'sources.worlds' is 'production report': 'notes.worlds' must say",
+    ),
+    (
+        "note of nothing",
+        lambda r: r["events"][0]["notes"].update(colour="red"),
+        "'notes' names 'colour'",
+    ),
     ("reward count", lambda r: r["rewards"][0].update(count=7), "30 rewards"),
     ("event count", lambda r: r["events"].pop(), "17 events"),
 ]

@@ -26,11 +26,13 @@ def test_random_play_short_games_reach_every_action_range():
         counts += stats.action_counts
     for name, shape in A.RANGES:
         size = int(np.prod(shape)) if shape else 1
-        assert counts[A.BASE[name]:A.BASE[name] + size].sum() > 0, name
+        assert counts[A.BASE[name] : A.BASE[name] + size].sum() > 0, name
     # every event and every reaction was played for its effect at least once (issue 7)
     for rng_name, first in (("play_event", A.FIRST_ACTION_CARD), ("react", A.FIRST_REACTION)):
         size = A.SHAPE[rng_name][0]
-        never = [A.DATA.kind_names[first + i] for i in range(size) if counts[A.BASE[rng_name] + i] == 0]
+        never = [
+            A.DATA.kind_names[first + i] for i in range(size) if counts[A.BASE[rng_name] + i] == 0
+        ]
         assert not never, f"never played: {never}"
 
 
@@ -116,7 +118,10 @@ def test_observation_pieces_follow_the_view():
             assert np.allclose(obs["coins"] * 50, np.roll(view["coins"], -p))
             assert np.flatnonzero(obs["open"]).tolist() == sorted(view["open"])
             assert obs["calendar"][view["calendar"]] == 1
-            assert np.allclose(obs["troop_flags"][:, :, 0].sum(axis=1), np.roll([len(t) for t in view["troops"]], -p))
+            assert np.allclose(
+                obs["troop_flags"][:, :, 0].sum(axis=1),
+                np.roll([len(t) for t in view["troops"]], -p),
+            )
             assert obs["current_player"][(view["current_player"] - p) % 4] == 1
         s.apply(int(rng.choice(s.legal_actions())))
 
@@ -125,7 +130,7 @@ def test_hidden_information_is_not_in_the_view():
     s = MidgardGame(4).new_state(2)
     v = s.view(1)
     assert "thing" not in v and v["hand"] == s.hands[1].tolist()
-    assert all(key not in json.dumps(v) for key in ("reward_deck\"", "ch_deck"))
+    assert all(key not in json.dumps(v) for key in ('reward_deck"', "ch_deck"))
     d = s.determinize(1, np.random.default_rng(0))
     assert d.view(1) == v and (d.hands[1] == s.hands[1]).all()
     assert legal(s, "end_phase")
@@ -156,8 +161,9 @@ def test_render_view_shows_only_what_the_seat_knows():
 
     mine = [DATA.kind_names[k] for k in range(DATA.num_kinds) if s.hands[2, k]]
     assert all(name in text.split("your hand:")[1] for name in mine)
-    assert text.split("your hand:")[0] == other.split("your hand:")[0].replace("player_1 (you)", "player_1").replace(
-        "player_2", "player_2 (you)")
+    assert text.split("your hand:")[0] == other.split("your hand:")[0].replace(
+        "player_1 (you)", "player_1"
+    ).replace("player_2", "player_2 (you)")
 
 
 def test_docs_action_and_observation_tables_match_the_code():

@@ -47,13 +47,16 @@ from .util import (
 
 # ---- set-up (M8) ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_setup(n):
     s = MidgardGame(n).new_state(11)
     p = s.current_player
     assert s.mode == PREP and p == s.active == s.start_player
     sizes = s.hands.sum(axis=1)
-    assert sizes[p] == 10 and all(sizes[q] == 9 for q in range(n) if q != p)  # dealt 9, Hiring drew 1
+    assert sizes[p] == 10 and all(
+        sizes[q] == 9 for q in range(n) if q != p
+    )  # dealt 9, Hiring drew 1
     assert (s.coins == 6).all() and s.skat == 50 - 6 * n
     assert len(s.open) >= 6 and (s.world == 0).all() and s.calendar == 0 and s.turn == 1
     s.check_invariants()
@@ -63,8 +66,17 @@ def test_setup_open_another_cascade():
     # Bjorkun - Trade - Fenrir - Scots - Dispute of Runes - Saxons: Dispute of Runes asks for a 7th,
     # which is Crossing the Storm, which asks for an 8th.
     s = blank(4)
-    order = ["Bjorkun", "Trade", "Fenrir", "Scots", "Dispute of Runes", "Saxons", "Crossing the Storm", "Jotun",
-             "Hel"]
+    order = [
+        "Bjorkun",
+        "Trade",
+        "Fenrir",
+        "Scots",
+        "Dispute of Runes",
+        "Saxons",
+        "Crossing the Storm",
+        "Jotun",
+        "Hel",
+    ]
     s.ch_deck = [ch(x) for x in reversed(order)]
     complete(s)
     s._refill()
@@ -82,6 +94,7 @@ def test_fenrir_opening_sends_everyone_to_midgard_m34b():
 
 
 # ---- laying down, completing, relocating ----------------------------------------------
+
 
 def test_lay_down_a_troop_step_by_step_and_cancel():
     s = blank(3)
@@ -129,7 +142,9 @@ def test_complete_own_troop_with_relocation_choice():
     s.check_invariants()
     act(s, "relocate", 1)
     assert s.mode == PREP
-    assert s.troops[0][0] == troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Snedig")
+    assert s.troops[0][0] == troop(
+        "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Snedig"
+    )
 
 
 def test_thor_relocation_is_automatic_with_one_place():
@@ -141,11 +156,14 @@ def test_thor_relocation_is_automatic_with_one_place():
     assert not legal(s, "place_class", 0, 3)  # Berserker alone cannot free Thor
     act(s, "place_class", 0, 2)
     assert s.mode == PREP
-    assert s.troops[0][0] == troop("Skålde - Kriger - Berserker - Bueskytter - Sjømann - Thor - Snedig")
+    assert s.troops[0][0] == troop(
+        "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Thor - Snedig"
+    )
     assert s.hands[0].sum() == 0
 
 
 # ---- Claiming for Gods (M21, M22) -------------------------------------------------------
+
 
 def test_claiming_needs_troops_laid_down_in_a_previous_turn():
     s = blank(3)
@@ -168,7 +186,9 @@ def test_claiming_needs_troops_laid_down_in_a_previous_turn():
 
 def test_catherin_snedig_claimed_with_a_tyr():
     s = blank(3)
-    s.troops[2] = [troop("Berserker - Bueskytter - Sjømann - Snedig")]  # Catherin, seat +2 from Alfred
+    s.troops[2] = [
+        troop("Berserker - Bueskytter - Sjømann - Snedig")
+    ]  # Catherin, seat +2 from Alfred
     s.troops[0] = [troop("Kriger - Berserker - Bueskytter")]
     give(s, 0, TYR)
     complete(s)
@@ -184,6 +204,7 @@ def test_catherin_snedig_claimed_with_a_tyr():
 
 # ---- travel (M23-M26) -------------------------------------------------------------------
 
+
 def _onslaught(n=3, troops=(), hand=(), thing_top=(), **kw):
     s = blank(n)
     s.troops[0] = [troop(t) for t in troops]
@@ -193,8 +214,10 @@ def _onslaught(n=3, troops=(), hand=(), thing_top=(), **kw):
 
 
 def test_travel_masks_and_midgard_benefit():
-    s = _onslaught(troops=["Hyggelig - Skålde - Kriger", "Kriger - Berserker - Bueskytter - Sjømann"],
-                   thing_top=[k("Göddar")])
+    s = _onslaught(
+        troops=["Hyggelig - Skålde - Kriger", "Kriger - Berserker - Bueskytter - Sjømann"],
+        thing_top=[k("Göddar")],
+    )
     s.world[0] = world("Nidavellir")
     s.invalidate()
     assert legal(s, "travel", world("Midgard"))  # 1 troop of 4
@@ -205,7 +228,9 @@ def test_travel_masks_and_midgard_benefit():
     act(s, "travel", world("Midgard"))
     assert not legal(s, "select_troop", 0)  # 3 cards is too few
     act(s, "select_troop", 1)
-    assert s.world[0] == 0 and s.made_trip and s.hands[0, k("Göddar")] == 1 and s.troops[0][1].engaged
+    assert (
+        s.world[0] == 0 and s.made_trip and s.hands[0, k("Göddar")] == 1 and s.troops[0][1].engaged
+    )
     assert s.mode == ONSLAUGHT
 
 
@@ -225,15 +250,25 @@ def test_travel_cancel_and_nidavellir_coins_capped_by_the_skat():
 
 def test_vanaheim_and_jotunheim_take_a_card():
     s = blank(3)
-    s.troops[0] = [troop(x) for x in ("Hyggelig - Skålde - Kriger - Berserker - Bueskytter",
-                                      "Kriger - Berserker - Bueskytter", "Kriger - Berserker - Bueskytter - Sjømann")]
+    s.troops[0] = [
+        troop(x)
+        for x in (
+            "Hyggelig - Skålde - Kriger - Berserker - Bueskytter",
+            "Kriger - Berserker - Bueskytter",
+            "Kriger - Berserker - Bueskytter - Sjømann",
+        )
+    ]
     s.valhalla[k("Loki's Trick")] = 1
     s.krog = [k("Tyr"), k("Runecästr"), k("Tyr")]
     complete(s)
     at(s, 0, ONSLAUGHT)
     act(s, "travel", world("Vanaheim"))
     act(s, "select_troop", 0)
-    assert s.mode == TAKE and legal(s, "take_card", k("Loki's Trick")) and not legal(s, "take_card", k("Tyr"))
+    assert (
+        s.mode == TAKE
+        and legal(s, "take_card", k("Loki's Trick"))
+        and not legal(s, "take_card", k("Tyr"))
+    )
     act(s, "take_card", k("Loki's Trick"))
     act(s, "travel", world("Jotunheim"))
     act(s, "select_troop", 1)
@@ -256,15 +291,21 @@ def test_empty_valhalla_gives_nothing():
 
 def test_alfheim_reservation_m26():
     s = blank(3)
-    s.troops[0] = [troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann"),
-                   troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar")]
+    s.troops[0] = [
+        troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann"),
+        troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar"),
+    ]
     s.open = [ch(x) for x in ("Jotun", "Trade", "Scots", "Saxons", "Bjorkun", "Kraken")]
     s.ch_deck = [ch("Maelstrom"), ch("Trollgjaldi")]  # Trollgjaldi opens first
     complete(s)
     at(s, 0, ONSLAUGHT)
     act(s, "travel", world("Alfheim"))
     act(s, "select_troop", 0)
-    assert s.mode == RESERVE and legal(s, "reserve", ch("Kraken")) and not legal(s, "reserve", ch("Maelstrom"))
+    assert (
+        s.mode == RESERVE
+        and legal(s, "reserve", ch("Kraken"))
+        and not legal(s, "reserve", ch("Maelstrom"))
+    )
     act(s, "reserve", ch("Jotun"))
     assert s.reserved[0] == ch("Jotun") and ch("Jotun") not in s.open
     assert s.open[-1] == ch("Trollgjaldi") and len(s.open) == 6  # refilled to 6
@@ -294,8 +335,14 @@ def test_asgard_keep_one_reward_the_other_on_top():
 
 def test_niflheim_draws_a_reward_and_coin_rewards_can_be_revealed():
     s = blank(3)
-    s.troops[0] = [troop(x) for x in ("Hyggelig - Skålde - Kriger", "Kriger - Berserker - Bueskytter",
-                                      "Berserker - Bueskytter - Sjømann")]
+    s.troops[0] = [
+        troop(x)
+        for x in (
+            "Hyggelig - Skålde - Kriger",
+            "Kriger - Berserker - Bueskytter",
+            "Berserker - Bueskytter - Sjømann",
+        )
+    ]
     s.reward_deck = [4]  # coins 2 on top
     complete(s)
     at(s, 0, ONSLAUGHT)
@@ -310,10 +357,14 @@ def test_niflheim_draws_a_reward_and_coin_rewards_can_be_revealed():
 
 # ---- challenges (M28-M32) ---------------------------------------------------------------
 
+
 def _surt_state():
     s = blank(3)
-    s.troops[0] = [troop("Kriger - Berserker - Thor - Ränger"), troop("Tyr - Krigsjärl - Runecästr"),
-                   troop("Hyggelig - Skålde - Snedig")]
+    s.troops[0] = [
+        troop("Kriger - Berserker - Thor - Ränger"),
+        troop("Tyr - Krigsjärl - Runecästr"),
+        troop("Hyggelig - Skålde - Snedig"),
+    ]
     s.world[0] = world("Muspellsheim")
     s.open = [ch("Surt, King of Fire Giants")]
     s.ch_deck = [ch("Scots"), ch("Saxons"), ch("Bjorkun"), ch("Trade"), ch("Jotun")]
@@ -335,7 +386,9 @@ def test_surt_example_three_troops_two_coins():
     act(s, "finish")  # might 20 >= 19 (17, summer +2)
     assert s.coins[0] == 4  # 2 coins for the 2 extra troops
     assert s.won[0] == [surt] and s.scores()[0] == DATA.challenges[surt].renown
-    assert s.troops[0] == [] and s.valhalla.sum() == 10  # every card of the winning troops to Valhalla
+    assert (
+        s.troops[0] == [] and s.valhalla.sum() == 10
+    )  # every card of the winning troops to Valhalla
     assert len(s.open) == 6 and s.open[0] == ch("Jotun")  # the list refilled to 6 from the deck top
     assert s.calendar == 1 and s.won_challenge
     s.check_invariants()
@@ -372,7 +425,9 @@ def test_reserved_challenge_only_for_its_owner_and_in_its_world():
 
 def test_fenrir_discard_requirement_follows_disposal_rules():
     s = blank(3)
-    s.troops[0] = [troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")]
+    s.troops[0] = [
+        troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")
+    ]
     s.world[0] = world("Asgard")  # Fenrir can be faced in any world
     s.open = [ch("Fenrir")]
     give(s, 0, k("Loki's Trick"), k("Tyr"))
@@ -392,7 +447,9 @@ def test_fenrir_discard_requirement_follows_disposal_rules():
 
 def test_fenrir_needs_a_card_to_discard_m34a():
     s = blank(3)
-    s.troops[0] = [troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")]
+    s.troops[0] = [
+        troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")
+    ]
     s.open = [ch("Fenrir")]
     complete(s)
     at(s, 0, ONSLAUGHT)
@@ -404,6 +461,7 @@ def test_fenrir_needs_a_card_to_discard_m34a():
 
 
 # ---- battles (M35-M37) ------------------------------------------------------------------
+
 
 def _battle_state(alice_troops, ben_troops, ben_engaged=()):
     s = blank(3)
@@ -418,9 +476,11 @@ def _battle_state(alice_troops, ben_troops, ben_engaged=()):
 def test_battle_example_without_bonuses():
     # Alice (a troop of might 6) attacks Benjamin, whose strongest troops are engaged; he defends
     # with his regrouped troop of might 4. Without bonuses Alice wins and draws a Reward.
-    s = _battle_state(["Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger"],
-                      ["Göddar - Krigsjärl - Runecästr", "Hyggelig - Skålde - Kriger - Berserker - Bueskytter"],
-                      ben_engaged=(0,))
+    s = _battle_state(
+        ["Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger"],
+        ["Göddar - Krigsjärl - Runecästr", "Hyggelig - Skålde - Kriger - Berserker - Bueskytter"],
+        ben_engaged=(0,),
+    )
     assert s.troops[0][0].might(DATA.might) == 6 and s.troops[1][1].might(DATA.might) == 4
     assert legal(s, "attack", 0, 0) and not legal(s, "attack", 1, 0)  # seat 2 is in another world
     act(s, "attack", 0, 0)
@@ -459,8 +519,11 @@ def test_undefended_attacker_keeps_one_of_two():
 
 
 def test_all_engaged_defender_cannot_defend_m37a():
-    s = _battle_state(["Kriger - Berserker - Bueskytter", "Hyggelig - Skålde - Kriger"],
-                      ["Göddar - Krigsjärl - Runecästr"], ben_engaged=(0,))
+    s = _battle_state(
+        ["Kriger - Berserker - Bueskytter", "Hyggelig - Skålde - Kriger"],
+        ["Göddar - Krigsjärl - Runecästr"],
+        ben_engaged=(0,),
+    )
     act(s, "attack", 0, 0)
     assert s.mode == KEEP and s.current_player == 0
     act(s, "keep_reward", s.stack[-1]["drawn"][0])
@@ -478,6 +541,7 @@ def test_no_battle_against_a_jarl_without_troops():
 
 # ---- spoils, Krog, reshuffle (M38-M41) --------------------------------------------------
 
+
 def test_spoils_discard_and_hand_reset_after_a_trip():
     s = blank(3)
     give(s, 0, k("Loki's Trick"), k("Kriger"))
@@ -485,7 +549,11 @@ def test_spoils_discard_and_hand_reset_after_a_trip():
     at(s, 0, ONSLAUGHT)
     s.made_trip = True
     act(s, "end_phase")
-    assert s.mode == SPOILS and legal(s, "discard", k("Loki's Trick")) and not legal(s, "discard", k("Tyr"))
+    assert (
+        s.mode == SPOILS
+        and legal(s, "discard", k("Loki's Trick"))
+        and not legal(s, "discard", k("Tyr"))
+    )
     act(s, "discard", k("Loki's Trick"))
     assert s.valhalla[k("Loki's Trick")] == 1  # events go to Valhalla (M41)
     assert s.hands[0].sum() == 9  # drew up to 9 after a trip (M38)
@@ -529,7 +597,9 @@ def test_krog_contracting_order_m39():
     act(s, "pass")
     assert s.mode == KROG and s.current_player == 3
     act(s, "hire")
-    assert s.coins[3] == 5 and s.hands[3, TYR] == 1 and s.hands[3, k("Göddar")] == 1 and s.krog == []
+    assert (
+        s.coins[3] == 5 and s.hands[3, TYR] == 1 and s.hands[3, k("Göddar")] == 1 and s.krog == []
+    )
     # then seat 1's turn begins with Hiring
     assert s.active == 1 and s.mode == PREP and s.hands[1, k("Hyggelig")] == 1
     s.check_invariants()
@@ -559,7 +629,8 @@ def test_reshuffle_keeps_the_krog_top_m40():
     s._draw(0, 2)
     assert s.krog == [k("Berserker")] and s.valhalla.sum() == 0
     assert sorted(np.repeat(np.arange(DATA.num_kinds), s.hands[0]).tolist()) == sorted(
-        [k("Loki's Trick"), k("Kriger")])
+        [k("Loki's Trick"), k("Kriger")]
+    )
     s._draw(0, 1)  # nothing left to draw: skipped
     assert s.hands[0].sum() == 2
     s.check_invariants()
@@ -567,14 +638,19 @@ def test_reshuffle_keeps_the_krog_top_m40():
 
 # ---- the end (M46-M49) ------------------------------------------------------------------
 
+
 def test_calendar_end_is_immediate_m47():
     s = blank(3, start_position=6)
     s.calendar = 7
-    s.troops[0] = [troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")]
+    s.troops[0] = [
+        troop("Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - Krigsjärl - Runecästr")
+    ]
     s.world[0] = world("Jotunheim")
     s.open = [ch("Trollgjaldi")]
-    s.troops[0][0] = troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
-                           "Krigsjärl - Runecästr")
+    s.troops[0][0] = troop(
+        "Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
+        "Krigsjärl - Runecästr"
+    )
     complete(s)
     at(s, 0, ONSLAUGHT)
     act(s, "face", ch("Trollgjaldi"))
@@ -595,8 +671,12 @@ def test_start_position_sets_the_game_length():
 
 def test_stall_safeguard_m48():
     s = blank(3)
-    s.troops[0] = [troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
-                         "Krigsjärl - Runecästr")]
+    s.troops[0] = [
+        troop(
+            "Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
+            "Krigsjärl - Runecästr"
+        )
+    ]
     calendar_ids = [c.id for c in DATA.challenges if c.calendar]
     s.won[1] = [c for c in calendar_ids if c != ch("Bjorkun")]
     s.open = [ch("Bjorkun")]
@@ -644,9 +724,17 @@ def test_coin_rewards_count_as_coins_at_the_end_m44():
     assert list(s.final_coins()) == [6, 7, 6] and s.winners() == [1]
 
 
-@pytest.mark.parametrize("opts,key", [({"start_position": 1}, "start_position"), ({"max_turns": 0}, "max_turns"),
-                                      ({"max_turns": 2.5}, "max_turns"), ({"start_player": 4}, "start_player"),
-                                      ({"num_players": 2}, "num_players"), ({"num_players": 7}, "num_players")])
+@pytest.mark.parametrize(
+    "opts,key",
+    [
+        ({"start_position": 1}, "start_position"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"max_turns": 2.5}, "max_turns"),
+        ({"start_player": 4}, "start_player"),
+        ({"num_players": 2}, "num_players"),
+        ({"num_players": 7}, "num_players"),
+    ],
+)
 def test_bad_options_name_the_key(opts, key):
     with pytest.raises(ConfigError, match=key):
         MidgardGame(**opts)
@@ -663,6 +751,7 @@ def test_renown_rewards_stay_secret_until_the_end_m44():
 
 
 # ---- the rulebook's challenge examples, played through the engine ----------------------
+
 
 @pytest.mark.parametrize("position,wins", [(0, True), (1, False)])
 def test_peter_faces_the_jotun_in_summer_and_winter(position, wins):
@@ -684,8 +773,12 @@ def test_peter_faces_the_jotun_in_summer_and_winter(position, wins):
 
 def test_alfred_cannot_face_the_draugr_but_can_face_hel():
     s = blank(3)
-    s.troops[0] = [troop("Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - "
-                         "Snedig")]
+    s.troops[0] = [
+        troop(
+            "Kriger - Berserker - Bueskytter - Sjømann - Tyr - Göddar - Krigsjärl - Runecästr - "
+            "Snedig"
+        )
+    ]
     s.world[0] = world("Niflheim")
     s.open = [ch("Draugr"), ch("Hel")]
     complete(s)
@@ -696,8 +789,12 @@ def test_alfred_cannot_face_the_draugr_but_can_face_hel():
 def test_hrodsorm_vekksorm_then_trollgjaldi_turns_the_season():
     s = blank(3)
     s.open = [ch("Hrodsorm Dragon"), ch("Vekksorm of the Seas"), ch("Trollgjaldi")]
-    s.troops[0] = [troop("Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
-                         "Krigsjärl - Runecästr")]
+    s.troops[0] = [
+        troop(
+            "Hyggelig - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Ränger - Göddar - "
+            "Krigsjärl - Runecästr"
+        )
+    ]
     s.world[0] = world("Jotunheim")
     complete(s)
     at(s, 0, ONSLAUGHT)

@@ -57,7 +57,10 @@ def hand(*names):
 
 VALID = [
     ("Hyggelig - Skålde - Kriger", True),
-    ("Berserker - Bueskytter - Sjømann - Snedig", True),  # "Troop formed correctly": Snedig at the end
+    (
+        "Berserker - Bueskytter - Sjømann - Snedig",
+        True,
+    ),  # "Troop formed correctly": Snedig at the end
     ("Snedig - Berserker - Bueskytter - Snedig", True),  # one Snedig on each flank
     ("Skålde - Tyr - Berserker - Bueskytter - Sjømann - Snedig", True),  # Tyr replaces Kriger
     ("Skålde - Thor - Bueskytter - Sjømann - Snedig", True),  # Thor replaces Kriger and Berserker
@@ -137,9 +140,15 @@ def test_tyr_relocation_example():
     assert relocation_options(t, TYR) == [REL_LOW, REL_HIGH]
     high = t.copy()
     relocate(high, TYR, REL_HIGH)
-    assert high.describe(DATA.kind_names) == "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Snedig"
+    assert (
+        high.describe(DATA.kind_names)
+        == "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Tyr - Snedig"
+    )
     relocate(t, TYR, REL_LOW)
-    assert t.describe(DATA.kind_names) == "Tyr - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Snedig"
+    assert (
+        t.describe(DATA.kind_names)
+        == "Tyr - Skålde - Kriger - Berserker - Bueskytter - Sjømann - Snedig"
+    )
     assert t.is_valid() and high.is_valid()
 
 
@@ -154,7 +163,9 @@ def test_thor_relocation_needs_both_cards():
     t = troop("Skålde - Thor - Bueskytter - Sjømann - Snedig")
     assert t.ncards() == 5 and t.might(DATA.might) == 1 + 6 + 1 + 1 + 1
     assert not place_check(t, k("Kriger"), 0, hand("Kriger"), table=True)[0]  # Berserker missing
-    assert not place_check(t, k("Berserker"), 0, hand("Kriger", "Berserker"), table=True)[0]  # via the head only
+    assert not place_check(t, k("Berserker"), 0, hand("Kriger", "Berserker"), table=True)[
+        0
+    ]  # via the head only
     ok, displaced = place_check(t, k("Kriger"), 0, hand("Kriger", "Berserker"), table=True)
     assert ok and displaced == THOR
     used, _ = place(t, k("Kriger"), 0)
@@ -162,7 +173,10 @@ def test_thor_relocation_needs_both_cards():
     # before the Skald there is only the Hyggelig slot, so Thor can only go between Sjømann and Snedig
     assert relocation_options(t, THOR) == [REL_HIGH]
     relocate(t, THOR, REL_HIGH)
-    assert t.describe(DATA.kind_names) == "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Thor - Snedig"
+    assert (
+        t.describe(DATA.kind_names)
+        == "Skålde - Kriger - Berserker - Bueskytter - Sjømann - Thor - Snedig"
+    )
     assert t.is_valid()
 
 
@@ -179,7 +193,9 @@ def test_wildcard_cap_on_table_troops_m16():
     # 5 cards may hold 2 wildcards, 6 cards 3: adding a wildcard must keep the cap at once
     t = troop("Kriger - Tyr - Bueskytter - Tyr")  # 4 cards, 2 wildcards
     assert not place_check(t, TYR, 7, hand("Tyr"), table=True)[0]  # 5 cards, 3 wildcards
-    assert place_check(t, TYR, 7, hand("Tyr"), table=False)[0]  # a troop being laid down is checked at the end
+    assert place_check(t, TYR, 7, hand("Tyr"), table=False)[
+        0
+    ]  # a troop being laid down is checked at the end
     place(t, k("Sjømann"), 0)
     assert place_check(t, TYR, 7, hand("Tyr"), table=True)[0]  # 6 cards, 3 wildcards
 
@@ -188,7 +204,9 @@ def test_wildcards_in_series():
     t = Troop.make_series(3, 2)
     place(t, THOR, 3)  # Berserker - Berserker - Thor
     assert t.is_valid() and t.ncards() == 3 and t.nwild() == 1
-    assert place_check(t, TYR, 4, hand("Tyr"), table=True)[0]  # a 4th Berserker copy: 2 wild of 4 cards
+    assert place_check(t, TYR, 4, hand("Tyr"), table=True)[
+        0
+    ]  # a 4th Berserker copy: 2 wild of 4 cards
     assert not place_check(t, TYR, 5, hand("Tyr"), table=True)[0]  # not the series' class
     t.tyr += 1
     assert not place_check(t, TYR, 4, hand("Tyr"), table=True)[0]  # 3 wild of 5 cards
@@ -207,15 +225,29 @@ def test_laying_down_from_one_card():
     w = t.copy()
     place(w, TYR, 5)  # Tyr next to it: a sequence
     assert not w.series and w.class_range() == (3, 4)
-    assert not place_check(Troop(), TYR, 3, hand("Tyr"), table=False)[0]  # start with a natural card
+    assert not place_check(Troop(), TYR, 3, hand("Tyr"), table=False)[
+        0
+    ]  # start with a natural card
 
 
 CLAIM_CASES = [
     # (opponent troop, hand, slot, form, legal)
     ("Skålde - Tyr - Berserker - Bueskytter - Sjømann - Snedig", ("Kriger",), 3, TAKE_TYR, True),
-    ("Skålde - Tyr - Berserker - Bueskytter - Sjømann - Snedig", ("Berserker",), 3, TAKE_TYR, False),
+    (
+        "Skålde - Tyr - Berserker - Bueskytter - Sjømann - Snedig",
+        ("Berserker",),
+        3,
+        TAKE_TYR,
+        False,
+    ),
     ("Berserker - Bueskytter - Sjømann - Snedig", ("Tyr",), RIGHT, PUT_TYR, True),
-    ("Berserker - Bueskytter - Sjømann - Snedig", ("Thor",), 4, PUT_THOR, True),  # 3 cards left, 1 wild
+    (
+        "Berserker - Bueskytter - Sjømann - Snedig",
+        ("Thor",),
+        4,
+        PUT_THOR,
+        True,
+    ),  # 3 cards left, 1 wild
     ("Berserker - Bueskytter - Sjømann - Ränger - Snedig", ("Thor",), 4, PUT_THOR, True),
     ("Berserker - Bueskytter - Sjømann", ("Thor",), 4, PUT_THOR, False),  # would leave 2 cards
     ("Kriger - Thor - Sjømann - Ränger", ("Berserker", "Bueskytter"), 4, TAKE_THOR, True),
@@ -334,7 +366,7 @@ def test_M_D2_new_troop_opens_exactly_when_a_troop_can_be_laid_down():
         by_cards.setdefault(tuple(np.bincount(t.cards(), minlength=THOR + 1).tolist()), t)
     wrong, stuck = [], []
     for h in _hands((3, 4, 5)):
-        subs = itertools.product(*(range(x + 1) for x in h[:THOR + 1].tolist()))
+        subs = itertools.product(*(range(x + 1) for x in h[: THOR + 1].tolist()))
         troop_in_hand = next((by_cards[c] for c in subs if c in by_cards), None)
         if can_form_troop(h) != (troop_in_hand is not None):
             wrong.append(np.repeat(np.arange(DATA.num_kinds), h).tolist())
@@ -357,8 +389,14 @@ def test_left_flank_tyr_and_might():
     t = troop("Tyr - Kriger - Berserker", flank_tyr="left")
     assert t.line[LEFT] == TYR and t.is_valid()
     assert troop("Kriger - Berserker - Thor - Ränger - Göddar").might(DATA.might) == 11  # Peter
-    assert [troop(x).might(DATA.might) for x in ("Kriger - Berserker - Thor - Ränger", "Tyr - Krigsjärl - Runecästr",
-                                                 "Hyggelig - Skålde - Snedig")] == [9, 9, 2]  # Surt example: 20
+    assert [
+        troop(x).might(DATA.might)
+        for x in (
+            "Kriger - Berserker - Thor - Ränger",
+            "Tyr - Krigsjärl - Runecästr",
+            "Hyggelig - Skålde - Snedig",
+        )
+    ] == [9, 9, 2]  # Surt example: 20
     assert ks("Kriger - Tyr") == [2, TYR]
 
 
@@ -371,8 +409,12 @@ def _random_troops(rng, count):
         for kind in rng.choice(13, size=12):
             h[kind] += 1
         for _ in range(12):
-            moves = [(kind, pos) for kind in range(13) for pos in range(12)
-                     if place_check(t, kind, pos, h, table=False)[0]]
+            moves = [
+                (kind, pos)
+                for kind in range(13)
+                for pos in range(12)
+                if place_check(t, kind, pos, h, table=False)[0]
+            ]
             if not moves:
                 break
             kind, pos = moves[rng.integers(len(moves))]
@@ -401,7 +443,7 @@ def test_every_legal_change_keeps_a_table_troop_legal():
                 u = t.copy()
                 used, disp = place(u, kind, pos)
                 assert disp == displaced
-                for where in (relocation_options(u, disp) if disp is not None else [None]):
+                for where in relocation_options(u, disp) if disp is not None else [None]:
                     w = u.copy()
                     if where is not None:
                         relocate(w, disp, where)

@@ -66,8 +66,15 @@ def complete(s: MidgardState, thing_top=(), open_first=()) -> MidgardState:
     for kind in thing_top:
         rest[kind] -= 1
     assert (rest >= 0).all(), rest
-    s.thing = np.repeat(np.arange(DATA.num_kinds), rest).tolist() + list(reversed(thing_top)) + s.thing
-    placed = set(s.open) | set(s.ch_out) | {c for c in s.reserved if c >= 0} | {c for w in s.won for c in w}
+    s.thing = (
+        np.repeat(np.arange(DATA.num_kinds), rest).tolist() + list(reversed(thing_top)) + s.thing
+    )
+    placed = (
+        set(s.open)
+        | set(s.ch_out)
+        | {c for c in s.reserved if c >= 0}
+        | {c for w in s.won for c in w}
+    )
     placed |= set(s.ch_deck)
     s.ch_deck = [c for c in range(len(DATA.challenges)) if c not in placed] + s.ch_deck
     rused = s.rewards.sum(axis=0) + s.revealed.sum(axis=0)
@@ -124,7 +131,7 @@ def all_troops(max_cards: int) -> list[Troop]:
                 for flanks in itertools.product((EMPTY, SNEDIG, TYR), repeat=2):
                     line = [EMPTY] * 12
                     line[0], line[11] = flanks
-                    line[lo + 1:hi + 2] = run
+                    line[lo + 1 : hi + 2] = run
                     t = Troop.sequence(line)
                     if t.ncards() <= max_cards and t.is_valid():
                         out.append(t)
@@ -140,8 +147,11 @@ def build_steps(t: Troop) -> list[tuple[str, int]]:
     there already: a series from one natural card; a sequence from its first natural class card
     (from a Snedig if it has none) to the right, then to the left, then the flanks."""
     if t.series:
-        return ([("place_class", t.cls)] * t.nat + [("place_tyr", t.cls + 1)] * t.tyr
-                + [("place_thor", t.cls)] * t.thor)
+        return (
+            [("place_class", t.cls)] * t.nat
+            + [("place_tyr", t.cls + 1)] * t.tyr
+            + [("place_thor", t.cls)] * t.thor
+        )
     line = t.line
     units = []  # (slot, step) of the class slots, a Thor once
     for slot in range(1, 11):
@@ -152,8 +162,11 @@ def build_steps(t: Troop) -> list[tuple[str, int]]:
             units.append((slot, ("place_thor", slot - 1)))
         elif 0 <= kind < 10:
             units.append((slot, ("place_class", kind)))
-    flanks = [("place_snedig", side) if line[slot] == SNEDIG else ("place_tyr", slot)
-              for side, slot in ((0, 0), (1, 11)) if line[slot] != EMPTY]
+    flanks = [
+        ("place_snedig", side) if line[slot] == SNEDIG else ("place_tyr", slot)
+        for side, slot in ((0, 0), (1, 11))
+        if line[slot] != EMPTY
+    ]
     first = next((i for i, (slot, _) in enumerate(units) if 0 <= line[slot] < 10), None)
     if first is None:  # only Snedigs are natural: they come first
         return flanks + [step for _, step in units]

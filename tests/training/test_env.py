@@ -3,6 +3,7 @@ illegal actions and the exact save/restore of its state, on every available game
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import gymnasium as gym
@@ -102,7 +103,9 @@ def test_score_and_dense_rewards():
     env.reset(seed=5)
     rewards, _ = play_random(env, rng)
     game = env.game
-    assert sum(rewards) == pytest.approx(game.score_sign * env.game_state.scores()[env.seat] / game.score_scale)
+    assert sum(rewards) == pytest.approx(
+        game.score_sign * env.game_state.scores()[env.seat] / game.score_scale
+    )
 
 
 def test_learner_seat_fixed_and_varied():
@@ -114,7 +117,9 @@ def test_learner_seat_fixed_and_varied():
         seats.add(env.seat)
     assert seats == {2}
     env = make("gobig_v0")
-    assert {env.reset(seed=s)[1]["learner_seat"] for s in range(40)} == set(range(env.game.num_players))
+    assert {env.reset(seed=s)[1]["learner_seat"] for s in range(40)} == set(
+        range(env.game.num_players)
+    )
 
 
 def test_same_seed_same_episode():
@@ -152,18 +157,21 @@ def test_illegal_actions_penalize_or_raise():
     assert env.game_state.current_player == env.seat
 
 
-@pytest.mark.parametrize("kwargs,key", [
-    ({"opponents": "nobody"}, "nobody"),
-    ({"opponents": ["random"]}, "3 opponents"),
-    ({"opponents": {"random": -1}}, "weight of 'random'"),
-    ({"opponents": {"random": 0}}, "sum to 0"),
-    ({"opponents": 3}, "opponents"),
-    ({"reward": "points"}, "reward"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"learner_seat": 4}, "learner_seat"),
-    ({"num_players": 9}, "num_players"),
-    ({"no_such_option": 1}, "no_such_option"),
-])
+@pytest.mark.parametrize(
+    "kwargs,key",
+    [
+        ({"opponents": "nobody"}, "nobody"),
+        ({"opponents": ["random"]}, "3 opponents"),
+        ({"opponents": {"random": -1}}, "weight of 'random'"),
+        ({"opponents": {"random": 0}}, "sum to 0"),
+        ({"opponents": 3}, "opponents"),
+        ({"reward": "points"}, "reward"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"learner_seat": 4}, "learner_seat"),
+        ({"num_players": 9}, "num_players"),
+        ({"no_such_option": 1}, "no_such_option"),
+    ],
+)
 def test_bad_options_name_the_key(kwargs, key):
     with pytest.raises(ConfigError, match=key):
         SingleAgentEnv("gobig_v0", **kwargs)
@@ -195,8 +203,10 @@ def test_fixed_opponent_list_in_seat_order():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_env_state_round_trip_continues_identically(name):
-    """get_env_state/set_env_state: a restored env replays exactly what the original does."""
-    env = make(name, opponents={"random": 1.0, "pool": 1.0}, episode_stats=True)
+    """get_env_state/set_env_state: a restored env replays exactly what the original does; the
+    state is plain JSON (nothing pickled) and heuristic opponents' own state travels with it."""
+    mix = {"random": 1.0, "heuristic": 1.0, "pool": 1.0}
+    env = make(name, opponents=mix, episode_stats=True)
     pool = [RandomAgent(5), RandomAgent(6)]
     env.set_pool(pool)
     env.reset(seed=11)
@@ -205,8 +215,8 @@ def test_env_state_round_trip_continues_identically(name):
         _, _, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         if term:
             env.reset()
-    blob = env.get_env_state()
-    other = make(name, opponents={"random": 1.0, "pool": 1.0}, episode_stats=True)
+    blob = json.loads(json.dumps(env.get_env_state()))
+    other = make(name, opponents=mix, episode_stats=True)
     other.set_pool(pool)
     other.reset(seed=999)
     other.set_env_state(blob)
@@ -257,7 +267,15 @@ def test_maskable_ppo_runs_on_the_registered_env():
     from sb3_contrib import MaskablePPO
 
     env = gym.make("deckzoo/GoBig-v0", num_players=3, opponents="random", illegal_action="raise")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [16]})
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [16]},
+    )
     model.learn(128)  # an illegal action would raise
     assert model.num_timesteps == 128

@@ -1,5 +1,6 @@
 """Trained policies as Agents: the numpy copy of the actor matches torch, masks are obeyed, and
-``ppo:PATH`` loads through the agent registry and plays in matches and the arena."""
+``ppo:PATH`` loads a MaskablePPO .zip (safely) through the agent registry and plays in matches and
+the arena. The policy file format itself is tested in tests/agents/test_policy_file.py."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from sb3_contrib import MaskablePPO
 
 import deckzoo.envs as E
 from deckzoo.agents.match import play_match
+from deckzoo.agents.policy import PolicyAgent, PPOAgent, masked_choice
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
-from deckzoo.training.policy import PolicyAgent, PolicyWeights, PPOAgent, masked_choice
+from deckzoo.training.policy import weights_from_sb3
 from deckzoo.training.single_agent import SingleAgentEnv
 
 
@@ -31,7 +33,7 @@ def test_numpy_actor_matches_torch(activation):
     env = SingleAgentEnv("gobig_v0")
     model = MaskablePPO("MlpPolicy", env, seed=1, device="cpu",
                         policy_kwargs={"net_arch": [24, 24], "activation_fn": activation})
-    w = PolicyWeights.from_sb3(model.policy)
+    w = weights_from_sb3(model.policy)
     obs = np.random.default_rng(0).random((16, *env.observation_space.shape), dtype=np.float32)
     with torch.no_grad():
         dist = model.policy.get_distribution(torch.as_tensor(obs))
@@ -40,8 +42,9 @@ def test_numpy_actor_matches_torch(activation):
     got = got - np.log(np.exp(got - got.max(1, keepdims=True)).sum(1, keepdims=True)) - got.max(1, keepdims=True)
     np.testing.assert_allclose(got, expected, atol=1e-5)
     assert w.obs_size == env.observation_space.shape[0] and w.num_actions == env.action_space.n
-    assert w.equals(PolicyWeights.from_sb3(model.policy)) and not w.equals(
-        PolicyWeights.from_sb3(MaskablePPO("MlpPolicy", env, seed=2, policy_kwargs=model.policy_kwargs).policy))
+    assert w.equals(weights_from_sb3(model.policy)) and not w.equals(
+        weights_from_sb3(MaskablePPO("MlpPolicy", env, seed=2,
+                                     policy_kwargs=model.policy_kwargs).policy))
 
 
 def test_masked_choice_obeys_the_mask():
@@ -102,7 +105,7 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
 
     env = SingleAgentEnv("bignumber_v0")
     model = MaskablePPO("MlpPolicy", env, seed=4, device="cpu", policy_kwargs={"net_arch": [32, 32]})
-    w = PolicyWeights.from_sb3(model.policy)
+    w = weights_from_sb3(model.policy)
     obs, _ = env.reset(seed=0)
     legal = np.flatnonzero(env.action_masks())
     assert 0 < len(legal) < w.num_actions
@@ -115,40 +118,3 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
     agent = PolicyAgent(w, deterministic=True)
     state = env.unwrapped.game_state if hasattr(env, "unwrapped") else env.game_state
     assert agent.act(state.for_player(env.seat)) == legal[int(np.argmax(w.logits(obs)[legal]))]
-
-
-def test_policy_file_round_trip_and_refusals(model_path, tmp_path):
-    from deckzoo.training.policy import load_weights, save_policy
-
-    weights = PPOAgent(model_path).weights
-    path = save_policy(tmp_path / "p.npz", weights, game="gobig", trainer="sb3")
-    assert load_weights(str(path)).equals(weights)
-    assert make_agent(f"ppo:{path}", "gobig", seed=0).weights.equals(weights)
-    plain = tmp_path / "policy.bin"  # a policy file under another name is still recognised
-    plain.write_bytes(path.read_bytes())
-    assert load_weights(str(plain)).equals(weights)
-    marker = tmp_path / "code-ran"
-    with np.load(path) as z:
-        arrays = {k: z[k] for k in z.files}
-    bad = {
-        "pickled": {**arrays, "head_bias": np.array([_Planted(marker)], dtype=object)},
-        "no meta": {k: v for k, v in arrays.items() if k != "meta"},
-        "format": {**arrays, "meta": np.array('{"format": "other"}')},
-        "shapes": {**arrays, "head_bias": arrays["head_bias"][:-1]},
-        "missing": {k: v for k, v in arrays.items() if k != "hidden_1_weight"},
-    }
-    for name, contents in bad.items():
-        np.savez(tmp_path / f"{name}.npz", **contents)
-        with pytest.raises(ConfigError, match="not a usable deckzoo policy"):
-            load_weights(str(tmp_path / f"{name}.npz"))
-    assert not marker.exists()
-
-
-class _Planted:
-    """Unpickling it would create ``marker``: a file that proves code ran."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return (open, (self.marker, "w"))

@@ -21,7 +21,10 @@ def _first_game(game, seed):
     from deckzoo.agents.registry import make_agent
 
     rng = np.random.default_rng(seed)
-    agents = [make_agent("heuristic", type(game).name, int(rng.integers(2**63))) for _ in range(game.num_players)]
+    agents = [
+        make_agent("heuristic", type(game).name, int(rng.integers(2**63)))
+        for _ in range(game.num_players)
+    ]
     state = game.new_state(int(rng.integers(2**63)))
     while state.current_player is not None:
         p = state.current_player
@@ -61,7 +64,9 @@ def test_dense_returns_are_the_seat_score_changes():
 @pytest.fixture(scope="module")
 def cloned():
     cfg = tiny("unused", ppo={"net_arch": [64, 64]})
-    torch.set_num_threads(1)  # as the trainer does: two threads on a busy 2-core machine are 10x slower
+    torch.set_num_threads(
+        1
+    )  # as the trainer does: two threads on a busy 2-core machine are 10x slower
     torch.manual_seed(0)
     model = _new_model(cfg, make_vec_env(cfg, {"random": 1.0}))
     game = E.game_class("gobig")(4)
@@ -69,8 +74,18 @@ def cloned():
     held = demos.game_index >= demos.games - demos.games // 5
     test_idx, train_idx = np.flatnonzero(held), np.flatnonzero(~held)
     before = accuracy(model.policy, demos, test_idx)
-    history = fit(model.policy, demos, train_idx, epochs=4, batch_size=256, learning_rate=1e-3, value=True,
-                  vf_coef=0.5, max_grad_norm=0.5, seed=0)
+    history = fit(
+        model.policy,
+        demos,
+        train_idx,
+        epochs=4,
+        batch_size=256,
+        learning_rate=1e-3,
+        value=True,
+        vf_coef=0.5,
+        max_grad_norm=0.5,
+        seed=0,
+    )
     return model, demos, test_idx, before, history
 
 
@@ -101,13 +116,15 @@ def test_pretraining_runs_once_and_resume_is_exact(tmp_path, monkeypatch):
     summary = straight.run()
     rep = summary["pretrain"]
     assert rep["decisions"] >= 400 and 0 <= rep["accuracy"] <= 1 and len(rep["eval"]) == 1
-    assert summary["budget_cpu_seconds"] == pytest.approx(summary["train_cpu_seconds"] + rep["cpu_seconds"])
+    assert summary["budget_cpu_seconds"] == pytest.approx(
+        summary["train_cpu_seconds"] + rep["cpu_seconds"]
+    )
     assert straight.rs.eval_history[0]["step"] == 0  # the cloned policy's evaluation
     # stop right after pretraining (its checkpoint), then resume: pretraining must not run again
     stopped = Trainer(tiny(tmp_path / "b", rollouts=3, pretrain=PRE))
     stopped.setup()
     stopped.close()
-    assert stopped.model.num_timesteps == 0 and (tmp_path / "b" / "checkpoint.pkl").exists()
+    assert stopped.model.num_timesteps == 0 and (tmp_path / "b" / "checkpoint.ckpt").exists()
 
     def again(*a, **k):
         raise AssertionError("pretraining ran again on resume")
@@ -120,4 +137,17 @@ def test_pretraining_runs_once_and_resume_is_exact(tmp_path, monkeypatch):
     assert (tmp_path / "a" / "eval.csv").read_text() == (tmp_path / "b" / "eval.csv").read_text()
     # the pretraining section may not change on resume
     with pytest.raises(ConfigError, match="pretrain.epochs"):
-        Trainer(tiny(tmp_path / "b", rollouts=4, pretrain={**PRE, "epochs": 3}), resume=True).setup()
+        Trainer(
+            tiny(tmp_path / "b", rollouts=4, pretrain={**PRE, "epochs": 3}), resume=True
+        ).setup()
+
+
+def test_collection_progress_bar_stops_at_its_total(capsys):
+    """The last game runs past the requested decisions; the bar still ends at exactly its total."""
+    import re
+
+    game = E.game_class("gobig")(4)
+    d = collect_demos(game, "heuristic", 150, seed=0, progress=True)
+    assert len(d) > 150
+    counts = re.findall(r"(\d+)/(\d+) \[", capsys.readouterr().err)
+    assert counts and counts[-1] == ("150", "150") and all(int(n) <= 150 for n, _ in counts)

@@ -12,10 +12,10 @@ import pytest
 import torch
 
 import deckzoo.envs as E
+from deckzoo.agents.policy import PPOAgent
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.config import config_from_dict
-from deckzoo.training.policy import PPOAgent
 from deckzoo.training.train import Trainer, train
 
 ROLLOUT = 64  # n_steps 32 x 2 envs
@@ -43,18 +43,24 @@ def test_smoke_run_every_game(name, tmp_path):
     summary = train(cfg)
     run = tmp_path / game
     assert summary["steps"] == 5 * ROLLOUT
-    for f in ("config.yaml", "checkpoint.pkl", "eval.csv", "final.zip", "summary.json"):
+    for f in ("config.yaml", "checkpoint.ckpt", "eval.csv", "final.zip", "policy.npz",
+              "summary.json", "learning_curve.png"):
         assert (run / f).exists(), f
     assert any((run / "tb").rglob("events.out.tfevents*"))
     assert json.loads((run / "summary.json").read_text())["steps"] == 5 * ROLLOUT
     assert len(summary["final_eval"]) == 1 and 0 <= summary["final_eval"][0]["win_share"] <= 1
-    # the final model is an Agent for the arena
-    agent = make_agent(f"ppo:{run / 'final.zip'}", game, seed=0)
+    # the final model is an Agent for the arena, from the policy file and from SB3's zip alike
     state = E.game_class(name)(**cfg.game_options).new_state(0)
-    assert state.legal_mask()[agent.act(state.for_player(state.current_player))]
+    npz = make_agent(f"ppo:{run / 'policy.npz'}", game, seed=0)
+    zipped = make_agent(f"ppo:{run / 'final.zip'}", game)
+    assert npz.weights.equals(zipped.weights) and npz.meta["game"] == game
+    assert npz.meta["training"]["total_timesteps"] == cfg.total_timesteps
+    assert state.legal_mask()[npz.act(state.for_player(state.current_player))]
 
 
-def test_evaluate_abandons_endless_games():
+def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
+    """Midgard cuts a game off at its declared cap (max_decisions = max_game_length): evaluation
+    counts such a game as a loss for the learner and reports it as abandoned."""
     from deckzoo.agents.base import Agent
     from deckzoo.agents.stats import wilson_interval
     from deckzoo.training.train import evaluate
@@ -63,10 +69,11 @@ def test_evaluate_abandons_endless_games():
         def act(self, info_state):
             return int(info_state.legal_actions()[0])
 
-    game = E.game_class("gobig")(4)
-    r = evaluate(First(), game, "random", games=8, seed=0, max_steps=5)  # no Go Big game ends in 5 moves
-    assert r["abandoned"] == 8 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 8)
-    r = evaluate(First(), game, "random", games=8, seed=0)
+    game = E.game_class("midgard")(3, max_decisions=6)  # no Midgard game ends in 6 decisions
+    assert game.max_game_length == 6
+    r = evaluate(First(), game, "random", games=6, seed=0)
+    assert r["abandoned"] == 6 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 6)
+    r = evaluate(First(), E.game_class("gobig")(4), "random", games=8, seed=0)
     assert r["abandoned"] == 0 and r["games"] == 8 and r["uniform"] == 0.25
 
 
@@ -139,42 +146,25 @@ def test_resume_restores_random_states(stopped_and_resumed):
     assert torch.equal(live["torch"], torch.get_rng_state())
     assert live["py"] == random.getstate()
     got = resumed.venv.env_method("get_env_state")
-    assert [_env_state(b) for b in got] == [_env_state(b) for b in live["env_states"]]
-
-
-def _env_state(blob):
-    """An env's saved state in comparable form: generators, game, seats, opponents' generators."""
-    import pickle
-
-    d = pickle.loads(blob)
-
-    def agent(a):
-        return (type(a).__name__, a.rng.bit_generator.state)
-
-    return {
-        "np_random": d["np_random"], "pool_rng": d["pool_rng"], "game": d["state"].to_dict(),
-        "seat": d["seat"], "labels": d["labels"], "episode": d["episode"], "done": d["done"],
-        "agents": {k: agent(a) for k, a in d["agents"].items()},
-        "seats": [(kind, agent(x) if kind == "agent" and x is not None else x) for kind, x in d["seats"]],
-    }
+    assert got == live["env_states"]  # generators, game, seats, opponents' states: plain data
 
 
 def test_interrupted_run_equals_uninterrupted_run(tmp_path):
     """pool_size 2: at the interruption, a snapshot just dropped from the pool is still seated in
     games in progress; the checkpoint carries it so those games finish as they would have."""
-    import pickle
+    from deckzoo.training.checkpoint import read_checkpoint
 
     opp = {"pool_size": 2}
     straight = Trainer(tiny(tmp_path / "a", rollouts=4, opponents=opp))
     straight.run()
     train(tiny(tmp_path / "b", rollouts=2, opponents=opp))
-    assert list(pickle.loads((tmp_path / "b" / "checkpoint.pkl").read_bytes())["retired"]) == [0]
+    assert read_checkpoint(tmp_path / "b" / "checkpoint.ckpt")[0]["retired"] == [0]
     resumed = Trainer(tiny(tmp_path / "b", rollouts=4, opponents=opp), resume=True)
     resumed.run()
     assert straight.model.num_timesteps == resumed.model.num_timesteps == 4 * ROLLOUT
     assert _same_tensors(_params(straight.model), _params(resumed.model))
     assert (tmp_path / "a" / "eval.csv").read_text() == (tmp_path / "b" / "eval.csv").read_text()
-    a, b = PPOAgent(str(tmp_path / "a" / "final.zip")), PPOAgent(str(tmp_path / "b" / "final.zip"))
+    a, b = PPOAgent(str(tmp_path / "a" / "policy.npz")), PPOAgent(str(tmp_path / "b" / "final.zip"))
     assert a.weights.equals(b.weights)
 
 
@@ -193,7 +183,7 @@ def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
     import deckzoo.training.train as T
 
     train(tiny(tmp_path / "c", rollouts=2))
-    before = (tmp_path / "c" / "checkpoint.pkl").read_bytes()
+    before = (tmp_path / "c" / "checkpoint.ckpt").read_bytes()
     trainer = Trainer(tiny(tmp_path / "c", rollouts=4), resume=True)
     trainer.setup()
 
@@ -204,7 +194,7 @@ def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         trainer.save_checkpoint()
     trainer.close()
-    assert (tmp_path / "c" / "checkpoint.pkl").read_bytes() == before
+    assert (tmp_path / "c" / "checkpoint.ckpt").read_bytes() == before
 
 
 def test_cli_rejects_bad_key(tmp_path, capsys):
@@ -213,7 +203,7 @@ def test_cli_rejects_bad_key(tmp_path, capsys):
     cfg = tmp_path / "bad.yaml"
     cfg.write_text("game: gobig\nppo:\n  lerning_rate: 0.1\n")
     assert main(["train", "--config", str(cfg)]) == 2
-    assert "'ppo.lerning_rate'" in capsys.readouterr().out
+    assert "'ppo.lerning_rate'" in capsys.readouterr().err
 
 
 def test_heuristic_missing_falls_back(tmp_path, monkeypatch):

@@ -84,7 +84,7 @@ def test_smoke_run_every_batched_game(name, tmp_path):
     assert json.loads((run / "summary.json").read_text())["steps"] == summary["steps"]
     assert [r["opponent"] for r in summary["final_eval"]] == ["random"]
     header = (run / "eval.csv").read_text().splitlines()[0]
-    assert header.startswith("step,cpu_seconds,opponent")
+    assert header.startswith("step,kind,cpu_seconds,opponent")
 
 
 def test_every_sampled_action_is_legal(tmp_path):
@@ -132,7 +132,7 @@ def test_config_checks():
             {"trainer": "vector", "game": "wizard", "n_envs": 4, "vector": {"scalar_lanes": 5}}
         )
     with pytest.raises(ConfigError, match="'trainer'"):
-        config_from_dict({"trainer": "rllib"})
+        config_from_dict({"trainer": "cleanrl"})
 
 
 # ---- credit assignment on a hand-made game ------------------------------------------------------
@@ -492,7 +492,7 @@ def test_the_final_policy_loads_as_ppo_path_and_plays_in_the_arena(finished_run,
     path = finished_run / "policy.npz"
     trainer = VectorTrainer(tiny(tmp_path / "r", steps=100))
     trainer.setup()
-    meta, _, tensors = read_checkpoint(finished_run / CHECKPOINT)
+    _, _, tensors = read_checkpoint(finished_run / CHECKPOINT)
     trainer.net.load_state_dict(tensors["net"])  # the finished run's last network
     agent = make_agent(f"ppo:{path}", "gobig", seed=0)
     assert agent.weights.equals(trainer.policy())

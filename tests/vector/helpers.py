@@ -58,8 +58,10 @@ def check_position(env, twin: Twin, obs, mask, player, where: str) -> None:
     assert np.array_equal(player, exp_player), f"{where}: players differ"
     exp_mask = np.stack([s.legal_mask() for s in states])
     bad = np.flatnonzero((exp_mask != mask).any(axis=1))
-    assert not len(bad), f"{where}: masks differ in lanes {bad[:5]}: lane {bad[0]} scalar " \
+    assert not len(bad), (
+        f"{where}: masks differ in lanes {bad[:5]}: lane {bad[0]} scalar "
         f"{np.flatnonzero(exp_mask[bad[0]])} batched {np.flatnonzero(mask[bad[0]])}"
+    )
     exp_obs = np.stack([s.observe(s.current_player) for s in states])
     diff = bits(exp_obs) != bits(obs)
     bad = np.flatnonzero(diff.any(axis=1))
@@ -67,8 +69,10 @@ def check_position(env, twin: Twin, obs, mask, player, where: str) -> None:
         i = bad[0]
         cols = np.flatnonzero(diff[i])
         names = [_piece(states[i].game, c) for c in cols[:6]]
-        raise AssertionError(f"{where}: observations differ in lanes {bad[:5]}; lane {i} at {cols[:6]} "
-                             f"{names}: scalar {exp_obs[i, cols[:6]]} batched {obs[i, cols[:6]]}")
+        raise AssertionError(
+            f"{where}: observations differ in lanes {bad[:5]}; lane {i} at {cols[:6]} "
+            f"{names}: scalar {exp_obs[i, cols[:6]]} batched {obs[i, cols[:6]]}"
+        )
 
 
 def _piece(game, col: int) -> str:
@@ -81,13 +85,16 @@ def _piece(game, col: int) -> str:
     return "?"
 
 
-def run_differential(env_name: str, options: dict, num_envs: int, steps: int, seed: int = 0) -> dict:
+def run_differential(
+    env_name: str, options: dict, num_envs: int, steps: int, seed: int = 0
+) -> dict:
     """Play ``steps`` batched steps against the scalar twins; return coverage counts."""
     game_opts = {k: v for k, v in options.items() if k not in ADAPTER_KEYS}
     game = game_class(env_name)(**game_opts)
     env = vector.make(env_name, num_envs=num_envs, seed=seed, **options)
-    twin = Twin(game, env.reward_mode, np.random.default_rng(seed),
-                [None] * num_envs, [None] * num_envs)
+    twin = Twin(
+        game, env.reward_mode, np.random.default_rng(seed), [None] * num_envs, [None] * num_envs
+    )
     env.set_chance(StateDeals(env.engine, twin.provide))
     obs, mask, player = env.reset()
     check_position(env, twin, obs, mask, player, "reset")
@@ -110,8 +117,9 @@ def run_differential(env_name: str, options: dict, num_envs: int, steps: int, se
         obs, mask, player, rewards, done, info = env.step(actions)
         where = f"step {t}"
         assert rewards.dtype == np.float32 and rewards.shape == (num_envs, game.num_players)
-        assert np.array_equal(bits(rewards), bits(exp_rewards.astype(np.float32))), \
+        assert np.array_equal(bits(rewards), bits(exp_rewards.astype(np.float32))), (
             f"{where}: rewards differ in lanes {np.flatnonzero((rewards != exp_rewards).any(axis=1))[:5]}"
+        )
         assert np.array_equal(done, exp_done), f"{where}: terminations differ"
         if exp_done.any():
             lanes = info["final_lanes"]
@@ -119,9 +127,15 @@ def run_differential(env_name: str, options: dict, num_envs: int, steps: int, se
             for j, i in enumerate(lanes.tolist()):
                 mover, fobs, fscores = exp_final[i]
                 assert info["final_player"][j] == mover
-                assert np.array_equal(bits(info["final_obs"][j]), bits(fobs)), f"{where}: final obs, lane {i}"
+                assert np.array_equal(bits(info["final_obs"][j]), bits(fobs)), (
+                    f"{where}: final obs, lane {i}"
+                )
                 assert np.array_equal(info["final_scores"][j], fscores)
             finished += int(exp_done.sum())
         check_position(env, twin, obs, mask, player, where)
-    return {"finished": finished, "starts": twin.chance["start"], "deals": twin.chance["deal"],
-            "actions": actions_seen}
+    return {
+        "finished": finished,
+        "starts": twin.chance["start"],
+        "deals": twin.chance["deal"],
+        "actions": actions_seen,
+    }

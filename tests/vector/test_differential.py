@@ -31,8 +31,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("env_name,options,lanes,steps", CASES,
-                         ids=[f"{e}-{'-'.join(f'{k}={v}' for k, v in o.items())}" for e, o, _, _ in CASES])
+@pytest.mark.parametrize(
+    "env_name,options,lanes,steps",
+    CASES,
+    ids=[f"{e}-{'-'.join(f'{k}={v}' for k, v in o.items())}" for e, o, _, _ in CASES],
+)
 def test_batched_matches_scalar(env_name, options, lanes, steps):
     seen = run_differential(env_name, options, lanes, steps, seed=len(options) + lanes)
     # every kind of chance event happened, and games ran to the end and restarted
@@ -41,4 +44,6 @@ def test_batched_matches_scalar(env_name, options, lanes, steps):
     if env_name == "wizard_v0" or not options.get("single_deal", True):
         assert seen["deals"] > 0  # new rounds / deals within a game
     if env_name == "wizard_v0" and options["num_players"] <= 5:
-        assert any(TRUMP_BASE <= a < TRUMP_BASE + 4 for a in seen["actions"])  # a Wizard was flipped
+        assert any(
+            TRUMP_BASE <= a < TRUMP_BASE + 4 for a in seen["actions"]
+        )  # a Wizard was flipped

@@ -40,8 +40,15 @@ def test_gym_view_plays_the_scalar_games(name):
                 move(i, int(actions[i]))
         return actions
 
-    envs = vector.make_gym(name, num_envs=B, seed=0, num_players=3, opponents=opponents,
-                           learner_seat=LEARNER, **SHORT[name])
+    envs = vector.make_gym(
+        name,
+        num_envs=B,
+        seed=0,
+        num_players=3,
+        opponents=opponents,
+        learner_seat=LEARNER,
+        **SHORT[name],
+    )
     assert isinstance(envs, VectorEnv) and envs.observation_space.shape == (B, envs.env.obs_dim)
     envs.env.set_chance(StateDeals(envs.env.engine, twin.provide))
     obs, info = envs.reset()
@@ -69,7 +76,9 @@ def test_gym_view_plays_the_scalar_games(name):
 
 
 def test_gym_view_with_random_opponents_and_learner_seats():
-    envs = vector.make_gym("wizard_v0", num_envs=32, seed=3, num_players=4, num_rounds=2, reward="score")
+    envs = vector.make_gym(
+        "wizard_v0", num_envs=32, seed=3, num_players=4, num_rounds=2, reward="score"
+    )
     _, info = envs.reset(seed=3)
     rng = np.random.default_rng(0)
     seats = set()

@@ -31,7 +31,9 @@ def positions(game, games: int, per_game: int, rng) -> list:
             seen.append(s.clone())
             legal = s.legal_actions()
             s.apply(int(legal[rng.integers(len(legal))]))
-        out += [seen[i] for i in rng.choice(len(seen), size=min(per_game, len(seen)), replace=False)]
+        out += [
+            seen[i] for i in rng.choice(len(seen), size=min(per_game, len(seen)), replace=False)
+        ]
     return out
 
 
@@ -52,7 +54,9 @@ def test_lane_observation_passes_the_resampling_test(env_name, options):
     changed = 0
     for g in groups:
         s, q = states[g], seats[g]
-        assert np.array_equal(bits(obs[g]), bits(s.observe(q))), f"lane {g}: not the scalar observation"
+        assert np.array_equal(bits(obs[g]), bits(s.observe(q))), (
+            f"lane {g}: not the scalar observation"
+        )
         for lane in range(g + 1, g + RESAMPLES + 1):
             assert np.array_equal(bits(obs[lane]), bits(obs[g])), f"lane {lane}: hidden cards leak"
             if q == s.current_player:

@@ -56,4 +56,13 @@ def play(state, *texts):
         state.apply(encode_play(card(t)))
 
 
-__all__ = ["bid_all", "card", "cards", "encode_bid", "encode_play", "encode_trump", "play", "stacked"]
+__all__ = [
+    "bid_all",
+    "card",
+    "cards",
+    "encode_bid",
+    "encode_play",
+    "encode_trump",
+    "play",
+    "stacked",
+]

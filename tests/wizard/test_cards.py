@@ -47,7 +47,12 @@ D, H, E, G = range(4)
 def test_deck_is_60_cards_four_suits_of_13_four_wizards_four_nulls():  # W2
     assert DECK_COUNTS.sum() == 60 and len(DECK_KINDS) == 60
     assert (DECK_COUNTS[:52] == 1).all() and DECK_COUNTS[WIZARD] == 4 and DECK_COUNTS[NULL] == 4
-    assert [card_name(make_card(s, 1)) for s in range(4)] == ["Dwarves 1", "Humans 1", "Elves 1", "Giants 1"]
+    assert [card_name(make_card(s, 1)) for s in range(4)] == [
+        "Dwarves 1",
+        "Humans 1",
+        "Elves 1",
+        "Giants 1",
+    ]
 
 
 def test_card_encoding_round_trips():
@@ -82,46 +87,60 @@ def test_w1_w12_rounds_table(n, rounds):
     assert n * rounds == 60  # the final round deals all 60 cards
 
 
-@pytest.mark.parametrize("flipped,trump", [
-    (card("E7"), E), (card("D1"), D), (card("G13"), G), (NULL, NO_TRUMP), (WIZARD, TRUMP_PENDING),
-    (None, NO_TRUMP), (-1, NO_TRUMP),
-])
+@pytest.mark.parametrize(
+    "flipped,trump",
+    [
+        (card("E7"), E),
+        (card("D1"), D),
+        (card("G13"), G),
+        (NULL, NO_TRUMP),
+        (WIZARD, TRUMP_PENDING),
+        (None, NO_TRUMP),
+        (-1, NO_TRUMP),
+    ],
+)
 def test_w4_trump_after_flip(flipped, trump):
     assert trump_after_flip(flipped) == trump
 
 
-@pytest.mark.parametrize("trick,led", [
-    ("", LED_NONE),
-    ("E5", E),
-    ("N", LED_NONE),
-    ("N N", LED_NONE),
-    ("N E5", E),  # W7: the next numbered card sets the suit
-    ("N N G2 E9", G),
-    ("W", LED_FREE),  # Wizard led: nothing to follow
-    ("N W", LED_FREE),  # W8: Null led, then a Wizard
-    ("N W E5", LED_FREE),
-    ("E5 W", E),  # a Wizard after the suit is set changes nothing
-])
+@pytest.mark.parametrize(
+    "trick,led",
+    [
+        ("", LED_NONE),
+        ("E5", E),
+        ("N", LED_NONE),
+        ("N N", LED_NONE),
+        ("N E5", E),  # W7: the next numbered card sets the suit
+        ("N N G2 E9", G),
+        ("W", LED_FREE),  # Wizard led: nothing to follow
+        ("N W", LED_FREE),  # W8: Null led, then a Wizard
+        ("N W E5", LED_FREE),
+        ("E5 W", E),  # a Wizard after the suit is set changes nothing
+    ],
+)
 def test_w7_led_suit(trick, led):
     assert led_suit(cards(trick)) == led
 
 
-@pytest.mark.parametrize("trick,trump,winner", [
-    ("E5 E9 E2", NO_TRUMP, 1),  # highest of the led suit
-    ("E5 G13 E2", NO_TRUMP, 0),  # off-suit cards never win without trump
-    ("E5 G2 E13", G, 1),  # any trump beats the led suit
-    ("E5 G2 G11 E13", G, 2),  # highest trump
-    ("E5 W G13 W", G, 1),  # the first Wizard wins
-    ("W W", NO_TRUMP, 0),
-    ("N N N", NO_TRUMP, 0),  # only Nulls: the first Null
-    ("N N N N", E, 0),
-    ("N E3 E4", NO_TRUMP, 2),  # Null led; Elves set by the next card
-    ("N E3 G1", G, 2),
-    ("N W E13", E, 1),  # W8
-    ("D1 N N", H, 0),  # Nulls always lose
-    ("E5 D13 H13", D, 1),
-    ("E5 E6 E7", E, 2),  # led suit = trump
-])
+@pytest.mark.parametrize(
+    "trick,trump,winner",
+    [
+        ("E5 E9 E2", NO_TRUMP, 1),  # highest of the led suit
+        ("E5 G13 E2", NO_TRUMP, 0),  # off-suit cards never win without trump
+        ("E5 G2 E13", G, 1),  # any trump beats the led suit
+        ("E5 G2 G11 E13", G, 2),  # highest trump
+        ("E5 W G13 W", G, 1),  # the first Wizard wins
+        ("W W", NO_TRUMP, 0),
+        ("N N N", NO_TRUMP, 0),  # only Nulls: the first Null
+        ("N N N N", E, 0),
+        ("N E3 E4", NO_TRUMP, 2),  # Null led; Elves set by the next card
+        ("N E3 G1", G, 2),
+        ("N W E13", E, 1),  # W8
+        ("D1 N N", H, 0),  # Nulls always lose
+        ("E5 D13 H13", D, 1),
+        ("E5 E6 E7", E, 2),  # led suit = trump
+    ],
+)
 def test_w9_trick_winner(trick, trump, winner):
     assert trick_winner(cards(trick), trump) == winner
 
@@ -137,39 +156,52 @@ def names(mask):
     return sorted(card_name(int(c)) for c in np.flatnonzero(mask))
 
 
-@pytest.mark.parametrize("text,led,expected", [
-    ("E5 E9 G2 W N", E, ["Elves 5", "Elves 9", "Null", "Wizard"]),  # must follow; Wizard/Null any time
-    ("E5 G2", E, ["Elves 5"]),
-    ("G2 D4 N", E, ["Dwarves 4", "Giants 2", "Null"]),  # void: anything (trump included)
-    ("E5 G2 W", LED_FREE, ["Elves 5", "Giants 2", "Wizard"]),  # Wizard led: anything
-    ("E5 G2", LED_NONE, ["Elves 5", "Giants 2"]),  # leading, or only Nulls so far
-    ("W W N", G, ["Null", "Wizard"]),
-])
+@pytest.mark.parametrize(
+    "text,led,expected",
+    [
+        (
+            "E5 E9 G2 W N",
+            E,
+            ["Elves 5", "Elves 9", "Null", "Wizard"],
+        ),  # must follow; Wizard/Null any time
+        ("E5 G2", E, ["Elves 5"]),
+        ("G2 D4 N", E, ["Dwarves 4", "Giants 2", "Null"]),  # void: anything (trump included)
+        ("E5 G2 W", LED_FREE, ["Elves 5", "Giants 2", "Wizard"]),  # Wizard led: anything
+        ("E5 G2", LED_NONE, ["Elves 5", "Giants 2"]),  # leading, or only Nulls so far
+        ("W W N", G, ["Null", "Wizard"]),
+    ],
+)
 def test_w7_follow_suit_mask(text, led, expected):
     assert names(playable(hand(text), led)) == sorted(expected)
 
 
-@pytest.mark.parametrize("rnd,others,forbidden", [
-    (3, 2, 1),  # rulebook: round 3, others predicted 2 in total: the dealer may not predict 1
-    (1, 0, 1),  # W6: must bid 0
-    (1, 1, 0),  # W6: must bid 1
-    (5, 5, 0),
-    (5, 0, 5),
-    (2, 3, None),  # others already over: no restriction
-    (4, 7, None),
-])
+@pytest.mark.parametrize(
+    "rnd,others,forbidden",
+    [
+        (3, 2, 1),  # rulebook: round 3, others predicted 2 in total: the dealer may not predict 1
+        (1, 0, 1),  # W6: must bid 0
+        (1, 1, 0),  # W6: must bid 1
+        (5, 5, 0),
+        (5, 0, 5),
+        (2, 3, None),  # others already over: no restriction
+        (4, 7, None),
+    ],
+)
 def test_w6_forbidden_dealer_bid(rnd, others, forbidden):
     assert forbidden_dealer_bid(rnd, others) == forbidden
 
 
-@pytest.mark.parametrize("bid,tricks,points", [
-    (0, 0, 20),  # rulebook: predict 0, win 0 = +20
-    (3, 3, 50),  # predict 3, win 3 = +50
-    (2, 0, -20),  # predict 2, win 0 = -20
-    (1, 4, -30),  # predict 1, win 4 = -30
-    (0, 1, -10),
-    (13, 13, 150),
-])
+@pytest.mark.parametrize(
+    "bid,tricks,points",
+    [
+        (0, 0, 20),  # rulebook: predict 0, win 0 = +20
+        (3, 3, 50),  # predict 3, win 3 = +50
+        (2, 0, -20),  # predict 2, win 0 = -20
+        (1, 4, -30),  # predict 1, win 4 = -30
+        (0, 1, -10),
+        (13, 13, 150),
+    ],
+)
 def test_w10_round_score(bid, tricks, points):
     assert round_score(bid, tricks) == points
 
@@ -179,7 +211,9 @@ def test_score_bounds_are_reachable_extremes():
     assert score_bounds(3) == (-60, 120)  # 20*3 + 10*(1+2+3); all tricks off by everything
 
 
-@pytest.mark.parametrize("scores,winners", [([10, 30, 20], [1]), ([30, 30, -5], [0, 1]), ([0, 0, 0], [0, 1, 2])])
+@pytest.mark.parametrize(
+    "scores,winners", [([10, 30, 20], [1]), ([30, 30, -5], [0, 1]), ([0, 0, 0], [0, 1, 2])]
+)
 def test_w11_most_points_wins_ties_share(scores, winners):
     assert winners_of(scores) == winners
 
@@ -198,11 +232,14 @@ def _reference_winner(trick, trump):
             return (-1, -i)  # earlier Nulls rank higher (only matters when all are Nulls)
         s, r = divmod(c, 13)
         return (1, 100 + r) if s == trump else (0, r) if s == led else (-0.5, 0)
+
     return max(range(len(trick)), key=key)
 
 
 @given(st.lists(st.integers(0, 59), min_size=3, max_size=12, unique=True), st.integers(0, 4))
 @settings(max_examples=400, deadline=None)
 def test_w9_trick_winner_matches_an_independent_formulation(ids, trump):
-    trick = [i if i < 52 else (WIZARD if i < 56 else NULL) for i in ids]  # 60 physical cards -> kinds
+    trick = [
+        i if i < 52 else (WIZARD if i < 56 else NULL) for i in ids
+    ]  # 60 physical cards -> kinds
     assert trick_winner(trick, trump) == _reference_winner(trick, trump)

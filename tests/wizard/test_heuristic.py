@@ -1,6 +1,5 @@
 """The Wizard heuristic: its decisions on explicit positions, and that it beats random players."""
 
-
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.heuristics.wizard import (
     HeuristicAgent,
@@ -37,9 +36,14 @@ def test_card_tricks_counts_wizards_sure_and_shares_the_rest_by_power():
     assert card_tricks(cards("W W W"), E, 4, 3) == 3.0
     assert 0.8 < card_tricks(cards("E13 E12"), E, 4, 2) < 2.0  # high trumps: a good share
     assert card_tricks(cards("D2 H3 N"), E, 4, 3) == 0.0  # low off-suit cards and a Null: nothing
-    strong, weak = card_tricks(cards("E13 E12 E11 G13"), E, 4, 4), card_tricks(cards("E2 G13 D9 H8"), E, 4, 4)
+    strong, weak = (
+        card_tricks(cards("E13 E12 E11 G13"), E, 4, 4),
+        card_tricks(cards("E2 G13 D9 H8"), E, 4, 4),
+    )
     assert strong > weak
-    assert card_tricks(cards("G13 D13"), E, 3, 2) > card_tricks(cards("G13 D13"), E, 6, 2)  # more rivals
+    assert card_tricks(cards("G13 D13"), E, 3, 2) > card_tricks(
+        cards("G13 D13"), E, 6, 2
+    )  # more rivals
 
 
 def test_foresight_bid_is_exact_against_the_seen_cards():

@@ -23,7 +23,12 @@ D, H, E, G = range(4)
 
 def mid_trick_state():
     """Round 3, 4 players, dealer 3; bids made; trick 1 over (player 0 won), trick 2 half played."""
-    s = stacked(["E5 G2 W", "E9 E1 D3", "D1 D2 H4", "N H1 H2"], flipped="H13", dealer=3, scores=[20, -10, 0, 30])
+    s = stacked(
+        ["E5 G2 W", "E9 E1 D3", "D1 D2 H4", "N H1 H2"],
+        flipped="H13",
+        dealer=3,
+        scores=[20, -10, 0, 30],
+    )
     bid_all(s, [1, 0, 2, 1])
     play(s, "E5", "E1", "D1", "N")  # player 0 leads Elves; player 2 shows out of Elves
     play(s, "G2", "D3")  # player 0 leads again; player 1 shows out of Giants
@@ -44,23 +49,35 @@ def test_observation_pieces_match_the_view_from_each_seat():
         assert o["trump"].tolist() == [0, 1, 0, 0, 0]
         assert o["led_suit"].tolist() == [0, 0, 0, 1, 0]  # Giants led
         assert o["trick_leader"].argmax() == (0 - p) % 4
-        assert o["trick"][(0 - p) % 4].argmax() == card("G2") and o["trick"][(1 - p) % 4].argmax() == card("D3")
+        assert o["trick"][(0 - p) % 4].argmax() == card("G2") and o["trick"][
+            (1 - p) % 4
+        ].argmax() == card("D3")
         assert o["trick"].sum() == 2
         for r, q in enumerate(rel):
             assert o["bids"][r].argmax() == v["bids"][q] and o["bids"][r].sum() == 1
         assert o["bid_pending"].sum() == 0
         assert o["tricks_won"].tolist() == pytest.approx([v["tricks_won"][q] / 15 for q in rel])
-        assert o["voids"][(2 - p) % 4].tolist() == [0, 0, 1, 0] and o["voids"][(1 - p) % 4].tolist() == [0, 0, 0, 1]
+        assert o["voids"][(2 - p) % 4].tolist() == [0, 0, 1, 0] and o["voids"][
+            (1 - p) % 4
+        ].tolist() == [0, 0, 0, 1]
         assert o["voids"].sum() == 2
-        assert np.allclose(o["played"][[card("E5"), card("E1"), card("D1"), card("G2"), card("D3")]], 1)
+        assert np.allclose(
+            o["played"][[card("E5"), card("E1"), card("D1"), card("G2"), card("D3")]], 1
+        )
         assert o["played"][53] == 0.25 and o["played"].sum() == pytest.approx(5.25)
         lo, hi = score_bounds(15)
-        assert o["scores"].tolist() == pytest.approx([(v["scores"][q] - lo) / (hi - lo) for q in rel])
+        assert o["scores"].tolist() == pytest.approx(
+            [(v["scores"][q] - lo) / (hi - lo) for q in rel]
+        )
         assert o["round"].argmax() == 2 and o["dealer"].argmax() == (3 - p) % 4
         assert o["current_player"].argmax() == (2 - p) % 4 and o["phase"].tolist() == [0, 0, 1]
     v = s.view(2)
     assert v["voids"] == [[], [G], [E], []]
-    assert v["tricks"] == [[0, cards("E5 E1 D1 N"), 0]] and v["trick"] == cards("G2 D3") and v["led_suit"] == G
+    assert (
+        v["tricks"] == [[0, cards("E5 E1 D1 N"), 0]]
+        and v["trick"] == cards("G2 D3")
+        and v["led_suit"] == G
+    )
     assert v["played"] == sorted(cards("E5 E1 D1 N G2 D3"))
     json.dumps(v)
 
@@ -74,7 +91,12 @@ def test_incremental_observation_equals_the_reference_encoding_at_every_step(n, 
         s = game.new_state(g)
         while True:
             for p in range(n):
-                assert np.array_equal(s.observe(p), enc.encode_reference(s, p)), (g, p, s.round, s.phase)
+                assert np.array_equal(s.observe(p), enc.encode_reference(s, p)), (
+                    g,
+                    p,
+                    s.round,
+                    s.phase,
+                )
             if s.is_terminal():
                 break
             s.apply(int(rng.choice(s.legal_actions())))
@@ -98,7 +120,7 @@ def test_determinize_keeps_the_view_and_respects_shown_voids():
         d = s.determinize(2, rng)
         assert d.view(2) == s.view(2)
         d.check_invariants()
-        assert not d.hands[1, 3 * 13:4 * 13].any()  # player 1 showed out of Giants
+        assert not d.hands[1, 3 * 13 : 4 * 13].any()  # player 1 showed out of Giants
         assert np.array_equal(d.hands[2], s.hands[2])
         moved += not np.array_equal(d.hands[0], s.hands[0])
     assert moved > 250
@@ -203,12 +225,17 @@ def test_fast_legality_check_agrees_with_the_mask_and_the_pure_follow_suit_rule(
                 assert np.array_equal(mask[:NUM_KINDS], playable(s.hands[s.current_player], s.led))
                 assert not mask[NUM_KINDS:].any()
             check_bad_inputs(s) if rng.random() < 0.05 else None
-            s.apply(np.int64(rng.choice(np.flatnonzero(mask))) if rng.random() < 0.5
-                    else int(rng.choice(np.flatnonzero(mask))))
+            s.apply(
+                np.int64(rng.choice(np.flatnonzero(mask)))
+                if rng.random() < 0.5
+                else int(rng.choice(np.flatnonzero(mask)))
+            )
 
 
 def test_illegal_card_names_the_legal_ones_and_changes_nothing():
-    s = mid_trick_state()  # player 2 holds D2 H4, Giants led: void, anything goes; make player 3 follow
+    s = (
+        mid_trick_state()
+    )  # player 2 holds D2 H4, Giants led: void, anything goes; make player 3 follow
     play(s, "D2")
     before = s.to_dict()
     with pytest.raises(ValueError, match=r"legal actions are \[.*play Humans 1"):
@@ -278,7 +305,7 @@ def test_determinize_in_random_play_never_deals_a_shown_void(n):
                 for q in range(n):
                     for suit in range(4):
                         if s.voids[q] >> suit & 1:
-                            assert not d.hands[q, suit * 13:(suit + 1) * 13].any()
+                            assert not d.hands[q, suit * 13 : (suit + 1) * 13].any()
                 checked += 1
         s.apply(int(rng.choice(s.legal_actions())))
     assert checked > 20
@@ -287,14 +314,23 @@ def test_determinize_in_random_play_never_deals_a_shown_void(n):
 def test_render_view_shows_only_what_the_seat_may_know():
     s = mid_trick_state()
     text = s.render_view(2)
-    assert "player_2 (you): score 0, bid 2, won 0, void in Elves, hand [Dwarves 2, Humans 4]" in text
-    others = [line for line in text.splitlines() if line[2:].startswith("player_") and "(you)" not in line]
+    assert (
+        "player_2 (you): score 0, bid 2, won 0, void in Elves, hand [Dwarves 2, Humans 4]" in text
+    )
+    others = [
+        line for line in text.splitlines() if line[2:].startswith("player_") and "(you)" not in line
+    ]
     assert len(others) == 3 and not any("[" in line for line in others)  # other hands: sizes only
-    assert "Wizard" not in text.split("\n", 1)[1] and "Elves 9" not in text  # the title says "Wizard"
+    assert (
+        "Wizard" not in text.split("\n", 1)[1] and "Elves 9" not in text
+    )  # the title says "Wizard"
     assert "player_0: score 20, bid 1, won 1, hand 1 card" in text and "hand 2 cards" in text
     assert "void in Elves" in text and "void in Giants" in text
     assert "trick: player_0 Giants 2, player_1 Dwarves 3; led suit Giants" in text
-    assert "last trick: player_0 Elves 5, player_1 Elves 1, player_2 Dwarves 1, player_3 Null; won by player_0" in text
+    assert (
+        "last trick: player_0 Elves 5, player_1 Elves 1, player_2 Dwarves 1, player_3 Null; won by player_0"
+        in text
+    )
     f = stacked(["E2", "G9", "W"], flipped="H3", dealer=2)
     text = f.render_view(0)
     assert "hand hidden (Foresight)" in text and "[Giants 9]" in text and "[Wizard]" in text
@@ -312,8 +348,12 @@ def test_two_worlds_shown_voids_and_played_cards_do_not_read_the_hands():
     """``mid_trick_state`` against a world where seats 1 and 3 hold other unplayed cards (still
     consistent with every card played and every void shown): seats 0 and 2 see the same views."""
     a = mid_trick_state()
-    b = stacked(["E5 G2 W", "H1 E1 D3", "D1 D2 H4", "N E9 H2"], flipped="H13", dealer=3,
-                scores=[20, -10, 0, 30])
+    b = stacked(
+        ["E5 G2 W", "H1 E1 D3", "D1 D2 H4", "N E9 H2"],
+        flipped="H13",
+        dealer=3,
+        scores=[20, -10, 0, 30],
+    )
     bid_all(b, [1, 0, 2, 1])
     play(b, "E5", "E1", "D1", "N")
     play(b, "G2", "D3")

@@ -9,8 +9,18 @@ from deckzoo.envs.wizard.rules import BID_BASE, WizardGame
 
 # (players, num_rounds, games): full games for the small tables, short ones in bulk.
 CASES = [
-    (3, None, 12), (4, None, 20), (5, None, 30), (6, None, 40), (10, None, 60), (12, None, 75),
-    (3, 3, 250), (4, 3, 250), (5, 2, 200), (6, 2, 200), (10, 2, 120), (12, 2, 120),
+    (3, None, 12),
+    (4, None, 20),
+    (5, None, 30),
+    (6, None, 40),
+    (10, None, 60),
+    (12, None, 75),
+    (3, 3, 250),
+    (4, 3, 250),
+    (5, 2, 200),
+    (6, 2, 200),
+    (10, 2, 120),
+    (12, 2, 120),
 ]
 
 
@@ -18,16 +28,24 @@ CASES = [
 @pytest.mark.parametrize("n,rounds,games", CASES, ids=[f"{n}p-{r or 'full'}" for n, r, _ in CASES])
 def test_random_play_harness(n, rounds, games, foresight):
     game = WizardGame(num_players=n, num_rounds=rounds, foresight=foresight)
-    stats = check_random_play(game, num_games=games, seed=1000 * n + (rounds or 0) + foresight,
-                              deep_every=401 if rounds is None else 151)
+    stats = check_random_play(
+        game,
+        num_games=games,
+        seed=1000 * n + (rounds or 0) + foresight,
+        deep_every=401 if rounds is None else 151,
+    )
     assert stats.games == games
     k = game.rounds
     expected_bids = n * k
     expected_plays = n * k * (k + 1) // 2
     assert min(stats.lengths) >= expected_bids + expected_plays  # every bid and card is a decision
-    assert max(stats.lengths) <= expected_bids + expected_plays + k  # plus at most one trump choice a round
-    assert stats.action_counts[:54].all() or rounds is not None  # every card gets played in full games
-    assert stats.action_counts[BID_BASE:BID_BASE + 2].all()
+    assert (
+        max(stats.lengths) <= expected_bids + expected_plays + k
+    )  # plus at most one trump choice a round
+    assert (
+        stats.action_counts[:54].all() or rounds is not None
+    )  # every card gets played in full games
+    assert stats.action_counts[BID_BASE : BID_BASE + 2].all()
     check_determinism(game, seed=n)
 
 
@@ -42,7 +60,7 @@ def test_every_action_occurs_across_full_games():
             a = int(rng.choice(s.legal_actions()))
             seen[a] = True
             s.apply(a)
-    assert seen[:58].all() and seen[BID_BASE:BID_BASE + 4].all()
+    assert seen[:58].all() and seen[BID_BASE : BID_BASE + 4].all()
 
 
 @pytest.mark.slow

@@ -1,6 +1,5 @@
-"""Wizard: every rulebook example and every ruling of RULINGS.md section 6 (W1-W13, §7.7), on explicit
+"""Wizard: every rulebook example and every ruling W1-W13 of docs/rules/wizard.md, on explicit
 positions built from stacked decks (tests/wizard/helpers.py)."""
-
 
 import numpy as np
 import pytest
@@ -44,11 +43,20 @@ def test_w1_other_player_counts_are_rejected(n):
         WizardGame(num_players=n)
 
 
-@pytest.mark.parametrize("options,key", [
-    ({"num_rounds": 0}, "num_rounds"), ({"num_rounds": 16}, "num_rounds"), ({"num_rounds": 2.0}, "num_rounds"),
-    ({"num_rounds": True}, "num_rounds"), ({"foresight": "yes"}, "foresight"), ({"foresight": 1}, "foresight"),
-    ({"first_dealer": 4}, "first_dealer"), ({"first_dealer": -1}, "first_dealer"), ({"trumps": 1}, "trumps"),
-])
+@pytest.mark.parametrize(
+    "options,key",
+    [
+        ({"num_rounds": 0}, "num_rounds"),
+        ({"num_rounds": 16}, "num_rounds"),
+        ({"num_rounds": 2.0}, "num_rounds"),
+        ({"num_rounds": True}, "num_rounds"),
+        ({"foresight": "yes"}, "foresight"),
+        ({"foresight": 1}, "foresight"),
+        ({"first_dealer": 4}, "first_dealer"),
+        ({"first_dealer": -1}, "first_dealer"),
+        ({"trumps": 1}, "trumps"),
+    ],
+)
 def test_bad_options_name_the_key(options, key):
     with pytest.raises(ConfigError, match=key):
         WizardGame(num_players=4, **options)
@@ -110,7 +118,9 @@ def test_w3_left_of_dealer_bids_first_and_leads_then_the_trick_winner_leads():
     play(s, "E1", "E2", "E9", "E5")  # player 1's Elves 9 wins
     assert s.tricks_won == [0, 1, 0, 0] and s.current_player == 1
     play(s, "D4", "D5", "D6", "D3")  # player 3's Dwarves 6 wins the last trick
-    assert s.round == 3 and s.dealer == 3 and s.current_player == 0  # next round: next dealer, left bids
+    assert (
+        s.round == 3 and s.dealer == 3 and s.current_player == 0
+    )  # next round: next dealer, left bids
 
 
 # ---- W4: trump -------------------------------------------------------------------------------
@@ -134,7 +144,11 @@ def test_w4_flipped_wizard_dealer_chooses_a_suit_before_any_bid():
     assert s.phase == PHASE_TRUMP and s.current_player == 1 and s.trump == TRUMP_PENDING
     assert legal_cards(s) == [TRUMP_BASE + k for k in range(4)]  # one of 4 suits, never "no trump"
     obs = s.game.layout.split(s.observe(0))
-    assert obs["trump"].sum() == 0 and obs["phase"].tolist() == [1, 0, 0] and obs["flipped"][WIZARD] == 1
+    assert (
+        obs["trump"].sum() == 0
+        and obs["phase"].tolist() == [1, 0, 0]
+        and obs["flipped"][WIZARD] == 1
+    )
     assert s.view(0)["trump"] is None and s.view(0)["bids"] == [None, None, None]
     with pytest.raises(IllegalActionError):
         s.apply(encode_bid(0))
@@ -143,6 +157,7 @@ def test_w4_flipped_wizard_dealer_chooses_a_suit_before_any_bid():
     bid_all(s, [1, 0, 0])
     play(s, "E5", "E2")
     assert legal_cards(s) == [card("E9")]  # player 1 holds Elves: Dwarves (trump) may not be played
+
 
 def test_w4_chosen_trump_wins_tricks():
     s = stacked(["E2 D3", "D4 H9", "E5 D5"], flipped="W", dealer=1)
@@ -178,7 +193,11 @@ def test_w5_foresight_hides_own_card_and_shows_the_others_until_play():
     for p in range(3):  # "When it's time to play, your card is revealed to you"
         v = s.view(p)
         assert v["hand"] == np.flatnonzero(s.hands[p]).tolist()
-        assert all(v["foresight_hands"][q] == np.flatnonzero(s.hands[q]).tolist() for q in range(3) if q != p)
+        assert all(
+            v["foresight_hands"][q] == np.flatnonzero(s.hands[q]).tolist()
+            for q in range(3)
+            if q != p
+        )
         assert game.layout.split(s.observe(p))["hand_hidden"][0] == 0
     assert legal_cards(s) == [card("E2")]  # the play is forced
 
@@ -201,7 +220,10 @@ def test_w5_determinize_in_foresight_resamples_only_the_own_card():
     own = set()
     for _ in range(200):
         d = s.determinize(0, rng)
-        assert d.hands[1].tolist() == s.hands[1].tolist() and d.hands[2].tolist() == s.hands[2].tolist()
+        assert (
+            d.hands[1].tolist() == s.hands[1].tolist()
+            and d.hands[2].tolist() == s.hands[2].tolist()
+        )
         assert d.view(0) == s.view(0)
         d.check_invariants()
         own.add(int(d.hands[0].argmax()))
@@ -300,7 +322,11 @@ def test_wizard_led_frees_everyone_and_wins():
     play(s, "W")
     assert legal_cards(s) == sorted(cards("E9 G1"))
     play(s, "G1", "E13")
-    assert s.tricks_won == [1, 0, 0] and s.view(1)["voids"] == [[], [], []]  # no suit led: no void shown
+    assert s.tricks_won == [1, 0, 0] and s.view(1)["voids"] == [
+        [],
+        [],
+        [],
+    ]  # no suit led: no void shown
 
 
 def test_w9_first_of_several_wizards_wins():
@@ -326,7 +352,14 @@ def test_w9_highest_trump_beats_higher_led_suit():
 
 # ---- W10, W11: scoring and the end ------------------------------------------------------------
 def test_w10_round_scoring_examples_in_a_played_round():
-    s = stacked(["W W W", "E1 E2 E3", "D1 D2 D3"], flipped="N", dealer=2, num_rounds=3, rnd=3, scores=[100, 0, -30])
+    s = stacked(
+        ["W W W", "E1 E2 E3", "D1 D2 D3"],
+        flipped="N",
+        dealer=2,
+        num_rounds=3,
+        rnd=3,
+        scores=[100, 0, -30],
+    )
     bid_all(s, [3, 0, 2])
     play(s, "W", "E1", "D1", "W", "E2", "D2", "W", "E3", "D3")
     assert s.is_terminal()

@@ -1,0 +1,95 @@
+"""The arena's ``ray`` backend: its game tasks as Ray tasks, on one machine or a cluster.
+
+``run_arena(ArenaConfig(..., backend="ray", address=...))`` (``deckzoo arena ... --backend ray``)
+cuts the arena's task list (``arena.game_tasks``) into batches of ``BATCH`` games and runs each
+batch as one Ray task that calls ``arena.play_task`` on its games. A batch amortises Ray's cost
+per task (about a millisecond) over games that take a few milliseconds each. The records are the
+local arena's, record for record: every game carries its own seeds, so which node plays it, in
+which order, or how often (a task lost with its node is run again by Ray) does not matter.
+
+Files named by agent specs (``ppo:runs/gobig/policy.npz``) are read here, put into Ray's object
+store once, and written on each node that plays a game (``ray_cluster.localize``); the specs in
+the records stay as given. Batches are submitted a few per CPU ahead, and results are taken as
+they finish, so the progress bar moves and Ctrl-C (which cancels the tasks still running)
+keeps every finished game, as in the local arena.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from .arena import ArenaConfig, play_task
+from .ray_cluster import connect, localize, read_files, require_ray, rewrite_spec, spec_files
+from .registry import make_agent
+
+BATCH = 25  # games per Ray task
+AHEAD = 2  # batches in flight per CPU of the cluster
+POLL_SECONDS = 0.5  # how often the driver wakes up while waiting (so that Ctrl-C is prompt)
+
+_REMOTE = None
+
+
+def play_batch(tasks: list[dict], files: dict[str, bytes]) -> tuple[list[dict], str]:
+    """Play ``tasks`` on this node; returns their records and the node's id."""
+    import ray
+
+    local = localize(files) if files else {}
+
+    def make(spec, game_name, seed):
+        return make_agent(rewrite_spec(spec, local), game_name, seed)
+
+    return [play_task(t, make) for t in tasks], ray.get_runtime_context().get_node_id()
+
+
+def _remote():
+    global _REMOTE
+    if _REMOTE is None:
+        ray = require_ray()
+        # max_retries: a task whose node or worker dies is run again elsewhere (system failures
+        # only: an exception in a game is an error, not retried)
+        _REMOTE = ray.remote(num_cpus=1, max_retries=5)(play_batch)
+    return _REMOTE
+
+
+def batches(tasks: list[dict], size: int = BATCH) -> list[list[dict]]:
+    return [tasks[i : i + size] for i in range(0, len(tasks), size)]
+
+
+def ray_batches(
+    tasks: list[dict], cfg: ArenaConfig, size: int = BATCH
+) -> Iterator[tuple[list[dict], str]]:
+    """``(records, node id)`` of each batch as it finishes; closing the generator (or Ctrl-C
+    while it waits) cancels the batches still queued or running."""
+    ray = require_ray()
+    connect(cfg.address, num_cpus=cfg.workers)
+    specs = sorted({s for t in tasks for s in t["specs"]})
+    files = ray.put(read_files(spec_files(specs)))
+    fn = _remote()
+    ahead = AHEAD * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    todo = iter(batches(tasks, size))
+    pending = [fn.remote(b, files) for b in itertools.islice(todo, ahead)]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
+            for ref in done:
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.append(fn.remote(nxt, files))
+                yield ray.get(ref)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+
+
+def ray_records(tasks: list[dict], cfg: ArenaConfig, size: int = BATCH) -> Iterator[dict]:
+    """The records of ``tasks`` played on Ray (in the order batches finish)."""
+    gen = ray_batches(tasks, cfg, size)
+    try:
+        for records, _ in gen:
+            yield from records
+    finally:
+        gen.close()
+
+
+__all__ = ["BATCH", "batches", "play_batch", "ray_batches", "ray_records"]

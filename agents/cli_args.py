@@ -1,0 +1,91 @@
+"""Reading what users type: YAML values and files, ``KEY=VALUE`` options, seeds and counts.
+
+Every function here raises ``ConfigError`` with a message fit to print as one line (the CLI
+prints it and exits with status 2), never a traceback.
+
+YAML is read as YAML 1.2 reads numbers: PyYAML follows YAML 1.1, where ``1e-4`` (no dot) is the
+string "1e-4" and only ``1.0e-4`` is a float; ``load_yaml`` reads both as floats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from deckzoo.envs.core.errors import ConfigError
+
+
+def _loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader plus YAML 1.2's exponent floats without a dot (``1e-4``, ``3E5``)."""
+
+    Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:float",
+        re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+        list("-+0123456789"),
+    )
+    return Loader
+
+
+def load_yaml(text: str, where: str = "YAML"):
+    """Parse ``text``; a syntax error names ``where``, the line and the column."""
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=_loader())
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        if mark is not None:
+            raise ConfigError(
+                f"{where}:{mark.line + 1}:{mark.column + 1}: invalid YAML: {problem}"
+            ) from None
+        raise ConfigError(f"{where}: invalid YAML: {problem}") from None
+
+
+def parse_key_value(text: str, what: str = "option") -> tuple[str, object]:
+    """``key=value`` with the value read as YAML (``3`` -> 3, ``1e-4`` -> 0.0001, ``null`` -> None,
+    ``literal`` -> "literal")."""
+    key, eq, value = text.partition("=")
+    if not eq or not key.strip():
+        raise ConfigError(f"{what} must be KEY=VALUE, got {text!r}")
+    return key.strip(), load_yaml(value, f"{what} {text!r}")
+
+
+def option_arg(text: str) -> tuple[str, object]:
+    """argparse ``type=`` for ``--option KEY=VALUE`` (argparse turns the error into one line)."""
+    try:
+        return parse_key_value(text, "--option")
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def seed_arg(text: str) -> int:
+    """argparse ``type=`` for seeds: an integer in 0..2**63-1 (what numpy's generators take)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number >= 0, got {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number in 0..2**63-1, got {value}")
+    return value
+
+
+def count_arg(minimum: int):
+    """argparse ``type=`` for counts: an integer >= ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number >= {minimum}, got {text!r}"
+            ) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse

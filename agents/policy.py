@@ -1,0 +1,463 @@
+"""Trained policies as Agents, in numpy, and the policy file format that cannot run code.
+
+A policy here is the actor of an MLP: observation -> hidden layers (each followed by one
+activation) -> action logits, masked to the legal actions. ``PolicyWeights`` holds it as numpy
+arrays, so a policy acts without torch, in any process, at a few microseconds a decision.
+``PolicyAgent`` plays from a ``PolicyWeights``; ``PPOAgent`` loads one from a file.
+
+Files (``load_policy``):
+
+* **a deckzoo policy file** (``.npz``, written by ``save_policy``): numpy arrays read with
+  ``allow_pickle=False`` plus one JSON metadata string (format version, game and its config,
+  sizes, activation, the training config that produced it). Trainers export to it and shipped
+  reference agents use it; docs/training.md describes every field.
+* **a MaskablePPO ``.zip``** saved by sb3-contrib: only the actor's tensors are read, with
+  ``torch.load(weights_only=True)``, and the activation from the JSON part of the archive. SB3's
+  own ``load`` would unpickle parts of the file (cloudpickle), which can run code; this never does.
+
+Importing this module registers the agent specs ``ppo:PATH`` (greedy: the most likely legal
+action) and ``ppo:PATH:sample`` (samples the policy's distribution) with
+``deckzoo.agents.registry``, so ``deckzoo arena gobig --agents ppo:runs/gobig/policy.npz,heuristic``
+works. torch is imported only when a ``.zip`` is loaded.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from deckzoo.envs.core.errors import ConfigError
+from deckzoo.envs.core.game import InfoState
+
+from .base import Agent
+from .registry import register_agent
+
+ACTIVATIONS = {
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+}
+
+POLICY_FORMAT = "deckzoo.policy"
+POLICY_VERSION = 1
+META_KEYS = {
+    "format",
+    "version",
+    "kind",
+    "activation",
+    "obs_size",
+    "num_actions",
+    "hidden_sizes",
+    "game",
+    "env",
+    "game_config",
+    "trainer",
+    "training",
+    "extra",
+}
+
+
+@dataclass
+class PolicyWeights:
+    """The actor of an MLP policy: ``hidden`` is a list of ``(W, b)``, each followed by
+    ``activation``; ``head`` maps the last layer to action logits.
+
+    ``W`` is stored shaped (in, out), C-contiguous (torch's weight transposed). Products use
+    ``np.einsum`` (numpy's own single-threaded loop) rather than ``@``: OpenBLAS starts its
+    threads for larger products, and on a busy 2-core machine one Big Number decision
+    (325 -> 256 -> 256 -> 2180) then took 6-12 ms instead of about 0.2 ms."""
+
+    hidden: list[tuple[np.ndarray, np.ndarray]]
+    head: tuple[np.ndarray, np.ndarray]
+    activation: str = "tanh"
+
+    @property
+    def obs_size(self) -> int:
+        return (self.hidden[0][0] if self.hidden else self.head[0]).shape[0]
+
+    @property
+    def num_actions(self) -> int:
+        return self.head[0].shape[1]
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Action logits for one observation (any shape; flattened) or a batch (rows)."""
+        x = np.asarray(obs, dtype=np.float32)
+        x = x.reshape(-1) if x.ndim != 2 else x
+        spec = "i,ij->j" if x.ndim == 1 else "bi,ij->bj"
+        act = ACTIVATIONS[self.activation]
+        for w, b in self.hidden:
+            x = act(np.einsum(spec, x, w) + b)
+        w, b = self.head
+        return np.einsum(spec, x, w) + b
+
+    def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Logits of the actions ``legal`` (indices) for one observation: the head's rows for the
+        legal actions only. With a large action space (Big Number: 2180) and few legal actions,
+        the head is most of a forward pass, so pool opponents and evaluation use this."""
+        x = np.asarray(obs, dtype=np.float32).reshape(-1)
+        act = ACTIVATIONS[self.activation]
+        for w, b in self.hidden:
+            x = act(np.einsum("i,ij->j", x, w) + b)
+        wt = self.__dict__.get("_head_t")
+        if wt is None:  # the head transposed, (actions, in): a legal action's weights are one row
+            wt = self.__dict__["_head_t"] = np.ascontiguousarray(self.head[0].T)
+        return np.einsum("ij,j->i", wt[legal], x) + self.head[1][legal]
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_head_t"}  # the cache is rebuilt
+
+    def equals(self, other: PolicyWeights) -> bool:
+        pairs = list(zip(self.hidden, other.hidden)) + [(self.head, other.head)]
+        return (
+            self.activation == other.activation
+            and len(self.hidden) == len(other.hidden)
+            and all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in pairs)
+        )
+
+    # ---- plain arrays, for files and checkpoints -----------------------------------------
+    def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """The weights as named float32 arrays (``hidden_0_weight``... ``head_bias``)."""
+        out = {}
+        for i, (w, b) in enumerate(self.hidden):
+            out[f"{prefix}hidden_{i}_weight"], out[f"{prefix}hidden_{i}_bias"] = w, b
+        out[f"{prefix}head_weight"], out[f"{prefix}head_bias"] = self.head
+        return out
+
+    @classmethod
+    def from_arrays(
+        cls, arrays, activation: str, prefix: str = "", where: str = "policy"
+    ) -> PolicyWeights:
+        """Inverse of ``to_arrays``; ``ValueError`` naming the array if one is wrong."""
+        if activation not in ACTIVATIONS:
+            raise ValueError(
+                f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}"
+            )
+        pattern = re.compile(re.escape(prefix) + r"hidden_(\d+)_(weight|bias)$")
+        layers = sorted({int(m.group(1)) for k in arrays if (m := pattern.match(k))})
+        if layers != list(range(len(layers))):
+            raise ValueError(f"{where}: hidden layers must be numbered 0..n-1, got {layers}")
+
+        def array(name: str, ndim: int) -> np.ndarray:
+            if name not in arrays:
+                raise ValueError(f"{where}: array {name!r} is missing")
+            a = np.asarray(arrays[name])
+            if a.ndim != ndim or a.dtype.kind != "f":
+                raise ValueError(
+                    f"{where}: array {name!r} must be a {ndim}-d float array, "
+                    f"got {a.dtype} of shape {a.shape}"
+                )
+            if not np.all(np.isfinite(a)):
+                raise ValueError(f"{where}: array {name!r} holds a non-finite value")
+            return np.ascontiguousarray(a, dtype=np.float32)
+
+        def linear(name: str, width: int | None):
+            w, b = array(f"{prefix}{name}_weight", 2), array(f"{prefix}{name}_bias", 1)
+            if width is not None and w.shape[0] != width:
+                raise ValueError(
+                    f"{where}: {prefix}{name}_weight takes {w.shape[0]} inputs, "
+                    f"the layer before gives {width}"
+                )
+            if b.shape[0] != w.shape[1] or 0 in w.shape:
+                raise ValueError(f"{where}: {prefix}{name} has weight {w.shape} and bias {b.shape}")
+            return w, b
+
+        hidden, width = [], None
+        for i in layers:
+            hidden.append(linear(f"hidden_{i}", width))
+            width = hidden[-1][0].shape[1]
+        return cls(hidden=hidden, head=linear("head", width), activation=activation)
+
+
+# ---- the policy file --------------------------------------------------------------------------
+def save_policy(
+    path: str | Path,
+    weights: PolicyWeights,
+    *,
+    game: str | None = None,
+    env: str | None = None,
+    game_config: dict | None = None,
+    trainer: str | None = None,
+    training: dict | None = None,
+    extra: dict | None = None,
+) -> Path:
+    """Write ``weights`` and their metadata as a deckzoo policy file (``.npz``), atomically.
+
+    ``game``/``env``/``game_config`` say what the policy plays (the loader refuses another game);
+    ``trainer`` names what produced it and ``training`` its configuration; ``extra`` is any
+    further JSON. Everything is stored as arrays and one JSON string: nothing is pickled."""
+    meta = {
+        "format": POLICY_FORMAT,
+        "version": POLICY_VERSION,
+        "kind": "mlp_actor",
+        "activation": weights.activation,
+        "obs_size": int(weights.obs_size),
+        "num_actions": int(weights.num_actions),
+        "hidden_sizes": [int(w.shape[1]) for w, _ in weights.hidden],
+        "game": game,
+        "env": env,
+        "game_config": game_config,
+        "trainer": trainer,
+        "training": training,
+        "extra": extra or {},
+    }
+    buf = io.BytesIO()
+    np.savez(buf, meta=np.array(json.dumps(meta, sort_keys=True)), **weights.to_arrays())
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(buf.getvalue())
+    os.replace(tmp, path)
+    return path
+
+
+def _damaged(path, why: str) -> ConfigError:
+    return ConfigError(
+        f"ppo: {str(path)!r} is not a usable policy file ({why}); give a deckzoo policy "
+        f"(.npz, e.g. a run's policy.npz) or a MaskablePPO .zip, or export the policy again"
+    )
+
+
+def load_policy(path: str | Path) -> tuple[PolicyWeights, dict]:
+    """``(weights, metadata)`` from a deckzoo ``.npz`` or a MaskablePPO ``.zip``.
+
+    Neither reader can execute code from the file. Any problem raises ``ConfigError`` naming the
+    file and what is wrong with it."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"ppo: no model file {str(path)!r}")
+    if not zipfile.is_zipfile(path):
+        raise _damaged(path, "not a zip archive: empty, truncated or another kind of file")
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+            if "meta.npy" in names:
+                return _load_npz(path)
+            if "data" in names and "policy.pth" in names:
+                return _load_sb3_zip(zf), {"format": "sb3-zip", "game": None}
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
+        raise _damaged(path, f"unreadable archive: {e}") from None
+    raise _damaged(
+        path,
+        "neither a deckzoo policy (no 'meta') nor a MaskablePPO model (no 'data'/'policy.pth')",
+    )
+
+
+def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except Exception as e:  # noqa: BLE001 - numpy raises many kinds; all mean "damaged"
+        raise _damaged(path, f"{type(e).__name__}: {e}") from None
+    meta_arr = arrays.pop("meta")
+    if meta_arr.shape != () or meta_arr.dtype.kind != "U":
+        raise _damaged(path, "'meta' is not a JSON string")
+    try:
+        meta = json.loads(str(meta_arr))
+    except json.JSONDecodeError as e:
+        raise _damaged(path, f"'meta' is not valid JSON: {e}") from None
+    if not isinstance(meta, dict) or meta.get("format") != POLICY_FORMAT:
+        raise _damaged(path, f"'meta.format' is not {POLICY_FORMAT!r}")
+    version = meta.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _damaged(path, f"'meta.version' must be a positive int, got {version!r}")
+    if version > POLICY_VERSION:
+        raise ConfigError(
+            f"ppo: {str(path)!r} is a policy file of format version {version}; this deckzoo "
+            f"reads versions up to {POLICY_VERSION}: upgrade deckzoo to load it"
+        )
+    unknown = set(meta) - META_KEYS
+    if unknown:
+        raise _damaged(path, f"unknown metadata key(s) {sorted(unknown)}")
+    if meta.get("kind") != "mlp_actor":
+        raise _damaged(path, f"'meta.kind' must be 'mlp_actor', got {meta.get('kind')!r}")
+    for key in ("game", "env", "trainer"):
+        if meta.get(key) is not None and not isinstance(meta[key], str):
+            raise _damaged(path, f"'meta.{key}' must be a string or null")
+    for key in ("game_config", "training", "extra"):
+        if meta.get(key) is not None and not isinstance(meta[key], dict):
+            raise _damaged(path, f"'meta.{key}' must be a mapping or null")
+    try:
+        weights = PolicyWeights.from_arrays(arrays, meta.get("activation"), where=str(path))
+    except ValueError as e:
+        raise _damaged(path, str(e)) from None
+    extra_arrays = set(arrays) - set(weights.to_arrays())
+    if extra_arrays:
+        raise _damaged(path, f"unexpected array(s) {sorted(extra_arrays)}")
+    for key, value in (
+        ("obs_size", weights.obs_size),
+        ("num_actions", weights.num_actions),
+        ("hidden_sizes", [w.shape[1] for w, _ in weights.hidden]),
+    ):
+        if meta.get(key) != value:
+            raise _damaged(
+                path, f"'meta.{key}' is {meta.get(key)!r} but the weights give {value!r}"
+            )
+    return weights, meta
+
+
+SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
+
+
+def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
+    """The actor of a MaskablePPO ``MlpPolicy`` archive, without unpickling anything.
+
+    ``policy.pth`` is a plain state dict, read with ``torch.load(weights_only=True)``; the
+    activation is read from the JSON part (SB3 writes the class's name next to its pickled form)."""
+    import torch
+
+    where = f"{zf.filename}"
+    try:
+        data = json.loads(zf.read("data"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise _damaged(where, f"its 'data' is not JSON: {e}") from None
+    kwargs = data.get("policy_kwargs") if isinstance(data, dict) else None
+    activation = "tanh"  # SB3's default for MlpPolicy
+    if isinstance(kwargs, dict) and "activation_fn" in kwargs:
+        m = re.fullmatch(
+            r"<class 'torch\.nn\.modules\.activation\.(\w+)'>", str(kwargs["activation_fn"])
+        )
+        if m is None or m.group(1) not in SB3_ACTIVATIONS:
+            raise _damaged(
+                where, f"activation {kwargs['activation_fn']!r} is not one of Tanh, ReLU"
+            )
+        activation = SB3_ACTIVATIONS[m.group(1)]
+    try:
+        state = safe_torch_load(zf.read("policy.pth"))
+    except ValueError as e:
+        raise _damaged(where, f"its policy.pth is not a plain state dict: {e}") from None
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise _damaged(where, "its policy.pth is not a state dict of tensors")
+    arrays = {}
+    layers = sorted(
+        (k for k in state if re.fullmatch(r"mlp_extractor\.policy_net\.\d+\.weight", k)),
+        key=lambda k: int(k.split(".")[2]),
+    )
+    for i, key in enumerate(layers):
+        base = key[: -len("weight")]
+        arrays[f"hidden_{i}_weight"] = state[key].float().numpy().T
+        arrays[f"hidden_{i}_bias"] = state.get(base + "bias", torch.empty(0)).float().numpy()
+    if "action_net.weight" in state:
+        arrays["head_weight"] = state["action_net.weight"].float().numpy().T
+        arrays["head_bias"] = state.get("action_net.bias", torch.empty(0)).float().numpy()
+    try:
+        return PolicyWeights.from_arrays(arrays, activation, where=where)
+    except ValueError as e:
+        raise _damaged(where, f"not an MLP actor: {e}") from None
+
+
+def safe_torch_load(data: bytes):
+    """``torch.load(weights_only=True)`` of ``data``: tensors and plain containers only, never
+    code. Anything else raises ``ValueError`` with a one-line reason."""
+    import torch
+
+    try:
+        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - torch raises many kinds; all mean "not plain tensors"
+        text = str(e)
+        if "WeightsUnpickler error:" in text:  # torch's own reason, without its advice to unpickle
+            text = (
+                "it holds more than tensors: " + text.split("WeightsUnpickler error:", 1)[1].strip()
+            )
+        raise ValueError(f"{type(e).__name__}: {text.splitlines()[0] if text else ''}") from None
+
+
+# ---- acting -----------------------------------------------------------------------------------
+def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
+    """Argmax over the legal actions (``rng`` None) or a sample of the masked softmax."""
+    legal = np.flatnonzero(mask)
+    return int(legal[_choose(logits[legal], rng)])
+
+
+def _choose(z: np.ndarray, rng: np.random.Generator | None) -> int:
+    """Index of the largest of ``z`` (``rng`` None) or a sample of ``softmax(z)``."""
+    if rng is None:
+        return int(np.argmax(z))
+    p = np.exp(z - z.max())
+    c = np.cumsum(p)
+    i = int(np.searchsorted(c, rng.random() * c[-1], side="right"))
+    return min(i, len(z) - 1)
+
+
+class PolicyAgent(Agent):
+    """An Agent playing a ``PolicyWeights`` on ``info_state.observe()`` and its legal mask."""
+
+    name = "policy"
+
+    def __init__(
+        self, weights: PolicyWeights, seed: int | None = None, deterministic: bool = False
+    ):
+        super().__init__(seed)
+        self.weights = weights
+        self.deterministic = deterministic
+
+    def act(self, info_state: InfoState) -> int:
+        obs = info_state.observe()
+        if obs.size != self.weights.obs_size:
+            raise ConfigError(
+                f"{self.name}: the policy takes observations of size {self.weights.obs_size}, "
+                f"this game gives {obs.size} (trained for another game or options?)"
+            )
+        legal = np.flatnonzero(info_state.legal_mask())
+        return int(
+            legal[
+                _choose(
+                    self.weights.legal_logits(obs, legal), None if self.deterministic else self.rng
+                )
+            ]
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(deterministic={self.deterministic})"
+
+
+class PPOAgent(PolicyAgent):
+    """A policy loaded from a file (deckzoo ``.npz`` or MaskablePPO ``.zip``), acting greedily
+    (default) or by sampling. ``game``, when given, must be the game the file was trained for."""
+
+    name = "ppo"
+
+    def __init__(
+        self,
+        path: str,
+        seed: int | None = None,
+        deterministic: bool = True,
+        game: str | None = None,
+    ):
+        self.path = str(path)
+        weights, self.meta = load_policy(self.path)
+        trained_for = self.meta.get("game")
+        if game is not None and trained_for is not None and trained_for != game:
+            raise ConfigError(f"ppo: {self.path!r} is a policy for {trained_for}, not {game}")
+        super().__init__(weights, seed, deterministic)
+
+    def __repr__(self) -> str:
+        return f"PPOAgent({self.path!r}, deterministic={self.deterministic})"
+
+
+def load_weights(path: str) -> PolicyWeights:
+    """The actor weights of a policy file (see ``load_policy``)."""
+    return load_policy(path)[0]
+
+
+def _factory(game_name: str, seed: int | None, arg: str | None) -> Agent:
+    if not arg:
+        raise ConfigError("agent spec 'ppo' needs a model path: ppo:PATH or ppo:PATH:sample")
+    path, mode = arg, "greedy"
+    head, _, tail = arg.rpartition(":")
+    if head and tail in ("greedy", "sample"):
+        path, mode = head, tail
+    return PPOAgent(path, seed, deterministic=(mode == "greedy"), game=game_name)
+
+
+register_agent(
+    "ppo",
+    _factory,
+    "ppo:PATH[:sample]: a trained policy file (.npz, or a MaskablePPO .zip), greedy unless :sample",
+)

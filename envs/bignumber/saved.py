@@ -1,0 +1,102 @@
+"""Checking a saved Big Number state (``BigNumberState.from_dict``) before it is built: every
+field's type, size and range, card conservation, known cards within the hands (hidden
+information), the round and deal bookkeeping (see envs/core/saved.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.saved import Fields, check_conservation
+from .cards import HAND_SIZE, NUM_TYPES, card_name, is_set
+from .rules import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
+
+FIELDS = (
+    "current_player",
+    "phase",
+    "over",
+    "hands",
+    "known",
+    "aside",
+    "out",
+    "middle",
+    "owner",
+    "passes",
+    "pending",
+    "deal",
+    "deal_start",
+    "scores",
+    "history",
+)
+
+
+def check_state(game, d: dict) -> None:
+    """``ValueError`` naming the field for anything a Big Number game cannot have reached."""
+    n, copies = game.num_players, game.copies
+    f = Fields(d, "saved bignumber state", FIELDS)
+    phase = f.int("phase", 0, len(PHASE_NAMES) - 1)
+    cp = f.seat("current_player", n, none=True)
+    over = f.bool("over")
+    hands = f.matrix("hands", n, NUM_TYPES, hi=copies)
+    known = f.matrix("known", n, NUM_TYPES, hi=copies)
+    aside, out = f.counts("aside", NUM_TYPES, copies), f.counts("out", NUM_TYPES, copies)
+    middle = f.ints("middle", 0, NUM_TYPES - 1)
+    owner = f.seat("owner", n, none=True)
+    passes = f.int("passes", 0, n)
+    pending = f.ints("pending", 0, NUM_TYPES - 1)
+    deal = f.int("deal", 0, game.max_deals)
+    f.seat("deal_start", n)
+    scores = f.ints("scores", 0, 10**6, n)
+    history = f.list("history")
+    for i, row in enumerate(history):
+        f.ints(f"history[{i}]", 0, HAND_SIZE, n, value=row)
+    if over != (cp is None) or over != (phase == OVER):
+        f.fail(
+            "over",
+            f"is {over} but current_player is {cp!r} and phase {phase!r} (all three say "
+            "whether the game is over)",
+        )
+    if len(history) != deal + over:
+        f.fail(
+            "history",
+            f"lists {len(history)} deals, but 'deal' is {deal} (deals played: {deal + over})",
+        )
+    if scores != [sum(col) for col in zip(*history)] and (history or any(scores)):
+        f.fail("scores", f"{scores} are not the sums of the deals' penalties in 'history'")
+    if middle and (middle != sorted(middle, reverse=True) or not is_set(tuple(middle))):
+        f.fail("middle", f"{middle} is not a set in descending order")
+    total = hands.sum(axis=0) + aside + out
+    for c in middle + (pending if phase == PICK else []):
+        total[c] += 1
+    check_conservation(
+        f.where, total, np.full(NUM_TYPES, copies), "hands/aside/out/middle/pending", card_name
+    )
+    if (known > hands).any():
+        p = int(np.flatnonzero((known > hands).any(axis=1))[0])
+        f.fail(
+            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+        )
+    sizes = hands.sum(axis=1)
+    if (sizes > HAND_SIZE).any():
+        f.fail("hands", f"a player holds more than {HAND_SIZE} cards: {sizes.tolist()}")
+    if not over and (sizes == 0).any():
+        f.fail("hands", "a player has an empty hand in a running deal (the deal would have ended)")
+    if bool(middle) != (owner is not None):
+        f.fail(
+            "owner", f"is {owner!r} but the middle is {middle!r} (a set in the middle has an owner)"
+        )
+    if passes >= (1 if owner is None else n - 1):
+        f.fail("passes", f"{passes} passes in a row would have ended the round")
+    if phase == LEAD and middle:
+        f.fail("middle", "must be empty when a player is to lead")
+    if phase in (ANSWER, PICK) and (not middle or owner == cp):
+        f.fail("phase", f"is {PHASE_NAMES[phase]}, which needs another player's set in the middle")
+    if phase == PICK and (not pending or len(set(middle)) < 2):
+        f.fail(
+            "pending", "a pick-up needs the beating set and a choice of two or more cards to take"
+        )
+    if pending and phase in (LEAD, ANSWER):
+        held = hands[cp]
+        if not game.two_decks or any(pending.count(c) > held[c] for c in set(pending)):
+            f.fail("pending", f"{pending} is not a selection in progress from player {cp}'s hand")
+    if pending and phase == OVER:
+        f.fail("pending", "must be empty once the game is over")

@@ -1,0 +1,142 @@
+"""Checking a saved Wizard state (``WizardState.from_dict``) before it is built: every field's
+type, size and range, card conservation, tricks against the played cards, shown voids against
+the hands (hidden information), the trump against the flipped card, and the round's
+bookkeeping (see envs/core/saved.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.saved import Fields, check_conservation
+from .cards import (
+    DECK_COUNTS,
+    LED_FREE,
+    LED_NONE,
+    NO_TRUMP,
+    NUM_KINDS,
+    NUM_SUITS,
+    RANKS,
+    TRUMP_PENDING,
+    WIZARD,
+    card_name,
+    led_suit,
+    trump_after_flip,
+)
+from .rules import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP
+
+FIELDS = (
+    "current_player",
+    "phase",
+    "round",
+    "dealer",
+    "first_dealer",
+    "hands",
+    "stock",
+    "flipped",
+    "trump",
+    "bids",
+    "tricks_won",
+    "trick",
+    "trick_leader",
+    "led",
+    "played",
+    "voids",
+    "tricks",
+    "scores",
+    "history",
+)
+RECORD = ("dealer", "flipped", "trump", "bids", "tricks_won", "deltas")
+
+
+def check_state(game, d: dict) -> None:
+    """``ValueError`` naming the field for anything a Wizard game cannot have reached."""
+    n, rounds = game.num_players, game.rounds
+    f = Fields(d, "saved wizard state", FIELDS)
+    phase = f.int("phase", 0, len(PHASE_NAMES) - 1)
+    cp = f.seat("current_player", n, none=True)
+    rnd = f.int("round", 1, rounds)
+    dealer = f.seat("dealer", n)
+    f.seat("first_dealer", n)
+    hands = f.matrix("hands", n, NUM_KINDS, hi=int(DECK_COUNTS.max()))
+    stock = f.counts("stock", NUM_KINDS, int(DECK_COUNTS.max()))
+    flipped = f.int("flipped", -1, NUM_KINDS - 1)
+    trump = f.int("trump", TRUMP_PENDING, NO_TRUMP)
+    bids = f.ints("bids", -1, rnd, n)
+    won = f.ints("tricks_won", 0, rnd, n)
+    trick = f.ints("trick", 0, NUM_KINDS - 1)
+    leader = f.seat("trick_leader", n)
+    led = f.int("led", LED_NONE, LED_FREE)
+    played = f.counts("played", NUM_KINDS, int(DECK_COUNTS.max()))
+    voids = f.ints("voids", 0, 2**NUM_SUITS - 1, n)
+    tricks = f.list("tricks")
+    for i, t in enumerate(tricks):
+        t = f.list(f"tricks[{i}]", 3, value=t)
+        f.int(f"tricks[{i}][0]", 0, n - 1, value=t[0])
+        f.ints(f"tricks[{i}][1]", 0, NUM_KINDS - 1, n, value=t[1])
+        f.int(f"tricks[{i}][2]", 0, n - 1, value=t[2])
+    scores = f.ints("scores", -(10**6), 10**6, n)
+    history = f.list("history")
+    for i, h in enumerate(history):
+        r = Fields(h, f"{f.where}: field 'history[{i}]'", RECORD)
+        r.ints("deltas", -(10**6), 10**6, n)
+        r.ints("bids", 0, i + 1, n)
+        r.ints("tricks_won", 0, i + 1, n)
+    over = phase == PHASE_OVER
+    if over != (cp is None):
+        f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
+    finished = rnd - 1 + over  # rounds scored so far
+    if len(history) > finished:
+        f.fail(
+            "history",
+            f"lists {len(history)} rounds, but the game is in round {rnd}"
+            f"{' (over)' if over else ''}",
+        )
+    if over and rnd != rounds:
+        f.fail("round", f"is {rnd}, but the game ends after round {rounds}")
+    # (a position set up in a later round, a scenario, may lack the earlier rounds' records)
+    if len(history) == finished and scores != [
+        sum(h["deltas"][q] for h in history) for q in range(n)
+    ]:
+        f.fail("scores", f"{scores} are not the sums of the rounds' score changes in 'history'")
+    total = hands.sum(axis=0) + played + stock
+    if flipped >= 0:
+        total[flipped] += 1
+    check_conservation(f.where, total, DECK_COUNTS, "hands/played/stock/flipped", card_name)
+    in_tricks = [c for t in tricks for c in t[1]] + trick
+    if (
+        np.bincount(np.asarray(in_tricks, dtype=np.int64), minlength=NUM_KINDS).tolist()
+        != played.tolist()
+    ):
+        f.fail("played", "differs from the cards in 'tricks' and 'trick'")
+    if sum(won) != len(tricks) or len(tricks) > rnd or len(trick) >= n:
+        f.fail("tricks_won", f"{won} do not count the {len(tricks)} tricks of round {rnd}")
+    if (flipped < 0) != (n * rnd == sum(DECK_COUNTS)):
+        f.fail(
+            "flipped", f"is {flipped}: a card is turned up exactly when round {rnd} leaves a stock"
+        )
+    expected = trump_after_flip(None if flipped < 0 else flipped)
+    if trump != expected and not (expected == TRUMP_PENDING and 0 <= trump < NUM_SUITS):
+        f.fail("trump", f"is {trump}, which the flipped card {flipped} does not give")
+    if led != led_suit(trick):
+        f.fail("led", f"is {led}, but the trick {trick} leads {led_suit(trick)}")
+    for q in range(n):
+        for s in range(NUM_SUITS):
+            if voids[q] >> s & 1 and hands[q, s * RANKS : (s + 1) * RANKS].any():
+                f.fail(
+                    "voids",
+                    f"say player {q} showed out of suit {s} but it holds such a card "
+                    "(hidden information)",
+                )
+    if phase == PHASE_TRUMP and (trump != TRUMP_PENDING or cp != dealer or flipped != WIZARD):
+        f.fail(
+            "phase", "is trump, which needs a flipped Wizard, no trump yet and the dealer to choose"
+        )
+    if phase in (PHASE_BID, PHASE_PLAY) and trump == TRUMP_PENDING:
+        f.fail("trump", "is still to be chosen, so the round cannot be bidding or playing")
+    if phase == PHASE_BID and (tricks or trick):
+        f.fail("phase", "is bid, but tricks have been played this round")
+    if phase == PHASE_PLAY and (-1 in bids or cp != (leader + len(trick)) % n):
+        f.fail(
+            "phase",
+            "is play, which needs every bid made and the next seat after the trick's leader",
+        )
