@@ -306,7 +306,8 @@ def vector_report(res: dict) -> list[str]:
         heads = [(g, r) for g, rows in res.get("arena", {}).items() for r in rows if r["opponent"] != "heuristic"]
         if heads:
             lines += ["", "Head to head (the vector policy in one seat, three copies of the other policy):", ""]
-            lines += [f"* {g}: vs `{r['opponent']}`: {_fmt_share(r)} over {r['games']} games" for g, r in heads]
+            lines += [f"* {g}: vs `{r['opponent'].replace(f'{ROOT}/', '')}`: {_fmt_share(r)} over "
+                      f"{r['games']} games" for g, r in heads]
         lines.append("")
     if res.get("vector_notes"):  # free text kept in the JSON, as "notes" for the SB3 rows
         lines += ["### Notes on the vector trainer", "", *[f"* {n}" for n in res["vector_notes"]], ""]
