@@ -27,8 +27,9 @@ One iteration:
    objective, the (clipped) value loss and the entropy bonus, advantages normalised per
    minibatch, gradients clipped to ``ppo.max_grad_norm``, the learning rate annealed linearly.
 5. **Bookkeeping** at the rollout boundary, as in the SB3 trainer: pool snapshots, evaluation on
-   the scalar engine against ``eval.opponents`` (``train.evaluate``: the learner greedy, in every
-   seat in turn, win share with a 95% Wilson interval), TensorBoard, checkpoints.
+   the scalar engine against ``eval.opponents`` (``train.evaluate_opponents``, the SB3
+   trainer's: the learner greedy, in every seat in turn, win share with a 95% Wilson interval),
+   TensorBoard, checkpoints.
 
 An *env step* is one learner decision (a transition), as in the SB3 trainer: ``total_timesteps``,
 the intervals and steps/s count those. ``decisions/s`` in the logs counts every seat's.
@@ -41,7 +42,8 @@ The run folder (``run_dir``)::
                            nothing in it can run code when loaded; written atomically
     eval.csv               every evaluation (step, CPU seconds, opponent, win share, interval)
     tb/                    TensorBoard: charts/*, losses/*, eval/*
-    policy.npz             the final actor as numpy arrays (loads as ``ppo:<run>/policy.npz``)
+    policy.npz             the final actor, a policy file (``agents.policy.save_policy``;
+                           loads as ``ppo:<run>/policy.npz``)
     learning_curve.png     win share against each evaluation opponent by step
     summary.json           steps, time, throughput and the final evaluation
 
