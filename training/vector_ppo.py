@@ -37,7 +37,8 @@ the intervals and steps/s count those. ``decisions/s`` in the logs counts every 
 The run folder (``run_dir``)::
 
     config.yaml            the resolved configuration
-    checkpoint.ckpt        the latest checkpoint: a zip of meta.json, arrays.npz and tensors.pt
+    checkpoint.ckpt        the latest checkpoint (training.checkpoint's archive, trainer: vector):
+                           meta.json, arrays.npz, policy.pt and optimizer.pt
                            (torch.save of tensors only, read back with weights_only=True):
                            nothing in it can run code when loaded; written atomically
     eval.csv               every evaluation (step, CPU seconds, opponent, win share, interval)
@@ -56,12 +57,10 @@ resumed ends bit-for-bit where an uninterrupted run does (tests/training/test_ve
 from __future__ import annotations
 
 import copy
-import io
 import json
 import logging
 import os
 import time
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -71,10 +70,10 @@ import torch
 from torch import nn
 
 import deckzoo.envs as E
-from deckzoo.agents.policy import safe_torch_load
 from deckzoo.envs import vector
 from deckzoo.envs.core.errors import ConfigError
 
+from . import checkpoint as shared
 from .checkpoint import atomic_write
 from .config import TrainConfig, config_to_dict
 from .curve import plot_learning_curve
@@ -92,8 +91,6 @@ from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes
 log = logging.getLogger("deckzoo.training")
 
 CHECKPOINT = "checkpoint.ckpt"
-CHECKPOINT_FORMAT = "deckzoo.vector_ppo"
-CHECKPOINT_VERSION = 1
 # eval.csv: the shared columns plus the training CPU seconds at each evaluation
 EVAL_CSV_COLUMNS = [*EVAL_COLUMNS[:2], "cpu_seconds", *EVAL_COLUMNS[2:]]
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -692,41 +689,25 @@ class VectorTrainer:
 
 # ---- files --------------------------------------------------------------------------------------
 def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tensors: dict) -> None:
-    """A zip of ``meta.json``, ``arrays.npz`` (no pickled objects) and ``tensors.pt`` (tensors in
-    plain containers), written to a temporary file and renamed over ``path``."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(
-            "meta.json",
-            json.dumps({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **meta}),
-        )
-        npz = io.BytesIO()
-        np.savez(npz, **arrays)
-        zf.writestr("arrays.npz", npz.getvalue())
-        t = io.BytesIO()
-        torch.save(tensors, t)
-        zf.writestr("tensors.pt", t.getvalue())
-    atomic_write(path, buf.getvalue())
+    """The trainers' checkpoint archive (``training.checkpoint``: JSON, npz, and torch files read
+    with ``weights_only=True``, so it cannot run code when loaded), marked ``trainer: vector``."""
+    shared.write_checkpoint(path, {**meta, "trainer": "vector"}, arrays, {
+        "policy.pt": {"net": tensors["net"], "snapshots": tensors["snapshots"]},
+        "optimizer.pt": tensors["optimizer"],
+    })
 
 
 def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
-    """``(meta, arrays, tensors)``; nothing is unpickled (``allow_pickle=False``,
-    ``weights_only=True``), so a checkpoint cannot run code when loaded."""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            meta = json.loads(zf.read("meta.json"))
-            with np.load(io.BytesIO(zf.read("arrays.npz")), allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-            tensors = safe_torch_load(zf.read("tensors.pt"))
-    except Exception as e:  # noqa: BLE001 - zip, json, numpy, torch raise many kinds: all "unusable"
-        raise ConfigError(
-            f"--resume: {path} is not a readable vector-trainer checkpoint ({e})"
-        ) from None
-    if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
-        raise ConfigError(
-            f"--resume: {path} is not a vector-trainer checkpoint of version {CHECKPOINT_VERSION}"
-        )
-    return meta, arrays, tensors
+    """``(meta, arrays, tensors)`` of a vector-trainer checkpoint; ``ConfigError`` for a damaged
+    file or another trainer's."""
+    meta, arrays, files = shared.read_checkpoint(path)
+    if meta.get("trainer") != "vector":
+        raise ConfigError(f"--resume: {path} is a checkpoint of trainer "
+                          f"{meta.get('trainer', 'sb3')!r}, not of the vector trainer")
+    policy = files["policy.pt"]
+    if not (isinstance(policy, dict) and {"net", "snapshots"} <= set(policy)):
+        raise ConfigError(f"--resume: {path}: policy.pt lacks the network or the pool")
+    return meta, arrays, {**policy, "optimizer": files["optimizer.pt"]}
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:

@@ -449,21 +449,26 @@ def _tamper(path, name: str, data: bytes) -> None:
 def test_checkpoints_cannot_run_code(finished_run, tmp_path):
     path = _copy(finished_run, tmp_path) / CHECKPOINT
     meta, arrays, tensors = read_checkpoint(path)  # a genuine one loads
-    assert meta["format"] == "deckzoo.vector_ppo" and "net" in tensors
-    assert arrays["pending"].ndim == 2
+    assert meta["format"] == "deckzoo.checkpoint" and meta["trainer"] == "vector"
+    assert {"net", "snapshots", "optimizer"} <= set(tensors) and arrays["pending"].ndim == 2
     with zipfile.ZipFile(path) as zf:
-        assert set(zf.namelist()) == {"meta.json", "arrays.npz", "tensors.pt"}
+        names = set(zf.namelist())
+        assert names == {"meta.json", "arrays.npz", "policy.pt", "optimizer.pt"}
+        sb3_meta = {k: v for k, v in json.loads(zf.read("meta.json")).items() if k != "trainer"}
+    _tamper(path, "meta.json", json.dumps(sb3_meta).encode())  # another trainer's checkpoint
+    with pytest.raises(ConfigError, match="not of the vector trainer"):
+        read_checkpoint(path)
     marker = tmp_path / "code-ran"
     buf = io.BytesIO()
     torch.save({"net": _Planted(marker)}, buf)  # torch.save pickles it; loading must refuse it
-    _tamper(path, "tensors.pt", buf.getvalue())
-    with pytest.raises(ConfigError, match="not a readable"):
+    _tamper(path, "policy.pt", buf.getvalue())
+    with pytest.raises(ConfigError, match="damaged"):
         read_checkpoint(path)
     npz = io.BytesIO()
     np.savez(npz, pending=np.array([_Planted(marker)], dtype=object))
-    _tamper(path, "tensors.pt", pickle.dumps(None))
+    _tamper(path, "policy.pt", pickle.dumps(None))
     _tamper(path, "arrays.npz", npz.getvalue())
-    with pytest.raises(ConfigError, match="not a readable"):
+    with pytest.raises(ConfigError, match="damaged"):
         read_checkpoint(path)
     assert not marker.exists()
 
