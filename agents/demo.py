@@ -58,12 +58,16 @@ def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:
                 "seconds": dt,
             }
         )
-    header = f"{'env':<14}{'players':>8}{'games':>7}  {'agent':<10}{'vs':<8}{'win share':>10}{'1/P':>7}{'steps/game':>12}{'sec':>7}"
+    header = (
+        f"{'env':<14}{'players':>8}{'games':>7}  {'agent':<10}{'vs':<8}"
+        f"{'win share':>10}{'1/P':>7}{'steps/game':>12}{'sec':>7}"
+    )
     out(header)
     out("-" * len(header))
     for r in rows:
         out(
-            f"{r['env']:<14}{r['players']:>8}{r['games']:>7}  {r['agent']:<10}{r['vs']:<8}{r['win_share']:>10.2f}"
+            f"{r['env']:<14}{r['players']:>8}{r['games']:>7}  {r['agent']:<10}{r['vs']:<8}"
+            f"{r['win_share']:>10.2f}"
             f"{r['uniform']:>7.2f}{r['steps_per_game']:>12.1f}{r['seconds']:>7.1f}"
         )
     return rows

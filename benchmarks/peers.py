@@ -72,7 +72,8 @@ OH_HELL = "open_spiel/oh_hell"
 
 # ---- random choices ---------------------------------------------------------------------------
 class Picker:
-    """Uniform random indices from a pre-drawn stream of floats: the same cheap cost for every case."""
+    """Uniform random indices from a pre-drawn stream of floats: the same cheap cost for every
+    case."""
 
     def __init__(self, seed: int):
         self.rng = np.random.default_rng(seed)
@@ -90,7 +91,7 @@ class Picker:
         return int(u * n)
 
 
-# ---- cases ----------------------------------------------------------------------------------------
+# ---- cases ---------------------------------------------------------------------------------------
 @dataclass
 class Case:
     """One measurement, run a slice at a time; keeps its game going between slices."""
@@ -171,7 +172,8 @@ class AecCase(Case):
 
 
 class ParallelCase(Case):
-    """deckzoo's Parallel API (games with simultaneous commits): every live agent acts each ``step``.
+    """deckzoo's Parallel API (games with simultaneous commits): every live agent acts each
+    ``step``.
 
     A step is one decision, as everywhere: each acting seat's action counts, a waiting seat's
     NOOP does not.
@@ -388,7 +390,8 @@ def peer_cases(seed: int = 0) -> tuple[list[Case], list[str]]:
         try:
             mod = import_module(f"pettingzoo.classic.{name}")
             cases.append(AecCase("pettingzoo", name, mod.env, seed))
-        # a peer is optional: whatever stops it (missing rlcard/pygame, an API change) skips it with a note
+        # a peer is optional: whatever stops it (missing rlcard/pygame, an API change) skips it
+        # with a note
         except Exception as e:  # noqa: BLE001
             notes.append(f"skipped pettingzoo/{name}: {type(e).__name__}: {e}")
     try:
@@ -410,11 +413,12 @@ def peer_cases(seed: int = 0) -> tuple[list[Case], list[str]]:
     return cases, notes
 
 
-# ---- running and reporting ------------------------------------------------------------------------
+# ---- running and reporting -----------------------------------------------------------------------
 def run_interleaved(
     cases: list[Case], seconds: float, slice_s: float, seed: int = 0, progress: bool = True
 ) -> None:
-    """Round-robin slices until every case has had about ``seconds``; the order rotates each round."""
+    """Round-robin slices until every case has had about ``seconds``; the order rotates each
+    round."""
     pick = Picker(seed)
     rounds = max(1, round(seconds / slice_s))
     bar = None
@@ -448,7 +452,8 @@ def _rate(rows: list[dict], library: str, env: str, loop: str) -> float | None:
 
 
 def _round_ratios(a: dict, b: dict) -> list[float]:
-    """Rate of ``a`` over rate of ``b`` in each round (both ran within the same round's few seconds)."""
+    """Rate of ``a`` over rate of ``b`` in each round (both ran within the same round's few
+    seconds)."""
     out = []
     for (sa, ta), (sb, tb) in zip(a.get("slices", []), b.get("slices", [])):
         if sa and sb and ta and tb:
@@ -563,15 +568,23 @@ def markdown(result: dict) -> str:
         f"# deckzoo vs peers ({meta['date']})",
         "",
         (
-            f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
+            f"One interleaved run, {meta['seconds_per_case']} s per case "
+            f"in {meta['slice_s']} s slices; "
             f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
-            f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}; "
+            f"{meta['loadavg_end'][0]:.2f} at the end; "
+            f"python {meta['python']}, numpy {meta['numpy']}; "
             f"peak RSS {meta['peak_rss_mb']:.0f} MB."
         ),
         "",
-        "Steps are decisions (chance events excluded, their cost included). Ratios are deckzoo/peer.",
+        (
+            "Steps are decisions (chance events excluded, their cost included). "
+            "Ratios are deckzoo/peer."
+        ),
         "",
-        "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC | vs oh_hell same loop |",
+        (
+            "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC "
+            "| vs oh_hell same loop |"
+        ),
         "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     same = {"engine": oh["engine"], "engine+obs": oh["engine+set_from(numpy)"]}
@@ -584,24 +597,32 @@ def markdown(result: dict) -> str:
         peer = same.get(r["loop"]) if r["library"] == "deckzoo" else None
         vs_o = f"{rate / peer:.2f}x" if peer else ""
         out.append(
-            f"| {r['library']} | {r['env']} | {r['loop']} | {r['players']} | {r['obs_size'] or ''} | "
+            f"| {r['library']} | {r['env']} | {r['loop']} | {r['players']} "
+            f"| {r['obs_size'] or ''} | "
             f"{rate:,.0f} | {gps:,.1f} | {vs_t} | {vs_o} |"
         )
     out += [
         "",
-        '"vs oh_hell same loop": engine vs oh_hell engine; engine+obs vs oh_hell + set_from (numpy).',
+        (
+            '"vs oh_hell same loop": engine vs oh_hell engine; '
+            "engine+obs vs oh_hell + set_from (numpy)."
+        ),
         "",
     ]
     if result["clone_det"]:
         out += [
             "## clone + determinize (ISMCTS cost per iteration)",
             "",
-            "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) | per-round p10-p90 |",
+            (
+                "| env | clone+determinize (us) | engine step (us) | in engine steps (goal < 20) "
+                "| per-round p10-p90 |"
+            ),
             "|---|---:|---:|---:|---:|",
         ]
         for c in result["clone_det"]:
             out.append(
-                f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} | {c['in_engine_steps']} | "
+                f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} "
+                f"| {c['in_engine_steps']} | "
                 f"{_fmt_spread(c.get('spread'))} |"
             )
         out.append("")
@@ -619,10 +640,10 @@ def markdown(result: dict) -> str:
             "## Cost of the AEC adapter",
             "",
             (
-                "Microseconds per step through `env.last()` + `env.step()` against the engine's own "
-                "`observe` + `legal_mask` + `apply`; the difference is what the adapter (and PettingZoo's "
-                "iteration protocol) adds. It is the difference of two measured rates, so it is noisy "
-                "on a loaded machine (a negative value is noise)."
+                "Microseconds per step through `env.last()` + `env.step()` against the engine's "
+                "own `observe` + `legal_mask` + `apply`; the difference is what the adapter "
+                "(and PettingZoo's iteration protocol) adds. It is the difference of two measured "
+                "rates, so it is noisy on a loaded machine (a negative value is noise)."
             ),
             "",
             "| env | AEC step (us) | engine+obs step (us) | adapter (us) |",
@@ -634,8 +655,9 @@ def markdown(result: dict) -> str:
             "## Targets (issue 10)",
             "",
             (
-                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken round by "
-                "round (both sides ran within the same few seconds), a measure of how much load moved it."
+                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken "
+                "round by round (both sides ran within the same few seconds), a measure of how "
+                "much load moved it."
             ),
             "",
             "| target | ratio | per-round p10-p90 | goal | met |",
@@ -658,7 +680,8 @@ def _fmt_spread(spread) -> str:
 
 
 def chart(result: dict, path: Path) -> bool:
-    """Horizontal bars of steps/s (log scale), one colour per library. False if matplotlib is missing."""
+    """Horizontal bars of steps/s (log scale), one colour per library. False if matplotlib is
+    missing."""
     try:
         import matplotlib
 
@@ -766,7 +789,8 @@ def write(result: dict, out_dir: Path) -> dict[str, Path]:
 
 
 def update_docs(result: dict, path: Path = DOCS) -> None:
-    """Replace the results section of docs/performance.md (between its markers) with this run's tables."""
+    """Replace the results section of docs/performance.md (between its markers) with this run's
+    tables."""
     text = path.read_text()
     a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
     body = "\n".join(
@@ -793,7 +817,8 @@ def profile(names: list[str], seconds: float, top: int = 15, seed: int = 0) -> s
         case.run(seconds, Picker(seed))
         prof.disable()
         out.write(
-            f"\n=== {case.env} {case.loop}: {case.steps} steps in {case.seconds:.1f} s under the profiler\n"
+            f"\n=== {case.env} {case.loop}: {case.steps} steps in {case.seconds:.1f} s "
+            "under the profiler\n"
         )
         pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
     return out.getvalue()
@@ -819,7 +844,8 @@ def main(argv=None) -> dict:
     ap.add_argument(
         "--profile",
         action="store_true",
-        help="instead of measuring, cProfile each deckzoo case of --envs for --seconds and print hot spots",
+        help="instead of measuring, cProfile each deckzoo case of --envs for --seconds "
+        "and print hot spots",
     )
     args = ap.parse_args(argv)
     names = [E.canonical(n) for n in args.envs.split(",") if n]

@@ -1,4 +1,5 @@
-"""Throughput of the batched engines beside the scalar engines and OpenSpiel, in one interleaved run.
+"""Throughput of the batched engines beside the scalar engines and OpenSpiel, in one \
+interleaved run.
 
 Cases (every one plays random legal moves; a step is one decision of one game):
 
@@ -232,9 +233,11 @@ def markdown(result: dict) -> str:
         f"# Batched engines: throughput ({meta['date']})",
         "",
         (
-            f"One interleaved run, {meta['seconds_per_case']} s per case in {meta['slice_s']} s slices; "
+            f"One interleaved run, {meta['seconds_per_case']} s per case "
+            f"in {meta['slice_s']} s slices; "
             f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
-            f"{meta['loadavg_end'][0]:.2f} at the end; python {meta['python']}, numpy {meta['numpy']}. "
+            f"{meta['loadavg_end'][0]:.2f} at the end; "
+            f"python {meta['python']}, numpy {meta['numpy']}. "
             f"{PLAYERS} players, default options (Wizard: the full 15-round game)."
         ),
         "",
@@ -251,7 +254,8 @@ def markdown(result: dict) -> str:
         base = _rate(rows, r["env"], "engine+obs") if r["library"] == "deckzoo" else None
         vs = f"{rate / base:.1f}x" if base and r["loop"] != "engine+obs" else ""
         out.append(
-            f"| {r['library']} | {r['env']} | {r['loop']} | {rate:,.0f} | {gps:,.1f} | {us:,.1f} | {vs} |"
+            f"| {r['library']} | {r['env']} | {r['loop']} "
+            f"| {rate:,.0f} | {gps:,.1f} | {us:,.1f} | {vs} |"
         )
     out += [
         "",
@@ -262,7 +266,8 @@ def markdown(result: dict) -> str:
     ]
     for m in result["memory"]:
         out.append(
-            f"| {m['env']} | {m['batch']} | {m['state_bytes_per_game']:,.0f} | {m['obs_mask_bytes_per_game']:,} |"
+            f"| {m['env']} | {m['batch']} | {m['state_bytes_per_game']:,.0f} "
+            f"| {m['obs_mask_bytes_per_game']:,} |"
         )
     out += [
         "",
@@ -281,7 +286,8 @@ def markdown(result: dict) -> str:
 
 
 def update_docs(result: dict, path: Path = DOCS) -> None:
-    """Replace the results section of docs/vector.md (between its markers) with this run's tables."""
+    """Replace the results section of docs/vector.md (between its markers) with this run's
+    tables."""
     text = path.read_text()
     a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
     body = "\n".join(

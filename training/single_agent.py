@@ -5,7 +5,9 @@
     import gymnasium, deckzoo.training          # importing registers the ids below
     env = gymnasium.make("deckzoo/GoBig-v0", num_players=4, opponents="heuristic")
     obs, info = env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+    obs, reward, terminated, truncated, info = env.step(
+        int(np.flatnonzero(env.unwrapped.action_masks())[0])
+    )
 
 Ids: one per game of the registry, ``deckzoo/<Title>-v<version>`` (``deckzoo/GoBig-v0``,
 ``deckzoo/BigNumber-v0``...: ``deckzoo.envs.registry.gym_id``). Without importing
@@ -18,7 +20,8 @@ opponent drawn from ``opponents``. Opponents act on the engine directly
 opponent move up to the learner's next decision or the end of the game. A game that would end
 before the learner ever decides (possible only in degenerate deals) is discarded and redealt.
 
-Observation: ``state.observe(learner_seat)``, the game's float32 vector (``Box(0, observation_high)``).
+Observation: ``state.observe(learner_seat)``, the game's float32 vector
+(``Box(0, observation_high)``).
 Actions: ``Discrete(game.num_actions)``; ``action_masks()`` returns the exact legal mask as a
 bool array, the way sb3-contrib's ``MaskablePPO`` expects. ``state()`` gives the game's
 full-information global state (``state_space``), as the PettingZoo envs' ``state()`` does.
@@ -183,7 +186,8 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != m:
                 raise ConfigError(
-                    f"option 'opponents': {m} opponents needed for {m + 1} players, got {len(opponents)}"
+                    f"option 'opponents': {m} opponents needed for {m + 1} players, "
+                    f"got {len(opponents)}"
                 )
             for o in opponents:
                 if isinstance(o, str):
@@ -194,7 +198,8 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
                     )
             return list(opponents), None
         raise ConfigError(
-            f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, got {opponents!r}"
+            f"option 'opponents' must be a spec, a list or a {{spec: weight}} dict, "
+            f"got {opponents!r}"
         )
 
     def _check_spec(self, spec: str) -> None:

@@ -8,7 +8,8 @@ which can go out "everything at once") are worth keeping; high digits win rounds
   hurts the hand least (small numbers are fine for a lead);
 * answer: go out if a play empties the hand; otherwise compare every legal play (the hand after it,
   with the best pick-up) with passing; a play that wins tempo gets a bonus, shedding many cards
-  matters more when an opponent is down to one or two cards ("play your big sets before they go out");
+  matters more when an opponent is down to one or two cards ("play your big sets before they go
+  out");
 * pick-up: the beaten card that fits the hand best (a 9 of the strongest suit is worth a lot).
 
 With two decks the engine asks for a play card by card; the agent picks the best play that extends

@@ -80,7 +80,8 @@ def prob_at_least(k: int, n: int, p: float) -> float:
 
 @lru_cache(maxsize=1 << 16)
 def _holds(k: int, n: int, copies: int, total: int) -> float:
-    """P(a hand of ``n`` unseen cards holds >= ``k`` of a value with ``copies`` of ``total`` unseen)."""
+    """P(a hand of ``n`` unseen cards holds >= ``k`` of a value with ``copies`` of ``total``
+    unseen)."""
     return prob_at_least(k, n, copies / total)
 
 

@@ -7,11 +7,11 @@ strong"), every Wizard counts one sure trick, and the round's other tricks are s
 to card power: ours (trumps 0.4-1.0 rising with rank, another suit's 8-13 a little, Nulls and low
 cards nothing) against the other hands' expected power (their card count times the deck's average
 power). This calibrates itself to the table size and the hand length: in self-play about half of
-all 4-player bids are exact (over 40% with 3 players' 20-card hands, over 80% with 10 players). The estimate
-is rounded to the nearest whole number, and if that is the dealer's forbidden bid, the nearer of the
-neighbours. In the Foresight round (own card unseen, everyone else's seen) the play is forced, so
-the chance of winning is exact: the share of the unseen cards with which our card would win the
-trick against the cards we see; bid 1 when that beats one half.
+all 4-player bids are exact (over 40% with 3 players' 20-card hands, over 80% with 10 players).
+The estimate is rounded to the nearest whole number, and if that is the dealer's forbidden bid,
+the nearer of the neighbours. In the Foresight round (own card unseen, everyone else's seen) the
+play is forced, so the chance of winning is exact: the share of the unseen cards with which our
+card would win the trick against the cards we see; bid 1 when that beats one half.
 
 Trump choice (a flipped Wizard): the suit where our cards are strongest (count plus rank bonus); in
 the Foresight round, where our own card is unknown, the suit the others hold least of.
@@ -90,8 +90,8 @@ def mean_power(trump: int | None) -> float:
 
 def card_tricks(hand: list[int], trump: int | None, n: int, rnd: int) -> float:
     """Expected tricks from a hand (the bidding rule in the module docstring): every Wizard is a
-    sure trick; the other tricks are shared in proportion to power, ours against the ``(n - 1) * rnd``
-    cards of the other hands at the deck's average power."""
+    sure trick; the other tricks are shared in proportion to power, ours against the
+    ``(n - 1) * rnd`` cards of the other hands at the deck's average power."""
     wizards = hand.count(WIZARD)
     mine = sum(card_power(c, trump) for c in hand if c != WIZARD)
     others = (n - 1) * rnd * mean_power(trump)

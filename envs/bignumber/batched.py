@@ -134,7 +134,7 @@ class BigNumberBatched(BatchedEngine):
                 self._whole,
             ) = _set_tables()
 
-    # ---- chance -----------------------------------------------------------------------------------
+    # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
         k, n = len(lanes), self.n
         deck = self.rng.permuted(np.broadcast_to(self._deck, (k, len(self._deck))), axis=1)[
@@ -186,7 +186,7 @@ class BigNumberBatched(BatchedEngine):
         self.psize[lanes] = 0
         self.pvalue[lanes] = 0
 
-    # ---- the mask ---------------------------------------------------------------------------------
+    # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
         B = self.B
         mask = np.zeros((B, self.num_actions), dtype=bool)
@@ -326,7 +326,7 @@ class BigNumberBatched(BatchedEngine):
         finish = (ks == m + 1) | ((ks == m) & (pvalue > value))
         return legal, finish
 
-    # ---- moves ------------------------------------------------------------------------------------
+    # ---- moves -----------------------------------------------------------------------------------
     def apply(self, lanes, actions):
         phase = self.phase[lanes]
         pick = phase == PICK
@@ -443,7 +443,7 @@ class BigNumberBatched(BatchedEngine):
             self.deal_start[more] = (self.deal_start[more] + 1) % self.n  # N4
             self._new_deal(more, self.draw("deal", more))
 
-    # ---- results ----------------------------------------------------------------------------------
+    # ---- results ---------------------------------------------------------------------------------
     def scores(self, lanes=None):
         return self.points.copy() if lanes is None else self.points[lanes]
 
@@ -451,7 +451,7 @@ class BigNumberBatched(BatchedEngine):
         p = self.points[lanes]
         return p == p.min(axis=1, keepdims=True)
 
-    # ---- the observation --------------------------------------------------------------------------
+    # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
         n, o, D, g = self.n, self._o, self.obs_dim, self.game
         pick = Ellipsis if lanes is None else lanes
@@ -501,7 +501,7 @@ class BigNumberBatched(BatchedEngine):
         buf[:, o["deal"]] = np.minimum(self.deal[pick] / max(g.max_deals - 1, 1), 1.0)
         return buf
 
-    # ---- scalar states in ---------------------------------------------------------------------------
+    # ---- scalar states in ------------------------------------------------------------------------
     def load(self, lanes, states):
         for lane, s in zip(lanes.tolist(), states):
             self.phase[lane] = s.phase

@@ -59,7 +59,8 @@ def cards_name(cards) -> str:
 
 
 def is_set(cards) -> bool:
-    """One card, or several cards all of one suit or all of one rank (rulebook "What you may play")."""
+    """One card, or several cards all of one suit or all of one rank (rulebook "What you may
+    play")."""
     if len(cards) <= 1:
         return len(cards) == 1
     return len({c % 4 for c in cards}) == 1 or len({c // 4 for c in cards}) == 1
@@ -160,7 +161,8 @@ def penalties(hand_sizes, finisher: int) -> list[int]:
 
 def _all_sets() -> list[tuple[int, ...]]:
     """Every set that one deck can form: 36 singles, then same-suit sets of 2-9 cards, then
-    same-rank sets of 2-4 cards (2143 in all); each a descending tuple. The one-deck action table."""
+    same-rank sets of 2-4 cards (2143 in all); each a descending tuple. The one-deck action
+    table."""
     out = [(c,) for c in range(NUM_TYPES)]
     for s in range(SUITS):
         suit = [card(r, s) for r in range(RANKS, 0, -1)]

@@ -626,7 +626,8 @@ class BigNumberState(State):
         lines = [head]
         if self.middle:
             lines.append(
-                f"middle: {cards_name(self.middle)} ({play_value(self.middle)}) by player_{self.owner}"
+                f"middle: {cards_name(self.middle)} ({play_value(self.middle)}) "
+                f"by player_{self.owner}"
                 + (
                     f"; passed: {', '.join(f'player_{q}' for q in self.passed)}"
                     if self.passes
@@ -639,7 +640,8 @@ class BigNumberState(State):
         for p in range(n):
             mark = ">" if p == self.current_player else " "
             lines.append(
-                f"{mark} player_{p}: {self.scores_[p]:>3} pts, hand [{cards_name(expand(self.hands[p]))}]"
+                f"{mark} player_{p}: {self.scores_[p]:>3} pts, "
+                f"hand [{cards_name(expand(self.hands[p]))}]"
             )
         if self.over:
             lines.append(self.game_over_line())

@@ -4,7 +4,8 @@ Cards are small ints. Copies of a card are identical in play, so hands, piles an
 card *kinds*; ``KIND_COPIES`` says how many of each kind exist.
 
 Large cards (52 playable + one well card per player)
-    kinds 0-35   standard: colour c (0 red, 1 yellow, 2 blue, 3 green), value v 1-9: kind = 9c + v - 1
+    kinds 0-35   standard: colour c (0 red, 1 yellow, 2 blue, 3 green), value v 1-9:
+                 kind = 9c + v - 1
     kinds 36-45  specials, all white, always trump (B5):
                  36 Til Valhallar 0 (x2), 37 Dvergar 3 (x2), 38 Loki 4 (x2), 39 Surtr 5 red,
                  40 Vanir 5 yellow, 41 Ymir 5 blue, 42 Alfar 5 green (x1 each, B6),
@@ -115,7 +116,8 @@ def standard(colour: str, value: int) -> int:
 
 
 def point_kind(colours) -> int:
-    """Kind of the point card showing white plus ``colours`` (names), e.g. ``point_kind(["red", "green"])``."""
+    """Kind of the point card showing white plus ``colours`` (names), e.g.
+    ``point_kind(["red", "green"])``."""
     return POINT_COLOURS.index(frozenset(COLOURS.index(c) for c in colours))
 
 

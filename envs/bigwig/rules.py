@@ -171,7 +171,8 @@ class BigWigGame(Game):
         for r, s in enumerate(self.age_order):
             self.age_rank[s] = r
         youngest = self.age_order[0]
-        # Rulebook special case 1: "The youngest player always starts, then the others follow clockwise."
+        # Rulebook special case 1: "The youngest player always starts, then the others follow
+        # clockwise."
         self.turn_order = [(youngest + i) % n for i in range(n)]
         self.num_actions = num_actions(n)
         self.stake_base = stake_base(n)
@@ -346,7 +347,8 @@ class BigWigState(State):
         self._start_round()
 
     def _resolve(self) -> None:
-        """Reveal and resolve the trick (ruling B11 steps 1-9), then start the well draws (step 10)."""
+        """Reveal and resolve the trick (ruling B11 steps 1-9), then start the well draws
+        (step 10)."""
         plays = [(s, self.commits[s]) for s in self.participants]
         res = resolve_trick(plays, self.trump)
         w = res.winner
@@ -532,7 +534,8 @@ class BigWigState(State):
         return self.hands.sum(axis=1) + np.asarray(self.well) + (np.asarray(self.commits) != NONE)
 
     def public_hand_sizes(self) -> list[int]:
-        """Hand sizes as the table sees them: face-down committed cards still count until the reveal."""
+        """Hand sizes as the table sees them: face-down committed cards still count until the
+        reveal."""
         return self._public_sizes().tolist()
 
     def winners(self) -> list[int]:
@@ -596,7 +599,8 @@ class BigWigState(State):
         }
 
     def observe(self, player: int) -> np.ndarray:
-        """Encode ``view(player)`` into the layout (written at precomputed offsets: it runs every step)."""
+        """Encode ``view(player)`` into the layout (written at precomputed offsets: it runs every
+        step)."""
         game = self.game
         n = game.num_players
         o = game.offsets
@@ -709,7 +713,8 @@ class BigWigState(State):
         return s
 
     def check_invariants(self) -> None:
-        """Card conservation (52 large cards, one well each, 20 point cards, 4 holmgangs) and the hand limit."""
+        """Card conservation (52 large cards, one well each, 20 point cards, 4 holmgangs) and the
+        hand limit."""
         n = self.game.num_players
         large = self.hands.sum(axis=0) + self.discard
         for k in self.draw:
@@ -786,7 +791,8 @@ class BigWigState(State):
         rc = "-" if self.round_card == NONE else small_name(self.round_card)
         lines = [
             (
-                f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, draw pile {len(self.draw)}, "
+                f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, "
+                f"draw pile {len(self.draw)}, "
                 f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}"
             )
         ]

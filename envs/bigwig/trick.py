@@ -61,7 +61,8 @@ def is_trump(kind: int, trump) -> bool:
 
 
 def _unique_extreme(cards: list[tuple[int, int]], lowest: bool) -> int | None:
-    """Seat of the unique highest (or lowest) value among ``(seat, kind)``; None if tied or empty."""
+    """Seat of the unique highest (or lowest) value among ``(seat, kind)``; None if tied or
+    empty."""
     if not cards:
         return None
     values = [int(KIND_VALUE[k]) for _, k in cards]
@@ -71,8 +72,8 @@ def _unique_extreme(cards: list[tuple[int, int]], lowest: bool) -> int | None:
 
 
 def resolve_trick(plays, point_trump) -> TrickResult:
-    """Resolve a trick. ``plays``: (seat, kind) pairs, kind ``WELL`` for a well card; ``point_trump``:
-    four bools (red, yellow, blue, green) shown on the point card at stake."""
+    """Resolve a trick. ``plays``: (seat, kind) pairs, kind ``WELL`` for a well card;
+    ``point_trump``: four bools (red, yellow, blue, green) shown on the point card at stake."""
     cards = [(s, k) for s, k in plays if k != WELL]  # step 1
     specials = [(s, k) for s, k in cards if k >= NUM_STANDARD]
     value_count: dict[int, int] = {}

@@ -1,8 +1,8 @@
 """Options shared by the AEC and Parallel adapters, the batched envs and the single-agent Gymnasium
 env (deckzoo.training): reward modes, illegal-action handling, rendering, the spaces, ``state()``.
 
-Gymnasium is imported by ``make_spaces`` and ``state_space`` only, so the batched engines, which share the option
-checks and rewards, load with numpy alone."""
+Gymnasium is imported by ``make_spaces`` and ``state_space`` only, so the batched engines, which
+share the option checks and rewards, load with numpy alone."""
 
 from __future__ import annotations
 

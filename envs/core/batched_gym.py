@@ -1,4 +1,5 @@
-"""A ``gymnasium.vector.VectorEnv`` over a batched engine: one learner seat per lane, batched opponents.
+"""A ``gymnasium.vector.VectorEnv`` over a batched engine: one learner seat per lane, batched
+opponents.
 
 ::
 

@@ -157,7 +157,8 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
-    # The supported player counts when not every count in min..max is playable (Wizard: 3-6, 10, 12).
+    # The supported player counts when not every count in min..max is playable
+    # (Wizard: 3-6, 10, 12).
     player_counts: ClassVar[tuple[int, ...] | None] = None
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     # How raw scores map to "score"/"dense" rewards: +1 when more points are better, -1 when
@@ -248,7 +249,8 @@ class Game:
 
     @classmethod
     def supported_players(cls) -> tuple[int, ...]:
-        """Every playable player count (``player_counts`` if set, else ``min_players..max_players``)."""
+        """Every playable player count (``player_counts`` if set, else
+        ``min_players..max_players``)."""
         if cls.player_counts is not None:
             return tuple(cls.player_counts)
         return tuple(range(cls.min_players, cls.max_players + 1))
@@ -401,7 +403,8 @@ class State:
         return out
 
     def round_index(self) -> int:
-        """Public count of the scoring rounds (deals, hands) finished so far; 0 in a game without them.
+        """Public count of the scoring rounds (deals, hands) finished so far; 0 in a game without
+        them.
 
         Rounds are where points are settled, so a search may stop its rollouts at the next change
         of this counter and value them by the points gained (ISMCTS's ``horizon``): a round's
@@ -410,7 +413,8 @@ class State:
         return 0
 
     def score_returns(self) -> np.ndarray:
-        """Final points centred on the table mean and scaled to about [-1, 1] (``reward="score"``)."""
+        """Final points centred on the table mean and scaled to about [-1, 1]
+        (``reward="score"``)."""
         s = self.game.score_sign * np.asarray(self.scores(), dtype=np.float64)
         return (s - s.mean()) / self.game.score_scale
 

@@ -63,7 +63,7 @@ class GoBigBatched(BatchedEngine):
         self._div = game.obs_div
         self._seats = np.arange(n)
 
-    # ---- chance -----------------------------------------------------------------------------------
+    # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
         k, n = len(lanes), self.n
         deck = self.rng.permuted(np.broadcast_to(_DECK, (k, TOTAL_CARDS)), axis=1)
@@ -114,7 +114,7 @@ class GoBigBatched(BatchedEngine):
         self.cur[lanes] = rec["start"]
         self.phase[lanes] = PHASE_PLAY
 
-    # ---- the mask ---------------------------------------------------------------------------------
+    # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
         B = self.B
         mask = np.zeros((B, self.num_actions), dtype=bool)
@@ -124,7 +124,7 @@ class GoBigBatched(BatchedEngine):
         mask[self.phase == PHASE_DRAW, NUM_PLAYS:] = True
         return mask
 
-    # ---- moves ------------------------------------------------------------------------------------
+    # ---- moves -----------------------------------------------------------------------------------
     def apply(self, lanes, actions):
         play = self.phase[lanes] == PHASE_PLAY
         if play.all():
@@ -226,7 +226,7 @@ class GoBigBatched(BatchedEngine):
         self.cur[lanes] = -1
         self.phase[lanes] = PHASE_OVER
 
-    # ---- results ----------------------------------------------------------------------------------
+    # ---- results ---------------------------------------------------------------------------------
     def scores(self, lanes=None):
         banks = self.banks if lanes is None else self.banks[lanes]
         return banks.astype(np.int64) @ _VALUE_OF
@@ -239,7 +239,7 @@ class GoBigBatched(BatchedEngine):
         cards = np.where(tied, cards, -1)
         return cards == cards.max(axis=1, keepdims=True)
 
-    # ---- the observation --------------------------------------------------------------------------
+    # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
         n, o, D = self.n, self._o, self.obs_dim
         pick = Ellipsis if lanes is None else lanes
@@ -281,7 +281,7 @@ class GoBigBatched(BatchedEngine):
         buf /= self._div
         return buf
 
-    # ---- scalar states in ---------------------------------------------------------------------------
+    # ---- scalar states in ------------------------------------------------------------------------
     def load(self, lanes, states):
         rec = self.record_from_states("start", states)
         for key, arr in (

@@ -228,7 +228,8 @@ class GoBigState(State):
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if self.phase == PHASE_PLAY:
-            # row k of the play block: values with at least k+1 copies in hand (one broadcast compare)
+            # row k of the play block: values with at least k+1 copies in hand
+            # (one broadcast compare)
             np.greater_equal(
                 self.hands[self.current_player], _SET_SIZES, out=mask[:NUM_PLAYS].reshape(3, VALUES)
             )
@@ -442,7 +443,8 @@ class GoBigState(State):
             mark = ">" if p == self.current_player else " "
             lines.append(
                 f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
-                f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), hand [{hand}]"
+                f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), "
+                f"hand [{hand}]"
             )
         if self.over:
             lines.append(self.game_over_line())

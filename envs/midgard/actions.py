@@ -181,7 +181,10 @@ def action_name(action: int) -> str:
     if name == "play_event":
         return f"play {k[FIRST_ACTION_CARD + c[0]]}"
     if name == "bonus":
-        return f"bonus {k[FIRST_ACTION_CARD + c[0]]} (+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
+        return (
+            f"bonus {k[FIRST_ACTION_CARD + c[0]]} "
+            f"(+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
+        )
     if name == "react":
         return f"react with {k[FIRST_REACTION + c[0]]}"
     if name == "move":

@@ -232,7 +232,8 @@ class CardPlayMixin:
                 self.stack.append({"m": ENGAGE, "p": -1, "queue": queue})
 
     def _all_to_midgard(self, seats) -> None:
-        """Meeples moved by an effect (not a trip, M23); the moved seats may answer (Hermod's Ride)."""
+        """Meeples moved by an effect (not a trip, M23); the moved seats may answer (Hermod's
+        Ride)."""
         moved = [q for q in seats if self.world[q] != 0]
         for q in moved:
             self.world[q] = 0

@@ -451,7 +451,8 @@ def validate(raw: dict) -> CardData:
         if name != WORLD_NAMES[i]:
             _fail(
                 where,
-                f"worlds must be listed as {list(WORLD_NAMES)}; expected {WORLD_NAMES[i]!r}, got {name!r}",
+                f"worlds must be listed as {list(WORLD_NAMES)}; "
+                f"expected {WORLD_NAMES[i]!r}, got {name!r}",
             )
         troops = rec.get("troops")
         if (

@@ -25,7 +25,8 @@ def season_of(position: int) -> int:
 
 
 def unmet_icons(ch: Challenge, troops) -> int:
-    """How many requirement icons (a subscript counts as part of one icon) the troops leave unmet."""
+    """How many requirement icons (a subscript counts as part of one icon) the troops leave
+    unmet."""
     nat = np.zeros(len(ch.classes), dtype=np.int64)
     tyr = thor = 0
     for t in troops:
@@ -88,8 +89,8 @@ def feasible(ch: Challenge, troops, coins: int, hand_size: int, ignore: int = 0)
 def feasible_sets(
     ch: Challenge, troop_list, candidates, coins: int, hand_size: int, ignore: int = 0
 ):
-    """Every subset (as a sorted tuple of indices into ``troop_list``) of ``candidates`` that may face
-    ``ch``. At most 5 troops, so at most 31 subsets."""
+    """Every subset (as a sorted tuple of indices into ``troop_list``) of ``candidates`` that may
+    face ``ch``. At most 5 troops, so at most 31 subsets."""
     out = []
     for k in range(1, len(candidates) + 1):
         if troop_cost(k) > coins:
@@ -101,7 +102,8 @@ def feasible_sets(
 
 
 def difficulty(ch: Challenge, position: int, lasting_bonus: int = 0, bonus: int = 0) -> int:
-    """Printed difficulty + this season's bonus + lasting effects of other challenges + a bonus card (M31)."""
+    """Printed difficulty + this season's bonus + lasting effects of other challenges + a bonus
+    card (M31)."""
     return ch.difficulty + ch.season_bonus[season_of(position)] + lasting_bonus + bonus
 
 
@@ -118,13 +120,15 @@ def lasting_bonus_for(ch: Challenge, active) -> int:
 
 
 def might(ch: Challenge, troops, might_table, bonus: int = 0) -> int:
-    """Sum of card might, plus per-troop modifiers of the challenge (Draugr: -1 each), plus a bonus."""
+    """Sum of card might, plus per-troop modifiers of the challenge (Draugr: -1 each), plus a
+    bonus."""
     per_troop = sum(e.n for e in ch.lasting if e.kind == "might_per_troop")
     return sum(t.might(might_table) for t in troops) + per_troop * len(troops) + bonus
 
 
 def travel_assignable(sizes, need) -> bool:
-    """Can troops of these card counts (exactly one per icon) meet the world's minimum sizes? (M23)"""
+    """Can troops of these card counts (exactly one per icon) meet the world's minimum sizes?
+    (M23)"""
     if len(sizes) != len(need):
         return False
     return all(a >= b for a, b in zip(sorted(sizes, reverse=True), sorted(need, reverse=True)))

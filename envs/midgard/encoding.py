@@ -122,7 +122,8 @@ _OTHERS_BONUS = [
 
 
 def _troop_code(t) -> tuple[tuple[int, ...], tuple[float, ...], float, float]:
-    """(flat slot indices in a (12, 3) troop block, their values, cards / 17, might / 40) of a troop."""
+    """(flat slot indices in a (12, 3) troop block, their values, cards / 17, might / 40) of a
+    troop."""
     key = (t.cls, t.nat, t.tyr, t.thor) if t.series else tuple(t.line)
     code = _TROOP_CACHE.get(key)
     if code is not None:
@@ -179,7 +180,8 @@ def _order_array(n: int, player: int) -> np.ndarray:
 
 def encode_observation(s, player: int) -> np.ndarray:
     """Fill the layout: array pieces by slice, every scalar entry collected as (flat index, value)
-    and written with one fancy assignment (numpy scalar writes one by one cost more than the rest)."""
+    and written with one fancy assignment (numpy scalar writes one by one cost more than the
+    rest)."""
     game = s.game
     n = game.num_players
     buf = np.zeros(game.layout.size, dtype=np.float32)

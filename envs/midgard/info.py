@@ -301,7 +301,8 @@ class InfoMixin:
         n = self.game.num_players
         names = DATA.kind_names
         header = (
-            f"Midgard - turn {self.turn}, calendar {self.calendar} ({('summer', 'winter')[self.season()]}), "
+            f"Midgard - turn {self.turn}, calendar {self.calendar} "
+            f"({('summer', 'winter')[self.season()]}), "
             f"Thing {len(self.thing)}, Skat {self.skat}, Krog top "
             f"{names[self.krog[-1]] if self.krog else '-'}, Valhalla {int(self.valhalla.sum())}"
         )
@@ -349,7 +350,8 @@ class InfoMixin:
         names = DATA.kind_names
         n = v["num_players"]
         header = (
-            f"Midgard - turn {v['turn']}/{v['max_turns']}, calendar {v['calendar']} ({v['season']}), "
+            f"Midgard - turn {v['turn']}/{v['max_turns']}, "
+            f"calendar {v['calendar']} ({v['season']}), "
             f"Thing {v['thing_size']}, Skat {v['skat']}, rewards left {v['reward_deck_size']}"
         )
         lines = [header]

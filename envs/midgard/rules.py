@@ -52,8 +52,8 @@ Actions (one fixed Discrete(557) space for every player count; ranges in ``actio
     events and reactions), react (8 reactions), move (9 worlds, a move by a card effect); ``pass``
     also declines a reaction or a bonus. Troop 5 is the troop being laid down. Discrete(557).
 
-Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``, printed
-in docs/rules/midgard.md.
+Observation (float32 in [0, 1]; seats relative to the observer): ``encoding.make_layout(n)``,
+printed in docs/rules/midgard.md.
 
 Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout``): seat 0's
 observation without what only it sees, then every hand and unrevealed reward, the face-down
@@ -249,7 +249,8 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         return C.season_of(self.calendar)
 
     def _draw(self, p: int, k: int = 1) -> None:
-        """Draw from the Thing, reshuffling Valhalla and Krog (but the Krog top) when empty (M40)."""
+        """Draw from the Thing, reshuffling Valhalla and Krog (but the Krog top) when empty
+        (M40)."""
         for _ in range(k):
             if not self.thing:
                 self._reshuffle()
@@ -283,7 +284,8 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             self.known[p, kind] -= 1
 
     def _dispose(self, kind: int) -> None:
-        """Rules for Disposal (M41): troops and wildcards to Krog, events and reactions to Valhalla."""
+        """Rules for Disposal (M41): troops and wildcards to Krog, events and reactions to
+        Valhalla."""
         if DATA.is_troop_card(kind):
             self.krog.append(kind)
         else:
@@ -309,7 +311,8 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         return act
 
     def difficulties(self, cids) -> list[int]:
-        """Current difficulty of each challenge in ``cids`` (season and lasting effects, no bonus)."""
+        """Current difficulty of each challenge in ``cids`` (season and lasting effects, no
+        bonus)."""
         active = self._active_challenges()
         return [
             C.difficulty(
@@ -326,7 +329,8 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
 
     # ---- challenges list (M33, M34) -----------------------------------------------------
     def _open_one(self) -> int:
-        """Open the top challenge and apply its instant effects; returns how many more it asks to open."""
+        """Open the top challenge and apply its instant effects; returns how many more it asks to
+        open."""
         cid = self.ch_deck.pop()
         self.open.append(cid)
         more = 0
@@ -391,7 +395,8 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         self._krog_offer(p, p)
 
     def _krog_offer(self, ender: int, after: int) -> None:
-        """Offer the Krog top to the next seat after ``after`` that can pay, up to the ender (M39)."""
+        """Offer the Krog top to the next seat after ``after`` that can pay, up to the ender
+        (M39)."""
         n = self.game.num_players
         if self.krog:
             q = (after + 1) % n

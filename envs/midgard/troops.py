@@ -172,7 +172,8 @@ class Troop:
         return (occ[0], occ[-1]) if occ else None
 
     def single_natural(self) -> int | None:
-        """The class of a one-card troop holding a single natural class card (can become a series)."""
+        """The class of a one-card troop holding a single natural class card (can become a
+        series)."""
         if self.series:
             return None
         filled = [k for k in self.line if k != EMPTY]

@@ -106,7 +106,7 @@ class WizardBatched(BatchedEngine):
         self._pos = np.arange(DECK_SIZE)
         self._seats = np.arange(n)
 
-    # ---- chance -----------------------------------------------------------------------------------
+    # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
         k = len(lanes)
         if kind == "start":
@@ -120,7 +120,8 @@ class WizardBatched(BatchedEngine):
         return self._random_deal(self.rnd[lanes], self.dealer[lanes])
 
     def _random_deal(self, rnd: np.ndarray, dealer: np.ndarray) -> dict:
-        """Shuffle one deck a lane and deal ``rnd`` cards each, one at a time from the dealer's left."""
+        """Shuffle one deck a lane and deal ``rnd`` cards each, one at a time from the dealer's
+        left."""
         k, n = len(rnd), self.n
         order = self.rng.permuted(np.broadcast_to(self._pos, (k, DECK_SIZE)), axis=1)
         deck = DECK_KINDS[order]
@@ -146,7 +147,7 @@ class WizardBatched(BatchedEngine):
             rec["first_dealer"] = np.array([s.first_dealer for s in states], dtype=np.int64)
         return rec
 
-    # ---- games and rounds -------------------------------------------------------------------------
+    # ---- games and rounds ------------------------------------------------------------------------
     def start(self, lanes):
         rec = self.draw("start", lanes)
         self.points[lanes] = 0
@@ -182,7 +183,7 @@ class WizardBatched(BatchedEngine):
         self.phase[lanes] = np.where(pending, PHASE_TRUMP, PHASE_BID)
         self.cur[lanes] = np.where(pending, dealer, left)
 
-    # ---- the mask ---------------------------------------------------------------------------------
+    # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
         B = self.B
         mask = np.zeros((B, self.num_actions), dtype=bool)
@@ -209,7 +210,7 @@ class WizardBatched(BatchedEngine):
             mask[trump, TRUMP_BASE : TRUMP_BASE + NUM_SUITS] = True
         return mask
 
-    # ---- moves ------------------------------------------------------------------------------------
+    # ---- moves -----------------------------------------------------------------------------------
     def apply(self, lanes, actions):
         phase = self.phase[lanes]
         play = phase == PHASE_PLAY
@@ -311,7 +312,7 @@ class WizardBatched(BatchedEngine):
             self.dealer[more] = (self.dealer[more] + 1) % self.n
             self._begin_round(more, self.draw("deal", more))
 
-    # ---- results ----------------------------------------------------------------------------------
+    # ---- results ---------------------------------------------------------------------------------
     def scores(self, lanes=None):
         return self.points.copy() if lanes is None else self.points[lanes]
 
@@ -319,7 +320,7 @@ class WizardBatched(BatchedEngine):
         p = self.points[lanes]
         return p == p.max(axis=1, keepdims=True)
 
-    # ---- the observation --------------------------------------------------------------------------
+    # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
         n, K, o = self.n, self.K, self._o
         g = self.game
@@ -366,7 +367,8 @@ class WizardBatched(BatchedEngine):
         hand = self.hands[lanes, seats]
         if hidden is not None and hidden.any():
             hand[hidden] = 0
-        # counts times COUNT_SCALE (1 for suited cards, 1/4 for Wizards and Nulls), in two cheap steps
+        # counts times COUNT_SCALE (1 for suited cards, 1/4 for Wizards and Nulls), in two cheap
+        # steps
         a = o["hand"]
         buf[:, a : a + NUM_KINDS] = hand
         buf[:, a + NUM_SUITED : a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
@@ -395,7 +397,7 @@ class WizardBatched(BatchedEngine):
         buf[:, a : a + n] = (pts - self._score_lo) / self._score_span
         return buf
 
-    # ---- scalar states in ---------------------------------------------------------------------------
+    # ---- scalar states in ------------------------------------------------------------------------
     def load(self, lanes, states):
         n = self.n
         for lane, s in zip(lanes.tolist(), states):

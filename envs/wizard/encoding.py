@@ -3,20 +3,24 @@
 Seats are relative: row/index 0 is the observer, then clockwise, so one policy fits every seat.
 Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` shows.
 
-    hand            54      own hand: suited cards 0/1, Wizards and Nulls count/4 (zero while hidden)
+    hand            54      own hand: suited cards 0/1, Wizards and Nulls count/4
+                            (zero while hidden)
     hand_hidden     1       1 while the observer's own card is hidden (Foresight round before play)
     foresight       (N-1)x54 the other seats' cards, visible only in the Foresight round
     hand_sizes      N       cards in hand / cards of the round's maximum (num_rounds)
     flipped         54      one-hot of the flipped trump card (all zero when nothing was flipped)
-    trump           5       one-hot trump suit 0-3, or 4 = no trump (all zero while the dealer chooses)
-    led_suit        5       one-hot suit to follow 0-3, or 4 = free (a Wizard led); zero if not set yet
+    trump           5       one-hot trump suit 0-3, or 4 = no trump
+                            (all zero while the dealer chooses)
+    led_suit        5       one-hot suit to follow 0-3, or 4 = free (a Wizard led);
+                            zero if not set yet
     trick           Nx54    the current trick's card of each seat (one-hot)
     trick_leader    N       one-hot seat that led the current trick (zero before the first card)
     bids            Nx(B+1) one-hot bid of each seat, B = num_rounds
     bid_pending     N       1 for each seat that has not bid yet this round
     tricks_won      N       tricks won this round / num_rounds
     voids           Nx4     suits each seat has shown it lacks this round (failed to follow)
-    played          54      cards played so far this round, the current trick included (count/copies)
+    played          54      cards played so far this round, the current trick included
+                            (count/copies)
     scores          N       (score - lowest possible) / (highest possible - lowest possible)
     round           K       one-hot round number 1..K, K = num_rounds
     dealer          N       one-hot dealer seat

@@ -20,11 +20,13 @@ any other result -10 per trick off. Most points after the last round wins; ties 
 Options
     num_rounds   None (default: the full game, 60 / N rounds) or k in 1..60/N: play rounds 1..k only
                  (round k still flips a trump card when k < 60 / N).
-    foresight    True (default): round 1 is the Foresight round; False: round 1 is an ordinary round.
+    foresight    True (default): round 1 is the Foresight round; False: round 1 is an ordinary
+                 round.
     first_dealer None (default: a seeded chance draw, ruling W3) or a seat 0..N-1.
 
 Actions (59 + K ids, K = num_rounds)
-    0-51     play a suited card: id = suit * 13 + (rank - 1); suits 0 Dwarves, 1 Humans, 2 Elves, 3 Giants
+    0-51     play a suited card: id = suit * 13 + (rank - 1); suits 0 Dwarves, 1 Humans,
+             2 Elves, 3 Giants
     52       play a Wizard   (the four Wizards are identical and share one action)
     53       play a Null     (likewise)
     54-57    the dealer names the trump suit after a Wizard was flipped (54 + suit)
@@ -281,7 +283,8 @@ class WizardState(LazyRng, State):
     def recount(self) -> None:
         """Rebuild what is kept alongside ``hands`` for speed: ``suit_counts`` (cards of each suit
         per hand, plain ints for follow-suit checks) and ``hand_obs`` (the hands as the
-        observation encodes them, float32), ``hold`` (per seat, a full-size mask of the cards held)."""
+        observation encodes them, float32), ``hold`` (per seat, a full-size mask of the cards
+        held)."""
         self.suit_counts = np.add.reduceat(
             self.hands[:, :NUM_SUITED], _SUIT_STARTS, axis=1
         ).tolist()
@@ -310,7 +313,8 @@ class WizardState(LazyRng, State):
         return forbidden_dealer_bid(self.round, sum(b for b in self.bids if b > 0))
 
     def is_legal(self, action: int) -> bool:
-        """``legal_mask()[action]`` by scalar checks, without building the mask (``apply`` asks it)."""
+        """``legal_mask()[action]`` by scalar checks, without building the mask (``apply`` asks
+        it)."""
         p = self.current_player
         phase = self.phase
         if phase == PHASE_PLAY:
@@ -554,7 +558,8 @@ class WizardState(LazyRng, State):
         return s
 
     def check_invariants(self) -> None:
-        """Card conservation (hands + played + stock + flipped card = the deck) and round bookkeeping."""
+        """Card conservation (hands + played + stock + flipped card = the deck) and round
+        bookkeeping."""
         total = self.hands.sum(axis=0, dtype=np.int64) + np.asarray(self.played) + self.stock
         if self.flipped >= 0:
             total[self.flipped] += 1
@@ -674,7 +679,8 @@ class WizardState(LazyRng, State):
                 f", void in {', '.join(SUITS[x] for x in v['voids'][q])}" if v["voids"][q] else ""
             )
             lines.append(
-                f"{mark} {who}: score {v['scores'][q]}, bid {bid}, won {v['tricks_won'][q]}{void}, hand {hand}"
+                f"{mark} {who}: score {v['scores'][q]}, bid {bid}, "
+                f"won {v['tricks_won'][q]}{void}, hand {hand}"
             )
         if v["tricks"]:
             leader, cards, winner = v["tricks"][-1]

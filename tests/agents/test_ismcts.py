@@ -69,8 +69,8 @@ def test_agents_pickle_and_keep_their_settings():
 
 
 def winning_endgame():
-    """Seat 0 to play, nothing left to draw. 2x6 empties the hand and ends the game 42 to 35 (a win);
-    1x6 lets seat 1 play its 7s (up to 21 points) before the game can end."""
+    """Seat 0 to play, nothing left to draw. 2x6 empties the hand and ends the game 42 to 35
+    (a win); 1x6 lets seat 1 play its 7s (up to 21 points) before the game can end."""
     return position(hands=[[6, 6], [7, 7, 7]], banks=[[5] * 6, [7] * 5], current=0)
 
 
@@ -149,7 +149,8 @@ def test_truncated_rollouts_and_score_reward_play_legal_games():
 
 
 def test_beats_random_at_gobig():
-    """A small budget is already far above the random agent (uniform share 1/2 in two-player games)."""
+    """A small budget is already far above the random agent (uniform share 1/2 in two-player
+    games)."""
     game = GoBigGame(2)
     wins = 0.0
     games = 10

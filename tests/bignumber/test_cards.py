@@ -1,4 +1,5 @@
-"""Pure Big Number functions as case tables: card ids, values, sets, beating, legal plays, scoring."""
+"""Pure Big Number functions as case tables: card ids, values, sets, beating, legal plays,
+scoring."""
 
 from __future__ import annotations
 
@@ -163,7 +164,8 @@ from hypothesis import strategies as st
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_legal_plays_property(data):
-    """Random hands (one or two decks) against random middle sets: exactly the sub-multisets that beat."""
+    """Random hands (one or two decks) against random middle sets: exactly the sub-multisets that
+    beat."""
     copies = data.draw(st.sampled_from([1, 2]))
     pool = [c for c in range(NUM_TYPES) for _ in range(copies)]
     picked = data.draw(

@@ -1,4 +1,5 @@
-"""The Big Number heuristic agent: legal in every mode, follows the rulebook's tips, beats random."""
+"""The Big Number heuristic agent: legal in every mode, follows the rulebook's tips, beats
+random."""
 
 from __future__ import annotations
 

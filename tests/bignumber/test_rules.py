@@ -286,7 +286,7 @@ def test_N11_never_asked_to_answer_your_own_set():
     assert s.phase == LEAD and s.current_player == BEN  # not asked to beat his own 7c
 
 
-# ---- N12: everything at once -----------------------------------------------------------------------
+# ---- N12: everything at once ---------------------------------------------------------------------
 @BOTH
 def test_N12_everything_at_once_when_leading_a_uniform_hand(two_decks):
     g = game(3, two_decks=two_decks)
@@ -313,7 +313,7 @@ def test_N12_a_one_card_hand_leads_out():
     assert s.history == [[0, 3]]
 
 
-# ---- N13: scoring, target, ties, single deal -----------------------------------------------------------
+# ---- N13: scoring, target, ties, single deal -----------------------------------------------------
 def test_N13_game_ends_when_a_player_reaches_the_target():
     s = position(
         game(4, target=15),
@@ -394,7 +394,7 @@ def test_bad_options_name_the_key(options, key):
         BigNumberGame(4, **options)
 
 
-# ---- N14, X7: information -------------------------------------------------------------------------------
+# ---- N14, X7: information ------------------------------------------------------------------------
 def test_N14_view_hides_other_hands_and_the_aside_cards():
     s = position(game(3), "2h 9c", "7s 6s 5s Ad", "Ac 2c 3c 8h", leader=ANNA)
     v = s.view(BEN)
@@ -425,7 +425,7 @@ def test_X7_picked_up_cards_stay_known_until_played():
     assert s.known[BEN] == [0] * NUM_TYPES
 
 
-# ---- X6 and the two-deck card-by-card plays -----------------------------------------------------------------
+# ---- X6 and the two-deck card-by-card plays ------------------------------------------------------
 def test_X6_pick_up_is_asked_only_when_there_is_a_choice():
     s = position(game(2), "4d 5d 2c", "7s 9h 8h", leader=ANNA)
     play(s, "4d")
@@ -474,7 +474,7 @@ def test_determinize_drops_another_seats_selection_in_progress():
     assert mine.pending == cards("9h") and np.array_equal(mine.legal_mask(), s.legal_mask())
 
 
-# ---- N15: termination ---------------------------------------------------------------------------------------
+# ---- N15: termination ----------------------------------------------------------------------------
 @pytest.mark.parametrize("n,two_decks", [(2, False), (4, False), (4, True), (6, True)])
 def test_N15_every_round_removes_a_card_from_the_hands(n, two_decks):
     g = BigNumberGame(n, two_decks=two_decks, single_deal=True)

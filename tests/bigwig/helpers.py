@@ -38,8 +38,8 @@ def table(
     ``hands``: the large cards of each seat (kinds; the well is added); ``collected``: each seat's
     point kinds; ``altar``: point kinds under the altar; ``draw``: the draw pile, top = last;
     ``discard``: the discard pile (default: every large card not placed elsewhere, so conservation
-    holds); ``holmgangs``: holmgang cards revealed in earlier rounds; ``later``: small cards revealed
-    after this one, in order. Unplaced small cards lie below them, point cards first.
+    holds); ``holmgangs``: holmgang cards revealed in earlier rounds; ``later``: small cards
+    revealed after this one, in order. Unplaced small cards lie below them, point cards first.
     """
     n = len(hands)
     game = BigWigGame(num_players=n, age_order=age_order)

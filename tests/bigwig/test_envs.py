@@ -36,7 +36,8 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
                 assert np.array_equal(after["observation"], before[a]["observation"]), (
                     f"{a} saw {agent}'s commit"
                 )
-                # (the AEC mask itself moves with the turn; the seat's own pending mask does not change)
+                # (the AEC mask itself moves with the turn; the seat's own pending mask does not
+                # change)
                 seat = int(a.split("_")[1])
                 assert np.array_equal(env.unwrapped.game_state.legal_mask_for(seat), masks[a])
                 assert env.unwrapped.game_state.view(seat) == views[a]

@@ -1,4 +1,5 @@
-"""The shared harness over thousands of BigWig games, every player count (B38: masks never empty)."""
+"""The shared harness over thousands of BigWig games, every player count (B38: masks never
+empty)."""
 
 import numpy as np
 import pytest

@@ -46,7 +46,8 @@ P5 = point_kind([R, Y, B, G])
 
 
 def filler(n, k=3, start=0):
-    """``n`` hands of ``k`` distinct low standard cards each, disjoint, avoiding any card a test names."""
+    """``n`` hands of ``k`` distinct low standard cards each, disjoint, avoiding any card a test
+    names."""
     pool = [standard(c, v) for v in (1, 2) for c in (R, Y, B, G)] + [standard(Y, v) for v in (3, 4)]
     return [pool[start + i * k : start + (i + 1) * k] for i in range(n)]
 
@@ -105,7 +106,7 @@ def test_action_names_are_unique_and_ids_cover_the_space():
     )
 
 
-# ---- set-up: B1, B2, B34, options -------------------------------------------------------------------
+# ---- set-up: B1, B2, B34, options ----------------------------------------------------------------
 @pytest.mark.parametrize("n", range(2, 7))
 def test_b1_b2_b34_setup(n):
     s = BigWigGame(num_players=n).new_state(n)
@@ -138,7 +139,7 @@ def test_b1_player_counts_and_bad_options():
     ]  # youngest, then clockwise
 
 
-# ---- rulebook examples -------------------------------------------------------------------------------
+# ---- rulebook examples ---------------------------------------------------------------------------
 def test_example_three_point_trick_won_by_marios_green_7():
     """Point card 3 VP white/red/green; Thade red 3, Mario green 7, Dominik blue 8: Mario wins."""
     thade, mario, dominik = 0, 1, 2
@@ -233,7 +234,7 @@ def test_example_second_holmgang_til_valhallar_hugin_munin_fenrir_mjollnir():
     assert s.vp().tolist() == [2, 5 + 2 + 4, 3]
 
 
-# ---- point-card rounds: B13, B18, B35 ---------------------------------------------------------------
+# ---- point-card rounds: B13, B18, B35 ------------------------------------------------------------
 def test_b13_tie_sends_the_point_card_under_the_altar():
     s = table([[standard(R, 9)], [standard(G, 9)]], P2_BLUE)
     commit(s, {0: standard(R, 9), 1: standard(G, 9)})
@@ -271,7 +272,7 @@ def test_b35_everyone_plays_every_point_round():
     assert s.simultaneous_players() == (0, 1, 2, 3, 4)
 
 
-# ---- well card: B17, B19-B23 ------------------------------------------------------------------------
+# ---- well card: B17, B19-B23 ---------------------------------------------------------------------
 def test_b17_the_well_returns_and_cannot_be_sacrificed():
     s = table([[standard(R, 5)], [standard(G, 1)]], P2_RED, draw=[standard(Y, 5), standard(Y, 6)])
     commit(s, {0: WELL, 1: standard(G, 1)})
@@ -336,7 +337,7 @@ def test_b23_empty_draw_pile_reshuffles_the_discard_pile_mid_sequence():
     s.check_invariants()
 
 
-# ---- holmgang: B12, B24-B31 ---------------------------------------------------------------------------
+# ---- holmgang: B12, B24-B31 ----------------------------------------------------------------------
 def test_b24_tie_for_fewest_vp_goes_to_the_youngest():
     s = table(filler(3), HOLMGANG, collected=[[], [], [P2_RED]], age_order=[1, 2, 0])
     assert s.challenger == 1 and s.current_player == 1
@@ -541,7 +542,7 @@ def test_b31_loki_in_a_holmgang_after_the_winner_took_the_altar_finds_nothing():
     assert s.collected[1].sum() == 2 and s.collected[0].sum() == 0
 
 
-# ---- Loki in a point round (B15, B11 order) ---------------------------------------------------------------
+# ---- Loki in a point round (B15, B11 order) ------------------------------------------------------
 def test_b15_loki_takes_all_when_lowest():
     s = table([[LOKI], [standard(R, 9)], [standard(B, 5)]], P2_RED, altar=[P5, P3_RG])
     commit(s, {0: LOKI, 1: standard(R, 9), 2: standard(B, 5)})
@@ -583,7 +584,7 @@ def test_dvergar_in_the_engine():
     assert s.last_winner == 1  # lowest non-trump
 
 
-# ---- end and scoring: B32, B33 -------------------------------------------------------------------------
+# ---- end and scoring: B32, B33 -------------------------------------------------------------------
 def test_b32_game_ends_after_the_fourth_holmgang_round_and_its_draws():
     s = table(
         [[standard(R, 9)], [standard(B, 9)]],
@@ -631,7 +632,7 @@ def test_b33_tie_break_by_cards_in_hand():
     assert s.returns().tolist() == [1.0, -1.0]
 
 
-# ---- information: B36, X5 -------------------------------------------------------------------------------------
+# ---- information: B36, X5 ------------------------------------------------------------------------
 def test_b36_x5_commits_stay_hidden_until_the_reveal():
     s = table(filler(3), P2_RED, altar=[P5])
     views = {p: s.view(p) for p in range(3)}

@@ -167,7 +167,7 @@ def test_b17_b18_wells_never_win_and_only_wells_means_no_winner():
     assert r.invalid == [2] and r.winner == 1
 
 
-# ---- B14 Dvergar, B16 with Loki -------------------------------------------------------------------
+# ---- B14 Dvergar, B16 with Loki ------------------------------------------------------------------
 @pytest.mark.parametrize(
     "cards,trump,winner",
     [
@@ -231,7 +231,7 @@ def test_b15_b9_two_lokis_cancel():
     assert resolve([LOKI, LOKI, standard(R, 9)]).loki is None
 
 
-# ---- B9, B10: cancellation and Fenrir -----------------------------------------------------------------
+# ---- B9, B10: cancellation and Fenrir ------------------------------------------------------------
 def test_b9_any_two_fives_cancel_and_the_point_card_colours_stay():
     r = resolve([SURTR, YMIR, standard(R, 8), standard(Y, 9)], trump_of(Y))
     assert r.cancelled == [0, 1] and r.trump == trump_of(Y) and r.winner == 3
@@ -288,7 +288,8 @@ def test_b8_an_invalid_card_loses_its_effect():
 
 
 def test_b11_second_holmgang_example_resolution():
-    """Mjollnir (Mario), Hugin & Munin (Dominik), Fenrir (Thade): Fenrir voids H&M, Mjollnir wins."""
+    """Mjollnir (Mario), Hugin & Munin (Dominik), Fenrir (Thade): Fenrir voids H&M, Mjollnir
+    wins."""
     r = resolve([HUGIN_MUNIN, MJOLLNIR, FENRIR], trump_of(R, Y, B, G))
     assert r.voided == [0] and r.invalid == [] and r.winner == 1
     r = resolve([HUGIN_MUNIN, MJOLLNIR])  # without Fenrir, H&M makes Mjollnir invalid and wins

@@ -18,5 +18,6 @@ def edit_changes_state(state, edit) -> bool:
 
 
 def first_other(pile: list, i: int, places) -> int:
-    """The first place in ``places`` (counted from the top) holding another card than place ``i``."""
+    """The first place in ``places`` (counted from the top) holding another card than place
+    ``i``."""
     return next(j for j in places if pile[-1 - j] != pile[-1 - i])

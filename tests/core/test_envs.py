@@ -90,7 +90,8 @@ def test_aec_illegal_raise_keeps_state_and_penalize_ends(name):
 @pytest.mark.parametrize("name", E.registry.env_names())
 @pytest.mark.parametrize("reward", ["win", "score", "dense"])
 def test_reward_modes(name, reward):
-    """win: zero-sum and equal to the engine's returns; score: centred; dense: sums to the scores."""
+    """win: zero-sum and equal to the engine's returns; score: centred; dense: sums to the
+    scores."""
     env = E.make(name, reward=reward, **short(name))
     env.reset(seed=7)
     rng = np.random.default_rng(0)

@@ -23,8 +23,9 @@ def position(
     end_rule="after_draw",
     conserve=True,
 ) -> GoBigState:
-    """A position with the given hands (lists of values) etc.; when ``conserve`` the cards not placed
-    anywhere are put in the box so that conservation holds (the box only matters for information)."""
+    """A position with the given hands (lists of values) etc.; when ``conserve`` the cards not
+    placed anywhere are put in the box so that conservation holds (the box only matters for
+    information)."""
     n = len(hands)
     game = GoBigGame(num_players=n, end_rule=end_rule)
     displays = displays or [None] * n

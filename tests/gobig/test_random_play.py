@@ -1,4 +1,5 @@
-"""The shared harness over thousands of Go Big games, every player count and both end rules (G15)."""
+"""The shared harness over thousands of Go Big games, every player count and both end rules
+(G15)."""
 
 import pytest
 

@@ -134,7 +134,8 @@ def test_g5_playing_is_mandatory_and_never_four():
 
 
 def test_amelia_beating_example_5s_beaten_6s_safe():
-    """Amelia's two 2s beat Charlie's and Peter's 5s; Ben's 1s, Judith's single 4 and Stuart's 6s stay."""
+    """Amelia's two 2s beat Charlie's and Peter's 5s; Ben's 1s, Judith's single 4 and Stuart's 6s
+    stay."""
     amelia, ben, judith, charlie, peter, stuart = range(6)
     displays = [None, (1, 2), (4, 1), (5, 2), (5, 2), (6, 2)]
     s = position(

@@ -54,14 +54,16 @@ def test_surt_three_troops_and_coins():
     assert C.meets(SURT, [t1, t2])  # requirements spread over the troops
     assert C.cost(SURT, 2) == 1 and C.cost(SURT, 3) == 2  # first troop free, 1 coin each extra
     assert C.might(SURT, [t1, t2, t3], DATA.might) == 20 >= SURT.difficulty == 17
-    # Surt's (synthetic) summer bonus +2 makes "the Might of his two troops is not enough" hold: 18 < 19
+    # Surt's (synthetic) summer bonus +2 makes "the Might of his two troops is not enough" hold:
+    # 18 < 19
     assert C.might(SURT, [t1, t2], DATA.might) == 18 < C.difficulty(SURT, SUMMER_POS) == 19
     assert not C.feasible(SURT, [t1, t2, t3], coins=1, hand_size=5)
     assert C.feasible(SURT, [t1, t2, t3], coins=2, hand_size=0)
 
 
 def test_hrodsorm_and_the_seasons():
-    # Hrodsorm open and summer: Vekksorm 10 + 1 + 1 = 12; Trollgjaldi turns the calendar: 10 + 1 = 11
+    # Hrodsorm open and summer: Vekksorm 10 + 1 + 1 = 12;
+    # Trollgjaldi turns the calendar: 10 + 1 = 11
     active = [HRODSORM, VEKKSORM, TROLL]
     bonus = C.lasting_bonus_for(VEKKSORM, active)
     assert bonus == 1 and C.lasting_bonus_for(HRODSORM, active) == 0  # "all other" challenges

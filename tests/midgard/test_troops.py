@@ -153,7 +153,8 @@ def test_tyr_relocation_example():
 
 
 def test_no_relocation_no_replacement():
-    # "If there is no possibility of relocating a wildcard, the player cannot place a card in its place."
+    # "If there is no possibility of relocating a wildcard, the player cannot place a card in its
+    # place."
     full = Troop.from_cards([0, 1, 2, TYR, 4, 5, 6, 7, 8, 9])
     assert not place_check(full, k("Berserker"), 0, hand("Berserker"), table=True)[0]
 
@@ -170,7 +171,8 @@ def test_thor_relocation_needs_both_cards():
     assert ok and displaced == THOR
     used, _ = place(t, k("Kriger"), 0)
     assert used == [k("Kriger"), k("Berserker")]
-    # before the Skald there is only the Hyggelig slot, so Thor can only go between Sjømann and Snedig
+    # before the Skald there is only the Hyggelig slot, so Thor can only go between Sjømann and
+    # Snedig
     assert relocation_options(t, THOR) == [REL_HIGH]
     relocate(t, THOR, REL_HIGH)
     assert (

@@ -263,7 +263,8 @@ def test_render_ansi():
 
 
 def test_maskable_ppo_runs_on_the_registered_env():
-    """sb3-contrib finds action_masks() through Gymnasium's wrappers and never picks an illegal action."""
+    """sb3-contrib finds action_masks() through Gymnasium's wrappers and never picks an illegal
+    action."""
     from sb3_contrib import MaskablePPO
 
     env = gym.make("deckzoo/GoBig-v0", num_players=3, opponents="random", illegal_action="raise")

@@ -118,7 +118,8 @@ def run_differential(
         where = f"step {t}"
         assert rewards.dtype == np.float32 and rewards.shape == (num_envs, game.num_players)
         assert np.array_equal(bits(rewards), bits(exp_rewards.astype(np.float32))), (
-            f"{where}: rewards differ in lanes {np.flatnonzero((rewards != exp_rewards).any(axis=1))[:5]}"
+            f"{where}: rewards differ in lanes "
+            f"{np.flatnonzero((rewards != exp_rewards).any(axis=1))[:5]}"
         )
         assert np.array_equal(done, exp_done), f"{where}: terminations differ"
         if exp_done.any():

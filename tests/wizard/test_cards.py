@@ -1,4 +1,5 @@
-"""Wizard's pure rule pieces as case tables: cards, led suit, trick winner, follow suit, bids, scoring."""
+"""Wizard's pure rule pieces as case tables: cards, led suit, trick winner, follow suit, bids,
+scoring."""
 
 import numpy as np
 import pytest

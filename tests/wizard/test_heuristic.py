@@ -52,7 +52,8 @@ def test_foresight_bid_is_exact_against_the_seen_cards():
     s = stacked(["E2", "G9", "W"], flipped="H3", dealer=2)
     assert abs(foresight_win_chance(s.view(0)) - 3 / 57) < 1e-9
     assert decide(s) == ("bid", 0)
-    # Seeing two Nulls behind it, the leader wins with any card: even a Null (the first of all Nulls).
+    # Seeing two Nulls behind it, the leader wins with any card: even a Null (the first of all
+    # Nulls).
     s = stacked(["E2", "N", "N"], flipped="H3", dealer=2)
     assert foresight_win_chance(s.view(0)) == 1.0
     assert decide(s) == ("bid", 1)

@@ -1,4 +1,5 @@
-"""What each seat may know: view, observation layout, determinize (W5, W13) and the env's rewards."""
+"""What each seat may know: view, observation layout, determinize (W5, W13) and the env's
+rewards."""
 
 import json
 
@@ -144,7 +145,8 @@ def test_sample_hidden_tight_constraints_always_consistent():
 
 def test_sample_hidden_with_a_void_is_uniform_over_consistent_deals():
     """Pool D1 E1 E2 W, two holders of 2, holder 0 lacks Dwarves: the consistent deals give holder 0
-    two of {E1, E2, W}, each pair equally likely, so each of those cards lands there 2/3 of the time."""
+    two of {E1, E2, W}, each pair equally likely, so each of those cards lands there 2/3 of the
+    time."""
     pool = np.zeros(NUM_KINDS, dtype=np.int64)
     for c in cards("D1 E1 E2 W"):
         pool[c] += 1
@@ -328,8 +330,8 @@ def test_render_view_shows_only_what_the_seat_may_know():
     assert "void in Elves" in text and "void in Giants" in text
     assert "trick: player_0 Giants 2, player_1 Dwarves 3; led suit Giants" in text
     assert (
-        "last trick: player_0 Elves 5, player_1 Elves 1, player_2 Dwarves 1, player_3 Null; won by player_0"
-        in text
+        "last trick: player_0 Elves 5, player_1 Elves 1, player_2 Dwarves 1, player_3 Null; "
+        "won by player_0" in text
     )
     f = stacked(["E2", "G9", "W"], flipped="H3", dealer=2)
     text = f.render_view(0)
