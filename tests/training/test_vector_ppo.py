@@ -424,7 +424,8 @@ def test_resume_guards(finished_run, tmp_path):
     with pytest.raises(ConfigError, match="already holds a run"):
         VectorTrainer(tiny(finished_run, steps=100)).setup()
     with pytest.raises(ConfigError, match="ppo.learning_rate"):
-        VectorTrainer(tiny(finished_run, steps=200, ppo={"learning_rate": 1e-3}), resume=True).setup()
+        cfg = tiny(finished_run, steps=200, ppo={"learning_rate": 1e-3})
+        VectorTrainer(cfg, resume=True).setup()
 
 
 class _Planted:
