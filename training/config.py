@@ -116,6 +116,32 @@ class PretrainConfig:
 
 
 @dataclass
+class VectorConfig:
+    """Keys of the vector trainer only (``trainer: vector``, training/vector_ppo.py). It reads the
+    shared keys too: ``n_envs`` is its number of lanes (games played at once), ``ppo.n_steps`` the
+    decisions per lane in a rollout, ``ppo.batch_size`` the minibatch size (rounded so that whole
+    minibatches cover the rollout), and every other ``ppo.*`` key has PPO's usual meaning."""
+
+    anneal_lr: bool = True
+    """Decay the learning rate linearly from ``ppo.learning_rate`` to 0 over ``total_timesteps``."""
+    norm_adv: bool = True
+    """Normalise the advantages of each minibatch to mean 0 and standard deviation 1."""
+    clip_vloss: bool = True
+    """Clip the value update around the rollout's values with ``ppo.clip_range`` (as PPO2 and
+    CleanRL do)."""
+    target_kl: Any = None
+    """Stop an update's remaining epochs once the approximate KL divergence from the rollout's
+    policy exceeds this (null: never)."""
+    stagger: int = 1000
+    """Before the first rollout, lane ``i`` plays a uniformly random number below this of random
+    legal moves (not trained on), so that the lanes' games are at different stages (0: none)."""
+    scalar_lanes: Any = None
+    """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
+    ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
+    opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
+
+
+@dataclass
 class RLlibConfig:
     """Keys of the RLlib trainer only (``trainer: rllib``, training/rllib.py; docs/distributed.md).
 
@@ -147,8 +173,10 @@ class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
     trainer: str = "sb3"
-    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py) or rllib (RLlib's
-    PPO, one policy for every seat, on a local Ray instance or a cluster, training/rllib.py)."""
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py), vector (batched
+    self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number) or
+    rllib (RLlib's PPO, one policy for every seat, on a local Ray instance or a cluster,
+    training/rllib.py)."""
     game: str = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
     num_players: Any = None
@@ -180,6 +208,7 @@ class TrainConfig:
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    vector: VectorConfig = field(default_factory=VectorConfig)
     rllib: RLlibConfig = field(default_factory=RLlibConfig)
 
     @property
@@ -265,9 +294,11 @@ def _check(cfg: TrainConfig) -> None:
         bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.trainer not in ("sb3", "rllib"):
-        bad("trainer", f"must be sb3 or rllib, got {cfg.trainer!r}")
-    if cfg.trainer == "rllib":
+    if cfg.trainer not in ("sb3", "vector", "rllib"):
+        bad("trainer", f"must be sb3, vector or rllib, got {cfg.trainer!r}")
+    if cfg.trainer == "vector":
+        _check_vector(cfg, env_name, bad)
+    elif cfg.trainer == "rllib":
         _check_rllib(cfg, bad)
     elif LEARNER in cfg.opponents.mix:
         bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
@@ -377,6 +408,29 @@ def _check_rllib(cfg: TrainConfig, bad) -> None:
         bad("pretrain.imitate", "is not supported by trainer rllib")
     if cfg.max_episode_steps is not None:
         bad("max_episode_steps", "is not supported by trainer rllib")
+
+
+def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
+    from deckzoo.envs import vector
+
+    if env_name not in vector.available():
+        bad("trainer", f"vector needs a batched engine; {cfg.game} has none (batched: "
+            f"{', '.join(vector.available())})")
+    if cfg.pretrain.imitate is not None:
+        bad("pretrain.imitate", "is not supported by trainer: vector (it trains from scratch)")
+    if cfg.max_episode_steps is not None:
+        bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
+    v = cfg.vector
+    for key in ("anneal_lr", "norm_adv", "clip_vloss"):
+        if not isinstance(getattr(v, key), bool):
+            bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
+    if not _type_ok(v.stagger, int) or v.stagger < 0:
+        bad("vector.stagger", f"must be an int >= 0, got {v.stagger!r}")
+    if v.target_kl is not None and not (_type_ok(v.target_kl, float) and v.target_kl > 0):
+        bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
+    lanes = v.scalar_lanes
+    if lanes is not None and not (_type_ok(lanes, int) and 0 <= lanes <= cfg.n_envs):
+        bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {lanes!r}")
 
 
 def config_from_dict(data: dict) -> TrainConfig:

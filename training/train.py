@@ -117,10 +117,10 @@ EVAL_COLUMNS = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_
                 "abandoned"]
 
 
-def write_eval_csv(path: Path, rows: list[dict]) -> None:
+def write_eval_csv(path: Path, rows: list[dict], columns: list[str] = EVAL_COLUMNS) -> None:
     """Every evaluation of the run so far (the learning curve), rewritten atomically."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, EVAL_COLUMNS, extrasaction="ignore")
+    w = csv.DictWriter(buf, columns, extrasaction="ignore")
     w.writeheader()
     w.writerows(rows)
     atomic_write(path, buf.getvalue().encode())
@@ -486,7 +486,7 @@ class Trainer:
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "rllib"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "vector", "rllib"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
@@ -503,7 +503,12 @@ def _check_resumable(saved: dict, given: dict, allowed=RESUMABLE_CHANGES) -> Non
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
     """Train (or resume) one run; returns its summary (also written to run_dir/summary.json).
-    ``trainer: rllib`` runs RLlib's PPO on Ray instead (training/rllib.py)."""
+    ``trainer: vector`` runs the batched self-play trainer (training/vector_ppo.py) instead, and
+    ``trainer: rllib`` RLlib's PPO on Ray (training/rllib.py)."""
+    if cfg.trainer == "vector":
+        from .vector_ppo import train as train_vector
+
+        return train_vector(cfg, resume=resume)
     if cfg.trainer == "rllib":
         from .rllib import train as train_rllib
 

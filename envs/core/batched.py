@@ -321,6 +321,45 @@ class BatchedEnv:
         self._mask = eng.legal_mask()
         return Step(eng.observe(eng.cur), self._mask, eng.cur.copy(), rewards, done, info)
 
+    # ---- saving and restoring -------------------------------------------------------------------
+    def get_state(self) -> tuple[dict[str, np.ndarray], dict]:
+        """``(arrays, meta)``: every lane's game as plain numpy arrays (the engine's public arrays,
+        the current masks, the dense-reward baselines) and the batch generator's state as JSON-able
+        values. A training run checkpoints these to continue exactly (``set_state``)."""
+        eng = self.engine
+        arrays = {f"engine.{k}": v.copy() for k, v in vars(eng).items()
+                  if isinstance(v, np.ndarray) and not k.startswith("_")}
+        arrays["mask"] = self._mask.copy()
+        if self._last_scores is not None:
+            arrays["last_scores"] = self._last_scores.copy()
+        return arrays, {"rng": eng.rng.bit_generator.state}
+
+    def set_state(self, arrays: dict[str, np.ndarray], meta: dict):
+        """Restore ``get_state()`` of an env of the same game, options and ``num_envs``; returns
+        ``(obs, mask, player)`` of the players to act, as ``reset`` does. A missing or misshapen
+        array raises ``ValueError`` naming it, before anything changes."""
+        eng = self.engine
+        targets = {f"engine.{k}": v for k, v in vars(eng).items()
+                   if isinstance(v, np.ndarray) and not k.startswith("_")}
+        want = set(targets) | {"mask"} | ({"last_scores"} if self.reward_mode == "dense" else set())
+        if set(arrays) != want:
+            raise ValueError(f"batched env state: arrays {sorted(set(want) ^ set(arrays))} missing "
+                             f"or unexpected")
+        shapes = {k: v.shape for k, v in targets.items()}
+        shapes.update(mask=(self.num_envs, self.num_actions),
+                      last_scores=(self.num_envs, self.num_players))
+        for key, value in arrays.items():
+            if value.shape != shapes[key]:
+                raise ValueError(f"batched env state: array {key!r} has shape {value.shape}, "
+                                 f"this env needs {shapes[key]}")
+        for key, value in targets.items():
+            value[...] = arrays[key]
+        self._mask = np.array(arrays["mask"], dtype=bool)
+        if "last_scores" in arrays:
+            self._last_scores = np.array(arrays["last_scores"], dtype=np.float64)
+        eng.rng.bit_generator.state = meta["rng"]
+        return eng.observe(eng.cur), self._mask, eng.cur.copy()
+
     def close(self) -> None:
         pass
 
