@@ -54,7 +54,9 @@ def vector_games() -> list[str]:
 
 
 def load_results() -> dict:
-    res = json.loads(JSON_PATH.read_text()) if JSON_PATH.exists() else {"games": {}, "throughput": []}
+    res = (
+        json.loads(JSON_PATH.read_text()) if JSON_PATH.exists() else {"games": {}, "throughput": []}
+    )
     for key in ("vector", "arena"):
         res.setdefault(key, {})
     res.setdefault("compare", [])
@@ -67,8 +69,9 @@ def save_results(res: dict) -> None:
     write_report(res)
 
 
-def train_game(game: str, steps: int | None, config: str | None = None,
-               resume: bool = False) -> dict:
+def train_game(
+    game: str, steps: int | None, config: str | None = None, resume: bool = False
+) -> dict:
     """Train ``configs/<config>.yaml`` (default: ``<game>``) afresh in ``runs/bench/<config>``, or
     continue the run there (``resume``: to extend a finished run to ``steps``, exactly as
     ``deckzoo train --resume`` does; its CPU seconds and curve cover the whole run)."""
@@ -89,8 +92,9 @@ def train_game(game: str, steps: int | None, config: str | None = None,
     summary["load_average_start"] = list(load0)
     with open(cfg.resolved_run_dir() / "eval.csv") as f:
         text = ("opponent", "kind")
-        summary["curve"] = [{k: (v if k in text else float(v)) for k, v in row.items()}
-                            for row in csv.DictReader(f)]
+        summary["curve"] = [
+            {k: (v if k in text else float(v)) for k, v in row.items()} for row in csv.DictReader(f)
+        ]
     summary["config"] = config_to_dict(cfg)
     return summary
 
@@ -101,24 +105,52 @@ def throughput_sweep(steps: int) -> list[dict]:
     from deckzoo.training.train import train
 
     rows = []
-    for vec, n_envs, threads in [("dummy", 2, 1), ("subproc", 2, 1), ("dummy", 8, 1), ("subproc", 8, 1),
-                                 ("dummy", 16, 1), ("dummy", 16, 2)]:
+    for vec, n_envs, threads in [
+        ("dummy", 2, 1),
+        ("subproc", 2, 1),
+        ("dummy", 8, 1),
+        ("subproc", 8, 1),
+        ("dummy", 16, 1),
+        ("dummy", 16, 2),
+    ]:
         run_dir = ROOT / "runs" / "bench" / f"throughput-{vec}-{n_envs}-{threads}"
         shutil.rmtree(run_dir, ignore_errors=True)
         n_steps = 2048 // n_envs
-        cfg = config_from_dict({
-            "game": "gobig", "num_players": 4, "total_timesteps": steps, "n_envs": n_envs, "vec_env": vec,
-            "torch_threads": threads, "run_dir": str(run_dir), "progress_bar": False, "checkpoint_every": 10**9,
-            "ppo": {"n_steps": n_steps, "batch_size": 512, "n_epochs": 4, "net_arch": [128, 128]},
-            "opponents": {"mix": {"random": 0.5, "pool": 0.5}, "snapshot_every": 10**9},
-            "eval": {"every": 0, "final_games": 0},
-        })
+        cfg = config_from_dict(
+            {
+                "game": "gobig",
+                "num_players": 4,
+                "total_timesteps": steps,
+                "n_envs": n_envs,
+                "vec_env": vec,
+                "torch_threads": threads,
+                "run_dir": str(run_dir),
+                "progress_bar": False,
+                "checkpoint_every": 10**9,
+                "ppo": {
+                    "n_steps": n_steps,
+                    "batch_size": 512,
+                    "n_epochs": 4,
+                    "net_arch": [128, 128],
+                },
+                "opponents": {"mix": {"random": 0.5, "pool": 0.5}, "snapshot_every": 10**9},
+                "eval": {"every": 0, "final_games": 0},
+            }
+        )
         load0 = os.getloadavg()[0]
         s = train(cfg)
-        rows.append({"vec_env": vec, "n_envs": n_envs, "torch_threads": threads, "steps": s["steps"],
-                     "seconds": s["train_seconds"], "steps_per_second": s["steps_per_second"],
-                     "steps_per_cpu_second": s["steps_per_cpu_second"],
-                     "load_average": [load0, os.getloadavg()[0]]})
+        rows.append(
+            {
+                "vec_env": vec,
+                "n_envs": n_envs,
+                "torch_threads": threads,
+                "steps": s["steps"],
+                "seconds": s["train_seconds"],
+                "steps_per_second": s["steps_per_second"],
+                "steps_per_cpu_second": s["steps_per_cpu_second"],
+                "load_average": [load0, os.getloadavg()[0]],
+            }
+        )
         print(rows[-1], flush=True)
         shutil.rmtree(run_dir, ignore_errors=True)
     return rows
@@ -143,28 +175,48 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
 
     vec = read(f"{game}-vector")
     plain = {**vec, "vector": {**vec.get("vector", {}), "stagger": 0}}
-    runs = [("sb3", read(game), sb3_steps), ("vector", plain, vector_steps),
-            ("vector, self-play only", {**plain, "opponents": {**vec["opponents"], "mix": SELF_PLAY_MIX}},
-             vector_steps)]
+    runs = [
+        ("sb3", read(game), sb3_steps),
+        ("vector", plain, vector_steps),
+        (
+            "vector, self-play only",
+            {**plain, "opponents": {**vec["opponents"], "mix": SELF_PLAY_MIX}},
+            vector_steps,
+        ),
+    ]
     rows = []
     for trainer, data, steps in runs:
-        data = {**data, "total_timesteps": steps, "progress_bar": False, "checkpoint_every": 10**12,
-                "run_dir": str(ROOT / "runs" / "bench" / f"compare-{game}"),
-                "eval": {**data.get("eval", {}), "every": 0, "final_games": 0},
-                "ppo": {**data.get("ppo", {}), "net_arch": vec["ppo"]["net_arch"]}}
+        data = {
+            **data,
+            "total_timesteps": steps,
+            "progress_bar": False,
+            "checkpoint_every": 10**12,
+            "run_dir": str(ROOT / "runs" / "bench" / f"compare-{game}"),
+            "eval": {**data.get("eval", {}), "every": 0, "final_games": 0},
+            "ppo": {**data.get("ppo", {}), "net_arch": vec["ppo"]["net_arch"]},
+        }
         data.pop("pretrain", None)  # from scratch: throughput of PPO itself
         cfg = config_from_dict(data)
         shutil.rmtree(cfg.resolved_run_dir(), ignore_errors=True)
         load0 = os.getloadavg()[0]
         s = train(cfg)
-        rows.append({"game": game, "trainer": trainer, "net_arch": cfg.ppo.net_arch,
-                     "n_envs": cfg.n_envs, "epochs": cfg.ppo.n_epochs,
-                     "opponent_mix": s["opponent_mix"], "steps": s["steps"],
-                     "seconds": s["train_seconds"], "cpu_seconds": s["train_cpu_seconds"],
-                     "steps_per_second": s["steps_per_second"],
-                     "steps_per_cpu_second": s["steps_per_cpu_second"],
-                     "decisions_per_second": s.get("decisions_per_second"),
-                     "load_average": [load0, os.getloadavg()[0]]})
+        rows.append(
+            {
+                "game": game,
+                "trainer": trainer,
+                "net_arch": cfg.ppo.net_arch,
+                "n_envs": cfg.n_envs,
+                "epochs": cfg.ppo.n_epochs,
+                "opponent_mix": s["opponent_mix"],
+                "steps": s["steps"],
+                "seconds": s["train_seconds"],
+                "cpu_seconds": s["train_cpu_seconds"],
+                "steps_per_second": s["steps_per_second"],
+                "steps_per_cpu_second": s["steps_per_cpu_second"],
+                "decisions_per_second": s.get("decisions_per_second"),
+                "load_average": [load0, os.getloadavg()[0]],
+            }
+        )
         print(rows[-1], flush=True)
         shutil.rmtree(cfg.resolved_run_dir(), ignore_errors=True)
     return rows
@@ -183,13 +235,26 @@ def arena_strength(game: str, seed: int = 0) -> list[dict]:
         opponents.append(f"ppo:{SB3_GOBIG}")
     rows = []
     for opp in opponents:
-        cfg = ArenaConfig(game=game, agents=[f"vector=ppo:{policy}", f"opponent={opp}"], games=ARENA_GAMES,
-                          seed=seed, workers=1)
+        cfg = ArenaConfig(
+            game=game,
+            agents=[f"vector=ppo:{policy}", f"opponent={opp}"],
+            games=ARENA_GAMES,
+            seed=seed,
+            workers=1,
+        )
         result = run_arena(cfg)
         row = next(r for r in result.summary if r["agent"] == "vector")
-        rows.append({"opponent": opp, "games": len(result.records), "win_share": row["win_share"],
-                     "ci_low": row["ci_low"], "ci_high": row["ci_high"], "uniform": 1 / result.num_players,
-                     "seconds": result.seconds})
+        rows.append(
+            {
+                "opponent": opp,
+                "games": len(result.records),
+                "win_share": row["win_share"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "uniform": 1 / result.num_players,
+                "seconds": result.seconds,
+            }
+        )
         print(game, rows[-1], flush=True)
     return rows
 
@@ -223,8 +288,10 @@ def write_report(res: dict) -> None:
         "BC vs heuristic = the cloned policy's win share before any PPO. CPU s = CPU seconds of BC + PPO,",
         "the run's budget (30 minutes = 1800 s); evaluation excluded.",
         "",
-        ("| game | P | options | reward | BC s | imitation | BC vs heuristic | steps | PPO time (s) | steps/s "
-         "| steps/CPU-s | CPU s | vs random | vs heuristic | 1/P | final games | load start / end |"),
+        (
+            "| game | P | options | reward | BC s | imitation | BC vs heuristic | steps | PPO time (s) | steps/s "
+            "| steps/CPU-s | CPU s | vs random | vs heuristic | 1/P | final games | load start / end |"
+        ),
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game in registry.games():
@@ -236,8 +303,12 @@ def write_report(res: dict) -> None:
         opts = json.dumps(s["config"]["game_options"]) if s["config"]["game_options"] else "-"
         pre = s.get("pretrain") or {}
         bc_eval = {r["opponent"]: r for r in pre.get("eval", [])}
-        bc = (f"{pre['seconds']:.0f} | {pre['accuracy']:.3f} / {pre['choice_accuracy']:.3f} | "
-              f"{_fmt_share(bc_eval.get('heuristic'))}" if pre else "- | - | -")
+        bc = (
+            f"{pre['seconds']:.0f} | {pre['accuracy']:.3f} / {pre['choice_accuracy']:.3f} | "
+            f"{_fmt_share(bc_eval.get('heuristic'))}"
+            if pre
+            else "- | - | -"
+        )
         cpu = s.get("budget_cpu_seconds", s.get("train_cpu_seconds"))
         lines.append(
             f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {bc} | {s['steps']:,} | "
@@ -245,23 +316,34 @@ def write_report(res: dict) -> None:
             f"{'n/a' if cpu is None else f'{cpu:.0f}'} | "
             f"{_fmt_share(final.get('random'))} | "
             f"{_fmt_share(final.get('heuristic'))} | {1 / s['num_players']:.3f} | {games} | "
-            f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |")
-    lines += ["", ("Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
-                   "evaluation, with its 95% interval)."), ""]
+            f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |"
+        )
+    lines += [
+        "",
+        (
+            "Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
+            "evaluation, with its 95% interval)."
+        ),
+        "",
+    ]
     if res.get("notes"):  # free text kept in the JSON (how a row was obtained, what it shows)
         lines += ["## Notes", "", *[f"* {n}" for n in res["notes"]], ""]
     if res.get("throughput"):
         lines += [
             "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, batch 512, 4 epochs)",
             "",
-            ("| vec env | n_envs | torch threads | steps | seconds | steps/s | steps/CPU-s (main process) "
-             "| load start / end |"),
+            (
+                "| vec env | n_envs | torch threads | steps | seconds | steps/s | steps/CPU-s (main process) "
+                "| load start / end |"
+            ),
             "|---|---|---|---|---|---|---|---|",
         ]
         for r in res["throughput"]:
-            lines.append(f"| {r['vec_env']} | {r['n_envs']} | {r['torch_threads']} | {r['steps']:,} | "
-                         f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | {r['steps_per_cpu_second']:.0f} | "
-                         f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |")
+            lines.append(
+                f"| {r['vec_env']} | {r['n_envs']} | {r['torch_threads']} | {r['steps']:,} | "
+                f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | {r['steps_per_cpu_second']:.0f} | "
+                f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
+            )
         lines.append("")
     lines += vector_report(res)
     (RESULTS / "training.md").write_text("\n".join(lines))
@@ -284,8 +366,10 @@ def vector_report(res: dict) -> list[str]:
             f"Arena = {ARENA_GAMES} games with `deckzoo.agents.arena` against three copies of the opponent, seats",
             "rotating (win share of the trained policy, 95% Wilson interval).",
             "",
-            ("| game | P | reward | mix | lanes (scalar) | net | steps | CPU s | steps/s | steps/CPU-s "
-             "| decisions/s | vs random | vs heuristic | arena vs heuristic | load start / end |"),
+            (
+                "| game | P | reward | mix | lanes (scalar) | net | steps | CPU s | steps/s | steps/CPU-s "
+                "| decisions/s | vs random | vs heuristic | arena vs heuristic | load start / end |"
+            ),
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for game in vector_games():
@@ -302,15 +386,33 @@ def vector_report(res: dict) -> list[str]:
                 f"{s['steps_per_cpu_second']:.0f} | {s['decisions_per_second']:.0f} | "
                 f"{_fmt_share(final.get('random'))} | {_fmt_share(final.get('heuristic'))} | "
                 f"{_fmt_share(arena.get('heuristic'))} | "
-                f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |")
-        heads = [(g, r) for g, rows in res.get("arena", {}).items() for r in rows if r["opponent"] != "heuristic"]
+                f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |"
+            )
+        heads = [
+            (g, r)
+            for g, rows in res.get("arena", {}).items()
+            for r in rows
+            if r["opponent"] != "heuristic"
+        ]
         if heads:
-            lines += ["", "Head to head (the vector policy in one seat, three copies of the other policy):", ""]
-            lines += [f"* {g}: vs `{r['opponent'].replace(f'{ROOT}/', '')}`: {_fmt_share(r)} over "
-                      f"{r['games']} games" for g, r in heads]
+            lines += [
+                "",
+                "Head to head (the vector policy in one seat, three copies of the other policy):",
+                "",
+            ]
+            lines += [
+                f"* {g}: vs `{r['opponent'].replace(f'{ROOT}/', '')}`: {_fmt_share(r)} over "
+                f"{r['games']} games"
+                for g, r in heads
+            ]
         lines.append("")
     if res.get("vector_notes"):  # free text kept in the JSON, as "notes" for the SB3 rows
-        lines += ["### Notes on the vector trainer", "", *[f"* {n}" for n in res["vector_notes"]], ""]
+        lines += [
+            "### Notes on the vector trainer",
+            "",
+            *[f"* {n}" for n in res["vector_notes"]],
+            "",
+        ]
     if res.get("compare"):
         lines += [
             "## Throughput: SB3 vs vector trainer, same network",
@@ -321,22 +423,28 @@ def vector_report(res: dict) -> list[str]:
             "ratio = vector / SB3 steps per second (wall clock, which the machine's load sways) / steps",
             "per CPU second (the rate on one otherwise idle core; the steadier of the two here).",
             "",
-            ("| game | trainer | net | lanes / envs | epochs | mix | steps | CPU s | steps/s | steps/CPU-s "
-             "| ratio | load start / end |"),
+            (
+                "| game | trainer | net | lanes / envs | epochs | mix | steps | CPU s | steps/s | steps/CPU-s "
+                "| ratio | load start / end |"
+            ),
             "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         sb3 = {r["game"]: r for r in res["compare"] if r["trainer"] == "sb3"}
         for r in res["compare"]:
             base = sb3.get(r["game"])
-            ratio = (f"{r['steps_per_second'] / base['steps_per_second']:.1f}x / "
-                     f"**{r['steps_per_cpu_second'] / base['steps_per_cpu_second']:.1f}x**"
-                     if base and r["trainer"] != "sb3" else "")
+            ratio = (
+                f"{r['steps_per_second'] / base['steps_per_second']:.1f}x / "
+                f"**{r['steps_per_cpu_second'] / base['steps_per_cpu_second']:.1f}x**"
+                if base and r["trainer"] != "sb3"
+                else ""
+            )
             mix = ", ".join(f"{k} {w:g}" for k, w in r["opponent_mix"].items())
             lines.append(
                 f"| {r['game']} | {r['trainer']} | {'x'.join(map(str, r['net_arch']))} | {r['n_envs']} | "
                 f"{r['epochs']} | {mix} | {r['steps']:,} | {r['cpu_seconds']:.0f} | {r['steps_per_second']:.0f} | "
                 f"{r['steps_per_cpu_second']:.0f} | {ratio} | "
-                f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |")
+                f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
+            )
         lines.append("")
     return lines
 
@@ -344,11 +452,17 @@ def vector_report(res: dict) -> list[str]:
 def _heuristic_curve(s: dict, cpu_of_step) -> tuple[list, list, list, list]:
     by_step = {}
     for r in s["curve"]:
-        if r["opponent"] == "heuristic" and (r["step"] not in by_step or r["games"] >= by_step[r["step"]]["games"]):
+        if r["opponent"] == "heuristic" and (
+            r["step"] not in by_step or r["games"] >= by_step[r["step"]]["games"]
+        ):
             by_step[r["step"]] = r
     pts = [by_step[k] for k in sorted(by_step)]
-    return ([cpu_of_step(r) for r in pts], [r["win_share"] for r in pts], [r["ci_low"] for r in pts],
-            [r["ci_high"] for r in pts])
+    return (
+        [cpu_of_step(r) for r in pts],
+        [r["win_share"] for r in pts],
+        [r["ci_low"] for r in pts],
+        [r["ci_high"] for r in pts],
+    )
 
 
 def plot_cpu_curves(game: str, sb3: dict | None, vec: dict) -> None:
@@ -365,7 +479,11 @@ def plot_cpu_curves(game: str, sb3: dict | None, vec: dict) -> None:
     if sb3 is not None:
         bc = (sb3.get("pretrain") or {}).get("cpu_seconds", 0.0)
         rate = sb3["steps"] / max(sb3["train_cpu_seconds"], 1e-9)
-        label = "SB3 MaskablePPO" + (" (after cloning the heuristic)" if bc else "") + ", CPU s estimated"
+        label = (
+            "SB3 MaskablePPO"
+            + (" (after cloning the heuristic)" if bc else "")
+            + ", CPU s estimated"
+        )
         curves.append((label, sb3, lambda r: r.get("cpu_seconds", bc + r["step"] / rate)))
     for label, s, cpu in curves:
         x, y, lo, hi = _heuristic_curve(s, cpu)
@@ -375,7 +493,9 @@ def plot_cpu_curves(game: str, sb3: dict | None, vec: dict) -> None:
     ax.set_ylim(0, 1)
     ax.set_xlabel("training CPU seconds")
     ax.set_ylabel("win share vs 3 heuristics")
-    ax.set_title(f"{game} ({vec['num_players']} players): both trainers against the heuristic", fontsize=10)
+    ax.set_title(
+        f"{game} ({vec['num_players']} players): both trainers against the heuristic", fontsize=10
+    )
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(RESULTS / f"training.{game}.cpu.png", dpi=100)
@@ -386,24 +506,43 @@ def plot_curve(game: str, s: dict) -> None:
     from deckzoo.training.curve import plot_learning_curve
 
     warm = " after cloning the heuristic (step 0)" if s.get("pretrain") else " self-play"
-    plot_learning_curve(s["curve"], s["num_players"], RESULTS / f"training.{game}.png",
-                        f"{game} ({s['num_players']} players): MaskablePPO{warm}",
-                        final_step=s["steps"])
+    plot_learning_curve(
+        s["curve"],
+        s["num_players"],
+        RESULTS / f"training.{game}.png",
+        f"{game} ({s['num_players']} players): MaskablePPO{warm}",
+        final_step=s["steps"],
+    )
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("games", nargs="*", help="games to train (default: every available one with a config)")
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "games", nargs="*", help="games to train (default: every available one with a config)"
+    )
     p.add_argument("--steps", type=int, help="override every config's total_timesteps")
     p.add_argument("--throughput", action="store_true", help="run the throughput sweep instead")
     p.add_argument("--throughput-steps", type=int, default=20480)
     p.add_argument("--report", action="store_true", help="only rebuild the report from the JSON")
-    p.add_argument("--vector", action="store_true", help="train the vector configs (configs/<game>-vector.yaml)")
-    p.add_argument("--resume", action="store_true",
-                   help="--vector: continue runs/bench/<game>-vector (with --steps: extend it)")
-    p.add_argument("--compare", action="store_true", help="SB3 vs vector training throughput, same network")
+    p.add_argument(
+        "--vector",
+        action="store_true",
+        help="train the vector configs (configs/<game>-vector.yaml)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="--vector: continue runs/bench/<game>-vector (with --steps: extend it)",
+    )
+    p.add_argument(
+        "--compare", action="store_true", help="SB3 vs vector training throughput, same network"
+    )
     p.add_argument("--sb3-steps", type=int, default=65_536, help="--compare: SB3 steps per game")
-    p.add_argument("--vector-steps", type=int, default=1_000_000, help="--compare: vector steps per game")
+    p.add_argument(
+        "--vector-steps", type=int, default=1_000_000, help="--compare: vector steps per game"
+    )
     p.add_argument("--arena", action="store_true", help="play the vector policies in the arena")
     args = p.parse_args(argv)
 
@@ -457,7 +596,12 @@ def main(argv=None) -> int:
         res = load_results()  # another invocation may have added games meanwhile
         res["games"][game] = summary
         save_results(res)
-        print(json.dumps({k: summary[k] for k in ("game", "steps", "train_seconds", "steps_per_second")}), flush=True)
+        print(
+            json.dumps(
+                {k: summary[k] for k in ("game", "steps", "train_seconds", "steps_per_second")}
+            ),
+            flush=True,
+        )
     return 0
 
 

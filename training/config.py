@@ -232,15 +232,20 @@ def _type_ok(value, tp) -> bool:
 
 def _fill(cls, data: Any, where: str):
     if not isinstance(data, dict):
-        raise ConfigKeyError(where[:-1], f"config {where[:-1] or 'file'}: expected a mapping, got "
-                             f"{type(data).__name__}")
+        raise ConfigKeyError(
+            where[:-1],
+            f"config {where[:-1] or 'file'}: expected a mapping, got {type(data).__name__}",
+        )
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(known), key=str)
     if unknown:
         keys = ", ".join(repr(f"{where}{k}") for k in unknown)
-        raise ConfigKeyError(f"{where}{unknown[0]}", f"unknown config key {keys}; known keys"
-                             f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}")
+        raise ConfigKeyError(
+            f"{where}{unknown[0]}",
+            f"unknown config key {keys}; known keys"
+            f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}",
+        )
     kwargs = {}
     for name, value in data.items():
         tp = hints[name]
@@ -248,11 +253,15 @@ def _fill(cls, data: Any, where: str):
             kwargs[name] = _fill(tp, value, f"{where}{name}.")
             continue
         if not _type_ok(value, tp):
-            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be "
-                                 f"{getattr(tp, '__name__', tp)}, got {value!r}")
+            raise ConfigKeyError(
+                f"{where}{name}",
+                f"config key '{where}{name}' must be {getattr(tp, '__name__', tp)}, got {value!r}",
+            )
         if tp is float and not math.isfinite(value):
-            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be a finite "
-                                 f"number, got {value!r}")
+            raise ConfigKeyError(
+                f"{where}{name}",
+                f"config key '{where}{name}' must be a finite number, got {value!r}",
+            )
         kwargs[name] = float(value) if tp is float else value
     return cls(**kwargs)
 
@@ -268,7 +277,9 @@ def _check(cfg: TrainConfig) -> None:
     except ConfigError as e:
         raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
-    if cfg.max_episode_steps is not None and not (_type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0):
+    if cfg.max_episode_steps is not None and not (
+        _type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0
+    ):
         bad("max_episode_steps", f"must be a positive int or null, got {cfg.max_episode_steps!r}")
     if cfg.num_players is not None and not _type_ok(cfg.num_players, int):
         bad("num_players", f"must be an int or null, got {cfg.num_players!r}")
@@ -279,14 +290,22 @@ def _check(cfg: TrainConfig) -> None:
     if cfg.device not in ("cpu", "cuda", "auto"):
         bad("device", f"must be cpu, cuda or auto, got {cfg.device!r}")
     if cfg.device == "cuda" and not _cuda_available():
-        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there "
-                      "is one)")
-    for key, v in [("total_timesteps", cfg.total_timesteps), ("n_envs", cfg.n_envs),
-                   ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
-                   ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
-                   ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every),
-                   ("eval.games", cfg.eval.games)]:
+        bad(
+            "device",
+            "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there is one)",
+        )
+    for key, v in [
+        ("total_timesteps", cfg.total_timesteps),
+        ("n_envs", cfg.n_envs),
+        ("torch_threads", cfg.torch_threads),
+        ("checkpoint_every", cfg.checkpoint_every),
+        ("ppo.n_steps", cfg.ppo.n_steps),
+        ("ppo.batch_size", cfg.ppo.batch_size),
+        ("ppo.n_epochs", cfg.ppo.n_epochs),
+        ("opponents.pool_size", cfg.opponents.pool_size),
+        ("opponents.snapshot_every", cfg.opponents.snapshot_every),
+        ("eval.games", cfg.eval.games),
+    ]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
     seed = cfg.eval.final_seed
@@ -305,7 +324,10 @@ def _check(cfg: TrainConfig) -> None:
     if cfg.trainer != "rllib" and cfg.rllib.address is not None:
         bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
     if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
-        bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
+        bad(
+            "ppo.batch_size",
+            f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}",
+        )
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
         bad("ppo.net_arch", f"must be a non-empty list of positive ints, got {cfg.ppo.net_arch!r}")
     if cfg.ppo.activation not in ("tanh", "relu"):
@@ -339,12 +361,16 @@ def _check(cfg: TrainConfig) -> None:
         from deckzoo.agents.registry import make_agent
 
         if not isinstance(pre.imitate, str):
-            bad("pretrain.imitate", f"must be an agent spec (e.g. heuristic) or null, got {pre.imitate!r}")
+            bad(
+                "pretrain.imitate",
+                f"must be an agent spec (e.g. heuristic) or null, got {pre.imitate!r}",
+            )
         try:
             make_agent(pre.imitate, cfg.game, 0)
         except ConfigError as e:
-            raise ConfigKeyError("pretrain.imitate",
-                                 f"config key 'pretrain.imitate': {e}") from None
+            raise ConfigKeyError(
+                "pretrain.imitate", f"config key 'pretrain.imitate': {e}"
+            ) from None
     for key in ("decisions", "epochs", "batch_size"):
         if getattr(pre, key) < 1:
             bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
@@ -398,12 +424,18 @@ def _check_rllib(cfg: TrainConfig, bad) -> None:
     if not isinstance(r.ship_code, bool):
         bad("rllib.ship_code", f"must be true or false, got {r.ship_code!r}")
     if cfg.ppo.batch_size > r.train_batch_size:
-        bad("ppo.batch_size", f"(the minibatch) must be at most rllib.train_batch_size = "
-            f"{r.train_batch_size}, got {cfg.ppo.batch_size}")
+        bad(
+            "ppo.batch_size",
+            f"(the minibatch) must be at most rllib.train_batch_size = "
+            f"{r.train_batch_size}, got {cfg.ppo.batch_size}",
+        )
     for key in cfg.opponents.mix:
         if key not in RLLIB_MIX:
-            bad(f"opponents.mix.{key}", f"is not an RLlib seat: trainer rllib plays "
-                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)")
+            bad(
+                f"opponents.mix.{key}",
+                f"is not an RLlib seat: trainer rllib plays "
+                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)",
+            )
     if cfg.pretrain.imitate is not None:
         bad("pretrain.imitate", "is not supported by trainer rllib")
     if cfg.max_episode_steps is not None:
@@ -414,8 +446,11 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
     from deckzoo.envs import vector
 
     if env_name not in vector.available():
-        bad("trainer", f"vector needs a batched engine; {cfg.game} has none (batched: "
-            f"{', '.join(vector.available())})")
+        bad(
+            "trainer",
+            f"vector needs a batched engine; {cfg.game} has none (batched: "
+            f"{', '.join(vector.available())})",
+        )
     if cfg.pretrain.imitate is not None:
         bad("pretrain.imitate", "is not supported by trainer: vector (it trains from scratch)")
     if cfg.max_episode_steps is not None:
@@ -439,8 +474,9 @@ def config_from_dict(data: dict) -> TrainConfig:
     return cfg
 
 
-def load_config(path: str | Path, overrides: dict | None = None,
-                sources: dict | None = None) -> TrainConfig:
+def load_config(
+    path: str | Path, overrides: dict | None = None, sources: dict | None = None
+) -> TrainConfig:
     """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win.
 
     An error in an overridden key is blamed on the override: ``sources`` maps a dotted key to what
@@ -462,7 +498,7 @@ def load_config(path: str | Path, overrides: dict | None = None,
         for i, p in enumerate(parents):
             node = node.setdefault(p, {})
             if not isinstance(node, dict):
-                section = ".".join(parents[:i + 1])
+                section = ".".join(parents[: i + 1])
                 raise ConfigError(f"{source}: {section!r} is not a section of the config")
         node[last] = value
     try:

@@ -101,8 +101,11 @@ def test_penalize_ends_only_the_offending_lane(name):
     t = twin.step(actions, active=active)
     expect = np.zeros(env.num_players, dtype=np.float32)
     expect[player[2]] = -1.0
-    assert np.array_equal(s.rewards[2], expect) and s.terminated[2] and s.info["illegal"].tolist() == [
-        i == 2 for i in range(6)]
+    assert (
+        np.array_equal(s.rewards[2], expect)
+        and s.terminated[2]
+        and s.info["illegal"].tolist() == [i == 2 for i in range(6)]
+    )
     assert 2 in s.info["final_lanes"].tolist()
     others = np.arange(6) != 2
     assert np.array_equal(bits(s.obs[others]), bits(t.obs[others]))
