@@ -341,10 +341,11 @@ class VectorTrainer:
         self.episode_return = np.zeros((L, n), dtype=np.float64)
         if self.resume:
             self._load_checkpoint(ckpt)
-        else:
-            (self.run_dir / "config.yaml").write_text(
-                yaml.safe_dump(config_to_dict(cfg), sort_keys=False)
-            )
+        # the run's own config: written at the start, rewritten when a resume extends the run
+        (self.run_dir / "config.yaml").write_text(
+            yaml.safe_dump(config_to_dict(cfg), sort_keys=False)
+        )
+        if not self.resume:
             c0 = time.process_time()
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
             self.lanes.stagger(cfg.vector.stagger)

@@ -447,6 +447,15 @@ def _tamper(path, name: str, data: bytes) -> None:
             zf.writestr(n, d)
 
 
+def test_an_extended_run_rewrites_its_config(finished_run, tmp_path):
+    import yaml
+
+    run = _copy(finished_run, tmp_path)
+    assert yaml.safe_load((run / "config.yaml").read_text())["total_timesteps"] == 100
+    VectorTrainer(tiny(run, steps=160), resume=True).run()
+    assert yaml.safe_load((run / "config.yaml").read_text())["total_timesteps"] == 160
+
+
 def test_checkpoints_cannot_run_code(finished_run, tmp_path):
     path = _copy(finished_run, tmp_path) / CHECKPOINT
     meta, arrays, tensors = read_checkpoint(path)  # a genuine one loads
