@@ -17,8 +17,9 @@ own and results do not depend on the number of worker processes or on their sche
 allows).
 
 Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are built inside the
-workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the pool and keeps every
-finished game: the results are summarised and written as usual, marked ``interrupted``.
+workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the
+pool and keeps every finished game: the results are summarised and written as usual, marked
+``interrupted``.
 
 Backends. ``game_tasks(cfg)`` is the whole run as a list of self-contained tasks (plain dicts) and
 ``play_task(task)`` plays one of them, so any backend that can run a function on a dict plays the
@@ -354,14 +355,21 @@ def summary_markdown(result: ArenaResult) -> str:
         "",
         f"- agents: {', '.join(cfg.agents)}",
         (
-            f"- games: {len(result.records)} of {cfg.games}{' (interrupted)' if result.interrupted else ''}; "
+            f"- games: {len(result.records)} of {cfg.games}"
+            f"{' (interrupted)' if result.interrupted else ''}; "
             f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}"
         ),
-        f"- uniform win share 1/P = {1 / result.num_players:.3f}; intervals are 95% Wilson over seat-games",
+        (
+            f"- uniform win share 1/P = {1 / result.num_players:.3f}; "
+            "intervals are 95% Wilson over seat-games"
+        ),
         "- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
         f"- wall time {result.seconds:.1f} s",
         "",
-        "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | ordinal | s/move |",
+        (
+            "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | "
+            "ordinal | s/move |"
+        ),
         "|---|---:|---:|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in result.summary:

@@ -122,12 +122,12 @@ def markdown(rows: list[dict], meta: dict) -> str:
         ),
         "",
         (
-            "Win share: a win counts 1, a win shared by w seats 1/w. The interval is the 95% Wilson interval "
-            "over the hero's games; 'above' means its lower end is above the uniform share 1/P. Games were "
-            "added in batches until the interval separated from 1/P (or the cap). ms/move is wall-clock "
-            "time per decision on this (shared) machine, on average and for the slowest decision; CPU "
-            "ms/move is the playing process's CPU time, what an otherwise idle core would take ('-': "
-            "not recorded by that run)."
+            "Win share: a win counts 1, a win shared by w seats 1/w. The interval is the 95% "
+            "Wilson interval over the hero's games; 'above' means its lower end is above the "
+            "uniform share 1/P. Games were added in batches until the interval separated from 1/P "
+            "(or the cap). ms/move is wall-clock time per decision on this (shared) machine, on "
+            "average and for the slowest decision; CPU ms/move is the playing process's CPU time, "
+            "what an otherwise idle core would take ('-': not recorded by that run)."
         ),
         "",
         (
@@ -141,10 +141,11 @@ def markdown(rows: list[dict], meta: dict) -> str:
         h, o = r["hero_row"], r["opponent_row"]
         lines.append(
             f"| {r['env']} | {r['players']} | {r['hero']} | {r['opponent']} | {r['games']} | "
-            f"{h['win_share']:.3f} | [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | {r['uniform']:.3f} | "
-            f"{r['verdict']} | {1000 * h['sec_per_move']:.1f} | {_ms(h.get('max_sec_per_move'))} | "
-            f"{_ms(h.get('cpu_sec_per_move'))} | {_ms(h.get('max_cpu_sec_per_move'))} | "
-            f"{h['mean_score']:.1f} | {o['mean_score']:.1f} |"
+            f"{h['win_share']:.3f} | [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | "
+            f"{r['uniform']:.3f} | {r['verdict']} | {1000 * h['sec_per_move']:.1f} | "
+            f"{_ms(h.get('max_sec_per_move'))} | {_ms(h.get('cpu_sec_per_move'))} | "
+            f"{_ms(h.get('max_cpu_sec_per_move'))} | {h['mean_score']:.1f} | "
+            f"{o['mean_score']:.1f} |"
         )
     heur = [r for r in rows if r["hero"] == "heuristic"]
     srch = [r for r in rows if r["hero"] != "heuristic"]
@@ -153,13 +154,16 @@ def markdown(rows: list[dict], meta: dict) -> str:
         "## Targets (issues 8 and 18)",
         "",
         (
-            f"- heuristic above 1/P against random: {sum(r['verdict'] == 'above' for r in heur)} of {len(heur)} "
-            f"games measured ({', '.join(r['env'] for r in heur if r['verdict'] == 'above') or 'none'})."
+            "- heuristic above 1/P against random: "
+            f"{sum(r['verdict'] == 'above' for r in heur)} of {len(heur)} games measured "
+            f"({', '.join(r['env'] for r in heur if r['verdict'] == 'above') or 'none'})."
         ),
         (
-            f"- ISMCTS above 1/P against the heuristic: {sum(r['verdict'] == 'above' for r in srch)} of "
-            f"{len(srch)} games measured ({', '.join(r['env'] for r in srch if r['verdict'] == 'above') or 'none'});"
-            f" largest mean s/move {max((r['hero_row']['sec_per_move'] for r in srch), default=0):.3f}"
+            "- ISMCTS above 1/P against the heuristic: "
+            f"{sum(r['verdict'] == 'above' for r in srch)} of {len(srch)} games measured "
+            f"({', '.join(r['env'] for r in srch if r['verdict'] == 'above') or 'none'})"
+            "; largest mean s/move "
+            f"{max((r['hero_row']['sec_per_move'] for r in srch), default=0):.3f}"
             f"{_slowest(srch)}{_slowest_cpu(srch)}."
         ),
     ]
@@ -268,7 +272,9 @@ def main(argv=None) -> int:
         "command": "python benchmarks/strength.py "
         + " ".join(argv if argv is not None else __import__("sys").argv[1:]),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.processor() or platform.machine()}, Python {platform.python_version()}",
+        "machine": (
+            f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
+        ),
         "workers": args.workers,
         "seed": args.seed,
     }

@@ -2,12 +2,12 @@
 
     .venv/bin/python benchmarks/training.py                  # every game with a configs/<game>.yaml
     .venv/bin/python benchmarks/training.py gobig wizard     # some games
-    .venv/bin/python benchmarks/training.py --throughput     # the vec-env / thread-count sweep (Go Big)
+    .venv/bin/python benchmarks/training.py --throughput     # vec-env / thread-count sweep (Go Big)
     .venv/bin/python benchmarks/training.py --report         # only rewrite the report from the JSON
-    .venv/bin/python benchmarks/training.py --vector wizard   # the vector trainer (configs/<game>-vector.yaml)
+    .venv/bin/python benchmarks/training.py --vector wizard  # the vector trainer (see below)
     .venv/bin/python benchmarks/training.py --vector --resume --steps 9000000 bignumber  # longer
-    .venv/bin/python benchmarks/training.py --compare         # SB3 vs vector throughput, same network
-    .venv/bin/python benchmarks/training.py --arena           # vector policies in the arena (400 games)
+    .venv/bin/python benchmarks/training.py --compare        # SB3 vs vector throughput, one network
+    .venv/bin/python benchmarks/training.py --arena          # the vector policies in the arena
 
 Each game trains with ``configs/<game>.yaml`` (run folder ``runs/bench/<game>``, started afresh)
 and its summary goes into ``benchmarks/results/training.json``; the report
@@ -274,23 +274,57 @@ def write_report(res: dict) -> None:
     lines = [
         "# Training results (MaskablePPO self-play)",
         "",
-        "Written by `benchmarks/training.py` from `benchmarks/results/training.json`; configs in `configs/`.",
-        "Win share = mean over the learner's games of 1 (sole win), 1/w (w-way shared win) or 0, with the",
-        "learner rotating through the seats against P-1 copies of the opponent; [95% Wilson interval].",
-        "**>1/P** marks an interval wholly above 1/P (better than an average seat with 95% confidence).",
-        "steps/s = learner env steps per second of PPO (collection + updates, evaluation excluded);",
-        "steps/CPU-s = the same per second of CPU time of the training process, which is single-threaded",
+        (
+            "Written by `benchmarks/training.py` from `benchmarks/results/training.json`; configs "
+            "in `configs/`."
+        ),
+        (
+            "Win share = mean over the learner's games of 1 (sole win), 1/w (w-way shared win) or "
+            "0, with the"
+        ),
+        (
+            "learner rotating through the seats against P-1 copies of the opponent; [95% Wilson "
+            "interval]."
+        ),
+        (
+            "**>1/P** marks an interval wholly above 1/P (better than an average seat with 95% "
+            "confidence)."
+        ),
+        (
+            "steps/s = learner env steps per second of PPO (collection + updates, evaluation "
+            "excluded);"
+        ),
+        (
+            "steps/CPU-s = the same per second of CPU time of the training process, which is "
+            "single-threaded"
+        ),
         "with `vec_env: dummy` and one torch thread: the rate one otherwise idle core would give.",
-        "The machine has 2 cores shared with other jobs: the 1-minute load average is given at start and end.",
-        "BC = behaviour cloning of the game's heuristic before PPO (`pretrain` in the config, training/pretrain.py):",
-        "BC s = its wall seconds (recording the heuristic's games + fitting); imitation = held-out accuracy",
-        "(greedy action == the heuristic's) over all decisions / over the decisions with 2+ legal actions;",
-        "BC vs heuristic = the cloned policy's win share before any PPO. CPU s = CPU seconds of BC + PPO,",
+        (
+            "The machine has 2 cores shared with other jobs: the 1-minute load average is given at "
+            "start and end."
+        ),
+        (
+            "BC = behaviour cloning of the game's heuristic before PPO (`pretrain` in the config, "
+            "training/pretrain.py):"
+        ),
+        (
+            "BC s = its wall seconds (recording the heuristic's games + fitting); imitation = "
+            "held-out accuracy"
+        ),
+        (
+            "(greedy action == the heuristic's) over all decisions / over the decisions with 2+ "
+            "legal actions;"
+        ),
+        (
+            "BC vs heuristic = the cloned policy's win share before any PPO. CPU s = CPU seconds "
+            "of BC + PPO,"
+        ),
         "the run's budget (30 minutes = 1800 s); evaluation excluded.",
         "",
         (
-            "| game | P | options | reward | BC s | imitation | BC vs heuristic | steps | PPO time (s) | steps/s "
-            "| steps/CPU-s | CPU s | vs random | vs heuristic | 1/P | final games | load start / end |"
+            "| game | P | options | reward | BC s | imitation | BC vs heuristic | steps "
+            "| PPO time (s) | steps/s | steps/CPU-s | CPU s | vs random | vs heuristic | 1/P "
+            "| final games | load start / end |"
         ),
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -311,8 +345,9 @@ def write_report(res: dict) -> None:
         )
         cpu = s.get("budget_cpu_seconds", s.get("train_cpu_seconds"))
         lines.append(
-            f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {bc} | {s['steps']:,} | "
-            f"{s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | {_cpu_rate(s)} | "
+            f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {bc} | "
+            f"{s['steps']:,} | {s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | "
+            f"{_cpu_rate(s)} | "
             f"{'n/a' if cpu is None else f'{cpu:.0f}'} | "
             f"{_fmt_share(final.get('random'))} | "
             f"{_fmt_share(final.get('heuristic'))} | {1 / s['num_players']:.3f} | {games} | "
@@ -330,18 +365,22 @@ def write_report(res: dict) -> None:
         lines += ["## Notes", "", *[f"* {n}" for n in res["notes"]], ""]
     if res.get("throughput"):
         lines += [
-            "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, batch 512, 4 epochs)",
+            (
+                "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, "
+                "batch 512, 4 epochs)"
+            ),
             "",
             (
-                "| vec env | n_envs | torch threads | steps | seconds | steps/s | steps/CPU-s (main process) "
-                "| load start / end |"
+                "| vec env | n_envs | torch threads | steps | seconds | steps/s "
+                "| steps/CPU-s (main process) | load start / end |"
             ),
             "|---|---|---|---|---|---|---|---|",
         ]
         for r in res["throughput"]:
             lines.append(
                 f"| {r['vec_env']} | {r['n_envs']} | {r['torch_threads']} | {r['steps']:,} | "
-                f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | {r['steps_per_cpu_second']:.0f} | "
+                f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | "
+                f"{r['steps_per_cpu_second']:.0f} | "
                 f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
             )
         lines.append("")
@@ -360,15 +399,28 @@ def vector_report(res: dict) -> list[str]:
         lines += [
             "## Vector trainer (`trainer: vector`, configs/<game>-vector.yaml)",
             "",
-            "Batched self-play PPO on the batched engines (training/vector_ppo.py), from scratch (no cloning).",
-            "steps = learner decisions (as above); decisions/s counts every seat's. CPU s = the run's training",
-            "CPU seconds (collection + updates + the lanes' initial stagger; evaluation excluded), the budget.",
-            f"Arena = {ARENA_GAMES} games with `deckzoo.agents.arena` against three copies of the opponent, seats",
+            (
+                "Batched self-play PPO on the batched engines (training/vector_ppo.py), from "
+                "scratch (no cloning)."
+            ),
+            (
+                "steps = learner decisions (as above); decisions/s counts every seat's. CPU s = "
+                "the run's training"
+            ),
+            (
+                "CPU seconds (collection + updates + the lanes' initial stagger; evaluation "
+                "excluded), the budget."
+            ),
+            (
+                f"Arena = {ARENA_GAMES} games with `deckzoo.agents.arena` against three copies of "
+                "the opponent, seats"
+            ),
             "rotating (win share of the trained policy, 95% Wilson interval).",
             "",
             (
-                "| game | P | reward | mix | lanes (scalar) | net | steps | CPU s | steps/s | steps/CPU-s "
-                "| decisions/s | vs random | vs heuristic | arena vs heuristic | load start / end |"
+                "| game | P | reward | mix | lanes (scalar) | net | steps | CPU s | steps/s "
+                "| steps/CPU-s | decisions/s | vs random | vs heuristic | arena vs heuristic "
+                "| load start / end |"
             ),
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
@@ -417,15 +469,27 @@ def vector_report(res: dict) -> list[str]:
         lines += [
             "## Throughput: SB3 vs vector trainer, same network",
             "",
-            "`benchmarks/training.py --compare`: each game's two trainers one after the other in one process,",
-            "the vector config's network for both; SB3 with its own config (opponent mix, n_envs, epochs) without",
-            "cloning. steps = learner env steps (one learner decision; both trainers count them the same way).",
-            "ratio = vector / SB3 steps per second (wall clock, which the machine's load sways) / steps",
+            (
+                "`benchmarks/training.py --compare`: each game's two trainers one after the other "
+                "in one process,"
+            ),
+            (
+                "the vector config's network for both; SB3 with its own config (opponent mix, "
+                "n_envs, epochs) without"
+            ),
+            (
+                "cloning. steps = learner env steps (one learner decision; both trainers count "
+                "them the same way)."
+            ),
+            (
+                "ratio = vector / SB3 steps per second (wall clock, which the machine's load "
+                "sways) / steps"
+            ),
             "per CPU second (the rate on one otherwise idle core; the steadier of the two here).",
             "",
             (
-                "| game | trainer | net | lanes / envs | epochs | mix | steps | CPU s | steps/s | steps/CPU-s "
-                "| ratio | load start / end |"
+                "| game | trainer | net | lanes / envs | epochs | mix | steps | CPU s | steps/s "
+                "| steps/CPU-s | ratio | load start / end |"
             ),
             "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
@@ -440,8 +504,9 @@ def vector_report(res: dict) -> list[str]:
             )
             mix = ", ".join(f"{k} {w:g}" for k, w in r["opponent_mix"].items())
             lines.append(
-                f"| {r['game']} | {r['trainer']} | {'x'.join(map(str, r['net_arch']))} | {r['n_envs']} | "
-                f"{r['epochs']} | {mix} | {r['steps']:,} | {r['cpu_seconds']:.0f} | {r['steps_per_second']:.0f} | "
+                f"| {r['game']} | {r['trainer']} | {'x'.join(map(str, r['net_arch']))} | "
+                f"{r['n_envs']} | {r['epochs']} | {mix} | {r['steps']:,} | "
+                f"{r['cpu_seconds']:.0f} | {r['steps_per_second']:.0f} | "
                 f"{r['steps_per_cpu_second']:.0f} | {ratio} | "
                 f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
             )

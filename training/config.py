@@ -98,7 +98,7 @@ class PretrainConfig:
     """Behaviour cloning before PPO (training/pretrain.py): the policy first imitates an agent."""
 
     imitate: Any = None
-    """Agent spec to imitate (``heuristic``, or any spec ``make_agent`` knows); null: no pretraining."""
+    """Agent spec to imitate (``heuristic`` or any ``make_agent`` spec); null: no pretraining."""
     decisions: int = 100_000
     """Decisions to record (whole games, every seat, until at least this many)."""
     holdout: float = 0.1
@@ -112,7 +112,7 @@ class PretrainConfig:
     """Also fit the value head to the imitated agent's discounted returns (``ppo.gamma``, the
     run's ``reward``), so that PPO's first advantages are sane."""
     eval_games: int = 200
-    """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO starts (0: none)."""
+    """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO (0: none)."""
 
 
 @dataclass

@@ -337,7 +337,8 @@ class Trainer:
             progress=cfg.progress_bar,
         )
         log.info(
-            "pretraining: %.0f s, held-out imitation accuracy %.3f (untrained %.3f, random legal %.3f)",
+            "pretraining: %.0f s, held-out imitation accuracy %.3f "
+            "(untrained %.3f, random legal %.3f)",
             report["seconds"],
             report["accuracy"],
             report["accuracy_before"],

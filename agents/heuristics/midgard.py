@@ -13,10 +13,10 @@ feasible, affordable set of regrouped troops beats *without bonuses* (might >= c
 difficulty), using the fewest troops; (2) travel to a world where such a challenge
 waits for the troops that remain after the trip; (3) attack a Järl here whose every regrouped troop
 is weaker than ours, if a coin is to spare; (4) make one trip anyway for the hand reset and the
-benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop (defending
-is free: troops regroup on our own turn); Krog: hires troop cards when coins allow; discards the
-card it values least (events and reactions by their bonus, class cards by how well they fit);
-keeps the best reward.
+benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop
+(defending is free: troops regroup on our own turn); Krog: hires troop cards when coins allow;
+discards the card it values least (events and reactions by their bonus, class cards by how well
+they fit); keeps the best reward.
 
 Part 2. Preparation ends with a gain-only personal event if one is in hand (Odin's Ravens, Ivaldi's
 Forge, Freyr's Harvest, ...). Bonuses: the smallest card that turns the contest its way (on its own
@@ -203,7 +203,7 @@ class HeuristicAgent(Agent):
         return A.FINISH if mask[A.FINISH] else A.CANCEL
 
     def _best_challenge(self, s, p, troop_ids, where):
-        """(score, challenge id, troops) of the best sure win in world ``where`` with these troops."""
+        """The best sure win in world ``where`` with these troops: (score, challenge id, troops)."""
         troops = s.troops[p]
         best = None
         cands = list(s.open) + ([s.reserved[p]] if s.reserved[p] >= 0 else [])

@@ -225,7 +225,7 @@ class BatchedEnv:
 
     # ---- chance ---------------------------------------------------------------------------------
     def set_chance(self, hook: ChanceHook | None) -> None:
-        """Draw chance from ``hook`` instead of the batch generator (None: back to the generator)."""
+        """Draw chance from ``hook`` instead of the batch generator (None: back to it)."""
         self.engine.chance = hook
 
     # ---- the loop -------------------------------------------------------------------------------
