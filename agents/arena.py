@@ -17,8 +17,9 @@ own and results do not depend on the number of worker processes or on their sche
 allows).
 
 Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are built inside the
-workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the pool and keeps every
-finished game: the results are summarised and written as usual, marked ``interrupted``.
+workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the
+pool and keeps every finished game: the results are summarised and written as usual, marked
+``interrupted``.
 
 Backends. ``game_tasks(cfg)`` is the whole run as a list of self-contained tasks (plain dicts) and
 ``play_task(task)`` plays one of them, so any backend that can run a function on a dict plays the
@@ -101,9 +102,15 @@ class ArenaResult:
     seconds: float
 
     def to_dict(self) -> dict:
-        return {"config": asdict(self.config), "game": self.game_name, "num_players": self.num_players,
-                "interrupted": self.interrupted, "seconds": self.seconds, "games_played": len(self.records),
-                "summary": self.summary}
+        return {
+            "config": asdict(self.config),
+            "game": self.game_name,
+            "num_players": self.num_players,
+            "interrupted": self.interrupted,
+            "seconds": self.seconds,
+            "games_played": len(self.records),
+            "summary": self.summary,
+        }
 
 
 def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
@@ -121,8 +128,10 @@ def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
         if eq and ":" not in head:
             label, rest = head.strip(), rest.strip()
             if not label:
-                raise ConfigError(f"agent {spec!r} has an empty label; write LABEL=SPEC, "
-                                  f"e.g. a={rest or 'random'}")
+                raise ConfigError(
+                    f"agent {spec!r} has an empty label; write LABEL=SPEC, "
+                    f"e.g. a={rest or 'random'}"
+                )
             if not rest:
                 raise ConfigError(f"agent label {label!r} has no spec after '='")
             out.append((label, rest))
@@ -131,8 +140,10 @@ def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
     labels = [label for label, _ in out]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
-        raise ConfigError(f"agent label(s) {', '.join(map(repr, twice))} used more than once; "
-                          "give each agent its own label, e.g. a=random,b=random")
+        raise ConfigError(
+            f"agent label(s) {', '.join(map(repr, twice))} used more than once; "
+            "give each agent its own label, e.g. a=random,b=random"
+        )
     return out
 
 
@@ -167,8 +178,13 @@ def _cached_game(game: str, players: int, options_json: str):
     return E.game_class(game)(players, **json.loads(options_json))
 
 
-TIMINGS = ("seconds", "think_seconds", "max_think_seconds", "think_cpu_seconds",
-           "max_think_cpu_seconds")
+TIMINGS = (
+    "seconds",
+    "think_seconds",
+    "max_think_seconds",
+    "think_cpu_seconds",
+    "max_think_cpu_seconds",
+)
 
 
 def comparable(record: dict) -> dict:
@@ -183,7 +199,7 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
         num_players = _resolve(cfg).num_players
     agents = parse_agents(cfg.agents)
     lineups = schedule(len(agents), num_players)
-    children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game:]
+    children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game :]
     options_json = json.dumps(cfg.options, sort_keys=True)
     tasks = []
     saved: dict[int, int] = {}  # pairing (the table before rotation) -> games kept so far
@@ -195,11 +211,19 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
         pairing = g % len(lineups) // num_players
         save = saved.get(pairing, 0) < cfg.save_games
         saved[pairing] = saved.get(pairing, 0) + save
-        tasks.append({
-            "index": g, "seed": game_seed, "game": cfg.game, "players": num_players,
-            "options_json": options_json, "seats": [agents[i][0] for i in lineup],
-            "specs": [agents[i][1] for i in lineup], "agent_seeds": agent_seeds, "save": save,
-        })
+        tasks.append(
+            {
+                "index": g,
+                "seed": game_seed,
+                "game": cfg.game,
+                "players": num_players,
+                "options_json": options_json,
+                "seats": [agents[i][0] for i in lineup],
+                "specs": [agents[i][1] for i in lineup],
+                "agent_seeds": agent_seeds,
+                "save": save,
+            }
+        )
     return tasks
 
 
@@ -213,11 +237,20 @@ def play_task(task: dict, make=make_agent) -> dict:
     actions = [] if task.get("save") else None
     res = play_match(game, agents, task["seats"], seed=task["seed"], actions=actions)
     rec = {
-        "index": task["index"], "seed": task["seed"], "seats": task["seats"], "specs": task["specs"],
-        "scores": res.scores, "winners": res.winners, "returns": res.returns, "steps": res.steps,
-        "decisions": res.decisions, "think_seconds": res.think_seconds,
-        "max_think_seconds": res.max_think_seconds, "think_cpu_seconds": res.think_cpu_seconds,
-        "max_think_cpu_seconds": res.max_think_cpu_seconds, "seconds": time.perf_counter() - t0,
+        "index": task["index"],
+        "seed": task["seed"],
+        "seats": task["seats"],
+        "specs": task["specs"],
+        "scores": res.scores,
+        "winners": res.winners,
+        "returns": res.returns,
+        "steps": res.steps,
+        "decisions": res.decisions,
+        "think_seconds": res.think_seconds,
+        "max_think_seconds": res.max_think_seconds,
+        "think_cpu_seconds": res.think_cpu_seconds,
+        "max_think_cpu_seconds": res.max_think_cpu_seconds,
+        "seconds": time.perf_counter() - t0,
     }
     if actions is not None:
         rec.update(actions=actions, agent_seeds=task["agent_seeds"])
@@ -321,20 +354,37 @@ def summary_markdown(result: ArenaResult) -> str:
         f"# Arena: {result.game_name}, {result.num_players} players",
         "",
         f"- agents: {', '.join(cfg.agents)}",
-        (f"- games: {len(result.records)} of {cfg.games}{' (interrupted)' if result.interrupted else ''}; "
-        f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}"),
-        f"- uniform win share 1/P = {1 / result.num_players:.3f}; intervals are 95% Wilson over seat-games",
+        (
+            f"- games: {len(result.records)} of {cfg.games}"
+            f"{' (interrupted)' if result.interrupted else ''}; "
+            f"seed {cfg.seed}; options {json.dumps(cfg.options, sort_keys=True)}"
+        ),
+        (
+            f"- uniform win share 1/P = {1 / result.num_players:.3f}; "
+            "intervals are 95% Wilson over seat-games"
+        ),
         "- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
         f"- wall time {result.seconds:.1f} s",
         "",
-        "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | ordinal | s/move |",
+        (
+            "| agent | seat-games | win share | 95% CI | vs 1/P | mean score | rating mu | sigma | "
+            "ordinal | s/move |"
+        ),
         "|---|---:|---:|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in result.summary:
-        verdict = "above" if r["ci_low"] > r["uniform"] else "below" if r["ci_high"] < r["uniform"] else "-"
-        lines.append(f"| {r['agent']} | {r['seat_games']} | {r['win_share']:.3f} | [{r['ci_low']:.3f}, "
-                     f"{r['ci_high']:.3f}] | {verdict} | {r['mean_score']:.2f} | {r['rating_mu']:.2f} | "
-                     f"{r['rating_sigma']:.2f} | {r['rating_ordinal']:.2f} | {r['sec_per_move']:.4f} |")
+        verdict = (
+            "above"
+            if r["ci_low"] > r["uniform"]
+            else "below"
+            if r["ci_high"] < r["uniform"]
+            else "-"
+        )
+        lines.append(
+            f"| {r['agent']} | {r['seat_games']} | {r['win_share']:.3f} | [{r['ci_low']:.3f}, "
+            f"{r['ci_high']:.3f}] | {verdict} | {r['mean_score']:.2f} | {r['rating_mu']:.2f} | "
+            f"{r['rating_sigma']:.2f} | {r['rating_ordinal']:.2f} | {r['sec_per_move']:.4f} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -347,13 +397,26 @@ def print_summary(result: ArenaResult, console=None) -> None:
     if result.interrupted:
         title += " (interrupted)"
     table = Table(title=title)
-    for col, just in [("agent", "left"), ("seats", "right"), ("win share", "right"), ("95% CI", "center"),
-                      ("1/P", "right"), ("score", "right"), ("rating", "right")]:
+    for col, just in [
+        ("agent", "left"),
+        ("seats", "right"),
+        ("win share", "right"),
+        ("95% CI", "center"),
+        ("1/P", "right"),
+        ("score", "right"),
+        ("rating", "right"),
+    ]:
         table.add_column(col, justify=just)
     for r in result.summary:
-        table.add_row(r["agent"], str(r["seat_games"]), f"{r['win_share']:.3f}",
-                      f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]", f"{r['uniform']:.3f}", f"{r['mean_score']:.2f}",
-                      f"{r['rating_mu']:.1f}±{r['rating_sigma']:.1f}")
+        table.add_row(
+            r["agent"],
+            str(r["seat_games"]),
+            f"{r['win_share']:.3f}",
+            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
+            f"{r['uniform']:.3f}",
+            f"{r['mean_score']:.2f}",
+            f"{r['rating_mu']:.1f}±{r['rating_sigma']:.1f}",
+        )
     console.print(table)
 
 
@@ -391,9 +454,11 @@ def check_out_dir(out: str | Path, force: bool = False) -> Path:
         raise ConfigError(f"arena: --out {str(out)!r} is a file; give a folder for the results")
     earlier = [f for f in RESULT_FILES if (out / f).exists()]
     if earlier and not force:
-        raise ConfigError(f"arena: --out {str(out)!r} already holds results "
-                          f"({', '.join(earlier)}); choose another folder or pass --force to "
-                          "overwrite them")
+        raise ConfigError(
+            f"arena: --out {str(out)!r} already holds results "
+            f"({', '.join(earlier)}); choose another folder or pass --force to "
+            "overwrite them"
+        )
     return out
 
 
@@ -403,18 +468,35 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
     n = result.num_players
     with open(out / "games.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["index", "seed"] + [f"seat_{s}" for s in range(n)] + [f"score_{s}" for s in range(n)]
-                   + ["winners", "steps", "seconds"])
+        w.writerow(
+            ["index", "seed"]
+            + [f"seat_{s}" for s in range(n)]
+            + [f"score_{s}" for s in range(n)]
+            + ["winners", "steps", "seconds"]
+        )
         for r in result.records:
-            w.writerow([r["index"], r["seed"], *r["seats"], *r["scores"], ";".join(map(str, r["winners"])),
-                        r["steps"], f"{r['seconds']:.4f}"])
-    (out / "games.json").write_text(json.dumps({"config": asdict(result.config), "records": result.records},
-                                               indent=1))
+            w.writerow(
+                [
+                    r["index"],
+                    r["seed"],
+                    *r["seats"],
+                    *r["scores"],
+                    ";".join(map(str, r["winners"])),
+                    r["steps"],
+                    f"{r['seconds']:.4f}",
+                ]
+            )
+    (out / "games.json").write_text(
+        json.dumps({"config": asdict(result.config), "records": result.records}, indent=1)
+    )
     (out / "summary.json").write_text(json.dumps(result.to_dict(), indent=1))
     (out / "summary.md").write_text(summary_markdown(result))
     if result.summary:
-        plot_win_share(result.summary, f"{result.game_name}, {n} players, {len(result.records)} games",
-                       out / "win_share.png")
+        plot_win_share(
+            result.summary,
+            f"{result.game_name}, {n} players, {len(result.records)} games",
+            out / "win_share.png",
+        )
     return out
 
 

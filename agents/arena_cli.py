@@ -19,7 +19,7 @@ from pathlib import Path
 
 from deckzoo.envs import registry
 
-from .cli_args import count_arg, option_arg, seed_arg
+from .cli_args import add_option_argument, count_arg, seed_arg
 from .registry import agent_kinds
 
 
@@ -114,13 +114,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--seed", type=seed_arg, default=0, help="the seed every game derives from (default 0)"
     )
-    p.add_argument(
-        "--option",
-        action="append",
-        type=option_arg,
-        metavar="KEY=VALUE",
-        help="a game option, e.g. --option end_rule=literal (repeatable)",
-    )
+    add_option_argument(p)
     p.add_argument(
         "--out",
         default=None,

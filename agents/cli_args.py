@@ -62,6 +62,17 @@ def option_arg(text: str) -> tuple[str, object]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """The repeatable ``--option KEY=VALUE`` of the commands that make a game."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        type=option_arg,
+        metavar="KEY=VALUE",
+        help="a game option, e.g. --option end_rule=literal (repeatable)",
+    )
+
+
 def seed_arg(text: str) -> int:
     """argparse ``type=`` for seeds: an integer in 0..2**63-1 (what numpy's generators take)."""
     try:

@@ -31,8 +31,9 @@ class MatchResult:
     truncated: bool = False
 
 
-def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
-               actions: list[int] | None = None) -> MatchResult:
+def play_match(
+    game: Game, agents: list[Agent], labels: list[str], seed: int, actions: list[int] | None = None
+) -> MatchResult:
     """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``.
 
     Every action taken is appended to ``actions`` if given (what a replay file keeps). A game
@@ -59,10 +60,20 @@ def play_match(game: Game, agents: list[Agent], labels: list[str], seed: int,
             actions.append(int(action))
         steps += 1
         if steps > game.max_game_length:
-            raise RuntimeError(f"game with seed {seed} exceeded max_game_length "
-                               f"{game.max_game_length}")
-    return MatchResult(seed=seed, seats=list(labels), scores=np.asarray(state.scores()).tolist(),
-                       winners=sorted(int(w) for w in state.winners()), returns=state.returns().tolist(), steps=steps,
-                       decisions=decisions, think_seconds=think, max_think_seconds=longest,
-                       think_cpu_seconds=cpu, max_think_cpu_seconds=cpu_longest,
-                       truncated=bool(getattr(state, "truncated", False)))
+            raise RuntimeError(
+                f"game with seed {seed} exceeded max_game_length {game.max_game_length}"
+            )
+    return MatchResult(
+        seed=seed,
+        seats=list(labels),
+        scores=np.asarray(state.scores()).tolist(),
+        winners=sorted(int(w) for w in state.winners()),
+        returns=state.returns().tolist(),
+        steps=steps,
+        decisions=decisions,
+        think_seconds=think,
+        max_think_seconds=longest,
+        think_cpu_seconds=cpu,
+        max_think_cpu_seconds=cpu_longest,
+        truncated=bool(getattr(state, "truncated", False)),
+    )

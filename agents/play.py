@@ -31,8 +31,9 @@ import numpy as np
 from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
-from .cli_args import count_arg, option_arg, seed_arg
+from .cli_args import add_option_argument, count_arg, seed_arg
 from .registry import make_agent
+from .replay import new_record
 
 HELP = "type an action id or name; 'help' lists the actions again, 'quit' stops"
 # Suit symbols in card names and the letters a person types for them.
@@ -150,16 +151,7 @@ def play_game(
             spec = next(it)
             agents[p] = make_agent(spec, game.name, seeds[p])
             seat_specs.append(spec)
-    record = {
-        "game": game.name,
-        "config": game.config(),
-        "seed": seed,
-        "human_seat": seat,
-        "seats": seat_specs,
-        "agent_seeds": seeds,
-        "actions": [],
-        "finished": False,
-    }
+    record = new_record(game, seed, seat, seat_specs, seeds)
     state = game.new_state(seed)
     title = (
         f"{game.name}: {n} players, you are player_{seat}; seed {seed}\n"
@@ -395,13 +387,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--seed", type=seed_arg, default=None, help="deal seed (default: random, printed)"
     )
-    p.add_argument(
-        "--option",
-        action="append",
-        type=option_arg,
-        metavar="KEY=VALUE",
-        help="a game option, e.g. --option end_rule=literal (repeatable)",
-    )
+    add_option_argument(p)
     p.add_argument(
         "--save",
         default=None,

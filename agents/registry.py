@@ -29,14 +29,17 @@ _USAGE: dict[str, str] = {}
 _PLUGINS = ("deckzoo.agents.ismcts", "deckzoo.agents.policy", "deckzoo.agents.zoo")
 
 
-def register_agent(name: str, factory: Callable[[str, int | None, str | None], Agent],
-                   usage: str = "") -> None:
+def register_agent(
+    name: str, factory: Callable[[str, int | None, str | None], Agent], usage: str = ""
+) -> None:
     _FACTORIES[name] = factory
     _USAGE[name] = usage or name
 
 
-BUILT_IN_USAGE = {"random": "random: uniform over the legal actions",
-                  "heuristic": "heuristic: the game's rule-of-thumb player"}
+BUILT_IN_USAGE = {
+    "random": "random: uniform over the legal actions",
+    "heuristic": "heuristic: the game's rule-of-thumb player",
+}
 
 
 def agent_kinds() -> list[str]:
@@ -92,7 +95,9 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     _load_plugins()
     if name in _FACTORIES:
         return _FACTORIES[name](game_name, seed, arg or None)
-    raise ConfigError(f"unknown agent {spec!r}; known: random, heuristic, {', '.join(sorted(_FACTORIES))}")
+    raise ConfigError(
+        f"unknown agent {spec!r}; known: random, heuristic, {', '.join(sorted(_FACTORIES))}"
+    )
 
 
 __all__ = ["agent_kinds", "has_heuristic", "make_agent", "register_agent"]

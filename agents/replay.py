@@ -83,6 +83,22 @@ def final_state(record: dict) -> State:
     raise AssertionError("unreachable")
 
 
+def new_record(game: Game, seed: int, human_seat: int | None, seats: list[str],
+               agent_seeds: list) -> dict:
+    """The replay of a game about to be played by a person (``play``, ``serve``): its actions are
+    appended as they are taken, and ``finish_record`` closes it."""
+    return {
+        "game": game.name,
+        "config": game.config(),
+        "seed": seed,
+        "human_seat": human_seat,
+        "seats": seats,
+        "agent_seeds": agent_seeds,
+        "actions": [],
+        "finished": False,
+    }
+
+
 def finish_record(record: dict, state: State) -> dict:
     """Mark ``record`` finished with the final scores and winners of ``state`` if it is over."""
     record["finished"] = state.is_terminal()

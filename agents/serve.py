@@ -38,7 +38,7 @@ from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
 from .cli_args import count_arg
 from .registry import make_agent
-from .replay import finish_record
+from .replay import finish_record, new_record
 from .viewer.frames import last_action, legal_list, observer_scene, scene_module, status
 
 AGENT_EXAMPLES = ("heuristic", "random", "ismcts:200", "ismcts:0.5s", "ppo:PATH")
@@ -107,16 +107,7 @@ class Session:
         self.labels = [
             f"player_{p}" if p == seat else f"player_{p} ({s})" for p, s in enumerate(seat_specs)
         ]
-        self.record = {
-            "game": game.name,
-            "config": game.config(),
-            "seed": seed,
-            "human_seat": seat,
-            "seats": seat_specs,
-            "agent_seeds": seeds,
-            "actions": [],
-            "finished": False,
-        }
+        self.record = new_record(game, seed, seat, seat_specs, seeds)
         self.state = game.new_state(seed)
         self.log: list[dict] = []
         self._opponents_move()

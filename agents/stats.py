@@ -39,14 +39,18 @@ def win_credit(winners: Sequence[int], seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def ranks_from_result(scores: Sequence[float], winners: Sequence[int], score_sign: int = 1) -> list[int]:
+def ranks_from_result(
+    scores: Sequence[float], winners: Sequence[int], score_sign: int = 1
+) -> list[int]:
     """Finishing positions (0 = first; equal positions share a rank) for rating updates.
 
     The winners (the engine's own verdict, tie-breaks included) share rank 0; everyone else is
     ordered by points (``score_sign`` -1 for penalty games: fewer is better), equal points sharing.
     """
     win = {int(w) for w in winners}
-    others = sorted({score_sign * float(scores[s]) for s in range(len(scores)) if s not in win}, reverse=True)
+    others = sorted(
+        {score_sign * float(scores[s]) for s in range(len(scores)) if s not in win}, reverse=True
+    )
     pos = {v: i + (1 if win else 0) for i, v in enumerate(others)}
     return [0 if s in win else pos[score_sign * float(scores[s])] for s in range(len(scores))]
 
@@ -70,7 +74,10 @@ class Ratings:
         return self.ratings[label]
 
     def update(self, labels: Sequence[str], ranks: Sequence[int]) -> None:
-        teams = [[self.model.rating(mu=self.get(lb).mu, sigma=self.get(lb).sigma, name=lb)] for lb in labels]
+        teams = [
+            [self.model.rating(mu=self.get(lb).mu, sigma=self.get(lb).sigma, name=lb)]
+            for lb in labels
+        ]
         new = self.model.rate(teams, ranks=list(ranks))
         acc: dict[str, list] = {}
         for lb, team in zip(labels, new):
@@ -82,7 +89,10 @@ class Ratings:
 
     def table(self) -> dict[str, dict]:
         """label -> {mu, sigma, ordinal (mu - 3 sigma, a conservative skill estimate)}."""
-        return {lb: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for lb, r in self.ratings.items()}
+        return {
+            lb: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma}
+            for lb, r in self.ratings.items()
+        }
 
 
 def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) -> list[dict]:
@@ -98,9 +108,20 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
     ratings = Ratings()
     for rec in records:
         for seat, label in enumerate(rec["seats"]):
-            row = rows.setdefault(label, {"agent": label, "seat_games": 0, "wins": 0.0, "score_sum": 0.0,
-                                          "decisions": 0, "think": 0.0, "longest": None,
-                                          "cpu": None, "cpu_longest": None})
+            row = rows.setdefault(
+                label,
+                {
+                    "agent": label,
+                    "seat_games": 0,
+                    "wins": 0.0,
+                    "score_sum": 0.0,
+                    "decisions": 0,
+                    "think": 0.0,
+                    "longest": None,
+                    "cpu": None,
+                    "cpu_longest": None,
+                },
+            )
             row["seat_games"] += 1
             if "decisions" in rec:
                 row["decisions"] += rec["decisions"][seat]
@@ -109,8 +130,9 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
                 row["longest"] = max(row["longest"] or 0.0, rec["max_think_seconds"][seat])
             if "think_cpu_seconds" in rec:
                 row["cpu"] = (row["cpu"] or 0.0) + rec["think_cpu_seconds"][seat]
-                row["cpu_longest"] = max(row["cpu_longest"] or 0.0,
-                                         rec["max_think_cpu_seconds"][seat])
+                row["cpu_longest"] = max(
+                    row["cpu_longest"] or 0.0, rec["max_think_cpu_seconds"][seat]
+                )
             row["wins"] += win_credit(rec["winners"], seat)
             row["score_sum"] += float(rec["scores"][seat])
         ratings.update(rec["seats"], ranks_from_result(rec["scores"], rec["winners"], score_sign))
@@ -119,26 +141,31 @@ def summarize(records: Iterable[dict], num_players: int, score_sign: int = 1) ->
     for label, row in rows.items():
         n = row["seat_games"]
         lo, hi = wilson_interval(row["wins"], n)
-        out.append({
-            "agent": label,
-            "seat_games": n,
-            "wins": row["wins"],
-            "win_share": row["wins"] / n,
-            "ci_low": lo,
-            "ci_high": hi,
-            "uniform": 1.0 / num_players,
-            "mean_score": row["score_sum"] / n,
-            "rating_mu": table[label]["mu"],
-            "rating_sigma": table[label]["sigma"],
-            "rating_ordinal": table[label]["ordinal"],
-            "decisions": row["decisions"],
-            # Wall-clock seconds inside ``act`` per decision (not reproducible: machine load).
-            "sec_per_move": row["think"] / row["decisions"] if row["decisions"] else 0.0,
-            "max_sec_per_move": row["longest"],  # the slowest decision (None: not recorded)
-            # the same in CPU seconds of the playing process (None: not recorded)
-            "cpu_sec_per_move": (row["cpu"] / row["decisions"]
-                                 if row["cpu"] is not None and row["decisions"] else None),
-            "max_cpu_sec_per_move": row["cpu_longest"],
-        })
+        out.append(
+            {
+                "agent": label,
+                "seat_games": n,
+                "wins": row["wins"],
+                "win_share": row["wins"] / n,
+                "ci_low": lo,
+                "ci_high": hi,
+                "uniform": 1.0 / num_players,
+                "mean_score": row["score_sum"] / n,
+                "rating_mu": table[label]["mu"],
+                "rating_sigma": table[label]["sigma"],
+                "rating_ordinal": table[label]["ordinal"],
+                "decisions": row["decisions"],
+                # Wall-clock seconds inside ``act`` per decision (not reproducible: machine load).
+                "sec_per_move": row["think"] / row["decisions"] if row["decisions"] else 0.0,
+                "max_sec_per_move": row["longest"],  # the slowest decision (None: not recorded)
+                # the same in CPU seconds of the playing process (None: not recorded)
+                "cpu_sec_per_move": (
+                    row["cpu"] / row["decisions"]
+                    if row["cpu"] is not None and row["decisions"]
+                    else None
+                ),
+                "max_cpu_sec_per_move": row["cpu_longest"],
+            }
+        )
     out.sort(key=lambda r: (-r["win_share"], r["agent"]))
     return out

@@ -98,7 +98,7 @@ class PretrainConfig:
     """Behaviour cloning before PPO (training/pretrain.py): the policy first imitates an agent."""
 
     imitate: Any = None
-    """Agent spec to imitate (``heuristic``, or any spec ``make_agent`` knows); null: no pretraining."""
+    """Agent spec to imitate (``heuristic`` or any ``make_agent`` spec); null: no pretraining."""
     decisions: int = 100_000
     """Decisions to record (whole games, every seat, until at least this many)."""
     holdout: float = 0.1
@@ -112,7 +112,33 @@ class PretrainConfig:
     """Also fit the value head to the imitated agent's discounted returns (``ppo.gamma``, the
     run's ``reward``), so that PPO's first advantages are sane."""
     eval_games: int = 200
-    """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO starts (0: none)."""
+    """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO (0: none)."""
+
+
+@dataclass
+class VectorConfig:
+    """Keys of the vector trainer only (``trainer: vector``, training/vector_ppo.py). It reads the
+    shared keys too: ``n_envs`` is its number of lanes (games played at once), ``ppo.n_steps`` the
+    decisions per lane in a rollout, ``ppo.batch_size`` the minibatch size (rounded so that whole
+    minibatches cover the rollout), and every other ``ppo.*`` key has PPO's usual meaning."""
+
+    anneal_lr: bool = True
+    """Decay the learning rate linearly from ``ppo.learning_rate`` to 0 over ``total_timesteps``."""
+    norm_adv: bool = True
+    """Normalise the advantages of each minibatch to mean 0 and standard deviation 1."""
+    clip_vloss: bool = True
+    """Clip the value update around the rollout's values with ``ppo.clip_range`` (as PPO2 and
+    CleanRL do)."""
+    target_kl: Any = None
+    """Stop an update's remaining epochs once the approximate KL divergence from the rollout's
+    policy exceeds this (null: never)."""
+    stagger: int = 1000
+    """Before the first rollout, lane ``i`` plays a uniformly random number below this of random
+    legal moves (not trained on), so that the lanes' games are at different stages (0: none)."""
+    scalar_lanes: Any = None
+    """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
+    ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
+    opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
 
 
 @dataclass
@@ -147,8 +173,10 @@ class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
     trainer: str = "sb3"
-    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py) or rllib (RLlib's
-    PPO, one policy for every seat, on a local Ray instance or a cluster, training/rllib.py)."""
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py), vector (batched
+    self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number) or
+    rllib (RLlib's PPO, one policy for every seat, on a local Ray instance or a cluster,
+    training/rllib.py)."""
     game: str = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
     num_players: Any = None
@@ -180,6 +208,7 @@ class TrainConfig:
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    vector: VectorConfig = field(default_factory=VectorConfig)
     rllib: RLlibConfig = field(default_factory=RLlibConfig)
 
     @property
@@ -203,15 +232,20 @@ def _type_ok(value, tp) -> bool:
 
 def _fill(cls, data: Any, where: str):
     if not isinstance(data, dict):
-        raise ConfigKeyError(where[:-1], f"config {where[:-1] or 'file'}: expected a mapping, got "
-                             f"{type(data).__name__}")
+        raise ConfigKeyError(
+            where[:-1],
+            f"config {where[:-1] or 'file'}: expected a mapping, got {type(data).__name__}",
+        )
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(known), key=str)
     if unknown:
         keys = ", ".join(repr(f"{where}{k}") for k in unknown)
-        raise ConfigKeyError(f"{where}{unknown[0]}", f"unknown config key {keys}; known keys"
-                             f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}")
+        raise ConfigKeyError(
+            f"{where}{unknown[0]}",
+            f"unknown config key {keys}; known keys"
+            f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}",
+        )
     kwargs = {}
     for name, value in data.items():
         tp = hints[name]
@@ -219,11 +253,15 @@ def _fill(cls, data: Any, where: str):
             kwargs[name] = _fill(tp, value, f"{where}{name}.")
             continue
         if not _type_ok(value, tp):
-            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be "
-                                 f"{getattr(tp, '__name__', tp)}, got {value!r}")
+            raise ConfigKeyError(
+                f"{where}{name}",
+                f"config key '{where}{name}' must be {getattr(tp, '__name__', tp)}, got {value!r}",
+            )
         if tp is float and not math.isfinite(value):
-            raise ConfigKeyError(f"{where}{name}", f"config key '{where}{name}' must be a finite "
-                                 f"number, got {value!r}")
+            raise ConfigKeyError(
+                f"{where}{name}",
+                f"config key '{where}{name}' must be a finite number, got {value!r}",
+            )
         kwargs[name] = float(value) if tp is float else value
     return cls(**kwargs)
 
@@ -239,7 +277,9 @@ def _check(cfg: TrainConfig) -> None:
     except ConfigError as e:
         raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
-    if cfg.max_episode_steps is not None and not (_type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0):
+    if cfg.max_episode_steps is not None and not (
+        _type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0
+    ):
         bad("max_episode_steps", f"must be a positive int or null, got {cfg.max_episode_steps!r}")
     if cfg.num_players is not None and not _type_ok(cfg.num_players, int):
         bad("num_players", f"must be an int or null, got {cfg.num_players!r}")
@@ -250,14 +290,22 @@ def _check(cfg: TrainConfig) -> None:
     if cfg.device not in ("cpu", "cuda", "auto"):
         bad("device", f"must be cpu, cuda or auto, got {cfg.device!r}")
     if cfg.device == "cuda" and not _cuda_available():
-        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there "
-                      "is one)")
-    for key, v in [("total_timesteps", cfg.total_timesteps), ("n_envs", cfg.n_envs),
-                   ("torch_threads", cfg.torch_threads), ("checkpoint_every", cfg.checkpoint_every),
-                   ("ppo.n_steps", cfg.ppo.n_steps), ("ppo.batch_size", cfg.ppo.batch_size),
-                   ("ppo.n_epochs", cfg.ppo.n_epochs), ("opponents.pool_size", cfg.opponents.pool_size),
-                   ("opponents.snapshot_every", cfg.opponents.snapshot_every),
-                   ("eval.games", cfg.eval.games)]:
+        bad(
+            "device",
+            "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there is one)",
+        )
+    for key, v in [
+        ("total_timesteps", cfg.total_timesteps),
+        ("n_envs", cfg.n_envs),
+        ("torch_threads", cfg.torch_threads),
+        ("checkpoint_every", cfg.checkpoint_every),
+        ("ppo.n_steps", cfg.ppo.n_steps),
+        ("ppo.batch_size", cfg.ppo.batch_size),
+        ("ppo.n_epochs", cfg.ppo.n_epochs),
+        ("opponents.pool_size", cfg.opponents.pool_size),
+        ("opponents.snapshot_every", cfg.opponents.snapshot_every),
+        ("eval.games", cfg.eval.games),
+    ]:
         if v < 1:
             bad(key, f"must be >= 1, got {v}")
     seed = cfg.eval.final_seed
@@ -265,16 +313,21 @@ def _check(cfg: TrainConfig) -> None:
         bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
     if cfg.eval.every < 0 or cfg.eval.final_games < 0:
         bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.trainer not in ("sb3", "rllib"):
-        bad("trainer", f"must be sb3 or rllib, got {cfg.trainer!r}")
-    if cfg.trainer == "rllib":
+    if cfg.trainer not in ("sb3", "vector", "rllib"):
+        bad("trainer", f"must be sb3, vector or rllib, got {cfg.trainer!r}")
+    if cfg.trainer == "vector":
+        _check_vector(cfg, env_name, bad)
+    elif cfg.trainer == "rllib":
         _check_rllib(cfg, bad)
     elif LEARNER in cfg.opponents.mix:
         bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
     if cfg.trainer != "rllib" and cfg.rllib.address is not None:
         bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
     if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
-        bad("ppo.batch_size", f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}")
+        bad(
+            "ppo.batch_size",
+            f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}",
+        )
     if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
         bad("ppo.net_arch", f"must be a non-empty list of positive ints, got {cfg.ppo.net_arch!r}")
     if cfg.ppo.activation not in ("tanh", "relu"):
@@ -308,12 +361,16 @@ def _check(cfg: TrainConfig) -> None:
         from deckzoo.agents.registry import make_agent
 
         if not isinstance(pre.imitate, str):
-            bad("pretrain.imitate", f"must be an agent spec (e.g. heuristic) or null, got {pre.imitate!r}")
+            bad(
+                "pretrain.imitate",
+                f"must be an agent spec (e.g. heuristic) or null, got {pre.imitate!r}",
+            )
         try:
             make_agent(pre.imitate, cfg.game, 0)
         except ConfigError as e:
-            raise ConfigKeyError("pretrain.imitate",
-                                 f"config key 'pretrain.imitate': {e}") from None
+            raise ConfigKeyError(
+                "pretrain.imitate", f"config key 'pretrain.imitate': {e}"
+            ) from None
     for key in ("decisions", "epochs", "batch_size"):
         if getattr(pre, key) < 1:
             bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
@@ -367,16 +424,48 @@ def _check_rllib(cfg: TrainConfig, bad) -> None:
     if not isinstance(r.ship_code, bool):
         bad("rllib.ship_code", f"must be true or false, got {r.ship_code!r}")
     if cfg.ppo.batch_size > r.train_batch_size:
-        bad("ppo.batch_size", f"(the minibatch) must be at most rllib.train_batch_size = "
-            f"{r.train_batch_size}, got {cfg.ppo.batch_size}")
+        bad(
+            "ppo.batch_size",
+            f"(the minibatch) must be at most rllib.train_batch_size = "
+            f"{r.train_batch_size}, got {cfg.ppo.batch_size}",
+        )
     for key in cfg.opponents.mix:
         if key not in RLLIB_MIX:
-            bad(f"opponents.mix.{key}", f"is not an RLlib seat: trainer rllib plays "
-                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)")
+            bad(
+                f"opponents.mix.{key}",
+                f"is not an RLlib seat: trainer rllib plays "
+                f"{', '.join(RLLIB_MIX)} (its policies see observations, not the engine)",
+            )
     if cfg.pretrain.imitate is not None:
         bad("pretrain.imitate", "is not supported by trainer rllib")
     if cfg.max_episode_steps is not None:
         bad("max_episode_steps", "is not supported by trainer rllib")
+
+
+def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
+    from deckzoo.envs import vector
+
+    if env_name not in vector.available():
+        bad(
+            "trainer",
+            f"vector needs a batched engine; {cfg.game} has none (batched: "
+            f"{', '.join(vector.available())})",
+        )
+    if cfg.pretrain.imitate is not None:
+        bad("pretrain.imitate", "is not supported by trainer: vector (it trains from scratch)")
+    if cfg.max_episode_steps is not None:
+        bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
+    v = cfg.vector
+    for key in ("anneal_lr", "norm_adv", "clip_vloss"):
+        if not isinstance(getattr(v, key), bool):
+            bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
+    if not _type_ok(v.stagger, int) or v.stagger < 0:
+        bad("vector.stagger", f"must be an int >= 0, got {v.stagger!r}")
+    if v.target_kl is not None and not (_type_ok(v.target_kl, float) and v.target_kl > 0):
+        bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
+    lanes = v.scalar_lanes
+    if lanes is not None and not (_type_ok(lanes, int) and 0 <= lanes <= cfg.n_envs):
+        bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {lanes!r}")
 
 
 def config_from_dict(data: dict) -> TrainConfig:
@@ -385,8 +474,9 @@ def config_from_dict(data: dict) -> TrainConfig:
     return cfg
 
 
-def load_config(path: str | Path, overrides: dict | None = None,
-                sources: dict | None = None) -> TrainConfig:
+def load_config(
+    path: str | Path, overrides: dict | None = None, sources: dict | None = None
+) -> TrainConfig:
     """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win.
 
     An error in an overridden key is blamed on the override: ``sources`` maps a dotted key to what
@@ -408,7 +498,7 @@ def load_config(path: str | Path, overrides: dict | None = None,
         for i, p in enumerate(parents):
             node = node.setdefault(p, {})
             if not isinstance(node, dict):
-                section = ".".join(parents[:i + 1])
+                section = ".".join(parents[: i + 1])
                 raise ConfigError(f"{source}: {section!r} is not a section of the config")
         node[last] = value
     try:

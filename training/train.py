@@ -93,12 +93,21 @@ def evaluate(agent, game, opponent: str, games: int, seed: int) -> dict:
             total += win_credit(result.winners, seat)
     share = total / games if games else 0.0
     lo, hi = wilson_interval(total, games)
-    return {"opponent": opponent, "games": games, "win_share": share, "ci_low": lo, "ci_high": hi,
-            "uniform": 1.0 / n, "steps_per_game": steps / max(games, 1), "abandoned": abandoned}
+    return {
+        "opponent": opponent,
+        "games": games,
+        "win_share": share,
+        "ci_low": lo,
+        "ci_high": hi,
+        "uniform": 1.0 / n,
+        "steps_per_game": steps / max(games, 1),
+        "abandoned": abandoned,
+    }
 
 
-def evaluate_opponents(agent, game, opponents: list[str], games: int, seed: int, step: int,
-                       kind: str = "periodic") -> list[dict]:
+def evaluate_opponents(
+    agent, game, opponents: list[str], games: int, seed: int, step: int, kind: str = "periodic"
+) -> list[dict]:
     """``evaluate`` against each opponent spec, seeded by (run seed, step, opponent index) so every
     trainer's evaluation at a step plays the same games; ``kind`` (periodic, pretrain, final)
     marks the rows in eval.csv."""
@@ -107,20 +116,37 @@ def evaluate_opponents(agent, game, opponents: list[str], games: int, seed: int,
         r = evaluate(agent, game, opp, games, seed=_seed(seed, step, k))
         r["step"], r["kind"] = step, kind
         rows.append(r)
-        log.info("step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s", step, opp,
-                 r["win_share"], r["ci_low"], r["ci_high"], games, r["uniform"],
-                 f", {r['abandoned']} abandoned" if r["abandoned"] else "")
+        log.info(
+            "step %d: win share vs %s %.3f [%.3f, %.3f] over %d games (1/P = %.3f)%s",
+            step,
+            opp,
+            r["win_share"],
+            r["ci_low"],
+            r["ci_high"],
+            games,
+            r["uniform"],
+            f", {r['abandoned']} abandoned" if r["abandoned"] else "",
+        )
     return rows
 
 
-EVAL_COLUMNS = ["step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
-                "abandoned"]
+EVAL_COLUMNS = [
+    "step",
+    "kind",
+    "opponent",
+    "games",
+    "win_share",
+    "ci_low",
+    "ci_high",
+    "uniform",
+    "abandoned",
+]
 
 
-def write_eval_csv(path: Path, rows: list[dict]) -> None:
+def write_eval_csv(path: Path, rows: list[dict], columns: list[str] = EVAL_COLUMNS) -> None:
     """Every evaluation of the run so far (the learning curve), rewritten atomically."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, EVAL_COLUMNS, extrasaction="ignore")
+    w = csv.DictWriter(buf, columns, extrasaction="ignore")
     w.writeheader()
     w.writerows(rows)
     atomic_write(path, buf.getvalue().encode())
@@ -156,8 +182,16 @@ def make_vec_env(cfg: TrainConfig, mix: dict):
                 import signal
 
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-            return SingleAgentEnv(cfg.game, cfg.num_players, opponents=mix, reward=cfg.reward,
-                                  episode_stats=True, max_steps=cfg.max_episode_steps, **cfg.game_options)
+            return SingleAgentEnv(
+                cfg.game,
+                cfg.num_players,
+                opponents=mix,
+                reward=cfg.reward,
+                episode_stats=True,
+                max_steps=cfg.max_episode_steps,
+                **cfg.game_options,
+            )
+
         return _init
 
     fns = [make(i) for i in range(cfg.n_envs)]
@@ -170,12 +204,25 @@ def _new_model(cfg: TrainConfig, venv):
 
     p = cfg.ppo
     return MaskablePPO(
-        "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
-        n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
-        ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=cfg.seed,
-        device=cfg.device, verbose=0,
-        policy_kwargs={"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
-                       "activation_fn": {"tanh": nn.Tanh, "relu": nn.ReLU}[p.activation]},
+        "MlpPolicy",
+        venv,
+        learning_rate=p.learning_rate,
+        n_steps=p.n_steps,
+        batch_size=p.batch_size,
+        n_epochs=p.n_epochs,
+        gamma=p.gamma,
+        gae_lambda=p.gae_lambda,
+        clip_range=p.clip_range,
+        ent_coef=p.ent_coef,
+        vf_coef=p.vf_coef,
+        max_grad_norm=p.max_grad_norm,
+        seed=cfg.seed,
+        device=cfg.device,
+        verbose=0,
+        policy_kwargs={
+            "net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
+            "activation_fn": {"tanh": nn.Tanh, "relu": nn.ReLU}[p.activation],
+        },
     )
 
 
@@ -245,12 +292,16 @@ class Trainer:
         ckpt, old = self.run_dir / CHECKPOINT, self.run_dir / OLD_CHECKPOINT
         if self.resume and not ckpt.exists():
             if old.exists():
-                raise ConfigError(f"--resume: {old} is a checkpoint of an older deckzoo, in a "
-                                  "format (pickle) that is no longer loaded because loading it "
-                                  "could run code; start the run afresh")
+                raise ConfigError(
+                    f"--resume: {old} is a checkpoint of an older deckzoo, in a "
+                    "format (pickle) that is no longer loaded because loading it "
+                    "could run code; start the run afresh"
+                )
             raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
         if not self.resume and (ckpt.exists() or old.exists()):
-            raise ConfigError(f"{self.run_dir} already holds a run; pass --resume or choose another run_dir")
+            raise ConfigError(
+                f"{self.run_dir} already holds a run; pass --resume or choose another run_dir"
+            )
         blob = read_checkpoint(ckpt) if self.resume else None  # damaged: fails before any work
         if blob is not None:
             self._check_extension(blob[0])
@@ -274,15 +325,32 @@ class Trainer:
 
         cfg, pre = self.cfg, self.cfg.pretrain
         log.info("pretraining: imitating %s over %d decisions", pre.imitate, pre.decisions)
-        report = pretrain(self.model, self.game, pre, reward=cfg.reward, gamma=cfg.ppo.gamma, vf_coef=cfg.ppo.vf_coef,
-                          max_grad_norm=cfg.ppo.max_grad_norm, seed=_seed(cfg.seed, 1), progress=cfg.progress_bar)
-        log.info("pretraining: %.0f s, held-out imitation accuracy %.3f (untrained %.3f, random legal %.3f)",
-                 report["seconds"], report["accuracy"], report["accuracy_before"], report["random_accuracy"])
+        report = pretrain(
+            self.model,
+            self.game,
+            pre,
+            reward=cfg.reward,
+            gamma=cfg.ppo.gamma,
+            vf_coef=cfg.ppo.vf_coef,
+            max_grad_norm=cfg.ppo.max_grad_norm,
+            seed=_seed(cfg.seed, 1),
+            progress=cfg.progress_bar,
+        )
+        log.info(
+            "pretraining: %.0f s, held-out imitation accuracy %.3f "
+            "(untrained %.3f, random legal %.3f)",
+            report["seconds"],
+            report["accuracy"],
+            report["accuracy_before"],
+            report["random_accuracy"],
+        )
         for k in ("accuracy", "accuracy_before", "random_accuracy"):
             self.model.logger.record(f"pretrain/{k}", report[k])
         if pre.eval_games:
             report["eval"] = self._evaluate(pre.eval_games, 0, kind="pretrain")
-            self.rs.next_eval = self.cfg.eval.every  # step 0 is evaluated: the next one is due at `every`
+            self.rs.next_eval = (
+                self.cfg.eval.every
+            )  # step 0 is evaluated: the next one is due at `every`
         self.rs.pretrain = report
         self.model.logger.dump(0)
         self.save_checkpoint()
@@ -297,8 +365,14 @@ class Trainer:
         cfg, model, rs = self.cfg, self.model, self.rs
         total = -(-cfg.total_timesteps // cfg.rollout_steps) * cfg.rollout_steps
         wall0 = time.perf_counter()
-        bar = tqdm(total=total, initial=model.num_timesteps, unit="step", dynamic_ncols=True,
-                   disable=not cfg.progress_bar, desc=f"train {cfg.game}")
+        bar = tqdm(
+            total=total,
+            initial=model.num_timesteps,
+            unit="step",
+            dynamic_ncols=True,
+            disable=not cfg.progress_bar,
+            desc=f"train {cfg.game}",
+        )
 
         class Progress(BaseCallback):
             def _on_step(self) -> bool:
@@ -311,8 +385,9 @@ class Trainer:
         try:
             self._loop(total, progress, bar)
         except KeyboardInterrupt:
-            raise TrainingInterrupted(model.num_timesteps, self.checkpoint_step,
-                                      self.run_dir / CHECKPOINT) from None
+            raise TrainingInterrupted(
+                model.num_timesteps, self.checkpoint_step, self.run_dir / CHECKPOINT
+            ) from None
         finally:
             bar.close()
         return self._finish(time.perf_counter() - wall0)
@@ -321,7 +396,9 @@ class Trainer:
         cfg, model, rs = self.cfg, self.model, self.rs
         while model.num_timesteps < total:
             t0, c0 = time.perf_counter(), time.process_time()
-            model.learn(cfg.rollout_steps, callback=progress, reset_num_timesteps=False, progress_bar=False)
+            model.learn(
+                cfg.rollout_steps, callback=progress, reset_num_timesteps=False, progress_bar=False
+            )
             rs.train_seconds += time.perf_counter() - t0
             rs.train_cpu_seconds += time.process_time() - c0
             step = model.num_timesteps
@@ -341,23 +418,36 @@ class Trainer:
         cfg, rs, step = self.cfg, self.rs, self.model.num_timesteps
         rs.pool.append(weights_from_sb3(self.model.policy))
         rs.pool_steps.append(step)
-        for i, w in zip(rs.pool_steps[:-cfg.opponents.pool_size], rs.pool[:-cfg.opponents.pool_size]):
+        for i, w in zip(
+            rs.pool_steps[: -cfg.opponents.pool_size], rs.pool[: -cfg.opponents.pool_size]
+        ):
             self._retired[i] = w  # may still be seated in games in progress
-        del rs.pool[:-cfg.opponents.pool_size], rs.pool_steps[:-cfg.opponents.pool_size]
+        del rs.pool[: -cfg.opponents.pool_size], rs.pool_steps[: -cfg.opponents.pool_size]
         rs.next_snapshot = (step // cfg.opponents.snapshot_every + 1) * cfg.opponents.snapshot_every
         self._push_pool()
 
     def _push_pool(self, retired: dict | None = None) -> None:
         retired = {i: PolicyAgent(w) for i, w in (retired or {}).items()}
-        self.venv.env_method("set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired)
+        self.venv.env_method(
+            "set_pool", [PolicyAgent(w) for w in self.rs.pool], self.rs.pool_steps, retired
+        )
 
-    def _evaluate(self, games: int, step: int, kind: str = "periodic",
-                  seed: int | None = None) -> list[dict]:
+    def _evaluate(
+        self, games: int, step: int, kind: str = "periodic", seed: int | None = None
+    ) -> list[dict]:
         """``seed`` (the pre-registered ``eval.final_seed``) replaces the run's seed."""
-        agent = PolicyAgent(weights_from_sb3(self.model.policy),
-                            deterministic=self.cfg.eval.deterministic)
-        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games,
-                                  self.cfg.seed if seed is None else seed, step, kind)
+        agent = PolicyAgent(
+            weights_from_sb3(self.model.policy), deterministic=self.cfg.eval.deterministic
+        )
+        rows = evaluate_opponents(
+            agent,
+            self.game,
+            self.eval_opponents,
+            games,
+            self.cfg.seed if seed is None else seed,
+            step,
+            kind,
+        )
         for r in rows:
             self.model.logger.record(f"eval/win_share_vs_{r['opponent']}", r["win_share"])
         self.rs.eval_history.extend(rows)
@@ -369,34 +459,54 @@ class Trainer:
         buf = io.BytesIO()
         model.save(buf)
         atomic_write(self.run_dir / "final.zip", buf.getvalue())
-        save_policy(self.run_dir / "policy.npz", weights_from_sb3(model.policy), game=cfg.game,
-                    env=E.canonical(cfg.game), game_config=self.game.config(),
-                    trainer="deckzoo.training (MaskablePPO)",
-                    training=config_to_dict(cfg), extra={"steps": int(model.num_timesteps)})
+        save_policy(
+            self.run_dir / "policy.npz",
+            weights_from_sb3(model.policy),
+            game=cfg.game,
+            env=E.canonical(cfg.game),
+            game_config=self.game.config(),
+            trainer="deckzoo.training (MaskablePPO)",
+            training=config_to_dict(cfg),
+            extra={"steps": int(model.num_timesteps)},
+        )
         t0 = time.perf_counter()
-        final = (self._evaluate(cfg.eval.final_games, model.num_timesteps, kind="final",
-                                seed=cfg.eval.final_seed)
-                 if cfg.eval.final_games else [])
+        final = (
+            self._evaluate(
+                cfg.eval.final_games, model.num_timesteps, kind="final", seed=cfg.eval.final_seed
+            )
+            if cfg.eval.final_games
+            else []
+        )
         summary = {
-            "game": cfg.game, "num_players": self.game.num_players, "steps": model.num_timesteps,
-            "train_seconds": rs.train_seconds, "steps_per_second": model.num_timesteps / max(rs.train_seconds, 1e-9),
+            "game": cfg.game,
+            "num_players": self.game.num_players,
+            "steps": model.num_timesteps,
+            "train_seconds": rs.train_seconds,
+            "steps_per_second": model.num_timesteps / max(rs.train_seconds, 1e-9),
             # with vec_env dummy and one torch thread the run is one thread: steps per CPU second is
             # what an otherwise idle core would give (subproc envs' CPU time is not counted)
             "train_cpu_seconds": rs.train_cpu_seconds,
             "steps_per_cpu_second": model.num_timesteps / max(rs.train_cpu_seconds, 1e-9),
-            "wall_seconds_this_session": wall, "final_eval_seconds": time.perf_counter() - t0,
-            "n_envs": cfg.n_envs, "vec_env": cfg.vec_env, "torch_threads": cfg.torch_threads,
+            "wall_seconds_this_session": wall,
+            "final_eval_seconds": time.perf_counter() - t0,
+            "n_envs": cfg.n_envs,
+            "vec_env": cfg.vec_env,
+            "torch_threads": cfg.torch_threads,
             "pretrain": rs.pretrain,
             # the run's CPU budget: behaviour cloning (collection + fitting) plus PPO
-            "budget_cpu_seconds": rs.train_cpu_seconds + (rs.pretrain or {}).get("cpu_seconds", 0.0),
-            "opponent_mix": self.mix, "pool_size": len(rs.pool), "load_average": list(os.getloadavg()),
+            "budget_cpu_seconds": rs.train_cpu_seconds
+            + (rs.pretrain or {}).get("cpu_seconds", 0.0),
+            "opponent_mix": self.mix,
+            "pool_size": len(rs.pool),
+            "load_average": list(os.getloadavg()),
             "final_eval": final,
         }
         atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
         if rs.eval_history:
             title = f"{cfg.game} ({self.game.num_players} players): MaskablePPO, {cfg.run_dir}"
-            plot_learning_curve(rs.eval_history, self.game.num_players,
-                                self.run_dir / "learning_curve.png", title)
+            plot_learning_curve(
+                rs.eval_history, self.game.num_players, self.run_dir / "learning_curve.png", title
+            )
         rs.finished = True  # a resume with the same budget now has nothing to do
         self.save_checkpoint()
         self.close()
@@ -421,9 +531,13 @@ class Trainer:
         for i, w in self._retired.items():
             arrays.update(w.to_arrays(f"retired_{i}_"))
         meta = {
-            "config": config_to_dict(self.cfg), "sb3": sb3, "run_state": self.rs.to_json(),
-            "pool_activations": [w.activation for w in pool], "retired": list(self._retired),
-            "env_states": self.venv.env_method("get_env_state"), "rng": rng,
+            "config": config_to_dict(self.cfg),
+            "sb3": sb3,
+            "run_state": self.rs.to_json(),
+            "pool_activations": [w.activation for w in pool],
+            "retired": list(self._retired),
+            "env_states": self.venv.env_method("get_env_state"),
+            "rng": rng,
         }
         path = self.run_dir / CHECKPOINT
         write_checkpoint(path, meta, {**arrays, **rng_arrays}, tensors)
@@ -438,18 +552,24 @@ class Trainer:
             done, finished = int(meta["sb3"]["num_timesteps"]), bool(meta["run_state"]["finished"])
             saved = dict(meta["config"])
         except (KeyError, TypeError, ValueError) as e:
-            raise ConfigError(f"--resume: the checkpoint in {self.run_dir} is damaged (missing or "
-                              f"bad {e}); start the run afresh in another run_dir") from None
+            raise ConfigError(
+                f"--resume: the checkpoint in {self.run_dir} is damaged (missing or "
+                f"bad {e}); start the run afresh in another run_dir"
+            ) from None
         _check_resumable(saved, config_to_dict(self.cfg))
         total = -(-self.cfg.total_timesteps // self.cfg.rollout_steps) * self.cfg.rollout_steps
         if total < done:
-            raise ConfigError(f"--resume: total_timesteps {self.cfg.total_timesteps} is below the "
-                              f"{done} steps this run has done; give more than {done} (--steps) "
-                              "to extend it")
+            raise ConfigError(
+                f"--resume: total_timesteps {self.cfg.total_timesteps} is below the "
+                f"{done} steps this run has done; give more than {done} (--steps) "
+                "to extend it"
+            )
         if total == done and finished:
-            raise RunFinished(f"{self.run_dir} already finished at {done} steps (final evaluation "
-                              f"in summary.json); nothing to do: give more than {done} steps "
-                              "(--steps) to extend it")
+            raise RunFinished(
+                f"{self.run_dir} already finished at {done} steps (final evaluation "
+                f"in summary.json); nothing to do: give more than {done} steps "
+                "(--steps) to extend it"
+            )
 
     def _load_checkpoint(self, meta: dict, arrays: dict, tensors: dict) -> None:
         where = self.run_dir / CHECKPOINT
@@ -457,8 +577,10 @@ class Trainer:
             restore_model(self.model, meta["sb3"], arrays, tensors)
             rs = dict(meta["run_state"])
             acts = list(meta["pool_activations"])
-            pool = [PolicyWeights.from_arrays(arrays, acts[k], f"pool_{k}_", str(where))
-                    for k in range(len(rs["pool_steps"]))]
+            pool = [
+                PolicyWeights.from_arrays(arrays, acts[k], f"pool_{k}_", str(where))
+                for k in range(len(rs["pool_steps"]))
+            ]
             retired = {}
             for n, i in enumerate(meta["retired"]):
                 act, prefix = acts[len(pool) + n], f"retired_{i}_"
@@ -476,9 +598,11 @@ class Trainer:
         except ConfigError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, RuntimeError) as e:
-            raise ConfigError(f"--resume: the checkpoint {str(where)!r} is damaged or inconsistent "
-                              f"({type(e).__name__}: {e}); start the run afresh in another "
-                              "run_dir") from None
+            raise ConfigError(
+                f"--resume: the checkpoint {str(where)!r} is damaged or inconsistent "
+                f"({type(e).__name__}: {e}); start the run afresh in another "
+                "run_dir"
+            ) from None
         self.checkpoint_step = int(self.model.num_timesteps)
         write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
 
@@ -486,7 +610,7 @@ class Trainer:
 def _flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "rllib"):
+        if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain", "vector", "rllib"):
             out.update(_flatten(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
@@ -497,13 +621,20 @@ def _check_resumable(saved: dict, given: dict, allowed=RESUMABLE_CHANGES) -> Non
     a, b = _flatten(saved), _flatten(given)
     diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in allowed)
     if diff:
-        raise ConfigError(f"--resume: the config differs from the run's own in {', '.join(diff)} "
-                          f"(only {', '.join(sorted(allowed))} may change)")
+        raise ConfigError(
+            f"--resume: the config differs from the run's own in {', '.join(diff)} "
+            f"(only {', '.join(sorted(allowed))} may change)"
+        )
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
     """Train (or resume) one run; returns its summary (also written to run_dir/summary.json).
-    ``trainer: rllib`` runs RLlib's PPO on Ray instead (training/rllib.py)."""
+    ``trainer: vector`` runs the batched self-play trainer (training/vector_ppo.py) instead, and
+    ``trainer: rllib`` RLlib's PPO on Ray (training/rllib.py)."""
+    if cfg.trainer == "vector":
+        from .vector_ppo import train as train_vector
+
+        return train_vector(cfg, resume=resume)
     if cfg.trainer == "rllib":
         from .rllib import train as train_rllib
 

@@ -13,10 +13,10 @@ feasible, affordable set of regrouped troops beats *without bonuses* (might >= c
 difficulty), using the fewest troops; (2) travel to a world where such a challenge
 waits for the troops that remain after the trip; (3) attack a Järl here whose every regrouped troop
 is weaker than ours, if a coin is to spare; (4) make one trip anyway for the hand reset and the
-benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop (defending
-is free: troops regroup on our own turn); Krog: hires troop cards when coins allow; discards the
-card it values least (events and reactions by their bonus, class cards by how well they fit);
-keeps the best reward.
+benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop
+(defending is free: troops regroup on our own turn); Krog: hires troop cards when coins allow;
+discards the card it values least (events and reactions by their bonus, class cards by how well
+they fit); keeps the best reward.
 
 Part 2. Preparation ends with a gain-only personal event if one is in hand (Odin's Ravens, Ivaldi's
 Forge, Freyr's Harvest, ...). Bonuses: the smallest card that turns the contest its way (on its own
@@ -73,8 +73,11 @@ def plan_troop(hand) -> list[int] | None:
         if n >= 3:
             consider([A.encode("place_class", PENDING, c)] * n, n, n * MIGHT[c])
         elif n == 2 and tyr:
-            consider([A.encode("place_class", PENDING, c)] * 2 + [A.encode("place_tyr", PENDING, c + 1)], 3,
-                     2 * MIGHT[c] + MIGHT[TYR])
+            consider(
+                [A.encode("place_class", PENDING, c)] * 2 + [A.encode("place_tyr", PENDING, c + 1)],
+                3,
+                2 * MIGHT[c] + MIGHT[TYR],
+            )
     sned = min(int(hand[SNEDIG]), 2)
     for lo in range(NUM_CLASSES):
         for hi in range(lo + 1, NUM_CLASSES):
@@ -147,10 +150,19 @@ class HeuristicAgent(Agent):
         s = info_state.determinize(self.rng)
         p = info_state.player
         handler = {
-            "krog": self._krog, "preparation": self._prep, "build": self._build, "onslaught": self._onslaught,
-            "defend": self._defend, "spoils": self._discard, "discard_requirement": self._discard,
-            "take_card": self._take, "reserve": self._reserve, "keep_reward": self._keep,
-            "bonus": self._bonus, "reaction_window": self._react, "event_discard": self._discard,
+            "krog": self._krog,
+            "preparation": self._prep,
+            "build": self._build,
+            "onslaught": self._onslaught,
+            "defend": self._defend,
+            "spoils": self._discard,
+            "discard_requirement": self._discard,
+            "take_card": self._take,
+            "reserve": self._reserve,
+            "keep_reward": self._keep,
+            "bonus": self._bonus,
+            "reaction_window": self._react,
+            "event_discard": self._discard,
         }.get(mode)
         a = handler(s, p, mask) if handler is not None else None
         if mode == "preparation" and a == A.END_PHASE:
@@ -168,7 +180,9 @@ class HeuristicAgent(Agent):
 
     def _krog(self, s, p, mask):
         top = s.krog[-1]
-        useful = top <= THOR and (top >= TYR or s.hands[p, top] >= 1 or s.hands[p, max(top - 1, 0)] >= 1)
+        useful = top <= THOR and (
+            top >= TYR or s.hands[p, top] >= 1 or s.hands[p, max(top - 1, 0)] >= 1
+        )
         return A.HIRE if useful and s.coins[p] >= 3 else A.PASS
 
     def _prep(self, s, p, mask):
@@ -189,7 +203,7 @@ class HeuristicAgent(Agent):
         return A.FINISH if mask[A.FINISH] else A.CANCEL
 
     def _best_challenge(self, s, p, troop_ids, where):
-        """(score, challenge id, troops) of the best sure win in world ``where`` with these troops."""
+        """The best sure win in world ``where`` with these troops: (score, challenge id, troops)."""
         troops = s.troops[p]
         best = None
         cands = list(s.open) + ([s.reserved[p]] if s.reserved[p] >= 0 else [])
@@ -223,7 +237,9 @@ class HeuristicAgent(Agent):
             used = _assign(troops, free, world.troops)
             rest = [i for i in free if i not in used]
             after = self._best_challenge(s, p, rest, w)
-            trips.append((after[0] if after else -1.0, -sum(troops[i].ncards() for i in used), w, used))
+            trips.append(
+                (after[0] if after else -1.0, -sum(troops[i].ncards() for i in used), w, used)
+            )
         trips.sort(reverse=True)
         if trips and trips[0][0] > 0:
             _, _, w, used = trips[0]
@@ -267,7 +283,9 @@ class HeuristicAgent(Agent):
             if k >= SNEDIG:
                 return 5.0
             neighbours = (hand[k - 1] if k > 0 else 0) + (hand[k + 1] if k < 9 else 0)
-            return MIGHT[k] + 1.5 * neighbours + 1.0 * (hand[k] - 1) + (0.5 if hand[k] >= 2 else 0.0)
+            return (
+                MIGHT[k] + 1.5 * neighbours + 1.0 * (hand[k] - 1) + (0.5 if hand[k] >= 2 else 0.0)
+            )
 
         return A.BASE["discard"] + min(kinds, key=keep_value)
 
@@ -285,7 +303,9 @@ class HeuristicAgent(Agent):
         c = s.contest
         f = s.stack[-1]
         side = f["side"]
-        cards = sorted((DATA.bonus[k], k) for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[p, k])
+        cards = sorted(
+            (DATA.bonus[k], k) for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[p, k]
+        )
         if c["t"] == "ch":
             q = c["p"]
             ch = DATA.challenges[c["ch"]]
@@ -322,14 +342,18 @@ class HeuristicAgent(Agent):
             if name == "Skuld's Thread":
                 c = s.contest
                 ch = DATA.challenges[c["ch"]]
-                if C.might(ch, [s.troops[c["p"]][i] for i in c["tr"]], MIGHT) < s.challenge_difficulty(c["ch"]):
+                if C.might(
+                    ch, [s.troops[c["p"]][i] for i in c["tr"]], MIGHT
+                ) < s.challenge_difficulty(c["ch"]):
                     continue
             return a
         return A.PASS
 
     def _take(self, s, p, mask):
         ids = [k for k in range(DATA.num_kinds) if mask[A.BASE["take_card"] + k]]
-        return A.BASE["take_card"] + max(ids, key=lambda k: (k <= THOR, MIGHT[k] if k <= THOR else 0))
+        return A.BASE["take_card"] + max(
+            ids, key=lambda k: (k <= THOR, MIGHT[k] if k <= THOR else 0)
+        )
 
     def _reserve(self, s, p, mask):
         ids = [c for c in range(len(DATA.challenges)) if mask[A.BASE["reserve"] + c]]
@@ -337,11 +361,20 @@ class HeuristicAgent(Agent):
 
     def _keep(self, s, p, mask):
         ids = [k for k in range(len(DATA.rewards)) if mask[A.BASE["keep_reward"] + k]]
-        return A.BASE["keep_reward"] + max(ids, key=lambda k: (DATA.rewards[k][1], DATA.rewards[k][0] == "renown"))
+        return A.BASE["keep_reward"] + max(
+            ids, key=lambda k: (DATA.rewards[k][1], DATA.rewards[k][0] == "renown")
+        )
 
 
-GOOD_EVENTS = ("Odin's Ravens", "Ivaldi's Forge", "Freyr's Harvest", "Valkyrie's Choice", "Bragi's Song",
-               "Feast in the Krog", "Mimir's Well")
+GOOD_EVENTS = (
+    "Odin's Ravens",
+    "Ivaldi's Forge",
+    "Freyr's Harvest",
+    "Valkyrie's Choice",
+    "Bragi's Song",
+    "Feast in the Krog",
+    "Mimir's Well",
+)
 
 
 def _assign(troops, free, need) -> list[int]:
@@ -362,8 +395,14 @@ def _benefit(w: int, poor: bool) -> float:
     b = DATA.worlds[w].benefit
     if b.kind == "gain_coins":
         return b.n * (2.0 if poor else 0.6)
-    return {"draw_rewards": 3.0, "draw_rewards_keep_one": 3.5, "reserve_challenge": 1.0, "draw_cards": 1.0,
-            "take_from_valhalla": 1.2, "take_from_krog": 1.2}.get(b.kind, 0.0)
+    return {
+        "draw_rewards": 3.0,
+        "draw_rewards_keep_one": 3.5,
+        "reserve_challenge": 1.0,
+        "draw_cards": 1.0,
+        "take_from_valhalla": 1.2,
+        "take_from_krog": 1.2,
+    }.get(b.kind, 0.0)
 
 
 __all__ = [

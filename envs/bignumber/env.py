@@ -3,11 +3,13 @@ docs/rules/bignumber.md).
 
 | | |
 |---|---|
-| import | `from deckzoo.envs import bignumber_v0` / `pettingzoo.make("aec", "deckzoo/bignumber-v0")` |
+| import | `from deckzoo.envs import bignumber_v0` |
+| make | `pettingzoo.make("aec", "deckzoo/bignumber-v0")` |
 | agents | `player_0` ... `player_{n-1}`, n = 2-6 (default 4) |
-| actions | Discrete(2180) with one deck (one action a play); Discrete(74) with two decks (card by card) |
+| actions | one deck: Discrete(2180), one action a play; two decks: Discrete(74), card by card |
 | observation | `{"observation": float32 (see game.layout), "action_mask": int8 (num_actions,)}` |
-| options | num_players, two_decks, target, single_deal, start_player, reward, illegal_action, render_mode |
+| options | num_players, two_decks, target, single_deal, start_player, |
+| | reward, illegal_action, render_mode |
 """
 
 from ..core.aec import aec_constructors

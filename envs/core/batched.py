@@ -151,8 +151,11 @@ class BatchedEngine:
 
     def state_nbytes(self) -> int:
         """Bytes of game state held for all lanes (the arrays of ``vars(self)``)."""
-        return sum(v.nbytes for k, v in vars(self).items()
-                   if isinstance(v, np.ndarray) and k not in ("all",))
+        return sum(
+            v.nbytes
+            for k, v in vars(self).items()
+            if isinstance(v, np.ndarray) and k not in ("all",)
+        )
 
 
 class StateDeals:
@@ -192,15 +195,22 @@ class BatchedEnv:
     """
 
     def __init__(self, engine_cls: type[BatchedEngine], num_envs: int = 1, seed=None, **options):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
             raise ConfigError(f"option 'num_envs' must be an int >= 1, got {num_envs!r}")
         for key, why in engine_cls.UNSUPPORTED.items():
             if key in options and options[key] != _default(engine_cls.game_cls, key):
-                raise ConfigError(f"{engine_cls.game_cls.name} (batched): option {key!r} is not "
-                                  f"supported: {why}")
+                raise ConfigError(
+                    f"{engine_cls.game_cls.name} (batched): option {key!r} is not supported: {why}"
+                )
         if options.get("render_mode") is not None:
-            raise ConfigError("batched envs: option 'render_mode' is not supported (render one "
-                              "game with the scalar env)")
+            raise ConfigError(
+                "batched envs: option 'render_mode' is not supported (render one "
+                "game with the scalar env)"
+            )
         game, adapter = split_options(engine_cls.game_cls, options)
         self.game = game
         self.reward_mode = adapter["reward"]
@@ -215,7 +225,7 @@ class BatchedEnv:
 
     # ---- chance ---------------------------------------------------------------------------------
     def set_chance(self, hook: ChanceHook | None) -> None:
-        """Draw chance from ``hook`` instead of the batch generator (None: back to the generator)."""
+        """Draw chance from ``hook`` instead of the batch generator (None: back to it)."""
         self.engine.chance = hook
 
     # ---- the loop -------------------------------------------------------------------------------
@@ -259,8 +269,12 @@ class BatchedEnv:
         eng = self.engine
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
-            raise IllegalActionError(actions, [], f"actions must be an integer array of shape "
-                                     f"({self.num_envs},), got {a.dtype} {a.shape}")
+            raise IllegalActionError(
+                actions,
+                [],
+                f"actions must be an integer array of shape "
+                f"({self.num_envs},), got {a.dtype} {a.shape}",
+            )
         a = a.astype(np.int64, copy=False)
         lanes = eng.all if active is None else np.flatnonzero(active)
         act = a if active is None else a[lanes]
@@ -271,9 +285,12 @@ class BatchedEnv:
             bad_pos = np.flatnonzero(~ok)
             if self.illegal_action == "raise":
                 lane = int(lanes[bad_pos[0]])
-                raise IllegalActionError(int(act[bad_pos[0]]), np.flatnonzero(self._mask[lane]),
-                                         f"lane {lane} (player {int(eng.cur[lane])}): not legal now; "
-                                         f"no lane was changed")
+                raise IllegalActionError(
+                    int(act[bad_pos[0]]),
+                    np.flatnonzero(self._mask[lane]),
+                    f"lane {lane} (player {int(eng.cur[lane])}): not legal now; "
+                    f"no lane was changed",
+                )
             bad = lanes[bad_pos]
             lanes, act = lanes[ok], act[ok]
         movers = eng.cur.copy()
@@ -320,6 +337,55 @@ class BatchedEnv:
                 self._last_scores[final] = eng.scores(final)
         self._mask = eng.legal_mask()
         return Step(eng.observe(eng.cur), self._mask, eng.cur.copy(), rewards, done, info)
+
+    # ---- saving and restoring -------------------------------------------------------------------
+    def get_state(self) -> tuple[dict[str, np.ndarray], dict]:
+        """``(arrays, meta)``: every lane's game as plain numpy arrays (the engine's public arrays,
+        the current masks, the dense-reward baselines) and the batch generator's state as JSON-able
+        values. A training run checkpoints these to continue exactly (``set_state``)."""
+        eng = self.engine
+        arrays = {
+            f"engine.{k}": v.copy()
+            for k, v in vars(eng).items()
+            if isinstance(v, np.ndarray) and not k.startswith("_")
+        }
+        arrays["mask"] = self._mask.copy()
+        if self._last_scores is not None:
+            arrays["last_scores"] = self._last_scores.copy()
+        return arrays, {"rng": eng.rng.bit_generator.state}
+
+    def set_state(self, arrays: dict[str, np.ndarray], meta: dict):
+        """Restore ``get_state()`` of an env of the same game, options and ``num_envs``; returns
+        ``(obs, mask, player)`` of the players to act, as ``reset`` does. A missing or misshapen
+        array raises ``ValueError`` naming it, before anything changes."""
+        eng = self.engine
+        targets = {
+            f"engine.{k}": v
+            for k, v in vars(eng).items()
+            if isinstance(v, np.ndarray) and not k.startswith("_")
+        }
+        want = set(targets) | {"mask"} | ({"last_scores"} if self.reward_mode == "dense" else set())
+        if set(arrays) != want:
+            raise ValueError(
+                f"batched env state: arrays {sorted(set(want) ^ set(arrays))} missing or unexpected"
+            )
+        shapes = {k: v.shape for k, v in targets.items()}
+        shapes.update(
+            mask=(self.num_envs, self.num_actions), last_scores=(self.num_envs, self.num_players)
+        )
+        for key, value in arrays.items():
+            if value.shape != shapes[key]:
+                raise ValueError(
+                    f"batched env state: array {key!r} has shape {value.shape}, "
+                    f"this env needs {shapes[key]}"
+                )
+        for key, value in targets.items():
+            value[...] = arrays[key]
+        self._mask = np.array(arrays["mask"], dtype=bool)
+        if "last_scores" in arrays:
+            self._last_scores = np.array(arrays["last_scores"], dtype=np.float64)
+        eng.rng.bit_generator.state = meta["rng"]
+        return eng.observe(eng.cur), self._mask, eng.cur.copy()
 
     def close(self) -> None:
         pass

@@ -1,8 +1,10 @@
-"""gobig_v0: the PettingZoo AEC env of Go Big (rules and layouts: envs/gobig/rules.py, docs/rules/gobig.md).
+"""gobig_v0: the PettingZoo AEC env of Go Big (rules and layouts: envs/gobig/rules.py,
+docs/rules/gobig.md).
 
 | | |
 |---|---|
-| import | `from deckzoo.envs import gobig_v0` / `pettingzoo.make("aec", "deckzoo/gobig-v0")` |
+| import | `from deckzoo.envs import gobig_v0` |
+| make | `pettingzoo.make("aec", "deckzoo/gobig-v0")` |
 | agents | `player_0` ... `player_{n-1}`, n = 2-6 (default 4) |
 | actions | Discrete(23) |
 | observation | `{"observation": float32 (see LAYOUT), "action_mask": int8 (23,)}` |

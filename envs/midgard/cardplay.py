@@ -27,7 +27,7 @@ is ``state.contest``.
 from __future__ import annotations
 
 from . import challenges as C
-from .cards import DATA
+from .cards import DATA, REACTION_TRIGGERS
 from .modes import BONUS, DEFEND, DISCARD_REQ, ENGAGE, EV_DISCARD, MOVE, REACT, TAKE
 
 FIRST = len(DATA.kind_names) - DATA.num_events - DATA.num_reactions  # first event kind
@@ -36,16 +36,7 @@ CARDS = {c.kind: c for c in DATA.action_cards}
 EVENT_KINDS = [c.kind for c in DATA.action_cards if c.is_event]
 REACTION_KINDS = [c.kind for c in DATA.action_cards if not c.is_event]
 BY_TRIGGER = {
-    t: [c.kind for c in DATA.action_cards if c.trigger == t]
-    for t in (
-        "card_played",
-        "troop_engaged_for_challenge",
-        "attacked",
-        "attack_event",
-        "challenge_faced_by_opponent",
-        "challenge_won_by_opponent",
-        "moved_by_effect",
-    )
+    t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in REACTION_TRIGGERS
 }
 IGNORE_KINDS = [
     (c.kind, e.n)

@@ -3,11 +3,13 @@ envs/midgard/rules.py, docs/rules/midgard.md).
 
 | | |
 |---|---|
-| import | `from deckzoo.envs import midgard_v0` / `pettingzoo.make("aec", "deckzoo/midgard-v0")` |
+| import | `from deckzoo.envs import midgard_v0` |
+| make | `pettingzoo.make("aec", "deckzoo/midgard-v0")` |
 | agents | `player_0` ... `player_{n-1}`, n = 3-6 (default 4) |
 | actions | Discrete(557), ranges in envs/midgard/actions.py |
 | observation | `{"observation": float32 (envs/midgard/encoding.py), "action_mask": int8 (557,)}` |
-| options | num_players, start_position, max_turns, max_decisions, start_player, reward, illegal_action, render_mode |
+| options | num_players, start_position, max_turns, max_decisions, start_player, |
+| | reward, illegal_action, render_mode |
 
 Events, reaction windows and bonus cards are played (envs/midgard/cardplay.py): reactions and
 bonuses are out-of-turn decisions, so ``agent_selection`` moves to the seat a window or a bonus

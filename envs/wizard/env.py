@@ -1,11 +1,14 @@
-"""wizard_v0: the PettingZoo AEC env of Wizard (rules and layouts: envs/wizard/rules.py, docs/rules/wizard.md).
+"""wizard_v0: the PettingZoo AEC env of Wizard (rules and layouts: envs/wizard/rules.py,
+docs/rules/wizard.md).
 
 | | |
 |---|---|
-| import | `from deckzoo.envs import wizard_v0` / `pettingzoo.make("aec", "deckzoo/wizard-v0")` |
+| import | `from deckzoo.envs import wizard_v0` |
+| make | `pettingzoo.make("aec", "deckzoo/wizard-v0")` |
 | agents | `player_0` ... `player_{n-1}`, n = 3, 4, 5, 6, 10 or 12 (default 4) |
-| actions | Discrete(59 + K), K = num_rounds (full game: 60 / n): 0-53 play a card, 54-57 trump suit, 58.. bid |
-| observation | `{"observation": float32 (see the layout in docs/rules/wizard.md), "action_mask": int8}` |
+| actions | Discrete(59 + K), K = num_rounds (full game: 60 / n): |
+| | 0-53 play a card, 54-57 trump suit, 58.. bid |
+| observation | `{"observation": float32 (layout: docs/rules/wizard.md), "action_mask": int8}` |
 | options | num_players, num_rounds, foresight, first_dealer, reward, illegal_action, render_mode |
 """
 

@@ -28,19 +28,25 @@ def strip_summary(rows):
     return [{k: v for k, v in r.items() if k not in timed} for r in rows]
 
 
-@pytest.mark.parametrize("agents,players,expected", [
-    (2, 2, [[0, 1], [1, 0]]),
-    (2, 4, [[0, 1, 1, 1], [1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1]]),
-    (3, 3, [[0, 1, 2], [1, 2, 0], [2, 0, 1]]),
-    (3, 2, [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]]),
-])
+@pytest.mark.parametrize(
+    "agents,players,expected",
+    [
+        (2, 2, [[0, 1], [1, 0]]),
+        (2, 4, [[0, 1, 1, 1], [1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1]]),
+        (3, 3, [[0, 1, 2], [1, 2, 0], [2, 0, 1]]),
+        (3, 2, [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]]),
+    ],
+)
 def test_schedule_rotates_every_agent_through_every_seat(agents, players, expected):
     assert schedule(agents, players) == expected
 
 
 def test_parse_agents_labels():
     assert parse_agents(["heuristic", "fast=ismcts:50", "ismcts:9:c=0.5"]) == [
-        ("heuristic", "heuristic"), ("fast", "ismcts:50"), ("ismcts:9:c=0.5", "ismcts:9:c=0.5")]
+        ("heuristic", "heuristic"),
+        ("fast", "ismcts:50"),
+        ("ismcts:9:c=0.5", "ismcts:9:c=0.5"),
+    ]
 
 
 def test_reproducible_from_a_seed_and_independent_of_workers():
@@ -50,7 +56,9 @@ def test_reproducible_from_a_seed_and_independent_of_workers():
     assert strip_times(a.records) == strip_times(b.records)
     assert strip_summary(a.summary) == strip_summary(b.summary)
     assert all(r["decisions"] > 0 and r["sec_per_move"] > 0 for r in a.summary)
-    assert all(r["max_sec_per_move"] >= r["sec_per_move"] for r in a.summary)  # the slowest move bounds the mean
+    assert all(
+        r["max_sec_per_move"] >= r["sec_per_move"] for r in a.summary
+    )  # the slowest move bounds the mean
     assert all(r["max_cpu_sec_per_move"] >= r["cpu_sec_per_move"] >= 0 for r in a.summary)
     c = run_arena(ArenaConfig(**{**cfg.__dict__, "workers": 2}))
     assert strip_times(c.records) == strip_times(a.records)
@@ -61,9 +69,11 @@ def test_reproducible_from_a_seed_and_independent_of_workers():
     assert [r["seed"] for r in d.records] != [r["seed"] for r in a.records]
     # Each game is replayable on its own from its record.
     assert [r["index"] for r in a.records] == list(range(6))
-    assert [r["seats"] for r in a.records[:3]] == [["heuristic", "random", "ismcts:3"],
-                                                   ["random", "ismcts:3", "heuristic"],
-                                                   ["ismcts:3", "heuristic", "random"]]
+    assert [r["seats"] for r in a.records[:3]] == [
+        ["heuristic", "random", "ismcts:3"],
+        ["random", "ismcts:3", "heuristic"],
+        ["ismcts:3", "heuristic", "random"],
+    ]
 
 
 def test_summary_pools_seats_of_one_label():
@@ -87,7 +97,9 @@ class Interrupt:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_keeps_finished_games(workers, tmp_path):
-    cfg = ArenaConfig("gobig", ["heuristic", "random"], games=40, players=2, seed=5, workers=workers)
+    cfg = ArenaConfig(
+        "gobig", ["heuristic", "random"], games=40, players=2, seed=5, workers=workers
+    )
     res = run_arena(cfg, on_record=Interrupt(after=3))
     assert res.interrupted and len(res.records) == 3
     assert sum(r["seat_games"] for r in res.summary) == 3 * 2
@@ -106,8 +118,10 @@ def test_sigterm_is_handled_like_ctrl_c():
             os.kill(os.getpid(), signal.SIGTERM)
 
     before = signal.getsignal(signal.SIGTERM)
-    res = run_arena(ArenaConfig("gobig", ["heuristic", "random"], games=40, players=2, seed=5, workers=2),
-                    on_record=terminate)
+    res = run_arena(
+        ArenaConfig("gobig", ["heuristic", "random"], games=40, players=2, seed=5, workers=2),
+        on_record=terminate,
+    )
     assert res.interrupted and 2 <= len(res.records) < 40
     assert signal.getsignal(signal.SIGTERM) == before  # restored
 
@@ -125,13 +139,16 @@ def test_outputs(tmp_path):
     assert (out / "win_share.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"agents": ["nobody"]}, "nobody"),
-    ({"games": 0}, "games"),
-    ({"workers": 0}, "workers"),
-    ({"players": 9}, "num_players"),
-    ({"options": {"end_rule": "never"}}, "end_rule"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"agents": ["nobody"]}, "nobody"),
+        ({"games": 0}, "games"),
+        ({"workers": 0}, "workers"),
+        ({"players": 9}, "num_players"),
+        ({"options": {"end_rule": "never"}}, "end_rule"),
+    ],
+)
 def test_bad_configs(kw, match):
     base = {"game": "gobig", "agents": ["random"], "games": 2, "players": 2}
     with pytest.raises(ConfigError, match=match):
@@ -139,12 +156,32 @@ def test_bad_configs(kw, match):
 
 
 def test_cli(tmp_path, capsys):
-    rc = main(["arena", "gobig", "--agents", "heuristic,random", "--games", "4", "--players", "2",
-               "--workers", "1", "--no-progress", "--out", str(tmp_path), "--option", "end_rule=literal"])
+    rc = main(
+        [
+            "arena",
+            "gobig",
+            "--agents",
+            "heuristic,random",
+            "--games",
+            "4",
+            "--players",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path),
+            "--option",
+            "end_rule=literal",
+        ]
+    )
     assert rc == 0
     text = capsys.readouterr().out
     assert "heuristic" in text and "random" in text
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["config"]["options"] == {"end_rule": "literal"} and summary["games_played"] == 4
-    assert main(["arena", "gobig", "--agents", "heuristic,nobody", "--games", "2", "--no-progress"]) == 2
+    assert (
+        main(["arena", "gobig", "--agents", "heuristic,nobody", "--games", "2", "--no-progress"])
+        == 2
+    )
     assert "nobody" in capsys.readouterr().err

@@ -21,8 +21,15 @@ from deckzoo.training.single_agent import SingleAgentEnv
 @pytest.fixture(scope="module")
 def model_path(tmp_path_factory):
     env = SingleAgentEnv("gobig_v0")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [32, 16], "activation_fn": torch.nn.ReLU})
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=64,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [32, 16], "activation_fn": torch.nn.ReLU},
+    )
     path = tmp_path_factory.mktemp("ppo") / "model.zip"
     model.save(path)
     return str(path)
@@ -31,20 +38,31 @@ def model_path(tmp_path_factory):
 @pytest.mark.parametrize("activation", [torch.nn.Tanh, torch.nn.ReLU])
 def test_numpy_actor_matches_torch(activation):
     env = SingleAgentEnv("gobig_v0")
-    model = MaskablePPO("MlpPolicy", env, seed=1, device="cpu",
-                        policy_kwargs={"net_arch": [24, 24], "activation_fn": activation})
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=1,
+        device="cpu",
+        policy_kwargs={"net_arch": [24, 24], "activation_fn": activation},
+    )
     w = weights_from_sb3(model.policy)
     obs = np.random.default_rng(0).random((16, *env.observation_space.shape), dtype=np.float32)
     with torch.no_grad():
         dist = model.policy.get_distribution(torch.as_tensor(obs))
         expected = dist.distribution.logits.numpy()
     got = w.logits(obs)
-    got = got - np.log(np.exp(got - got.max(1, keepdims=True)).sum(1, keepdims=True)) - got.max(1, keepdims=True)
+    got = (
+        got
+        - np.log(np.exp(got - got.max(1, keepdims=True)).sum(1, keepdims=True))
+        - got.max(1, keepdims=True)
+    )
     np.testing.assert_allclose(got, expected, atol=1e-5)
     assert w.obs_size == env.observation_space.shape[0] and w.num_actions == env.action_space.n
     assert w.equals(weights_from_sb3(model.policy)) and not w.equals(
-        weights_from_sb3(MaskablePPO("MlpPolicy", env, seed=2,
-                                     policy_kwargs=model.policy_kwargs).policy))
+        weights_from_sb3(
+            MaskablePPO("MlpPolicy", env, seed=2, policy_kwargs=model.policy_kwargs).policy
+        )
+    )
 
 
 def test_masked_choice_obeys_the_mask():
@@ -54,7 +72,9 @@ def test_masked_choice_obeys_the_mask():
     rng = np.random.default_rng(0)
     picks = [masked_choice(logits, mask, rng) for _ in range(2000)]
     assert set(picks) == {1, 2}
-    assert np.mean(np.array(picks) == 2) == pytest.approx(np.exp(3) / (np.exp(3) + np.exp(1)), abs=0.03)
+    assert np.mean(np.array(picks) == 2) == pytest.approx(
+        np.exp(3) / (np.exp(3) + np.exp(1)), abs=0.03
+    )
     assert masked_choice(logits, np.array([False, False, False, True]), rng) == 3
 
 
@@ -94,8 +114,21 @@ def test_policy_agent_is_picklable_and_seedable(model_path):
 def test_arena_cli_accepts_ppo(model_path, tmp_path, capsys):
     from deckzoo.agents.cli import main
 
-    rc = main(["arena", "gobig", "--agents", f"ppo:{model_path},random", "--games", "4", "--workers", "1",
-               "--no-progress", "--out", str(tmp_path / "arena")])
+    rc = main(
+        [
+            "arena",
+            "gobig",
+            "--agents",
+            f"ppo:{model_path},random",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "arena"),
+        ]
+    )
     assert rc == 0
     assert "ppo" in capsys.readouterr().out
 
@@ -104,12 +137,16 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
     import pickle
 
     env = SingleAgentEnv("bignumber_v0")
-    model = MaskablePPO("MlpPolicy", env, seed=4, device="cpu", policy_kwargs={"net_arch": [32, 32]})
+    model = MaskablePPO(
+        "MlpPolicy", env, seed=4, device="cpu", policy_kwargs={"net_arch": [32, 32]}
+    )
     w = weights_from_sb3(model.policy)
     obs, _ = env.reset(seed=0)
     legal = np.flatnonzero(env.action_masks())
     assert 0 < len(legal) < w.num_actions
-    np.testing.assert_allclose(w.legal_logits(obs, legal), w.logits(obs)[legal], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        w.legal_logits(obs, legal), w.logits(obs)[legal], rtol=1e-5, atol=1e-5
+    )
     # the transposed head is a cache: not pickled, rebuilt on use, equal weights either way
     w2 = pickle.loads(pickle.dumps(w))
     assert "_head_t" in w.__dict__ and "_head_t" not in w2.__dict__ and w2.equals(w)

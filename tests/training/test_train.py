@@ -23,15 +23,28 @@ ROLLOUT = 64  # n_steps 32 x 2 envs
 
 def tiny(run_dir, game="gobig", rollouts=4, **over):
     data = {
-        "game": game, "run_dir": str(run_dir), "total_timesteps": rollouts * ROLLOUT, "n_envs": 2,
-        "progress_bar": False, "checkpoint_every": 2 * ROLLOUT, "seed": 3,
+        "game": game,
+        "run_dir": str(run_dir),
+        "total_timesteps": rollouts * ROLLOUT,
+        "n_envs": 2,
+        "progress_bar": False,
+        "checkpoint_every": 2 * ROLLOUT,
+        "seed": 3,
         "game_options": E.registry.short_options(E.canonical(game)),
         "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 2, "net_arch": [16]},
-        "opponents": {"mix": {"random": 0.5, "pool": 0.5}, "snapshot_every": ROLLOUT, "pool_size": 3},
+        "opponents": {
+            "mix": {"random": 0.5, "pool": 0.5},
+            "snapshot_every": ROLLOUT,
+            "pool_size": 3,
+        },
         "eval": {"every": 2 * ROLLOUT, "games": 2, "final_games": 0, "opponents": ["random"]},
     }
     for k, v in over.items():
-        data[k] = {**data.get(k, {}), **v} if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain") else v
+        data[k] = (
+            {**data.get(k, {}), **v}
+            if isinstance(v, dict) and k in ("ppo", "opponents", "eval", "pretrain")
+            else v
+        )
     return config_from_dict(data)
 
 
@@ -43,8 +56,15 @@ def test_smoke_run_every_game(name, tmp_path):
     summary = train(cfg)
     run = tmp_path / game
     assert summary["steps"] == 5 * ROLLOUT
-    for f in ("config.yaml", "checkpoint.ckpt", "eval.csv", "final.zip", "policy.npz",
-              "summary.json", "learning_curve.png"):
+    for f in (
+        "config.yaml",
+        "checkpoint.ckpt",
+        "eval.csv",
+        "final.zip",
+        "policy.npz",
+        "summary.json",
+        "learning_curve.png",
+    ):
         assert (run / f).exists(), f
     assert any((run / "tb").rglob("events.out.tfevents*"))
     assert json.loads((run / "summary.json").read_text())["steps"] == 5 * ROLLOUT
@@ -65,8 +85,9 @@ def test_final_evaluation_uses_the_pre_registered_seed(tmp_path):
     summary = train(cfg)
     agent = PPOAgent(str(tmp_path / "run" / "final.zip"))
     step = summary["steps"]  # games seeded from (final_seed, step, opponent) as every evaluation
-    again = evaluate(agent, E.game_class("gobig")(cfg.num_players), "random", 4,
-                     seed=_seed(77, step, 0))
+    again = evaluate(
+        agent, E.game_class("gobig")(cfg.num_players), "random", 4, seed=_seed(77, step, 0)
+    )
     assert summary["final_eval"][0]["win_share"] == again["win_share"]
     assert summary["final_eval"][0]["steps_per_game"] == again["steps_per_game"]
 
@@ -85,7 +106,11 @@ def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
     game = E.game_class("midgard")(3, max_decisions=6)  # no Midgard game ends in 6 decisions
     assert game.max_game_length == 6
     r = evaluate(First(), game, "random", games=6, seed=0)
-    assert r["abandoned"] == 6 and r["win_share"] == 0.0 and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 6)
+    assert (
+        r["abandoned"] == 6
+        and r["win_share"] == 0.0
+        and (r["ci_low"], r["ci_high"]) == wilson_interval(0, 6)
+    )
     r = evaluate(First(), E.game_class("gobig")(4), "random", games=8, seed=0)
     assert r["abandoned"] == 0 and r["games"] == 8 and r["uniform"] == 0.25
 
@@ -107,10 +132,16 @@ def stopped_and_resumed(tmp_path_factory):
     venv = first.venv
     first.run()
     live = {
-        "params": _params(first.model), "optim": first.model.policy.optimizer.state_dict(),
-        "steps": first.model.num_timesteps, "updates": first.model._n_updates, "pool": first.rs.pool,
-        "pool_steps": first.rs.pool_steps, "env_states": venv.env_method("get_env_state"),
-        "np": np.random.get_state(), "torch": torch.get_rng_state(), "py": random.getstate(),
+        "params": _params(first.model),
+        "optim": first.model.policy.optimizer.state_dict(),
+        "steps": first.model.num_timesteps,
+        "updates": first.model._n_updates,
+        "pool": first.rs.pool,
+        "pool_steps": first.rs.pool_steps,
+        "env_states": venv.env_method("get_env_state"),
+        "np": np.random.get_state(),
+        "torch": torch.get_rng_state(),
+        "py": random.getstate(),
         "last_obs": first.model._last_obs.copy(),
     }
     np.random.seed(12345)  # disturb the globals: resume must restore them
@@ -134,8 +165,10 @@ def test_resume_restores_optimizer_state(stopped_and_resumed):
     assert a["param_groups"] == b["param_groups"] and a["state"].keys() == b["state"].keys()
     assert a["state"]  # Adam has moments after two updates
     for k in a["state"]:
-        assert all(torch.equal(torch.as_tensor(a["state"][k][n]), torch.as_tensor(b["state"][k][n]))
-                   for n in a["state"][k])
+        assert all(
+            torch.equal(torch.as_tensor(a["state"][k][n]), torch.as_tensor(b["state"][k][n]))
+            for n in a["state"][k]
+        )
 
 
 def test_resume_restores_step_counter(stopped_and_resumed):
@@ -147,7 +180,11 @@ def test_resume_restores_step_counter(stopped_and_resumed):
 
 def test_resume_restores_opponent_pool(stopped_and_resumed):
     live, resumed = stopped_and_resumed
-    assert len(live["pool"]) == 3 and resumed.rs.pool_steps == live["pool_steps"] == [0, ROLLOUT, 2 * ROLLOUT]
+    assert len(live["pool"]) == 3 and resumed.rs.pool_steps == live["pool_steps"] == [
+        0,
+        ROLLOUT,
+        2 * ROLLOUT,
+    ]
     assert all(a.equals(b) for a, b in zip(live["pool"], resumed.rs.pool))
     assert resumed.venv.env_method("get_wrapper_attr", "pool_size") == [3, 3]
 
@@ -155,7 +192,11 @@ def test_resume_restores_opponent_pool(stopped_and_resumed):
 def test_resume_restores_random_states(stopped_and_resumed):
     live, resumed = stopped_and_resumed
     np_state = np.random.get_state()
-    assert live["np"][0] == np_state[0] and np.array_equal(live["np"][1], np_state[1]) and live["np"][2:] == np_state[2:]
+    assert (
+        live["np"][0] == np_state[0]
+        and np.array_equal(live["np"][1], np_state[1])
+        and live["np"][2:] == np_state[2:]
+    )
     assert torch.equal(live["torch"], torch.get_rng_state())
     assert live["py"] == random.getstate()
     got = resumed.venv.env_method("get_env_state")
@@ -223,8 +264,12 @@ def test_heuristic_missing_falls_back(tmp_path, monkeypatch):
     import deckzoo.training.train as T
 
     monkeypatch.setattr(T, "has_heuristic", lambda game: False)
-    cfg = tiny(tmp_path / "h", rollouts=1, opponents={"mix": {"heuristic": 1.0}},
-               eval={"opponents": ["random", "heuristic"]})
+    cfg = tiny(
+        tmp_path / "h",
+        rollouts=1,
+        opponents={"mix": {"heuristic": 1.0}},
+        eval={"opponents": ["random", "heuristic"]},
+    )
     trainer = Trainer(cfg)
     assert trainer.mix == {"random": 1.0} and trainer.eval_opponents == ["random"]
 

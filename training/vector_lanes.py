@@ -1,0 +1,304 @@
+"""The games the vector trainer plays, and who sits in each seat of each of them.
+
+A *lane* holds one game at a time. ``Lanes.step(actions)`` makes one decision in every lane
+(whoever is to act there) and starts a new game at once wherever one ended, so that every lane
+advances at the same pace. Lanes ``0 .. Lb-1`` are one batched engine (``deckzoo.envs.vector``);
+lanes ``Lb .. L-1`` are scalar engine states, for opponents that exist only as ``Agent``s on the
+scalar engine (the heuristic, ``ismcts:N``, a saved ``ppo:PATH``).
+
+Seats. When a game starts, one seat (drawn uniformly) is the learner's; every other seat draws a
+key of ``opponents.mix`` independently, as the SB3 trainer's opponents do:
+
+* ``learner``: the learner itself (its decisions are trained on too: self-play);
+* ``pool`` / ``latest``: a past snapshot of the learner, drawn uniformly / the newest one
+  (``random`` while the pool is empty);
+* ``random``: a uniformly random legal action;
+* any other agent spec (``heuristic``, ...): that agent, on the scalar engine.
+
+A batched lane cannot seat an agent, so batched lanes draw from the mix without the agent specs
+(renormalised) and scalar lanes draw from the whole mix, again until at least one seat is an
+agent. With ``scalar_lanes`` lanes of ``L`` equal to ``L`` times the probability that a game
+draws an agent (``default_scalar_lanes``), and games starting at the same rate in every lane,
+the games' line-ups follow the mix as in the SB3 trainer.
+
+``seat_kind`` (``(L, n)``: LEARNER, RANDOM, POOL or AGENT) and ``seat_snapshot`` (the pool
+snapshot's id, -1 for other seats) say who plays each seat of the current games; the trainer
+decides the LEARNER, RANDOM and POOL seats of all lanes together and ``step`` asks the agents
+for theirs. ``get_state``/``set_state`` save and restore everything here as arrays and JSON.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deckzoo.agents.registry import make_agent
+from deckzoo.envs.core.adapter_options import RewardTracker
+from deckzoo.envs.core.errors import ConfigError
+
+from .config import LEARNER as LEARNER_KEY
+
+LEARNER, RANDOM, POOL, AGENT = 0, 1, 2, 3
+BATCHED_KEYS = (LEARNER_KEY, "pool", "latest", "random")
+
+
+def split_mix(mix: dict) -> tuple[dict, dict]:
+    """``(batched part, agent part)`` of an ``opponents.mix`` (weights as given)."""
+    batched = {k: float(w) for k, w in mix.items() if k in BATCHED_KEYS and w > 0}
+    agents = {k: float(w) for k, w in mix.items() if k not in BATCHED_KEYS and w > 0}
+    return batched, agents
+
+
+def default_scalar_lanes(mix: dict, num_players: int, lanes: int) -> int:
+    """``lanes`` times the probability that a game's opponents draw at least one agent (at least
+    one lane when any agent has weight; every lane when only agents have weight)."""
+    batched, agents = split_mix(mix)
+    if not agents:
+        return 0
+    if not batched:
+        return lanes
+    share = sum(agents.values()) / (sum(agents.values()) + sum(batched.values()))
+    return max(1, round(lanes * (1.0 - (1.0 - share) ** (num_players - 1))))
+
+
+class Lanes:
+    """``num_lanes`` games: a batched env (its ``num_envs`` lanes first) plus ``scalar_lanes``
+    scalar games of ``game``. ``obs``, ``mask``, ``player`` hold the position of every lane (the
+    rows of scalar lanes where an agent is to act are not filled in)."""
+
+    def __init__(
+        self,
+        batched,
+        game,
+        scalar_lanes: int,
+        mix: dict,
+        rng: np.random.Generator,
+        reward: str = "win",
+    ):
+        self.batched = batched
+        self.game = game
+        self.n = game.num_players
+        self.reward = reward
+        self.Lb = batched.num_envs if batched is not None else 0
+        self.Ls = int(scalar_lanes)
+        self.L = self.Lb + self.Ls
+        self.obs_dim = int(np.prod(game.observation_shape))
+        self.num_actions = game.num_actions
+        self.rng = rng
+        batched_mix, agent_mix = split_mix(mix)
+        if self.Ls and not agent_mix:
+            raise ConfigError(
+                "vector.scalar_lanes: scalar lanes need an agent (e.g. heuristic) in opponents.mix"
+            )
+        if agent_mix and not self.Ls:
+            raise ConfigError(
+                f"opponents.mix: {', '.join(agent_mix)} play on the scalar engine; "
+                "vector.scalar_lanes must be at least 1 (or null)"
+            )
+        if self.Lb and not batched_mix:
+            raise ConfigError(
+                "opponents.mix has only agents, which play on the scalar engine: "
+                "set vector.scalar_lanes to n_envs (or null)"
+            )
+        for spec in agent_mix:
+            make_agent(spec, type(game).name, 0)  # a bad spec fails here, naming itself
+        self._batched_keys, self._batched_p = _keys_and_p(batched_mix)
+        self._all_keys, self._all_p = _keys_and_p({**batched_mix, **agent_mix})
+        self.pool_ids: list[int] = []  # the drawable snapshots, oldest first (set by the trainer)
+        self.seat_kind = np.zeros((self.L, self.n), dtype=np.int8)
+        self.seat_snapshot = np.full((self.L, self.n), -1, dtype=np.int64)
+        self.agent_spec: list[list[str | None]] = [[None] * self.n for _ in range(self.Ls)]
+        self._agents: dict[tuple[int, int, str], object] = {}  # (scalar lane, seat, spec) -> Agent
+        self.states: list = []
+        self._trackers: list[RewardTracker] = []
+        self.obs = np.zeros((self.L, self.obs_dim), dtype=np.float32)
+        self.mask = np.zeros((self.L, self.num_actions), dtype=bool)
+        self.player = np.zeros(self.L, dtype=np.int64)
+
+    # ---- starting games -------------------------------------------------------------------
+    def reset(self, seed: int) -> None:
+        """New games in every lane (the batched env reseeded with ``seed``)."""
+        if self.Lb:
+            obs, mask, player = self.batched.reset(seed=seed)
+            self.obs[: self.Lb], self.mask[: self.Lb], self.player[: self.Lb] = obs, mask, player
+            self._draw_batched(np.arange(self.Lb))
+        self.states = [None] * self.Ls
+        self._trackers = [None] * self.Ls
+        for j in range(self.Ls):
+            self._start_scalar(j)
+
+    def stagger(self, moves: int) -> None:
+        """Spread the lanes over the course of a game: lane ``i`` plays ``k_i`` uniformly random
+        legal moves (``k_i`` uniform in ``[0, moves)``, for every seat, not trained on). Without
+        this, games that all last equally long (Wizard: always 540 decisions at 4 players) stay in
+        step, and each rollout would hold one phase of the game only."""
+        if moves < 1:
+            return
+        left = self.rng.integers(moves, size=self.L)
+        for _ in range(int(left.max(initial=0))):
+            active = left > 0
+            actions = np.where(self.mask, self.rng.random(self.mask.shape), -1.0).argmax(axis=1)
+            self._step(actions, active)
+            left -= 1
+
+    def _key_seats(self, lanes: np.ndarray, keys: np.ndarray, names: list[str]) -> None:
+        """Turn drawn mix keys (indices into ``names``, ``(k, n)``) into seat kinds, snapshots."""
+        kind = np.full(keys.shape, AGENT, dtype=np.int8)
+        snap = np.full(keys.shape, -1, dtype=np.int64)
+        for i, name in enumerate(names):
+            hit = keys == i
+            if name == LEARNER_KEY:
+                kind[hit] = LEARNER
+            elif name == "random" or (name in ("pool", "latest") and not self.pool_ids):
+                kind[hit] = RANDOM
+            elif name in ("pool", "latest"):
+                kind[hit] = POOL
+                ids = np.asarray(self.pool_ids)
+                snap[hit] = (
+                    ids[-1]
+                    if name == "latest"
+                    else ids[self.rng.integers(len(ids), size=hit.sum())]
+                )
+        primary = self.rng.integers(self.n, size=len(lanes))
+        kind[np.arange(len(lanes)), primary] = LEARNER
+        snap[np.arange(len(lanes)), primary] = -1
+        self.seat_kind[lanes], self.seat_snapshot[lanes] = kind, snap
+
+    def _draw_batched(self, lanes: np.ndarray) -> None:
+        keys = self.rng.choice(
+            len(self._batched_keys), size=(len(lanes), self.n), p=self._batched_p
+        )
+        self._key_seats(lanes, keys, self._batched_keys)
+
+    def _start_scalar(self, j: int) -> None:
+        """A new game in scalar lane ``j``: seats drawn until one is an agent, then dealt."""
+        lane = self.Lb + j
+        names = self._all_keys
+        while True:
+            keys = self.rng.choice(len(names), size=(1, self.n), p=self._all_p)
+            self._key_seats(np.array([lane]), keys, names)
+            if (self.seat_kind[lane] == AGENT).any():
+                break
+        self.agent_spec[j] = [
+            names[k] if self.seat_kind[lane, s] == AGENT else None for s, k in enumerate(keys[0])
+        ]
+        state = self.game.new_state(int(self.rng.integers(2**63)))
+        self.states[j] = state
+        self._trackers[j] = RewardTracker(self.reward, state)
+        self._observe_scalar(j)
+
+    def _agent(self, j: int, seat: int):
+        spec = self.agent_spec[j][seat]
+        key = (j, seat, spec)
+        if key not in self._agents:
+            self._agents[key] = make_agent(
+                spec, type(self.game).name, int(self.rng.integers(2**63))
+            )
+        return self._agents[key]
+
+    def _observe_scalar(self, j: int) -> None:
+        lane, state = self.Lb + j, self.states[j]
+        p = state.current_player
+        self.player[lane] = p
+        if self.seat_kind[lane, p] != AGENT:
+            self.obs[lane] = state.observe(p).reshape(-1)
+            self.mask[lane] = state.legal_mask()
+
+    # ---- one decision in every lane -------------------------------------------------------
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Apply ``actions`` (``(L,)``; ignored where an agent is to act: it decides itself).
+        Returns ``(rewards, ended)``: ``(L, n)`` float32 rewards of every seat for this step, in
+        the run's reward mode, and which lanes' games ended (their new games have started)."""
+        return self._step(actions, None)
+
+    def _step(
+        self, actions: np.ndarray, active: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        rewards = np.zeros((self.L, self.n), dtype=np.float32)
+        ended = np.zeros(self.L, dtype=bool)
+        if self.Lb:
+            res = self.batched.step(
+                actions[: self.Lb], active=None if active is None else active[: self.Lb]
+            )
+            self.obs[: self.Lb], self.mask[: self.Lb], self.player[: self.Lb] = (
+                res.obs,
+                res.mask,
+                res.player,
+            )
+            rewards[: self.Lb], ended[: self.Lb] = res.rewards, res.terminated
+            done = np.flatnonzero(res.terminated)
+            if len(done):
+                self._draw_batched(done)
+        for j, state in enumerate(self.states):
+            lane, p = self.Lb + j, state.current_player
+            if active is not None and not active[lane]:
+                continue
+            if self.seat_kind[lane, p] == AGENT:
+                action = self._agent(j, p).act(state.for_player(p))
+            else:
+                action = int(actions[lane])
+            state.apply(action)
+            rewards[lane] = self._trackers[j].step_rewards(state)
+            if state.is_terminal():
+                ended[lane] = True
+                self._start_scalar(j)
+            else:
+                self._observe_scalar(j)
+        return rewards, ended
+
+    # ---- saving and restoring -------------------------------------------------------------
+    def get_state(self) -> tuple[dict[str, np.ndarray], dict]:
+        arrays = {
+            "seat_kind": self.seat_kind.copy(),
+            "seat_snapshot": self.seat_snapshot.copy(),
+            "obs": self.obs.copy(),
+            "mask": self.mask.copy(),
+            "player": self.player.copy(),
+        }
+        meta = {
+            "rng": self.rng.bit_generator.state,
+            "pool_ids": list(self.pool_ids),
+            "agent_spec": self.agent_spec,
+            "states": [s.to_dict() for s in self.states],
+            "last_scores": [
+                None if t.last_scores is None else t.last_scores.tolist() for t in self._trackers
+            ],
+            "agents": [
+                [j, seat, spec, a.rng.bit_generator.state]
+                for (j, seat, spec), a in self._agents.items()
+            ],
+        }
+        if self.Lb:
+            b_arrays, b_meta = self.batched.get_state()
+            arrays.update({f"batched.{k}": v for k, v in b_arrays.items()})
+            meta["batched"] = b_meta
+        return arrays, meta
+
+    def set_state(self, arrays: dict[str, np.ndarray], meta: dict) -> None:
+        if self.Lb:
+            self.batched.set_state(
+                {k[len("batched.") :]: v for k, v in arrays.items() if k.startswith("batched.")},
+                meta["batched"],
+            )
+        for key in ("seat_kind", "seat_snapshot", "obs", "mask", "player"):
+            getattr(self, key)[...] = arrays[key]
+        self.rng.bit_generator.state = meta["rng"]
+        self.pool_ids = [int(i) for i in meta["pool_ids"]]
+        self.agent_spec = [list(x) for x in meta["agent_spec"]]
+        state_cls = type(self.game.new_state(0))
+        self.states = [state_cls.from_dict(d, self.game) for d in meta["states"]]
+        self._trackers = []
+        for state, last in zip(self.states, meta["last_scores"]):
+            t = RewardTracker(self.reward, state)
+            t.last_scores = None if last is None else np.asarray(last, dtype=np.float64)
+            self._trackers.append(t)
+        self._agents = {}
+        for j, seat, spec, rng_state in meta["agents"]:
+            agent = make_agent(spec, type(self.game).name, 0)
+            agent.rng.bit_generator.state = rng_state
+            self._agents[(int(j), int(seat), spec)] = agent
+
+
+def _keys_and_p(mix: dict) -> tuple[list[str], np.ndarray]:
+    keys = list(mix)
+    w = np.array([mix[k] for k in keys], dtype=np.float64)
+    return keys, (w / w.sum() if len(w) else w)

@@ -1,0 +1,716 @@
+"""Batched self-play PPO on the batched engines (``trainer: vector``), one file, CleanRL-style.
+
+    deckzoo train --config configs/wizard-vector.yaml      # Wizard, Go Big, Big Number
+
+Why. The SB3 trainer steps one game at a time and asks a network about one observation at a
+time for every opponent. Here ``n_envs`` games (*lanes*) advance together: every step makes one
+decision in every lane, and every seat the learner plays, in every lane, is decided by one
+forward pass over a ``(rows, obs_dim)`` batch. Most seats can be the learner itself (the mix key
+``learner``), so most decisions are training data. Lanes, seats and the opponent mix are
+described in ``training/vector_lanes.py``.
+
+One iteration:
+
+1. **Collect** ``ppo.n_steps`` steps in every lane. A learner seat's decision is a transition:
+   observation, legal mask, action, log-probability, value. The action is sampled from the
+   masked softmax: the logits of illegal actions are set to -inf, so they have probability 0.
+2. **Credit.** Each (lane, seat) has its own trajectory: its transitions in order, linked by
+   ``Rollout.next``. The reward of a transition is everything its seat receives from its
+   decision up to its next one, including what arrives while other seats act (a trick another
+   seat completes, the final result when another seat ends the game); a transition is ``done``
+   when its seat's game ends before that seat decides again.
+3. **GAE** along each trajectory: ``delta = r + gamma * V(next) - V``, ``A = delta + gamma *
+   lambda * A(next)``. A transition whose seat has not decided again by the end of the rollout
+   has no next value yet: it is carried into the next rollout (and trained on there), so no
+   value is ever bootstrapped from a position the seat did not decide in.
+4. **Update**: ``ppo.n_epochs`` passes of minibatches (``ppo.batch_size``) of the clipped PPO
+   objective, the (clipped) value loss and the entropy bonus, advantages normalised per
+   minibatch, gradients clipped to ``ppo.max_grad_norm``, the learning rate annealed linearly.
+5. **Bookkeeping** at the rollout boundary, as in the SB3 trainer: pool snapshots, evaluation on
+   the scalar engine against ``eval.opponents`` (``train.evaluate_opponents``, the SB3
+   trainer's: the learner greedy, in every seat in turn, win share with a 95% Wilson interval),
+   TensorBoard, checkpoints.
+
+An *env step* is one learner decision (a transition), as in the SB3 trainer: ``total_timesteps``,
+the intervals and steps/s count those. ``decisions/s`` in the logs counts every seat's.
+
+The run folder (``run_dir``)::
+
+    config.yaml            the resolved configuration
+    checkpoint.ckpt        the latest checkpoint (training.checkpoint's archive, trainer: vector):
+                           meta.json, arrays.npz, policy.pt and optimizer.pt
+                           (torch.save of tensors only, read back with weights_only=True):
+                           nothing in it can run code when loaded; written atomically
+    eval.csv               every evaluation (step, CPU seconds, opponent, win share, interval)
+    tb/                    TensorBoard: charts/*, losses/*, eval/*
+    policy.npz             the final actor, a policy file (``agents.policy.save_policy``;
+                           loads as ``ppo:<run>/policy.npz``)
+    learning_curve.png     win share against each evaluation opponent by step
+    summary.json           steps, time, throughput and the final evaluation
+
+Resuming is exact: a checkpoint holds the network, the optimiser, every generator (the trainer's,
+the lanes', the batched engine's, the sampler's), every game in progress with its seats and
+agents, the pool, and the transitions carried into the next rollout, so a run stopped and
+resumed ends bit-for-bit where an uninterrupted run does (tests/training/test_vector_ppo.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import torch
+from torch import nn
+
+import deckzoo.envs as E
+from deckzoo.envs import vector
+from deckzoo.envs.core.errors import ConfigError
+
+from . import checkpoint as shared
+from .checkpoint import atomic_write
+from .config import TrainConfig, config_to_dict
+from .curve import plot_learning_curve
+from .policy import PolicyAgent, PolicyWeights, save_policy
+from .train import (
+    EVAL_COLUMNS,
+    _check_resumable,
+    _eval_opponents,
+    _opponent_mix,
+    evaluate_opponents,
+    write_eval_csv,
+)
+from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes
+
+log = logging.getLogger("deckzoo.training")
+
+CHECKPOINT = "checkpoint.ckpt"
+# eval.csv: the shared columns plus the training CPU seconds at each evaluation
+EVAL_CSV_COLUMNS = [*EVAL_COLUMNS[:2], "cpu_seconds", *EVAL_COLUMNS[2:]]
+ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+# ---- the network --------------------------------------------------------------------------------
+def layer_init(layer: nn.Linear, std: float) -> nn.Linear:
+    """Orthogonal weights, zero biases (the PPO implementation details; SB3 does the same)."""
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, 0.0)
+    return layer
+
+
+def mlp(
+    inputs: int, hidden: list[int], outputs: int, activation: str, out_std: float
+) -> nn.Sequential:
+    layers, width = [], inputs
+    for h in hidden:
+        layers += [layer_init(nn.Linear(width, h), np.sqrt(2)), ACTIVATIONS[activation]()]
+        width = h
+    return nn.Sequential(*layers, layer_init(nn.Linear(width, outputs), out_std))
+
+
+class ActorCritic(nn.Module):
+    """Separate actor and critic MLPs of ``ppo.net_arch``: the network of SB3's ``MlpPolicy``
+    with ``net_arch={"pi": arch, "vf": arch}``, so both trainers train the same network."""
+
+    def __init__(self, obs_dim: int, num_actions: int, net_arch: list[int], activation: str):
+        super().__init__()
+        self.actor = mlp(obs_dim, net_arch, num_actions, activation, 0.01)
+        self.critic = mlp(obs_dim, net_arch, 1, activation, 1.0)
+        self.activation = activation
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.critic(obs).squeeze(-1)
+
+
+class Legal(NamedTuple):
+    """The legal actions of a batch of masks as (row, action) pairs, in row-major order. The
+    masked softmax runs over these pairs only: an illegal action's logit is -inf, so it has
+    probability 0 and is left out (with 2,180 actions and a handful legal, as in Big Number,
+    that is most of the work saved). tests/training/test_vector_ppo.py checks every quantity
+    below against the dense softmax with the illegal logits set to -inf."""
+
+    rows: torch.Tensor
+    actions: torch.Tensor
+    n: int
+
+    @classmethod
+    def of(cls, mask: torch.Tensor) -> Legal:
+        rows, actions = mask.nonzero(as_tuple=True)
+        return cls(rows, actions, mask.shape[0])
+
+
+def legal_logits(actor: nn.Sequential, obs: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """The actor's logits of the legal pairs: the hidden layers on every row, then the head's
+    rows for the legal actions only."""
+    h, head = actor[:-1](obs), actor[-1]
+    return (h[legal.rows] * head.weight[legal.actions]).sum(-1) + head.bias[legal.actions]
+
+
+def log_softmax(z: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """Log-probabilities of the pairs: a softmax within each row."""
+    top = z.new_full((legal.n,), -torch.inf).scatter_reduce(0, legal.rows, z.detach(), "amax")
+    z = z - top[legal.rows]
+    total = z.new_zeros(legal.n).index_add(0, legal.rows, z.exp())
+    return z - total.log()[legal.rows]
+
+
+def entropy(logp: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """Entropy of each row's distribution."""
+    return -logp.new_zeros(legal.n).index_add(0, legal.rows, logp.exp() * logp)
+
+
+def chosen(logp: torch.Tensor, legal: Legal, actions: torch.Tensor) -> torch.Tensor:
+    """Each row's log-probability of its action (which must be legal: exactly one pair a row)."""
+    return logp[legal.actions == actions[legal.rows]]
+
+
+def sample(logp: torch.Tensor, legal: Legal, generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """One action a row from its distribution (Gumbel-max), and its log-probability."""
+    u = torch.rand(logp.shape, generator=generator, device=logp.device).clamp_(1e-12, 1.0 - 1e-7)
+    key = logp - torch.log(-torch.log(u))
+    best = key.new_full((legal.n,), -torch.inf).scatter_reduce(0, legal.rows, key, "amax")
+    pair = torch.arange(len(key), device=logp.device)
+    first = torch.full((legal.n,), len(key), device=logp.device).scatter_reduce(
+        0, legal.rows, torch.where(key == best[legal.rows], pair, len(key)), "amin"
+    )
+    return legal.actions[first], logp[first]
+
+
+def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, device) -> tuple:
+    """Sample ``actor``'s policy on rows of observations and masks (numpy in, torch out)."""
+    legal = Legal.of(torch.from_numpy(mask).to(device))
+    obs_t = torch.from_numpy(obs).to(device)
+    return sample(log_softmax(legal_logits(actor, obs_t, legal), legal), legal, generator) + (
+        obs_t,
+    )
+
+
+def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
+    """The actor as a numpy ``PolicyWeights`` (what the arena's ``ppo:PATH`` agent plays)."""
+    linear = [m for m in actor if isinstance(m, nn.Linear)]
+    arrays = [
+        (
+            np.ascontiguousarray(m.weight.detach().cpu().numpy().T),
+            m.bias.detach().cpu().numpy().copy(),
+        )
+        for m in linear
+    ]
+    return PolicyWeights(hidden=arrays[:-1], head=arrays[-1], activation=activation)
+
+
+# ---- the rollout buffer -------------------------------------------------------------------------
+class Rollout:
+    """Learner transitions in the order they were made. ``next[i]`` is the index of the same
+    (lane, seat)'s next transition (-1: none yet, or ``done``). Rows are added one block per
+    step (a lane makes at most one decision a step, so no row of a block follows another of the
+    same block); block 0 holds the transitions carried over from the previous rollout."""
+
+    def __init__(self, capacity: int, obs_dim: int, num_actions: int):
+        self.obs = np.zeros((capacity, obs_dim), dtype=np.float32)
+        self.mask = np.zeros((capacity, num_actions), dtype=bool)
+        self.action = np.zeros(capacity, dtype=np.int64)
+        self.logp = np.zeros(capacity, dtype=np.float32)
+        self.value = np.zeros(capacity, dtype=np.float32)
+        self.reward = np.zeros(capacity, dtype=np.float32)
+        self.done = np.zeros(capacity, dtype=bool)
+        self.next = np.full(capacity, -1, dtype=np.int64)
+        self.size = 0
+        self.blocks = [0]
+
+    FIELDS = ("obs", "mask", "action", "logp", "value", "reward", "done", "next")
+
+    def add(self, obs, mask, action, logp, value) -> np.ndarray:
+        """Append one step's transitions (a new block); returns their indices."""
+        idx = np.arange(self.size, self.size + len(action))
+        self.obs[idx], self.mask[idx], self.action[idx] = obs, mask, action
+        self.logp[idx], self.value[idx] = logp, value
+        self.reward[idx], self.done[idx], self.next[idx] = 0.0, False, -1
+        self.blocks.append(self.size)
+        self.size += len(action)
+        return idx
+
+    def complete(self) -> np.ndarray:
+        """Transitions whose outcome is known: the seat decided again, or its game ended."""
+        return self.done[: self.size] | (self.next[: self.size] >= 0)
+
+    def advantages(self, gamma: float, lam: float) -> np.ndarray:
+        """GAE along every trajectory (0 for the transitions that are not complete)."""
+        n = self.size
+        nxt, has = self.next[:n], self.next[:n] >= 0
+        ok = self.complete()
+        nxt0 = np.where(has, nxt, 0)
+        delta = self.reward[:n] + gamma * np.where(has, self.value[nxt0], 0.0) - self.value[:n]
+        adv = np.zeros(n, dtype=np.float32)
+        ends = self.blocks[1:] + [n]
+        for a, b in reversed(list(zip(self.blocks, ends))):  # a row's next is in a later block
+            s = slice(a, b)
+            later = np.where(has[s], adv[nxt0[s]], 0.0)
+            adv[s] = np.where(ok[s], delta[s] + gamma * lam * later, 0.0)
+        return adv
+
+    def carry(self, pending: np.ndarray) -> np.ndarray:
+        """Start the next rollout with the open transitions (``pending``, the (lane, seat) index
+        of each seat's latest transition, -1 if none); returns ``pending`` renumbered."""
+        keep = np.flatnonzero(~self.complete())
+        new_index = np.full(self.size + 1, -1, dtype=np.int64)  # [-1] maps -1 to -1
+        new_index[keep] = np.arange(len(keep))
+        for f in self.FIELDS:
+            arr = getattr(self, f)
+            arr[: len(keep)] = arr[keep]
+        self.next[: len(keep)] = -1
+        self.size, self.blocks = len(keep), [0]
+        return new_index[pending]
+
+
+# ---- the run ------------------------------------------------------------------------------------
+@dataclass
+class RunState:
+    """The trainer's own bookkeeping (saved in every checkpoint as JSON)."""
+
+    step: int = 0  # learner decisions (env steps)
+    decisions: int = 0  # decisions of every seat
+    updates: int = 0
+    next_snapshot: int = 0
+    next_eval: int = 0
+    next_checkpoint: int = 0
+    train_seconds: float = 0.0  # wall time of collection + updates (evaluation excluded)
+    train_cpu_seconds: float = 0.0  # CPU time of this process over the same spans
+    pool: list = field(default_factory=list)  # drawable snapshot ids (their step), oldest first
+    eval_history: list = field(default_factory=list)
+
+
+class VectorTrainer:
+    """One run: ``VectorTrainer(cfg, resume=...).run()`` returns the summary dict."""
+
+    def __init__(self, cfg: TrainConfig, resume: bool = False):
+        self.cfg = cfg
+        self.resume = resume
+        self.run_dir = cfg.resolved_run_dir()
+        self.game = E.game_class(cfg.game)(cfg.num_players, **cfg.game_options)
+        self.n = self.game.num_players
+        self.mix = _opponent_mix(cfg)
+        self.eval_opponents = _eval_opponents(cfg)
+        self.rs = RunState()
+        self.device = torch.device(
+            "cuda" if cfg.device in ("cuda", "auto") and torch.cuda.is_available() else "cpu"
+        )
+        if cfg.device == "cuda" and self.device.type != "cuda":
+            raise ConfigError("config key 'device' is cuda, but torch sees no CUDA device")
+
+    # ---- set-up ----
+    def setup(self) -> None:
+        import yaml
+        from torch.utils.tensorboard import SummaryWriter
+
+        cfg = self.cfg
+        torch.set_num_threads(cfg.torch_threads)
+        ckpt = self.run_dir / CHECKPOINT
+        if self.resume and not ckpt.exists():
+            raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
+        if not self.resume and ckpt.exists():
+            raise ConfigError(
+                f"{self.run_dir} already holds a run; pass --resume or choose another run_dir"
+            )
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        # one seed feeds everything: the network's initial weights, the sampler, the trainer's own
+        # generator (random seats' moves, minibatch order), the lanes' (seats, deals)
+        seeds = np.random.SeedSequence(cfg.seed).spawn(5)
+        self.lanes = self.make_lanes(np.random.default_rng(seeds[3]))
+        L, n = self.lanes.L, self.lanes.n
+        torch.manual_seed(int(seeds[0].generate_state(1)[0]))
+        self.net = ActorCritic(
+            self.lanes.obs_dim, self.lanes.num_actions, cfg.ppo.net_arch, cfg.ppo.activation
+        ).to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.ppo.learning_rate, eps=1e-5)
+        self.sampler = torch.Generator(self.device)
+        self.sampler.manual_seed(int(seeds[1].generate_state(1)[0]))
+        self.rng = np.random.default_rng(seeds[2])
+        self.pending = np.full((L, n), -1, dtype=np.int64)  # each seat's latest transition
+        self.buffer = Rollout(
+            L * n + cfg.ppo.n_steps * L, self.lanes.obs_dim, self.lanes.num_actions
+        )
+        self.snapshots: dict[
+            int, nn.Module
+        ] = {}  # id -> actor: the pool, and dropped ones still seated
+        self.episode_return = np.zeros((L, n), dtype=np.float64)
+        if self.resume:
+            self._load_checkpoint(ckpt)
+        # the run's own config: written at the start, rewritten when a resume extends the run
+        (self.run_dir / "config.yaml").write_text(
+            yaml.safe_dump(config_to_dict(cfg), sort_keys=False)
+        )
+        if not self.resume:
+            c0 = time.process_time()
+            self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
+            self.lanes.stagger(cfg.vector.stagger)
+            self.rs.train_cpu_seconds += time.process_time() - c0
+        self.writer = SummaryWriter(str(self.run_dir / "tb"))
+
+    def make_lanes(self, rng: np.random.Generator) -> Lanes:
+        """The batched engine's lanes plus the scalar lanes the opponent mix needs."""
+        cfg = self.cfg
+        scalar = cfg.vector.scalar_lanes
+        if scalar is None:
+            scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs)
+        batched = None
+        if cfg.n_envs > scalar:
+            batched = vector.make(
+                cfg.game,
+                num_envs=cfg.n_envs - scalar,
+                num_players=self.n,
+                reward=cfg.reward,
+                **cfg.game_options,
+            )
+        return Lanes(batched, self.game, scalar, self.mix, rng, cfg.reward)
+
+    # ---- the loop ----
+    def run(self) -> dict:
+        from tqdm import tqdm
+
+        self.setup()
+        cfg, rs = self.cfg, self.rs
+        wall0 = time.perf_counter()
+        bar = tqdm(
+            total=cfg.total_timesteps,
+            initial=min(rs.step, cfg.total_timesteps),
+            unit="step",
+            dynamic_ncols=True,
+            disable=not cfg.progress_bar,
+            desc=f"train {cfg.game} (vector)",
+        )
+        if rs.step == 0 and not rs.pool:
+            self._snapshot()
+        while rs.step < cfg.total_timesteps:
+            t0, c0 = time.perf_counter(), time.process_time()
+            before = rs.step
+            stats = self.collect()
+            stats.update(self.update())
+            rs.train_seconds += time.perf_counter() - t0
+            rs.train_cpu_seconds += time.process_time() - c0
+            bar.update(min(rs.step, cfg.total_timesteps) - min(before, cfg.total_timesteps))
+            self._log(stats)
+            if rs.step >= rs.next_snapshot:
+                self._snapshot()
+            if cfg.eval.every and rs.step >= rs.next_eval:
+                rs.next_eval = (rs.step // cfg.eval.every + 1) * cfg.eval.every
+                rows = self._evaluate(cfg.eval.games)
+                bar.set_postfix({r["opponent"]: f"{r['win_share']:.2f}" for r in rows})
+            if rs.step >= rs.next_checkpoint or rs.step >= cfg.total_timesteps:
+                rs.next_checkpoint = (rs.step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+                self.save_checkpoint()
+        bar.close()
+        return self._finish(time.perf_counter() - wall0)
+
+    def collect(self) -> dict:
+        """``ppo.n_steps`` steps in every lane; learner decisions go into ``self.buffer``."""
+        lanes, buf, pending, rets = self.lanes, self.buffer, self.pending, self.episode_return
+        lane_ids = np.arange(lanes.L)
+        finished, finished_return = 0, 0.0
+        for _ in range(self.cfg.ppo.n_steps):
+            player = lanes.player.copy()
+            kind = lanes.seat_kind[lane_ids, player]
+            actions = np.zeros(lanes.L, dtype=np.int64)
+            rows = np.flatnonzero(kind == LEARNER)
+            if len(rows):
+                obs, mask = lanes.obs[rows], lanes.mask[rows]
+                with torch.no_grad():
+                    a, logp, obs_t = act(self.net.actor, obs, mask, self.sampler, self.device)
+                    value = self.net.value(obs_t)
+                a = a.cpu().numpy()
+                idx = buf.add(obs, mask, a, logp.cpu().numpy(), value.cpu().numpy())
+                seats = player[rows]
+                prev = pending[rows, seats]
+                buf.next[prev[prev >= 0]] = idx[
+                    prev >= 0
+                ]  # each seat's previous decision -> this one
+                pending[rows, seats] = idx
+                actions[rows] = a
+            self._opponent_actions(kind, actions)
+            rewards, ended = lanes.step(actions)
+            # every reward goes to its seat's latest decision, whoever's move produced it
+            open_ = pending >= 0
+            buf.reward[pending[open_]] += rewards[open_]
+            rets += rewards
+            done_lanes = np.flatnonzero(ended)
+            if len(done_lanes):
+                p = pending[done_lanes]
+                buf.done[p[p >= 0]] = True
+                learner_seats = p >= 0  # the seats the learner decided in
+                finished += int(learner_seats.sum())
+                finished_return += float(rets[done_lanes][learner_seats].sum())
+                pending[done_lanes] = -1
+                rets[done_lanes] = 0.0
+            self.rs.step += len(rows)
+            self.rs.decisions += lanes.L
+        return {
+            "charts/episode_return": finished_return / max(finished, 1),
+            "charts/episodes": finished,
+        }
+
+    def _opponent_actions(self, kind: np.ndarray, actions: np.ndarray) -> None:
+        """Fill in the RANDOM and POOL seats' actions (agents decide inside ``Lanes.step``)."""
+        lanes = self.lanes
+        rows = np.flatnonzero(kind == RANDOM)
+        if len(rows):
+            actions[rows] = np.where(
+                lanes.mask[rows], self.rng.random((len(rows), lanes.num_actions)), -1.0
+            ).argmax(axis=1)
+        rows = np.flatnonzero(kind == POOL)
+        if len(rows):
+            snap = lanes.seat_snapshot[rows, lanes.player[rows]]
+            with torch.no_grad():
+                for sid in np.unique(snap):
+                    r = rows[snap == sid]
+                    a, _, _ = act(
+                        self.snapshots[int(sid)],
+                        lanes.obs[r],
+                        lanes.mask[r],
+                        self.sampler,
+                        self.device,
+                    )
+                    actions[r] = a.cpu().numpy()
+
+    def update(self) -> dict:
+        """PPO on the rollout's complete transitions; open ones are carried to the next rollout."""
+        cfg, p, buf = self.cfg, self.cfg.ppo, self.buffer
+        adv_all = buf.advantages(p.gamma, p.gae_lambda)
+        idx = np.flatnonzero(buf.complete())
+        dev = self.device
+        b_obs = torch.from_numpy(buf.obs[idx]).to(dev)
+        b_mask = torch.from_numpy(buf.mask[idx]).to(dev)
+        b_act = torch.from_numpy(buf.action[idx]).to(dev)
+        b_logp = torch.from_numpy(buf.logp[idx]).to(dev)
+        b_val = torch.from_numpy(buf.value[idx]).to(dev)
+        b_adv = torch.from_numpy(adv_all[idx]).to(dev)
+        b_ret = b_adv + b_val
+        self.pending = buf.carry(self.pending)
+        lr = p.learning_rate
+        if cfg.vector.anneal_lr:
+            lr *= max(0.0, 1.0 - self.rs.step / cfg.total_timesteps)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        n = len(idx)
+        n_mb = max(1, round(n / p.batch_size))
+        stats: dict[str, list] = {
+            k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
+        }
+        for _ in range(p.n_epochs):
+            for mb in np.array_split(self.rng.permutation(n), n_mb):
+                mb = torch.from_numpy(mb).to(dev)
+                legal = Legal.of(b_mask[mb])
+                logp_all = log_softmax(legal_logits(self.net.actor, b_obs[mb], legal), legal)
+                new_logp = chosen(logp_all, legal, b_act[mb])
+                ent = entropy(logp_all, legal).mean()
+                new_v = self.net.value(b_obs[mb])
+                log_ratio = new_logp - b_logp[mb]
+                ratio = log_ratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - log_ratio).mean()
+                    clipfrac = ((ratio - 1.0).abs() > p.clip_range).float().mean()
+                adv = b_adv[mb]
+                if cfg.vector.norm_adv and len(mb) > 1:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                pg_loss = torch.max(
+                    -adv * ratio, -adv * ratio.clamp(1 - p.clip_range, 1 + p.clip_range)
+                ).mean()
+                if cfg.vector.clip_vloss:
+                    v_clipped = b_val[mb] + (new_v - b_val[mb]).clamp(-p.clip_range, p.clip_range)
+                    v_loss = (
+                        0.5
+                        * torch.max((new_v - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
+                    )
+                else:
+                    v_loss = 0.5 * ((new_v - b_ret[mb]) ** 2).mean()
+                loss = pg_loss - p.ent_coef * ent + p.vf_coef * v_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), p.max_grad_norm)
+                self.optimizer.step()
+                for k, v in zip(stats, (pg_loss, v_loss, ent, approx_kl, clipfrac)):
+                    stats[k].append(float(v.detach()))
+            if cfg.vector.target_kl is not None and stats["approx_kl"][-1] > cfg.vector.target_kl:
+                break
+        self.rs.updates += 1
+        var = float(b_ret.var()) if n > 1 else 0.0
+        explained = float("nan") if var == 0 else 1.0 - float((b_ret - b_val).var()) / var
+        out = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
+        out.update(
+            {
+                "losses/explained_variance": explained,
+                "charts/learning_rate": lr,
+                "charts/transitions": n,
+            }
+        )
+        return out
+
+    # ---- bookkeeping ----
+    def _log(self, stats: dict) -> None:
+        rs = self.rs
+        stats["charts/steps_per_second"] = rs.step / max(rs.train_seconds, 1e-9)
+        stats["charts/steps_per_cpu_second"] = rs.step / max(rs.train_cpu_seconds, 1e-9)
+        stats["charts/decisions_per_second"] = rs.decisions / max(rs.train_seconds, 1e-9)
+        for k, v in stats.items():
+            self.writer.add_scalar(k, v, rs.step)
+
+    def _snapshot(self) -> None:
+        cfg, rs = self.cfg, self.rs
+        actor = copy.deepcopy(self.net.actor).requires_grad_(False)
+        self.snapshots[rs.step] = actor
+        rs.pool.append(rs.step)
+        del rs.pool[: -cfg.opponents.pool_size]
+        self.lanes.pool_ids = list(rs.pool)
+        rs.next_snapshot = (
+            rs.step // cfg.opponents.snapshot_every + 1
+        ) * cfg.opponents.snapshot_every
+        self._drop_unused_snapshots()
+
+    def _drop_unused_snapshots(self) -> None:
+        seated = self.lanes.seat_snapshot
+        keep = set(self.rs.pool) | set(np.unique(seated[seated >= 0]).tolist())
+        for sid in list(self.snapshots):
+            if sid not in keep:
+                del self.snapshots[sid]
+
+    def policy(self) -> PolicyWeights:
+        return policy_weights(self.net.actor, self.net.activation)
+
+    def _evaluate(self, games: int, kind: str = "periodic") -> list[dict]:
+        """The trainers' shared evaluation (``train.evaluate_opponents``), each row with the
+        training CPU seconds so far (the x axis of benchmarks/training.py's CPU-seconds plots)."""
+        cfg, rs = self.cfg, self.rs
+        agent = PolicyAgent(self.policy(), deterministic=cfg.eval.deterministic)
+        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, cfg.seed, rs.step,
+                                  kind)
+        for r in rows:
+            r["cpu_seconds"] = rs.train_cpu_seconds
+            self.writer.add_scalar(f"eval/win_share_vs_{r['opponent']}", r["win_share"], rs.step)
+        rs.eval_history.extend(rows)
+        self._write_eval_csv()
+        return rows
+
+    def _write_eval_csv(self) -> None:
+        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history, EVAL_CSV_COLUMNS)
+
+    def _finish(self, wall: float) -> dict:
+        cfg, rs = self.cfg, self.rs
+        save_policy(self.run_dir / "policy.npz", self.policy(), game=cfg.game,
+                    game_config={"num_players": self.n, **cfg.game_options}, trainer="vector",
+                    training=config_to_dict(cfg))
+        t0 = time.perf_counter()
+        final = self._evaluate(cfg.eval.final_games, "final") if cfg.eval.final_games else []
+        plot_learning_curve(
+            rs.eval_history,
+            self.n,
+            self.run_dir / "learning_curve.png",
+            f"{cfg.game} ({self.n} players): vector PPO",
+        )
+        summary = {
+            "trainer": "vector",
+            "game": cfg.game,
+            "num_players": self.n,
+            "steps": rs.step,
+            "decisions": rs.decisions,
+            "updates": rs.updates,
+            "train_seconds": rs.train_seconds,
+            "steps_per_second": rs.step / max(rs.train_seconds, 1e-9),
+            "train_cpu_seconds": rs.train_cpu_seconds,
+            "budget_cpu_seconds": rs.train_cpu_seconds,
+            "steps_per_cpu_second": rs.step / max(rs.train_cpu_seconds, 1e-9),
+            "decisions_per_second": rs.decisions / max(rs.train_seconds, 1e-9),
+            "wall_seconds_this_session": wall,
+            "final_eval_seconds": time.perf_counter() - t0,
+            "n_envs": cfg.n_envs,
+            "scalar_lanes": self.lanes.Ls,
+            "torch_threads": cfg.torch_threads,
+            "device": str(self.device),
+            "opponent_mix": self.mix,
+            "pool_size": len(rs.pool),
+            "load_average": list(os.getloadavg()),
+            "final_eval": final,
+        }
+        atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
+        self.writer.close()
+        return summary
+
+    # ---- checkpoints ----
+    def save_checkpoint(self) -> Path:
+        lane_arrays, lane_meta = self.lanes.get_state()
+        n = self.buffer.size  # at a rollout boundary: only the carried transitions
+        arrays = {f"lanes.{k}": v for k, v in lane_arrays.items()}
+        arrays.update({f"carried.{f}": getattr(self.buffer, f)[:n] for f in Rollout.FIELDS})
+        arrays["pending"] = self.pending
+        arrays["episode_return"] = self.episode_return
+        arrays["sampler"] = self.sampler.get_state().cpu().numpy()
+        meta = {
+            "config": config_to_dict(self.cfg),
+            "run_state": self.rs.__dict__,
+            "lanes": lane_meta,
+            "rng": self.rng.bit_generator.state,
+            "snapshots": sorted(self.snapshots),
+        }
+        tensors = {
+            "net": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "snapshots": {str(k): m.state_dict() for k, m in self.snapshots.items()},
+        }
+        path = self.run_dir / CHECKPOINT
+        write_checkpoint(path, meta, arrays, tensors)
+        return path
+
+    def _load_checkpoint(self, path: Path) -> None:
+        meta, arrays, tensors = read_checkpoint(path)
+        _check_resumable(meta["config"], config_to_dict(self.cfg))
+        self.rs = RunState(**meta["run_state"])
+        self.net.load_state_dict(tensors["net"])
+        self.optimizer.load_state_dict(tensors["optimizer"])
+        for sid in meta["snapshots"]:
+            actor = copy.deepcopy(self.net.actor).requires_grad_(False)
+            actor.load_state_dict(tensors["snapshots"][str(sid)])
+            self.snapshots[int(sid)] = actor
+        self.lanes.set_state(
+            {k[len("lanes.") :]: v for k, v in arrays.items() if k.startswith("lanes.")},
+            meta["lanes"],
+        )
+        n = len(arrays["carried.action"])
+        for f in Rollout.FIELDS:
+            getattr(self.buffer, f)[:n] = arrays[f"carried.{f}"]
+        self.buffer.size, self.buffer.blocks = n, [0]
+        self.pending[...] = arrays["pending"]
+        self.episode_return[...] = arrays["episode_return"]
+        self.sampler.set_state(torch.from_numpy(arrays["sampler"]))
+        self.rng.bit_generator.state = meta["rng"]
+        self._write_eval_csv()
+
+
+# ---- files --------------------------------------------------------------------------------------
+def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tensors: dict) -> None:
+    """The trainers' checkpoint archive (``training.checkpoint``: JSON, npz, and torch files read
+    with ``weights_only=True``, so it cannot run code when loaded), marked ``trainer: vector``."""
+    shared.write_checkpoint(path, {**meta, "trainer": "vector"}, arrays, {
+        "policy.pt": {"net": tensors["net"], "snapshots": tensors["snapshots"]},
+        "optimizer.pt": tensors["optimizer"],
+    })
+
+
+def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
+    """``(meta, arrays, tensors)`` of a vector-trainer checkpoint; ``ConfigError`` for a damaged
+    file or another trainer's."""
+    meta, arrays, files = shared.read_checkpoint(path)
+    if meta.get("trainer") != "vector":
+        raise ConfigError(f"--resume: {path} is a checkpoint of trainer "
+                          f"{meta.get('trainer', 'sb3')!r}, not of the vector trainer")
+    policy = files["policy.pt"]
+    if not (isinstance(policy, dict) and {"net", "snapshots"} <= set(policy)):
+        raise ConfigError(f"--resume: {path}: policy.pt lacks the network or the pool")
+    return meta, arrays, {**policy, "optimizer": files["optimizer.pt"]}
+
+
+def train(cfg: TrainConfig, resume: bool = False) -> dict:
+    """Train (or resume) one vector run; returns its summary (also run_dir/summary.json)."""
+    return VectorTrainer(cfg, resume=resume).run()
