@@ -143,16 +143,27 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int | None = None,
-                 seconds: float | None = None, exploration: float = 0.7,
-                 rollout_agent: Agent | None = None, reward: str = "win",
-                 max_rollout_steps: int | None = None, bias: float = 0.0,
-                 horizon: int | None = None,
-                 simultaneous: bool = True, normalize: bool = False, clock: str = "wall"):
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_agent: Agent | None = None,
+        reward: str = "win",
+        max_rollout_steps: int | None = None,
+        bias: float = 0.0,
+        horizon: int | None = None,
+        simultaneous: bool = True,
+        normalize: bool = False,
+        clock: str = "wall",
+    ):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
-        if iterations is not None and (not isinstance(iterations, (int, np.integer)) or iterations < 1):
+        if iterations is not None and (
+            not isinstance(iterations, (int, np.integer)) or iterations < 1
+        ):
             raise ConfigError(f"ismcts: 'iterations' must be a positive int, got {iterations!r}")
         if seconds is not None and not seconds > 0:
             raise ConfigError(f"ismcts: 'seconds' must be positive, got {seconds!r}")
@@ -164,9 +175,13 @@ class ISMCTSAgent(Agent):
         if exploration < 0:
             raise ConfigError(f"ismcts: 'exploration' must be >= 0, got {exploration!r}")
         if max_rollout_steps is not None and max_rollout_steps < 0:
-            raise ConfigError(f"ismcts: 'max_rollout_steps' must be >= 0, got {max_rollout_steps!r}")
+            raise ConfigError(
+                f"ismcts: 'max_rollout_steps' must be >= 0, got {max_rollout_steps!r}"
+            )
         if bias < 0 or (bias > 0 and rollout_agent is None):
-            raise ConfigError(f"ismcts: 'bias' must be >= 0 and needs a rollout agent, got {bias!r}")
+            raise ConfigError(
+                f"ismcts: 'bias' must be >= 0 and needs a rollout agent, got {bias!r}"
+            )
         if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
         self.horizon = None if horizon is None else int(horizon)
@@ -185,15 +200,20 @@ class ISMCTSAgent(Agent):
         self.last_visits: dict[int, int] = {}
 
     def __repr__(self) -> str:
-        budget = ", ".join(f"{k}={v}" for k, v in (("iterations", self.iterations), ("seconds", self.seconds))
-                           if v is not None)
+        budget = ", ".join(
+            f"{k}={v}"
+            for k, v in (("iterations", self.iterations), ("seconds", self.seconds))
+            if v is not None
+        )
         if self.seconds is not None and self.clock != "wall":
             budget += f", clock={self.clock!r}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
-        return (f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, "
-                f"reward={self.reward!r}, bias={self.bias}, "
-                f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
-                f"simultaneous={self.simultaneous}, normalize={self.normalize})")
+        return (
+            f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, "
+            f"reward={self.reward!r}, bias={self.bias}, "
+            f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
+            f"simultaneous={self.simultaneous}, normalize={self.normalize})"
+        )
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if k != "_last_root"}
@@ -231,8 +251,10 @@ class ISMCTSAgent(Agent):
             done += 1
         self.last_iterations = done
         self._last_root = root  # the tree of the last search (tests and diagnostics; not pickled)
-        self.last_visits = {int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
-                            for a in legal}
+        self.last_visits = {
+            int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
+            for a in legal
+        }
         best = max(self.last_visits.values())
         top = [a for a, v in self.last_visits.items() if v == best]
         return int(top[0]) if len(top) == 1 else int(self.rng.choice(top))
@@ -273,7 +295,9 @@ class ISMCTSAgent(Agent):
                 untried = [int(a) for a in legal if (p, int(a)) not in children]
                 expand = None
                 if untried:
-                    expand = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+                    expand = (
+                        untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+                    )
             if expand is not None:
                 child = _Node(p)
                 children[(p, expand)] = child
@@ -314,8 +338,14 @@ class ISMCTSAgent(Agent):
             if child.player >= 0:
                 child.total += value[child.player]
 
-    def _select(self, children: dict, p: int, legal: np.ndarray, norm: tuple[float, float],
-                preferred: int = -1) -> tuple[int, _Node]:
+    def _select(
+        self,
+        children: dict,
+        p: int,
+        legal: np.ndarray,
+        norm: tuple[float, float],
+        preferred: int = -1,
+    ) -> tuple[int, _Node]:
         """UCB with availability counts over ``p``'s admitted moves among ``legal``."""
         c, bias = self.exploration, self.bias
         lo, span = norm
@@ -333,8 +363,9 @@ class ISMCTSAgent(Agent):
                 best_score, best, best_a = score, child, int(a)
         return best_a, best
 
-    def _joint_step(self, node: _Node, state: State, path: list, norm: tuple[float, float]
-                    ) -> tuple[_Node, bool]:
+    def _joint_step(
+        self, node: _Node, state: State, path: list, norm: tuple[float, float]
+    ) -> tuple[_Node, bool]:
         """One simultaneous step (every seat of ``state.simultaneous_players()`` commits once),
         by decoupled selection: each seat picks from its own statistics at ``node`` (an untried
         move first, then UCB), never from statistics conditioned on the moves made before it in
@@ -421,9 +452,11 @@ def parse_spec(arg: str | None) -> dict:
                     raise ValueError(f"expected one of {', '.join(_BOOLS)}")
                 out["normalize" if key == "norm" else key] = _BOOLS[val.lower()]
             else:
-                raise ConfigError(f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
-                                  "iterations, seconds, clock, c, rollout, reward, "
-                                  "max_rollout_steps, bias, horizon, simultaneous, norm)")
+                raise ConfigError(
+                    f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
+                    "iterations, seconds, clock, c, rollout, reward, "
+                    "max_rollout_steps, bias, horizon, simultaneous, norm)"
+                )
         except ValueError as e:
             if isinstance(e, ConfigError):
                 raise
@@ -442,9 +475,12 @@ def make_ismcts(game_name: str, seed: int | None, arg: str | None) -> ISMCTSAgen
     return ISMCTSAgent(seed, rollout_agent=rollout_agent, **opts)
 
 
-register_agent("ismcts", make_ismcts,
-               "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
-               "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, reward, "
-               "max_rollout_steps, bias, horizon)")
+register_agent(
+    "ismcts",
+    make_ismcts,
+    "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
+    "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, reward, "
+    "max_rollout_steps, bias, horizon)",
+)
 
 __all__ = ["ISMCTSAgent", "make_ismcts", "parse_spec"]

@@ -116,6 +116,8 @@ def install(
     import deckzoo.envs as E
 
     env = meta.get("env") or next((k for k, m in E.ENVS.items() if m.Game.name == game), None)
+    training = dict(meta.get("training") or training or {})
+    training.pop("run_dir", None)  # a path on the machine that trained it
     out = save_policy(
         path(game),
         w,
@@ -123,7 +125,7 @@ def install(
         env=env,
         game_config=meta.get("game_config") or game_config,
         trainer=meta.get("trainer") or "deckzoo.training (MaskablePPO)",
-        training=meta.get("training") or training,
+        training=training or None,
         extra={**(meta.get("extra") or {}), **extra},
     )
     _load.cache_clear()
