@@ -45,7 +45,10 @@ from deckzoo.agents.ladder import ladder
 from deckzoo.agents.stats import Z95, ranks_from_result, summarize, wilson_interval
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from strength import parse_keyed  # the sibling script's ENV=VALUE option parser
+from strength import (  # the sibling script's option helpers
+    add_backend_arguments,
+    parse_keyed,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PLAYERS = 4
@@ -108,8 +111,10 @@ def play(
     workers: int,
     records: list[dict],
     save,
+    arena: dict | None = None,
 ) -> list[dict]:
-    """Play games ``len(records) .. games - 1`` in batches, saving after each."""
+    """Play games ``len(records) .. games - 1`` in batches, saving after each; ``arena``: more
+    ArenaConfig fields (``backend="ray", address=...``)."""
     agents = [f"{label}={spec}" for label, spec in specs]
     sign = E.game_class(env).score_sign
     while len(records) < games:
@@ -123,6 +128,7 @@ def play(
                 seed=seed,
                 workers=workers,
                 first_game=len(records),
+                **(arena or {}),
             )
         )
         records += res.records
@@ -286,6 +292,7 @@ def main(argv=None) -> int:
     )
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
+    add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument(
@@ -379,6 +386,7 @@ def main(argv=None) -> int:
                 args.workers,
                 res["records"],
                 save,
+                {"backend": args.backend, "address": args.address},
             )
             res["load_average"].append(list(os.getloadavg()))
             save()

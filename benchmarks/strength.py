@@ -174,6 +174,19 @@ def markdown(rows: list[dict], meta: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def add_backend_arguments(p) -> None:
+    """--backend/--address: where the arena plays (also the leaderboard's)."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="play the games in local processes or as Ray tasks (docs/distributed.md)",
+    )
+    p.add_argument(
+        "--address", default=None, help="with --backend ray: the cluster (auto, HOST:PORT)"
+    )
+
+
 def parse_keyed(items, what) -> dict:
     out: dict = {}
     for item in items or []:
@@ -226,15 +239,7 @@ def main(argv=None) -> int:
         help="cap for one env's ISMCTS match-up (long games)",
     )
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="play the games in local processes or as Ray tasks (docs/distributed.md)",
-    )
-    p.add_argument(
-        "--address", default=None, help="with --backend ray: the cluster (auto, HOST:PORT)"
-    )
+    add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument(

@@ -151,3 +151,21 @@ def test_strength_benchmark_runs_on_ray(cluster, tmp_path):
     assert [r["hero_row"]["win_share"] for r in ray_rows] == [
         r["hero_row"]["win_share"] for r in local_rows
     ]
+
+
+def test_leaderboard_runs_on_ray(cluster, tmp_path):
+    """The leaderboard's games on Ray are the local ones, record for record (timings aside)."""
+    import json
+
+    from ..agents.test_leaderboard_script import CHEAP, load_script
+
+    lb = load_script()
+    base = ["--envs", "gobig", "--games", "4", "--batch", "4", *CHEAP]
+
+    def records(out, *more):
+        assert lb.main([*base, "--out", str(out), *more]) == 0
+        data = json.loads((out / "leaderboard.json").read_text())
+        return [comparable(r) for r in data["envs"]["gobig_v0"]["records"]]
+
+    on_ray = records(tmp_path / "ray", "--backend", "ray")
+    assert len(on_ray) == 4 and on_ray == records(tmp_path / "local", "--workers", "1")
