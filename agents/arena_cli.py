@@ -19,7 +19,7 @@ from pathlib import Path
 
 from deckzoo.envs import registry
 
-from .cli_args import add_option_argument, count_arg, seed_arg
+from .cli_args import add_backend_arguments, add_option_argument, count_arg, seed_arg
 from .registry import agent_kinds
 
 
@@ -124,18 +124,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--force", action="store_true", help="with --out: overwrite earlier results in DIR"
     )
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="local processes (default) or Ray tasks (needs deckzoo[ray])",
-    )
-    p.add_argument(
-        "--address",
-        default=None,
-        help="with --backend ray: the cluster to join (auto or HOST:PORT); default: a local Ray "
-        "instance of --workers CPUs",
-    )
+    add_backend_arguments(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--save-games", type=count_arg(0), default=0, metavar="N",
                    help="keep the first N games of each pairing as replay files, in OUT/replays/ "

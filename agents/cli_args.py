@@ -73,6 +73,23 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend local|ray`` and ``--address``: where arena games are played (the arena, and the
+    strength and leaderboard benchmarks)."""
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes (default) or Ray tasks (needs deckzoo[ray])",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster to join (auto or HOST:PORT); default: a local Ray "
+        "instance of --workers CPUs",
+    )
+
+
 def seed_arg(text: str) -> int:
     """argparse ``type=`` for seeds: an integer in 0..2**63-1 (what numpy's generators take)."""
     try:

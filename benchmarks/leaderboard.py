@@ -40,15 +40,13 @@ from pathlib import Path
 
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.cli_args import add_backend_arguments
 from deckzoo.agents.ladder import LABELS as LADDER
 from deckzoo.agents.ladder import ladder
 from deckzoo.agents.stats import Z95, ranks_from_result, summarize, wilson_interval
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from strength import (  # the sibling script's option helpers
-    add_backend_arguments,
-    parse_keyed,
-)
+from strength import parse_keyed  # the sibling script's ENV=VALUE option parser
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PLAYERS = 4

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.cli_args import add_backend_arguments
 from deckzoo.agents.ladder import DEFAULT_ISMCTS, ismcts_spec
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
@@ -172,19 +173,6 @@ def markdown(rows: list[dict], meta: dict) -> str:
     if meta.get("notes"):
         lines += ["", "## Notes", ""] + [f"- {n}" for n in meta["notes"]]
     return "\n".join(lines) + "\n"
-
-
-def add_backend_arguments(p) -> None:
-    """--backend/--address: where the arena plays (also the leaderboard's)."""
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="play the games in local processes or as Ray tasks (docs/distributed.md)",
-    )
-    p.add_argument(
-        "--address", default=None, help="with --backend ray: the cluster (auto, HOST:PORT)"
-    )
 
 
 def parse_keyed(items, what) -> dict:

@@ -25,8 +25,7 @@ OUTSIDE = [
     re.compile(p)
     for p in (
         r"\.\./shared",
-        r"shared/seeds",
-        r"shared/RULINGS",
+        r"\bshared/\w",  # any path into a folder of the workspace outside the repository
         "RUL" + r"INGS\.md",
         "DES" + r"IGN\.md",
         "STY" + r"LE\.md",
