@@ -279,7 +279,8 @@ class BatchedEnv:
         lanes = eng.all if active is None else np.flatnonzero(active)
         act = a if active is None else a[lanes]
         inside = (act >= 0) & (act < self.num_actions)
-        ok = inside & self._mask[lanes, np.where(inside, act, 0)]
+        cell = lanes * self.num_actions + np.where(inside, act, 0)  # flat ``take``: fast
+        ok = inside & self._mask.reshape(-1).take(cell)
         bad = None
         if not ok.all():
             bad_pos = np.flatnonzero(~ok)

@@ -39,6 +39,7 @@ from .cards import (
     LED_FREE,
     LED_NONE,
     NO_TRUMP,
+    NULL,
     NUM_KINDS,
     NUM_SUITED,
     NUM_SUITS,
@@ -65,10 +66,35 @@ for _s in range(NUM_SUITS):
 # the led suit a kind sets when it is the first card that sets one
 _LED_BY_KIND = np.concatenate([_KINDS[:NUM_SUITED] // RANKS, [LED_FREE, LED_NONE]])
 # trump after flipping kind f (index f + 1; index 0 = nothing flipped)
+# by (led + 1) * NUM_KINDS + card (led -1..4): the led suit after the card is played, and the
+# void bit it shows (a suited card that does not follow the led suit: void in that suit)
+_LED_AFTER = np.empty((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
+_LED_AFTER[0] = _LED_BY_KIND
+_LED_AFTER[1:] = np.arange(-1, NUM_SUITS + 1)[1:, None]
+_LED_AFTER = _LED_AFTER.ravel()
+_VOID_BIT = np.zeros((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
+for _s in range(NUM_SUITS):
+    _VOID_BIT[_s + 1, :NUM_SUITED] = np.where(_KINDS[:NUM_SUITED] // RANKS != _s, 1 << _s, 0)
+_VOID_BIT = _VOID_BIT.ravel()
 _TRUMP_BY_FLIP = np.array([trump_after_flip(f) for f in range(-1, NUM_KINDS)])
+# SUIT_OF[kind, suit] = 1 for the suited kinds: hands (rows of counts) @ SUIT_OF = cards per
+# suit (a float32 matrix product of small counts is exact, and far cheaper than a reshaped sum)
+_SUIT_OF = np.zeros((NUM_SUITED, NUM_SUITS), dtype=np.float32)
+_SUIT_OF[_KINDS[:NUM_SUITED], _KINDS[:NUM_SUITED] // RANKS] = 1.0
+# by ``led + 1`` (led -1..4): whether a suit must be followed, and which suit column to look at
+_LED_IS_SUIT = np.array([False, True, True, True, True, False])
+_LED_COLUMN = np.array([0, 0, 1, 2, 3, 0])
 _VOID_BITS = np.array(
     [[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], dtype=np.float32
 )
+
+
+def _scale_specials(buf: np.ndarray, a: int) -> None:
+    """Counts written at column ``a`` times COUNT_SCALE: 1 for suited cards, so only the
+    Wizard and Null columns change (exact in float32; one column at a time is several times
+    cheaper than a multiply over the block or a strided pair of columns)."""
+    for kind in (WIZARD, NULL):
+        buf[:, a + kind] *= COUNT_SCALE[kind]
 
 
 class WizardBatched(BatchedEngine):
@@ -104,6 +130,14 @@ class WizardBatched(BatchedEngine):
         self._score_lo, self._score_span = enc.score_lo, enc.score_span
         self._bid_rows = np.array([m for m in game.bid_masks])
         self._pos = np.arange(DECK_SIZE)
+        self._row_starts = (self.all * self.obs_dim)[:, None]  # of a (B, obs_dim) buffer, flat
+        # observation index of a one-hot value v (-1: absent, aimed at entry 0), by v + 1
+        self._flipped_at = np.concatenate([[0], enc.off["flipped"] + _KINDS])
+        self._trump_at = np.concatenate([[0], enc.off["trump"] + np.arange(NUM_SUITS + 1)])
+        self._led_at = np.concatenate([[0], enc.off["led_suit"] + np.arange(NUM_SUITS + 1)])
+        # _deal_cell[d, i]: where the i-th card dealt by dealer d lands in a lane's (n, NUM_KINDS)
+        # hands, less the card's kind: its seat's row start
+        self._deal_cell = (np.arange(n)[:, None] + 1 + self._pos) % n * NUM_KINDS
         self._seats = np.arange(n)
 
     # ---- chance ----------------------------------------------------------------------------------
@@ -123,15 +157,17 @@ class WizardBatched(BatchedEngine):
         """Shuffle one deck a lane and deal ``rnd`` cards each, one at a time from the dealer's
         left."""
         k, n = len(rnd), self.n
-        order = self.rng.permuted(np.broadcast_to(self._pos, (k, DECK_SIZE)), axis=1)
-        deck = DECK_KINDS[order]
+        # (shuffling the kinds moves them exactly as shuffling positions would)
+        deck = self.rng.permuted(np.broadcast_to(DECK_KINDS, (k, DECK_SIZE)), axis=1)
         dealt = n * rnd
-        seat = (dealer[:, None] + 1 + self._pos) % n
-        held = self._pos < dealt[:, None]
-        flat = ((np.arange(k)[:, None] * n + seat) * NUM_KINDS + deck)[held]
-        hands = (
-            np.bincount(flat, minlength=k * n * NUM_KINDS).reshape(k, n, NUM_KINDS).astype(np.int8)
-        )
+        m = int(dealt.max())  # only the cards dealt matter (every column, in the last rounds)
+        flat = (
+            self._deal_cell.take(dealer, axis=0)[:, :m]
+            + deck[:, :m]
+            + (np.arange(k) * (n * NUM_KINDS))[:, None]
+        )[self._pos[:m] < dealt[:, None]]
+        hands = np.bincount(flat, minlength=k * n * NUM_KINDS).astype(np.int8)
+        hands = hands.reshape(k, n, NUM_KINDS)
         top = np.minimum(dealt, DECK_SIZE - 1)
         flipped = np.where(dealt < DECK_SIZE, deck[np.arange(k), top], -1)
         return {"hands": hands, "flipped": flipped}
@@ -161,9 +197,8 @@ class WizardBatched(BatchedEngine):
         rnd, dealer = self.rnd[lanes], self.dealer[lanes]
         hands = rec["hands"]
         self.hands[lanes] = hands
-        self.suits[lanes] = (
-            hands[:, :, :NUM_SUITED].reshape(len(lanes), n, NUM_SUITS, RANKS).sum(axis=3)
-        )
+        rows = hands.reshape(-1, NUM_KINDS)[:, :NUM_SUITED].astype(np.float32)
+        self.suits[lanes] = (rows @ _SUIT_OF).astype(np.int8).reshape(len(lanes), n, NUM_SUITS)
         self.hs[lanes] = rnd[:, None]
         flipped = rec["flipped"]
         self.flipped[lanes] = flipped
@@ -185,18 +220,20 @@ class WizardBatched(BatchedEngine):
 
     # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
-        B = self.B
+        B, n = self.B, self.n
         mask = np.zeros((B, self.num_actions), dtype=bool)
         phase = self.phase
-        held = self.hands[self.all, self.cur] > 0
-        led = self.led
-        suit = np.clip(led, 0, NUM_SUITS - 1)
-        must = (led >= 0) & (led < NUM_SUITS) & (self.suits[self.all, self.cur, suit] > 0)
-        # (2-D tables are indexed with ``take``: numpy's fancy indexing is far slower there)
-        allowed = held & _FOLLOW.take(np.where(must, led, NUM_SUITS), axis=0)
-        allowed &= (phase == PHASE_PLAY)[:, None]
+        # (arrays are indexed with ``take`` on flat rows: numpy's fancy indexing with several
+        # index arrays is several times slower)
+        rows = self.all * n + self.cur
+        held = self.hands.reshape(B * n, NUM_KINDS).take(rows, axis=0) > 0
+        led = self.led + 1
+        column = rows * NUM_SUITS + _LED_COLUMN.take(led)
+        must = _LED_IS_SUIT.take(led) & (self.suits.reshape(-1).take(column) > 0)
+        allowed = held & _FOLLOW.take(np.where(must, self.led, NUM_SUITS), axis=0)
         mask[:, :NUM_KINDS] = allowed
         if (phase != PHASE_PLAY).any():
+            mask[phase != PHASE_PLAY, :NUM_KINDS] = False
             bid = np.flatnonzero(phase == PHASE_BID)
             if len(bid):
                 mask[bid] = self._bid_rows.take(self.rnd[bid], axis=0)
@@ -241,22 +278,23 @@ class WizardBatched(BatchedEngine):
             return
         n = self.n
         c = self.cur[lanes]
-        self.hands[lanes, c, card] -= 1
+        # every lane once: plain assignments through flat indices (no ``np.add.at`` needed)
+        row = lanes * n + c
+        self.hands.reshape(-1)[row * NUM_KINDS + card] -= 1
         suited = card < NUM_SUITED
-        self.suits[lanes[suited], c[suited], card[suited] // RANKS] -= 1
-        self.played[lanes, card] += 1
-        self.hs[lanes, c] -= 1
-        self.tcard[lanes, c] = card
+        self.suits.reshape(-1)[(row * NUM_SUITS + card // RANKS)[suited]] -= 1
+        self.played.reshape(-1)[lanes * NUM_KINDS + card] += 1
+        self.hs.reshape(-1)[row] -= 1
+        self.tcard.reshape(-1)[row] = card
         tlen = self.tlen[lanes] + 1
         self.tlen[lanes] = tlen
         old = self.led[lanes]
-        unset = old == LED_NONE
-        led = np.where(unset, _LED_BY_KIND[card], old)
+        seen = (old + 1) * NUM_KINDS + card  # (led suit before, card): two lookup tables
+        led = _LED_AFTER.take(seen)
         self.led[lanes] = led
-        # did not follow a led suit: shown void in it
-        void = ~unset & (old != LED_FREE) & (card < NUM_SUITED) & (card // RANKS != old)
+        void = _VOID_BIT.take(seen)
         if void.any():
-            self.voids[lanes[void], c[void]] |= 1 << old[void]
+            self.voids.reshape(-1)[row] |= void
         full = tlen == n
         if full.all():
             self._end_trick(lanes, led)
@@ -271,23 +309,22 @@ class WizardBatched(BatchedEngine):
         the led suit; a trick of Nulls only goes to its first card."""
         n = self.n
         leader = self.leader[lanes]
-        cards = rotate(self.tcard[lanes], flat_order(relative_seats(leader, n)))  # in play order
-        wizard = cards == WIZARD
+        cards = self.tcard[lanes]  # by absolute seat; every seat has played
+        # one key a card, the highest wins: the first Wizard (200 + n - its place in the trick),
+        # else a trump (100 + rank), else the led suit (rank; suited cards are unique, so these
+        # keys never tie), else the first card played (-1 - its place: a trick of Nulls)
+        place = seat_positions(leader, n)
         suited = cards < NUM_SUITED
-        suit = np.where(suited, cards // RANKS, -1)
+        suit = cards // RANKS
         rank = cards % RANKS
         key = np.where(
             suited & (suit == self.trump[lanes][:, None]),
             100 + rank,
-            np.where(suited & (suit == led[:, None]), rank, -1),
+            np.where(suited & (suit == led[:, None]), rank, -1 - place),
         )
-        pos = np.where(
-            wizard.any(axis=1),
-            wizard.argmax(axis=1),
-            np.where(key.max(axis=1) >= 0, key.argmax(axis=1), 0),
-        )
-        winner = (leader + pos) % n
-        self.won[lanes, winner] += 1
+        key = np.where(cards == WIZARD, 200 + n - place, key)
+        winner = key.argmax(axis=1)
+        self.won.reshape(-1)[lanes * n + winner] += 1
         tdone = self.tdone[lanes] + 1
         self.tdone[lanes] = tdone
         self.tcard[lanes] = -1
@@ -334,19 +371,23 @@ class WizardBatched(BatchedEngine):
         order = relative_seats(seats, n)  # absolute seat at each relative position
         flat = flat_order(order)
         rel = seat_positions(seats, n)  # relative position of each absolute seat
-        hidden = (rnd == 1) & (phase < PHASE_PLAY) if g.foresight else None
+        # Foresight's first round: the others' hands are shown, and one's own is hidden until the
+        # play begins
+        first = ()
+        if g.foresight:
+            in_first = rnd == 1
+            if in_first.any():  # (cheaper than ``flatnonzero`` on the lanes' usual answer)
+                first = np.flatnonzero(in_first)
+        hidden = first[phase[first] < PHASE_PLAY] if len(first) else ()
         # one-hot entries, one column each (0 = the first hand entry, overwritten below)
-        hot = np.zeros((k, 8 + 2 * n), dtype=np.int64)
-        flipped = self.flipped[pick]
-        hot[:, 0] = np.where(flipped >= 0, o["flipped"] + flipped, 0)
-        trump = self.trump[pick]
-        hot[:, 1] = np.where(trump >= 0, o["trump"] + trump, 0)
-        led = self.led[pick]
-        hot[:, 2] = np.where(led >= 0, o["led_suit"] + led, 0)
+        hot = np.empty((k, 8 + 2 * n), dtype=np.int64)
+        hot[:, 0] = self._flipped_at.take(self.flipped[pick] + 1)
+        hot[:, 1] = self._trump_at.take(self.trump[pick] + 1)
+        hot[:, 2] = self._led_at.take(self.led[pick] + 1)
         hot[:, 3] = np.where(
             self.tlen[pick] > 0, o["trick_leader"] + (self.leader[pick] - seats) % n, 0
         )
-        hot[:, 4] = o["round"] + rnd - 1
+        hot[:, 4] = o["round"] - 1 + rnd
         hot[:, 5] = o["dealer"] + (self.dealer[pick] - seats) % n
         live = cur >= 0
         hot[:, 6] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
@@ -357,41 +398,37 @@ class WizardBatched(BatchedEngine):
         hot[:, 8 + n :] = np.where(
             bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel
         )
-        hot += (np.arange(k) * D)[:, None]
+        hot += self._row_starts if k == self.B else (np.arange(k) * D)[:, None]
         buf = np.zeros((k, D), dtype=np.float32)
         cells = buf.reshape(-1)
         cells[hot.ravel()] = 1.0
-        if hidden is not None and hidden.any():
-            cells[np.flatnonzero(hidden) * D + o["hand_hidden"]] = 1.0
+        if len(hidden):
+            cells[hidden * D + o["hand_hidden"]] = 1.0
         # dense pieces
-        hand = self.hands[lanes, seats]
-        if hidden is not None and hidden.any():
+        hand = self.hands.reshape(-1, NUM_KINDS).take(lanes * n + seats, axis=0)
+        if len(hidden):
             hand[hidden] = 0
-        # counts times COUNT_SCALE (1 for suited cards, 1/4 for Wizards and Nulls), in two cheap
-        # steps
         a = o["hand"]
         buf[:, a : a + NUM_KINDS] = hand
-        buf[:, a + NUM_SUITED : a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
-        if g.foresight:
-            fore = np.flatnonzero(rnd == 1)
-            if len(fore):
-                a = o["foresight"]
-                for r in range(1, n):
-                    others = self.hands[lanes[fore], order[fore, r]]
-                    buf[fore, a : a + NUM_KINDS] = others * COUNT_SCALE
-                    a += NUM_KINDS
+        _scale_specials(buf, a)
+        if len(first):
+            a = o["foresight"]
+            for r in range(1, n):
+                others = self.hands[lanes[first], order[first, r]]
+                buf[first, a : a + NUM_KINDS] = others * COUNT_SCALE
+                a += NUM_KINDS
         tab = self._inv_k_tab
         a = o["hand_sizes"]
-        buf[:, a : a + n] = tab[rotate(self.hs[pick], flat)]
+        buf[:, a : a + n] = tab.take(rotate(self.hs[pick], flat))
         a = o["tricks_won"]
-        buf[:, a : a + n] = tab[rotate(self.won[pick], flat)]
+        buf[:, a : a + n] = tab.take(rotate(self.won[pick], flat))
         a = o["voids"]
         buf[:, a : a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0).reshape(
             k, 4 * n
         )
         a = o["played"]
         buf[:, a : a + NUM_KINDS] = self.played[pick]
-        buf[:, a + NUM_SUITED : a + NUM_KINDS] *= COUNT_SCALE[NUM_SUITED:]
+        _scale_specials(buf, a)
         a = o["scores"]
         pts = rotate(self.points[pick], flat)
         buf[:, a : a + n] = (pts - self._score_lo) / self._score_span
