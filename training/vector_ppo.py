@@ -145,6 +145,31 @@ class Legal(NamedTuple):
         return cls(rows, actions, mask.shape[0])
 
 
+#: Action spaces up to this size compute every logit and set the illegal ones to -inf before a
+#: dense log-softmax: one matrix product, 2-4x cheaper forward and backward than gathering the legal
+#: pairs for Go Big's 23 and Wizard's 74 actions (B = 1024, 128 hidden units, one thread). Larger
+#: spaces compute the legal pairs' logits only: for Big Number's 2,180 actions with a handful
+#: legal, 4x cheaper than the dense way. Both give the same masked softmax (tested).
+DENSE_HEAD_MAX_ACTIONS = 256
+
+
+def pair_log_probs(
+    actor: nn.Sequential,
+    obs: torch.Tensor,
+    legal: Legal,
+    mask: torch.Tensor,
+    dense: bool | None = None,
+) -> torch.Tensor:
+    """Log-probabilities of the legal (row, action) pairs under the masked softmax, computed the
+    cheaper way for the action space (``dense`` None: by ``DENSE_HEAD_MAX_ACTIONS``)."""
+    if dense is None:
+        dense = mask.shape[1] <= DENSE_HEAD_MAX_ACTIONS
+    if dense:
+        z = actor(obs).masked_fill(~mask, -torch.inf)
+        return torch.log_softmax(z, dim=-1)[legal.rows, legal.actions]
+    return log_softmax(legal_logits(actor, obs, legal), legal)
+
+
 def legal_logits(actor: nn.Sequential, obs: torch.Tensor, legal: Legal) -> torch.Tensor:
     """The actor's logits of the legal pairs: the hidden layers on every row, then the head's
     rows for the legal actions only."""
@@ -184,11 +209,10 @@ def sample(logp: torch.Tensor, legal: Legal, generator) -> tuple[torch.Tensor, t
 
 def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, device) -> tuple:
     """Sample ``actor``'s policy on rows of observations and masks (numpy in, torch out)."""
-    legal = Legal.of(torch.from_numpy(mask).to(device))
+    mask_t = torch.from_numpy(mask).to(device)
+    legal = Legal.of(mask_t)
     obs_t = torch.from_numpy(obs).to(device)
-    return sample(log_softmax(legal_logits(actor, obs_t, legal), legal), legal, generator) + (
-        obs_t,
-    )
+    return sample(pair_log_probs(actor, obs_t, legal, mask_t), legal, generator) + (obs_t,)
 
 
 def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
@@ -503,8 +527,9 @@ class VectorTrainer:
         for _ in range(p.n_epochs):
             for mb in np.array_split(self.rng.permutation(n), n_mb):
                 mb = torch.from_numpy(mb).to(dev)
-                legal = Legal.of(b_mask[mb])
-                logp_all = log_softmax(legal_logits(self.net.actor, b_obs[mb], legal), legal)
+                mb_mask = b_mask[mb]
+                legal = Legal.of(mb_mask)
+                logp_all = pair_log_probs(self.net.actor, b_obs[mb], legal, mb_mask)
                 new_logp = chosen(logp_all, legal, b_act[mb])
                 ent = entropy(logp_all, legal).mean()
                 new_v = self.net.value(b_obs[mb])

@@ -32,6 +32,7 @@ from deckzoo.training.vector_ppo import (
     chosen,
     entropy,
     log_softmax,
+    pair_log_probs,
     read_checkpoint,
 )
 
@@ -328,6 +329,33 @@ def test_legal_pairs_equal_the_dense_softmax_with_illegal_logits_at_minus_infini
     assert ent_p[0] == 0.0
     torch.testing.assert_close(pair_in.grad, dense_in.grad)
     assert (dense_in.grad[~mask] == 0).all()
+
+
+@pytest.mark.parametrize("num_actions", [23, 300])
+def test_dense_and_pair_heads_give_the_same_log_probabilities_and_gradients(num_actions):
+    """The actor's masked softmax computed densely (every logit, illegal ones at -inf) and from
+    the legal pairs' logits only: same values, same gradients for every parameter."""
+    torch.manual_seed(0)
+    net = ActorCritic(12, num_actions, [16, 16], "tanh").double()
+    g = torch.Generator().manual_seed(1)
+    obs = torch.randn(40, 12, generator=g, dtype=torch.float64)
+    mask = torch.rand(40, num_actions, generator=g) < 0.1
+    mask[torch.arange(40), torch.randint(0, num_actions, (40,), generator=g)] = True
+    mask[0] = False
+    mask[0, 3] = True  # a forced move
+    legal = Legal.of(mask)
+    actions = torch.multinomial(mask.double(), 1, generator=g).squeeze(1)
+    results = []
+    for dense in (True, False):
+        net.zero_grad()
+        logp = pair_log_probs(net.actor, obs, legal, mask, dense=dense)
+        (chosen(logp, legal, actions).sum() + entropy(logp, legal).sum()).backward()
+        results.append((logp.detach(), [q.grad.clone() for q in net.actor.parameters()]))
+    (dense_logp, dense_grads), (pair_logp, pair_grads) = results
+    torch.testing.assert_close(dense_logp, pair_logp)
+    assert dense_logp[0] == 0.0
+    for a, b in zip(dense_grads, pair_grads):
+        torch.testing.assert_close(a, b)
 
 
 def test_sampling_never_picks_an_illegal_action_and_follows_the_probabilities():
