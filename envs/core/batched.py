@@ -56,7 +56,7 @@ def _seat_tables(n: int, _cache: dict = {}) -> tuple[np.ndarray, np.ndarray]:  #
 def flat_order(order: np.ndarray) -> np.ndarray:
     """``order`` (``(k, n)``, from ``relative_seats``) as indices into ``(k * n, ...)`` rows."""
     k, n = order.shape
-    return (order + _row_starts(k, n)).ravel()
+    return (order + row_starts(k, n)).ravel()
 
 
 def rotate(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
@@ -67,12 +67,15 @@ def rotate(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
     return rows.reshape(values.shape)
 
 
-def _row_starts(k: int, n: int, _cache: dict = {}) -> np.ndarray:  # noqa: B006 - a deliberate cache
-    """``arange(k)[:, None] * n``, kept (used every step)."""
-    rows = _cache.get((k, n))
-    if rows is None:
-        rows = _cache[(k, n)] = np.arange(k)[:, None] * n
-    return rows
+def row_starts(k: int, width: int, _cache: dict = {}) -> np.ndarray:  # noqa: B006 - a cache
+    """``arange(k)[:, None] * width``: where each row of a flat ``(k, width)`` array starts. Used
+    every step, with many different ``k`` (the lanes that just finished), so it is a view of one
+    kept array per ``width``, grown when a larger ``k`` comes, not one array per ``k``."""
+    rows = _cache.get(width)
+    if rows is None or len(rows) < k:
+        size = k if rows is None else max(k, 2 * len(rows))
+        rows = _cache[width] = np.arange(size)[:, None] * width
+    return rows[:k]
 
 
 def float32_table(values) -> np.ndarray:

@@ -30,6 +30,7 @@ from ..core.batched import (
     float32_table,
     relative_seats,
     rotate,
+    row_starts,
     seat_positions,
 )
 from .cards import (
@@ -65,17 +66,17 @@ for _s in range(NUM_SUITS):
     _FOLLOW[_s, :NUM_SUITED] = _KINDS[:NUM_SUITED] // RANKS == _s
 # the led suit a kind sets when it is the first card that sets one
 _LED_BY_KIND = np.concatenate([_KINDS[:NUM_SUITED] // RANKS, [LED_FREE, LED_NONE]])
-# trump after flipping kind f (index f + 1; index 0 = nothing flipped)
 # by (led + 1) * NUM_KINDS + card (led -1..4): the led suit after the card is played, and the
 # void bit it shows (a suited card that does not follow the led suit: void in that suit)
 _LED_AFTER = np.empty((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
 _LED_AFTER[0] = _LED_BY_KIND
 _LED_AFTER[1:] = np.arange(-1, NUM_SUITS + 1)[1:, None]
 _LED_AFTER = _LED_AFTER.ravel()
-_VOID_BIT = np.zeros((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
+_VOID_SHOWN = np.zeros((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
 for _s in range(NUM_SUITS):
-    _VOID_BIT[_s + 1, :NUM_SUITED] = np.where(_KINDS[:NUM_SUITED] // RANKS != _s, 1 << _s, 0)
-_VOID_BIT = _VOID_BIT.ravel()
+    _VOID_SHOWN[_s + 1, :NUM_SUITED] = np.where(_KINDS[:NUM_SUITED] // RANKS != _s, 1 << _s, 0)
+_VOID_SHOWN = _VOID_SHOWN.ravel()
+# trump after flipping kind f (index f + 1; index 0 = nothing flipped)
 _TRUMP_BY_FLIP = np.array([trump_after_flip(f) for f in range(-1, NUM_KINDS)])
 # SUIT_OF[kind, suit] = 1 for the suited kinds: hands (rows of counts) @ SUIT_OF = cards per
 # suit (a float32 matrix product of small counts is exact, and far cheaper than a reshaped sum)
@@ -130,7 +131,6 @@ class WizardBatched(BatchedEngine):
         self._score_lo, self._score_span = enc.score_lo, enc.score_span
         self._bid_rows = np.array([m for m in game.bid_masks])
         self._pos = np.arange(DECK_SIZE)
-        self._row_starts = (self.all * self.obs_dim)[:, None]  # of a (B, obs_dim) buffer, flat
         # observation index of a one-hot value v (-1: absent, aimed at entry 0), by v + 1
         self._flipped_at = np.concatenate([[0], enc.off["flipped"] + _KINDS])
         self._trump_at = np.concatenate([[0], enc.off["trump"] + np.arange(NUM_SUITS + 1)])
@@ -292,7 +292,7 @@ class WizardBatched(BatchedEngine):
         seen = (old + 1) * NUM_KINDS + card  # (led suit before, card): two lookup tables
         led = _LED_AFTER.take(seen)
         self.led[lanes] = led
-        void = _VOID_BIT.take(seen)
+        void = _VOID_SHOWN.take(seen)
         if void.any():
             self.voids.reshape(-1)[row] |= void
         full = tlen == n
@@ -398,7 +398,7 @@ class WizardBatched(BatchedEngine):
         hot[:, 8 + n :] = np.where(
             bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel
         )
-        hot += self._row_starts if k == self.B else (np.arange(k) * D)[:, None]
+        hot += row_starts(k, D)
         buf = np.zeros((k, D), dtype=np.float32)
         cells = buf.reshape(-1)
         cells[hot.ravel()] = 1.0
