@@ -570,7 +570,8 @@ def markdown(result: dict) -> str:
         (
             f"One interleaved run, {meta['seconds_per_case']} s per case "
             f"in {meta['slice_s']} s slices; "
-            f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
+            f"{meta['cpus']} CPUs ({meta.get('cpu_model', 'CPU not recorded')}), "
+            f"load average {meta['loadavg_start'][0]:.2f} at the start and "
             f"{meta['loadavg_end'][0]:.2f} at the end; "
             f"python {meta['python']}, numpy {meta['numpy']}; "
             f"peak RSS {meta['peak_rss_mb']:.0f} MB."
@@ -719,6 +720,19 @@ def peak_rss_mb() -> float:
     return kb / 1024 if sys.platform != "darwin" else kb / 2**20  # macOS reports bytes
 
 
+def cpu_model() -> str:
+    """The processor's name: ratios between a numpy engine and a C++ one move with the CPU
+    (its vector units, caches), so a result must say which machine gave it."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def _versions() -> dict:
     out = {"python": platform.python_version(), "numpy": np.__version__}
     for dist in ("pettingzoo", "rlcard", "open_spiel"):
@@ -754,6 +768,7 @@ def run(
     meta = {
         **_versions(),
         "machine": platform.machine(),
+        "cpu_model": cpu_model(),
         "cpus": os.cpu_count(),
         "loadavg_start": list(load_start),
         "loadavg_end": list(os.getloadavg()),

@@ -235,7 +235,8 @@ def markdown(result: dict) -> str:
         (
             f"One interleaved run, {meta['seconds_per_case']} s per case "
             f"in {meta['slice_s']} s slices; "
-            f"{meta['cpus']} CPUs, load average {meta['loadavg_start'][0]:.2f} at the start and "
+            f"{meta['cpus']} CPUs ({meta.get('cpu_model', 'CPU not recorded')}), "
+            f"load average {meta['loadavg_start'][0]:.2f} at the start and "
             f"{meta['loadavg_end'][0]:.2f} at the end; "
             f"python {meta['python']}, numpy {meta['numpy']}. "
             f"{PLAYERS} players, default options (Wizard: the full 15-round game)."
@@ -371,6 +372,7 @@ def main(argv=None) -> dict:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "cpus": os.cpu_count(),
+        "cpu_model": peers.cpu_model(),
         "loadavg_start": list(load_start),
         "loadavg_end": list(os.getloadavg()),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
