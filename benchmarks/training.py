@@ -162,8 +162,9 @@ SELF_PLAY_MIX = {"learner": 0.8, "pool": 0.15, "random": 0.05}  # --compare's th
 def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dict]:
     """Both trainers on the vector config's network, one after the other in this process:
     learner env steps per second and per CPU second of training (no evaluation, no checkpoints).
-    Rows: SB3 with configs/<game>.yaml (no cloning), the vector config as shipped, and the vector
-    config with self-play opponents only (``SELF_PLAY_MIX``: no scalar lanes). The vector runs
+    Rows: SB3 with configs/<game>.yaml (no cloning), the vector config as shipped, the vector
+    config with self-play opponents only (``SELF_PLAY_MIX``: no scalar lanes), and both of those
+    again with ``vector.precision: bfloat16`` (the network's products in bfloat16). The vector runs
     skip the lanes' initial stagger, a one-off cost of a few CPU seconds."""
     import yaml
 
@@ -175,14 +176,17 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
 
     vec = read(f"{game}-vector")
     plain = {**vec, "vector": {**vec.get("vector", {}), "stagger": 0}}
+    self_play = {**plain, "opponents": {**vec["opponents"], "mix": SELF_PLAY_MIX}}
+
+    def bf16(data):
+        return {**data, "vector": {**data["vector"], "precision": "bfloat16"}}
+
     runs = [
         ("sb3", read(game), sb3_steps),
         ("vector", plain, vector_steps),
-        (
-            "vector, self-play only",
-            {**plain, "opponents": {**vec["opponents"], "mix": SELF_PLAY_MIX}},
-            vector_steps,
-        ),
+        ("vector, self-play only", self_play, vector_steps),
+        ("vector, bfloat16", bf16(plain), vector_steps),
+        ("vector, self-play only, bfloat16", bf16(self_play), vector_steps),
     ]
     rows = []
     for trainer, data, steps in runs:

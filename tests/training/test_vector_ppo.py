@@ -132,6 +132,8 @@ def test_config_checks():
         config_from_dict(
             {"trainer": "vector", "game": "wizard", "n_envs": 4, "vector": {"scalar_lanes": 5}}
         )
+    with pytest.raises(ConfigError, match="vector.precision"):
+        config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"precision": "fp16"}})
     with pytest.raises(ConfigError, match="'trainer'"):
         config_from_dict({"trainer": "cleanrl"})
 
@@ -358,6 +360,29 @@ def test_dense_and_pair_heads_give_the_same_log_probabilities_and_gradients(num_
         torch.testing.assert_close(a, b)
 
 
+def test_bfloat16_products_keep_float32_weights_and_outputs_close_to_float32(tmp_path):
+    """vector.precision bfloat16: the trainer's network stays float32 (what is saved and played),
+    its log-probabilities and values come out float32 and near the float32 ones (bfloat16 keeps
+    8 bits of mantissa), and a short run trains without a non-finite loss."""
+    trainer = VectorTrainer(tiny(tmp_path / "run", steps=200, vector={"precision": "bfloat16"}))
+    trainer.run()
+    assert all(q.dtype == torch.float32 for q in trainer.net.parameters())
+    assert all(np.isfinite(q.detach().numpy()).all() for q in trainer.net.parameters())
+    obs = torch.from_numpy(trainer.lanes.obs)
+    mask = torch.from_numpy(trainer.lanes.mask)
+    legal = Legal.of(mask)
+    with torch.no_grad():
+        exact = pair_log_probs(trainer.net.actor, obs, legal, mask)
+        exact_v = trainer.net.value(obs)
+        with trainer.autocast():
+            low = pair_log_probs(trainer.net.actor, obs, legal, mask)
+            low_v = trainer.net.value(obs)
+    assert low.dtype == torch.float32 and low_v.dtype == torch.float32
+    assert not torch.equal(low, exact)  # the products really ran in bfloat16
+    torch.testing.assert_close(low.exp(), exact.exp(), atol=0.02, rtol=0.0)
+    torch.testing.assert_close(low_v, exact_v, atol=0.05, rtol=0.05)
+
+
 def test_sampling_never_picks_an_illegal_action_and_follows_the_probabilities():
     torch.manual_seed(0)
     actor = ActorCritic(5, 4, [8], "tanh").actor
@@ -392,11 +417,16 @@ def _state(trainer):
     )
 
 
-def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(tmp_path, monkeypatch):
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
+    precision, tmp_path, monkeypatch
+):
     """A run killed after step 300 and resumed from its last checkpoint. Scalar lanes with
     heuristic seats, a pool of 2 (a dropped snapshot stays seated across the interruption),
-    evaluation and learning-rate annealing: everything must continue exactly."""
-    straight = VectorTrainer(tiny(tmp_path / "a", steps=600))
+    evaluation and learning-rate annealing: everything must continue exactly, in either
+    precision of the network's products."""
+    over = {"vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision}}
+    straight = VectorTrainer(tiny(tmp_path / "a", steps=600, **over))
     straight.run()
 
     collect = VectorTrainer.collect
@@ -408,10 +438,10 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(tmp_path, 
 
     monkeypatch.setattr(VectorTrainer, "collect", killed)
     with pytest.raises(KeyboardInterrupt):
-        train(tiny(tmp_path / "b", steps=600))
+        train(tiny(tmp_path / "b", steps=600, **over))
     monkeypatch.setattr(VectorTrainer, "collect", collect)
     assert 0 < read_checkpoint(tmp_path / "b" / CHECKPOINT)[0]["run_state"]["step"] < 600
-    resumed = VectorTrainer(tiny(tmp_path / "b", steps=600), resume=True)
+    resumed = VectorTrainer(tiny(tmp_path / "b", steps=600, **over), resume=True)
     resumed.run()
     assert straight.rs.step == resumed.rs.step and straight.rs.updates == resumed.rs.updates
     (pa, oa), (pb, ob) = _state(straight), _state(resumed)
