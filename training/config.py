@@ -138,6 +138,10 @@ class VectorConfig:
     stagger: int = 1000
     """Before the first rollout, lane ``i`` plays a uniformly random number below this of random
     legal moves (not trained on), so that the lanes' games are at different stages (0: none)."""
+    norm_obs: bool = False
+    """Normalise the observations the network sees by their running mean and standard deviation
+    (floored at 0.1), updated after every rollout; folded into the first layer for snapshots,
+    evaluation and the saved policy, which take raw observations (``vector_ppo.ObsNorm``)."""
     precision: str = "float32"
     """float32, or bfloat16: the network's matrix products in bfloat16 (torch autocast; the
     weights, the optimiser, softmax, losses and the saved policy stay float32). About 1.3x the
@@ -464,7 +468,7 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
     if cfg.max_episode_steps is not None:
         bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
     v = cfg.vector
-    for key in ("anneal_lr", "norm_adv", "clip_vloss"):
+    for key in ("anneal_lr", "norm_adv", "clip_vloss", "norm_obs"):
         if not isinstance(getattr(v, key), bool):
             bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
     if not _type_ok(v.stagger, int) or v.stagger < 0:

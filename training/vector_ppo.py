@@ -234,6 +234,83 @@ def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
     return PolicyWeights(hidden=arrays[:-1], head=arrays[-1], activation=activation)
 
 
+# ---- observation normalisation -------------------------------------------------------------------
+class ObsNorm:
+    """Running mean and variance of the learner's observations (``vector.norm_obs``), and the
+    affine map ``x * scale + shift`` the network sees: each value minus its mean, over its
+    standard deviation floored at ``MIN_STD``.
+
+    Why. An observation mixes hundreds of 0/1 indicators with a few small fractions that carry
+    most of a decision (Wizard's tricks won / 15, hand sizes, scores): unscaled, a trick more moves
+    the input by 0.07 where a card moves it by 1. The floor bounds every normalised value by
+    ``1 / MIN_STD`` (for values in [0, 1]), the role clipping plays elsewhere, but unlike clipping
+    the map stays affine: it folds exactly into the first layer (``fold``), so pool snapshots,
+    evaluation and the exported policy take raw observations like any other policy. The statistics
+    are fixed during a rollout (what the policy saw is what it trains on) and updated after it
+    from the raw observations the rollout collected."""
+
+    MIN_STD = 0.1
+
+    def __init__(self, obs_dim: int):
+        self.mean = np.zeros(obs_dim, dtype=np.float64)
+        self.var = np.ones(obs_dim, dtype=np.float64)
+        self.count = 0.0
+        self.reset_sums()
+
+    def reset_sums(self) -> None:
+        self.s1 = np.zeros_like(self.mean)
+        self.s2 = np.zeros_like(self.mean)
+        self.n = 0
+
+    def add(self, obs: np.ndarray) -> None:
+        """Accumulate a batch of raw observations (folded in by ``commit``)."""
+        self.s1 += obs.sum(axis=0, dtype=np.float64)
+        self.s2 += np.einsum("ij,ij->j", obs, obs, dtype=np.float64)
+        self.n += len(obs)
+
+    def commit(self) -> None:
+        """Merge the accumulated batch into the running statistics (Chan et al.'s parallel
+        update, as CleanRL's and SB3's running mean/std do)."""
+        if self.n:
+            m = self.s1 / self.n
+            v = np.maximum(self.s2 / self.n - m * m, 0.0)
+            total = self.count + self.n
+            delta = m - self.mean
+            self.mean = self.mean + delta * self.n / total
+            self.var = (
+                self.var * self.count + v * self.n + delta**2 * self.count * self.n / total
+            ) / total
+            self.count = total
+        self.reset_sums()
+
+    def affine(self) -> tuple[np.ndarray, np.ndarray]:
+        scale = 1.0 / np.maximum(np.sqrt(self.var), self.MIN_STD)
+        return scale.astype(np.float32), (-self.mean * scale).astype(np.float32)
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        scale, shift = self.affine()
+        return obs * scale + shift
+
+    def fold(self, actor: nn.Sequential) -> nn.Sequential:
+        """A copy of ``actor`` that takes raw observations: ``W x' + b`` with ``x' = x * scale +
+        shift`` is ``(W * scale) x + (b + W shift)``."""
+        scale, shift = (torch.from_numpy(a).to(actor[0].weight) for a in self.affine())
+        out = copy.deepcopy(actor).requires_grad_(False)
+        first = out[0]
+        with torch.no_grad():
+            first.bias += first.weight @ shift
+            first.weight *= scale
+        return out
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {"mean": self.mean, "var": self.var, "count": np.array(self.count)}
+
+    def load(self, arrays: dict[str, np.ndarray]) -> None:
+        self.mean, self.var = arrays["mean"].copy(), arrays["var"].copy()
+        self.count = float(arrays["count"])
+        self.reset_sums()
+
+
 # ---- the rollout buffer -------------------------------------------------------------------------
 class Rollout:
     """Learner transitions in the order they were made. ``next[i]`` is the index of the same
@@ -377,6 +454,7 @@ class VectorTrainer:
             int, nn.Module
         ] = {}  # id -> actor: the pool, and dropped ones still seated
         self.episode_return = np.zeros((L, n), dtype=np.float64)
+        self.obs_norm = ObsNorm(self.lanes.obs_dim) if cfg.vector.norm_obs else None
         if self.resume:
             self._load_checkpoint(ckpt)
         # the run's own config: written at the start, rewritten when a resume extends the run
@@ -387,6 +465,9 @@ class VectorTrainer:
             c0 = time.process_time()
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
             self.lanes.stagger(cfg.vector.stagger)
+            if self.obs_norm is not None:  # first statistics: every lane's opening position
+                self.obs_norm.add(self.lanes.obs)
+                self.obs_norm.commit()
             self.rs.train_cpu_seconds += time.process_time() - c0
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
 
@@ -457,6 +538,9 @@ class VectorTrainer:
             rows = np.flatnonzero(kind == LEARNER)
             if len(rows):
                 obs, mask = lanes.obs[rows], lanes.mask[rows]
+                if self.obs_norm is not None:
+                    self.obs_norm.add(obs)
+                    obs = self.obs_norm(obs)
                 with torch.no_grad(), self.autocast():
                     a, logp, obs_t = act(self.net.actor, obs, mask, self.sampler, self.device)
                     value = self.net.value(obs_t)
@@ -486,6 +570,8 @@ class VectorTrainer:
                 rets[done_lanes] = 0.0
             self.rs.step += len(rows)
             self.rs.decisions += lanes.L
+        if self.obs_norm is not None:
+            self.obs_norm.commit()  # the next rollout's statistics; this one trains on its own
         return {
             "charts/episode_return": finished_return / max(finished, 1),
             "charts/episodes": finished,
@@ -609,8 +695,7 @@ class VectorTrainer:
 
     def _snapshot(self) -> None:
         cfg, rs = self.cfg, self.rs
-        actor = copy.deepcopy(self.net.actor).requires_grad_(False)
-        self.snapshots[rs.step] = actor
+        self.snapshots[rs.step] = self.raw_actor()
         rs.pool.append(rs.step)
         del rs.pool[: -cfg.opponents.pool_size]
         self.lanes.pool_ids = list(rs.pool)
@@ -626,8 +711,14 @@ class VectorTrainer:
             if sid not in keep:
                 del self.snapshots[sid]
 
+    def raw_actor(self) -> nn.Sequential:
+        """A frozen copy of the actor that takes raw observations (the normalisation folded in)."""
+        if self.obs_norm is None:
+            return copy.deepcopy(self.net.actor).requires_grad_(False)
+        return self.obs_norm.fold(self.net.actor)
+
     def policy(self) -> PolicyWeights:
-        return policy_weights(self.net.actor, self.net.activation)
+        return policy_weights(self.raw_actor(), self.net.activation)
 
     def _evaluate(self, games: int, kind: str = "periodic") -> list[dict]:
         """The trainers' shared evaluation (``train.evaluate_opponents``), each row with the
@@ -696,6 +787,8 @@ class VectorTrainer:
         arrays["pending"] = self.pending
         arrays["episode_return"] = self.episode_return
         arrays["sampler"] = self.sampler.get_state().cpu().numpy()
+        if self.obs_norm is not None:
+            arrays.update({f"obs_norm.{k}": v for k, v in self.obs_norm.state().items()})
         meta = {
             "config": config_to_dict(self.cfg),
             "run_state": self.rs.__dict__,
@@ -733,6 +826,10 @@ class VectorTrainer:
         self.pending[...] = arrays["pending"]
         self.episode_return[...] = arrays["episode_return"]
         self.sampler.set_state(torch.from_numpy(arrays["sampler"]))
+        if self.obs_norm is not None:
+            if "obs_norm.mean" not in arrays:
+                raise ConfigError(f"--resume: {path} was trained without vector.norm_obs")
+            self.obs_norm.load({k: arrays[f"obs_norm.{k}"] for k in ("mean", "var", "count")})
         self.rng.bit_generator.state = meta["rng"]
         self._write_eval_csv()
 

@@ -26,6 +26,7 @@ from deckzoo.training.vector_ppo import (
     CHECKPOINT,
     ActorCritic,
     Legal,
+    ObsNorm,
     Rollout,
     VectorTrainer,
     act,
@@ -383,6 +384,46 @@ def test_bfloat16_products_keep_float32_weights_and_outputs_close_to_float32(tmp
     torch.testing.assert_close(low_v, exact_v, atol=0.05, rtol=0.05)
 
 
+def test_observation_statistics_are_those_of_everything_seen():
+    """ObsNorm's running mean and variance, merged batch by batch, equal the statistics of all
+    the observations at once; the floor bounds the scale of a value that never varies."""
+    rng = np.random.default_rng(0)
+    norm = ObsNorm(5)
+    batches = [rng.random((n, 5), dtype=np.float32) * [1, 0.1, 2, 0, 1] for n in (7, 30, 1, 12)]
+    for b in batches[:2]:
+        norm.add(b)
+    norm.commit()
+    for b in batches[2:]:
+        norm.add(b)
+        norm.commit()
+    every = np.concatenate(batches).astype(np.float64)
+    np.testing.assert_allclose(norm.mean, every.mean(0), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(norm.var, every.var(0), rtol=1e-9, atol=1e-12)
+    scale, _ = norm.affine()
+    assert scale[3] == np.float32(1 / ObsNorm.MIN_STD)  # a constant column: the floor
+    assert abs(norm(every.astype(np.float32))[:, [0, 2]].std(0) - 1).max() < 1e-4
+
+
+def test_folded_normalisation_takes_raw_observations(tmp_path):
+    """vector.norm_obs: the actor trains on normalised observations; its folded copy (snapshots,
+    evaluation, the saved policy) gives the same logits from raw ones, and the saved policy plays
+    the same greedy moves as the trained network."""
+    trainer = VectorTrainer(tiny(tmp_path / "run", steps=200, vector={"norm_obs": True}))
+    trainer.run()
+    norm = trainer.obs_norm
+    assert norm.count > 0 and not np.allclose(norm.var, 1.0)
+    raw = trainer.lanes.obs
+    with torch.no_grad():
+        trained = trainer.net.actor(torch.from_numpy(norm(raw)))
+        folded = trainer.raw_actor()(torch.from_numpy(raw))
+    torch.testing.assert_close(folded, trained, atol=1e-4, rtol=1e-4)
+    logits = trainer.policy().logits(raw)
+    np.testing.assert_allclose(logits, trained.numpy(), atol=1e-4, rtol=1e-4)
+    mask = trainer.lanes.mask
+    best = np.where(mask, trained.numpy(), -np.inf).argmax(1)
+    assert (np.where(mask, logits, -np.inf).argmax(1) == best).mean() > 0.99
+
+
 def test_sampling_never_picks_an_illegal_action_and_follows_the_probabilities():
     torch.manual_seed(0)
     actor = ActorCritic(5, 4, [8], "tanh").actor
@@ -417,15 +458,19 @@ def _state(trainer):
     )
 
 
-@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+@pytest.mark.parametrize(
+    "precision, norm_obs", [("float32", False), ("bfloat16", False), ("float32", True)]
+)
 def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
-    precision, tmp_path, monkeypatch
+    precision, norm_obs, tmp_path, monkeypatch
 ):
     """A run killed after step 300 and resumed from its last checkpoint. Scalar lanes with
     heuristic seats, a pool of 2 (a dropped snapshot stays seated across the interruption),
     evaluation and learning-rate annealing: everything must continue exactly, in either
-    precision of the network's products."""
-    over = {"vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision}}
+    precision of the network's products and with the observation statistics."""
+    over = {
+        "vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision, "norm_obs": norm_obs}
+    }
     straight = VectorTrainer(tiny(tmp_path / "a", steps=600, **over))
     straight.run()
 
@@ -457,6 +502,9 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
         return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in t.rs.eval_history]
 
     assert len(evals(straight)) >= 3 and evals(straight) == evals(resumed)
+    if norm_obs:
+        sa, sb = straight.obs_norm.state(), resumed.obs_norm.state()
+        assert all(np.array_equal(sa[k], sb[k]) for k in sa) and straight.obs_norm.count > 0
     la, ma = straight.lanes.get_state()
     lb, mb = resumed.lanes.get_state()
     assert ma == mb and la.keys() == lb.keys() and all(np.array_equal(la[k], lb[k]) for k in la)
