@@ -144,7 +144,7 @@ class VectorConfig:
     evaluation and the saved policy, which take raw observations (``vector_ppo.ObsNorm``)."""
     precision: str = "float32"
     """float32, or bfloat16: the network's matrix products in bfloat16 (torch autocast; the
-    weights, the optimiser, softmax, losses and the saved policy stay float32). About 1.3x the
+    weights, the optimiser, softmax, losses and the saved policy stay float32). 1.2-1.5x the
     steps per CPU second for Wizard on a processor with AVX512-BF16 (docs/training.md); a
     processor without bfloat16 instructions emulates them, slower than float32."""
     scalar_lanes: Any = None

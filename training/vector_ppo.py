@@ -258,14 +258,17 @@ class ObsNorm:
         self.reset_sums()
 
     def reset_sums(self) -> None:
+        self._affine = None  # the map of the current statistics, computed once per rollout
         self.s1 = np.zeros_like(self.mean)
         self.s2 = np.zeros_like(self.mean)
         self.n = 0
 
     def add(self, obs: np.ndarray) -> None:
         """Accumulate a batch of raw observations (folded in by ``commit``)."""
-        self.s1 += obs.sum(axis=0, dtype=np.float64)
-        self.s2 += np.einsum("ij,ij->j", obs, obs, dtype=np.float64)
+        # one step's rows summed in float32 (a few hundred values in [0, 1]: relative error about
+        # 1e-6), the rollout's total in float64; about 3x cheaper than float64 sums of every row
+        self.s1 += obs.sum(axis=0)
+        self.s2 += np.einsum("ij,ij->j", obs, obs)
         self.n += len(obs)
 
     def commit(self) -> None:
@@ -288,8 +291,12 @@ class ObsNorm:
         return scale.astype(np.float32), (-self.mean * scale).astype(np.float32)
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
-        scale, shift = self.affine()
-        return obs * scale + shift
+        if self._affine is None:
+            self._affine = self.affine()
+        scale, shift = self._affine
+        out = obs * scale
+        out += shift
+        return out
 
     def fold(self, actor: nn.Sequential) -> nn.Sequential:
         """A copy of ``actor`` that takes raw observations: ``W x' + b`` with ``x' = x * scale +

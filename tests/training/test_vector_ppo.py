@@ -397,8 +397,8 @@ def test_observation_statistics_are_those_of_everything_seen():
         norm.add(b)
         norm.commit()
     every = np.concatenate(batches).astype(np.float64)
-    np.testing.assert_allclose(norm.mean, every.mean(0), rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(norm.var, every.var(0), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(norm.mean, every.mean(0), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(norm.var, every.var(0), rtol=1e-5, atol=1e-9)
     scale, _ = norm.affine()
     assert scale[3] == np.float32(1 / ObsNorm.MIN_STD)  # a constant column: the floor
     assert abs(norm(every.astype(np.float32))[:, [0, 2]].std(0) - 1).max() < 1e-4
