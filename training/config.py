@@ -145,8 +145,8 @@ class VectorConfig:
     precision: str = "float32"
     """float32, or bfloat16: the network's matrix products in bfloat16 (torch autocast; the
     weights, the optimiser, softmax, losses and the saved policy stay float32). 1.2-1.5x the
-    steps per CPU second for Wizard on a processor with AVX512-BF16 (docs/training.md); a
-    processor without bfloat16 instructions emulates them, slower than float32."""
+    steps per CPU second for Wizard on a processor with AVX512-BF16 (docs/training.md); where
+    the processor lacks bfloat16 instructions torch falls back to slower kernels: keep float32."""
     scalar_lanes: Any = None
     """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an

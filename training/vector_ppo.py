@@ -613,15 +613,12 @@ class VectorTrainer:
         adv_all = buf.advantages(p.gamma, p.gae_lambda)
         idx = np.flatnonzero(buf.complete())
         dev = self.device
-        # the observations and masks stay in the buffer (the largest arrays: no copy of them
-        # all); each minibatch gathers its rows, so the buffer is carried only after the update
-        if dev.type == "cpu":
-            b_obs, b_mask = torch.from_numpy(buf.obs), torch.from_numpy(buf.mask)
-            b_rows = torch.from_numpy(idx)
-        else:
-            b_obs = torch.from_numpy(buf.obs[idx]).to(dev)
-            b_mask = torch.from_numpy(buf.mask[idx]).to(dev)
-            b_rows = torch.arange(len(idx), device=dev)
+        # the observations and masks, the largest arrays, are not gathered for the whole rollout
+        # (on the CPU these are views of the buffer): each minibatch gathers its own rows, so the
+        # buffer is carried only after the update
+        b_obs = torch.from_numpy(buf.obs[: buf.size]).to(dev)
+        b_mask = torch.from_numpy(buf.mask[: buf.size]).to(dev)
+        b_rows = torch.from_numpy(idx).to(dev)
         b_act = torch.from_numpy(buf.action[idx]).to(dev)
         b_logp = torch.from_numpy(buf.logp[idx]).to(dev)
         b_val = torch.from_numpy(buf.value[idx]).to(dev)
@@ -833,9 +830,7 @@ class VectorTrainer:
         self.pending[...] = arrays["pending"]
         self.episode_return[...] = arrays["episode_return"]
         self.sampler.set_state(torch.from_numpy(arrays["sampler"]))
-        if self.obs_norm is not None:
-            if "obs_norm.mean" not in arrays:
-                raise ConfigError(f"--resume: {path} was trained without vector.norm_obs")
+        if self.obs_norm is not None:  # (_check_resumable refuses a change of vector.norm_obs)
             self.obs_norm.load({k: arrays[f"obs_norm.{k}"] for k in ("mean", "var", "count")})
         self.rng.bit_generator.state = meta["rng"]
         self._write_eval_csv()

@@ -133,6 +133,8 @@ def test_config_checks():
         config_from_dict(
             {"trainer": "vector", "game": "wizard", "n_envs": 4, "vector": {"scalar_lanes": 5}}
         )
+    with pytest.raises(ConfigError, match="vector.norm_obs"):
+        config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"norm_obs": "yes"}})
     with pytest.raises(ConfigError, match="vector.precision"):
         config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"precision": "fp16"}})
     with pytest.raises(ConfigError, match="'trainer'"):
