@@ -48,6 +48,14 @@ never cuts a search short and still bounds the slowest move (a Big Number search
 lead rolls out whole deals and takes several times the average). A decision with a single legal
 action is answered at once without search.
 
+Prior. ``bias`` steers the tree towards one agent's move at every node (progressive bias with
+progressive widening, see ``ISMCTSAgent``). That agent is ``prior`` when given, else the rollout
+agent, so a cheap or strong policy can guide the tree while rollouts stay random. In a simultaneous
+step each seat's preferred move is asked of the prior with that seat's own ``for_player`` view of
+the sample (which never shows the step's other commits), so decoupled selection stays blind to
+them. With ``prior``, the observer's preference at the root is asked once per search, of the
+real information state (every sample agrees with it there).
+
 Registry specs (``make_agent``)::
 
     ismcts                   200 iterations, random rollouts
@@ -57,6 +65,7 @@ Registry specs (``make_agent``)::
     ismcts:300:rollout=heuristic:c=0.5:reward=score:max_rollout_steps=200
     ismcts:60:rollout=heuristic:bias=1     progressive bias towards the heuristic's moves
     ismcts:200:rollout=heuristic:horizon=1 roll out to the end of the round, value its points
+    ismcts:200:prior=zoo:bias=2  progressive bias towards the zoo policy's moves, random rollouts
 
 (options are separated by ``:``, so a spec never contains the ``,`` that separates agents in
 ``deckzoo arena --agents``; ``,`` is accepted too when the spec is passed on its own).
@@ -129,7 +138,10 @@ class ISMCTSAgent(Agent):
             its UCB score gets ``bias / (1 + visits)``; other moves are admitted by progressive
             widening (a node visited n times considers ``1 + int(0.5 * sqrt(n))`` moves), so a
             small budget refines the agent's play instead of trying every move once
-            (0: plain SO-ISMCTS, every legal move expanded before UCB applies).
+            (0: plain SO-ISMCTS, every legal move expanded before UCB applies). Applies in
+            simultaneous steps too, per seat.
+        prior_agent: the ``Agent`` whose move ``bias`` favours (None: ``rollout_agent``); it is
+            re-seeded from this agent's generator like the rollout agent.
         horizon: stop each iteration after this many scoring rounds and value it by the points
             gained (see the module docstring); None: play every rollout to the end.
         normalize: let UCB see the values min-max normalised over the current search, as with
@@ -157,6 +169,7 @@ class ISMCTSAgent(Agent):
         simultaneous: bool = True,
         normalize: bool = False,
         clock: str = "wall",
+        prior_agent: Agent | None = None,
     ):
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -178,10 +191,12 @@ class ISMCTSAgent(Agent):
             raise ConfigError(
                 f"ismcts: 'max_rollout_steps' must be >= 0, got {max_rollout_steps!r}"
             )
-        if bias < 0 or (bias > 0 and rollout_agent is None):
+        if bias < 0 or (bias > 0 and rollout_agent is None and prior_agent is None):
             raise ConfigError(
-                f"ismcts: 'bias' must be >= 0 and needs a rollout agent, got {bias!r}"
+                f"ismcts: 'bias' must be >= 0 and needs a prior or rollout agent, got {bias!r}"
             )
+        if prior_agent is not None and not bias > 0:
+            raise ConfigError("ismcts: a 'prior' agent needs 'bias' > 0 to have any effect")
         if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
         self.horizon = None if horizon is None else int(horizon)
@@ -193,6 +208,7 @@ class ISMCTSAgent(Agent):
         self.seconds = seconds
         self.exploration = float(exploration)
         self.rollout_agent = rollout_agent
+        self.prior_agent = prior_agent
         self.reward = reward
         self.max_rollout_steps = max_rollout_steps
         # Diagnostics of the last search (iterations run, root visit counts by action).
@@ -208,8 +224,9 @@ class ISMCTSAgent(Agent):
         if self.seconds is not None and self.clock != "wall":
             budget += f", clock={self.clock!r}"
         rollout = type(self.rollout_agent).__name__ if self.rollout_agent else "random"
+        prior = f"prior={type(self.prior_agent).__name__}, " if self.prior_agent else ""
         return (
-            f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, "
+            f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, {prior}"
             f"reward={self.reward!r}, bias={self.bias}, "
             f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
             f"simultaneous={self.simultaneous}, normalize={self.normalize})"
@@ -230,6 +247,12 @@ class ISMCTSAgent(Agent):
         root = _Node(-1)
         if self.rollout_agent is not None:
             self.rollout_agent.seed(int(self.rng.integers(2**63)))
+        self._prior = self.prior_agent if self.prior_agent is not None else self.rollout_agent
+        self._me, self._root_preferred = me, -1  # the observer's move at the root (``prior``)
+        if self.prior_agent is not None:
+            self.prior_agent.seed(int(self.rng.integers(2**63)))
+            if self.bias > 0:
+                self._root_preferred = int(self.prior_agent.act(info_state))
         now = CLOCKS[self.clock]
         deadline = None if self.seconds is None else now() + self.seconds
         done = 0
@@ -272,7 +295,7 @@ class ISMCTSAgent(Agent):
         # Selection and expansion.
         while not state.is_terminal() and (stop is None or state.round_index() < stop):
             if self.simultaneous and len(state.simultaneous_players()) > 1:
-                node, expanded = self._joint_step(node, state, path, norm)
+                node, expanded = self._joint_step(node, state, path, norm, root)
                 if expanded:
                     break
                 continue
@@ -280,7 +303,7 @@ class ISMCTSAgent(Agent):
             legal = np.flatnonzero(state.legal_mask())
             children = node.children
             if bias > 0 and len(legal) > 1:
-                preferred = int(self.rollout_agent.act(state.for_player(p)))
+                preferred = self._preferred(node, root, p, state)
                 untried = [int(a) for a in legal if (p, int(a)) not in children]
                 # Progressive widening: the agent's move first, then one more random move each
                 # time sqrt(visits) grows by 1 / WIDENING, instead of every move before any UCB.
@@ -363,8 +386,14 @@ class ISMCTSAgent(Agent):
                 best_score, best, best_a = score, child, int(a)
         return best_a, best
 
+    def _preferred(self, node: _Node, root: _Node, p: int, state: State) -> int:
+        """The bias agent's move for seat ``p`` (the one to move) in this sample."""
+        if node is root and p == self._me and self._root_preferred >= 0:
+            return self._root_preferred  # the observer's own, asked once of the real view
+        return int(self._prior.act(state.for_player(p)))
+
     def _joint_step(
-        self, node: _Node, state: State, path: list, norm: tuple[float, float]
+        self, node: _Node, state: State, path: list, norm: tuple[float, float], root: _Node
     ) -> tuple[_Node, bool]:
         """One simultaneous step (every seat of ``state.simultaneous_players()`` commits once),
         by decoupled selection: each seat picks from its own statistics at ``node`` (an untried
@@ -373,14 +402,28 @@ class ISMCTSAgent(Agent):
         moves (they are revealed together). Returns it and whether it is new (expanded)."""
         rng = self.rng
         moves = []
+        children = node.children
         for p in state.simultaneous_players():
             legal = np.flatnonzero(state.legal_mask())
-            untried = [int(a) for a in legal if (p, int(a)) not in node.children]
-            if untried:
-                a = untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
-                stats = node.children[(p, a)] = _Node(p)
+            untried = [int(a) for a in legal if (p, int(a)) not in children]
+            preferred, expand = -1, None
+            if self.bias > 0 and len(legal) > 1:  # as in ``_iterate``, from p's own view
+                preferred = self._preferred(node, root, p, state)
+                # p's statistics at this node: its visits are those of any of its moves here
+                seen = sum(children[(p, int(a))].visits for a in legal if (p, int(a)) in children)
+                if (p, preferred) not in children:
+                    expand = preferred
+                elif untried and len(legal) - len(untried) < 1 + int(WIDENING * math.sqrt(seen)):
+                    expand = untried[int(rng.integers(len(untried)))]
+            elif untried:
+                expand = (
+                    untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+                )
+            if expand is not None:
+                a = expand
+                stats = children[(p, a)] = _Node(p)
             else:
-                a, stats = self._select(node.children, p, legal, norm)
+                a, stats = self._select(children, p, legal, norm, preferred)
             _fast_apply(state, a)
             path.append(stats)
             moves.append((p, a))
@@ -411,7 +454,8 @@ def parse_spec(arg: str | None) -> dict:
 
     The first bare token is the budget (an int: iterations; a number ending in ``s``: seconds).
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
-    ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``reward``
+    ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``prior``
+    (an agent spec, as for ``rollout``: the agent ``bias`` favours), ``reward``
     (``win``/``score``), ``max_rollout_steps``, ``bias``,
     ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
     ``normalize``).
@@ -435,8 +479,8 @@ def parse_spec(arg: str | None) -> dict:
                 out["seconds"] = float(val.rstrip("s"))
             elif key in ("c", "exploration"):
                 out["exploration"] = float(val)
-            elif key == "rollout":  # zoo/sample stands for zoo:sample (":" separates options)
-                out["rollout"] = val.replace("/", ":") if val.startswith("zoo/") else val
+            elif key in ("rollout", "prior"):  # zoo/sample stands for zoo:sample
+                out[key] = val.replace("/", ":") if val.startswith("zoo/") else val
             elif key == "reward":
                 out["reward"] = val
             elif key == "max_rollout_steps":
@@ -454,7 +498,7 @@ def parse_spec(arg: str | None) -> dict:
             else:
                 raise ConfigError(
                     f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
-                    "iterations, seconds, clock, c, rollout, reward, "
+                    "iterations, seconds, clock, c, rollout, prior, reward, "
                     "max_rollout_steps, bias, horizon, simultaneous, norm)"
                 )
         except ValueError as e:
@@ -466,20 +510,24 @@ def parse_spec(arg: str | None) -> dict:
 
 def make_ismcts(game_name: str, seed: int | None, arg: str | None) -> ISMCTSAgent:
     opts = parse_spec(arg)
-    rollout = opts.pop("rollout", None)
-    rollout_agent = None
-    if rollout is not None and rollout != "random":
-        if rollout.startswith("ismcts"):
-            raise ConfigError("ismcts: rollouts by another search agent are not supported")
-        rollout_agent = make_agent(rollout, game_name, seed)
-    return ISMCTSAgent(seed, rollout_agent=rollout_agent, **opts)
+    agents = {}
+    for key in ("rollout", "prior"):
+        spec = opts.pop(key, None)
+        if spec is None or (spec == "random" and key == "rollout"):
+            continue  # random rollouts are built in
+        if spec.startswith("ismcts"):
+            raise ConfigError(f"ismcts: a {key} by another search agent is not supported")
+        agents[key] = make_agent(spec, game_name, seed)
+    return ISMCTSAgent(
+        seed, rollout_agent=agents.get("rollout"), prior_agent=agents.get("prior"), **opts
+    )
 
 
 register_agent(
     "ismcts",
     make_ismcts,
     "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
-    "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, reward, "
+    "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, prior, reward, "
     "max_rollout_steps, bias, horizon)",
 )
 

@@ -25,6 +25,7 @@ from tests.gobig.helpers import position
         ("300,max_rollout_steps=40", {"iterations": 300, "max_rollout_steps": 40}),
         ("seconds=2", {"seconds": 2.0}),
         ("60:rollout=heuristic:bias=1.5", {"iterations": 60, "rollout": "heuristic", "bias": 1.5}),
+        ("60:prior=zoo/sample:bias=2", {"iterations": 60, "prior": "zoo:sample", "bias": 2.0}),
     ],
 )
 def test_parse_spec(arg, expected):
@@ -43,6 +44,9 @@ def test_parse_spec(arg, expected):
         ("ismcts:10:rollout=nobody", "nobody"),
         ("ismcts:10:bias=1", "bias"),
         ("ismcts:10:rollout=heuristic:bias=-1", "bias"),
+        ("ismcts:10:prior=heuristic", "bias"),  # a prior without bias would do nothing
+        ("ismcts:10:prior=ismcts:bias=1", "search"),
+        ("ismcts:10:prior=nobody:bias=1", "nobody"),
     ],
 )
 def test_bad_specs_raise_config_errors(spec, match):
@@ -55,6 +59,12 @@ def test_registry_builds_ismcts_with_rollout_agent():
     assert isinstance(agent, ISMCTSAgent) and agent.iterations == 7 and agent.reward == "score"
     assert isinstance(agent.rollout_agent, HeuristicAgent)
     assert make_agent("ismcts", "gobig").rollout_agent is None
+
+
+def test_registry_builds_the_prior_apart_from_the_rollouts():
+    agent = make_agent("ismcts:7:prior=heuristic:bias=2", "gobig", 3)
+    assert isinstance(agent.prior_agent, HeuristicAgent) and agent.rollout_agent is None
+    assert agent.bias == 2.0 and "prior=HeuristicAgent" in repr(agent)
 
 
 def test_agents_pickle_and_keep_their_settings():

@@ -17,6 +17,7 @@ pennies between Fenrir and Mjollnir (worth 0 to seat 0), and Loki is never right
 
 from collections import Counter
 
+from deckzoo.agents.base import Agent
 from deckzoo.agents.ismcts import ISMCTSAgent
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.bigwig.cards import DVERGAR, FENRIR, LOKI, MJOLLNIR, point_kind, standard
@@ -76,6 +77,63 @@ def test_a_later_seat_cannot_exploit_the_commit_it_has_not_seen():
         state.apply(hidden)
         assert state.current_player == 1
         agents = [ISMCTSAgent(seed=s, iterations=150, horizon=1) for s in range(4)]
+        worlds.append([(a.act(state.for_player(1)), a.last_visits) for a in agents])
+    assert worlds[0] == worlds[1] == worlds[2]
+
+
+class Fixed(Agent):
+    """A prior that always names a seat's lowest legal action, and logs who it was asked for."""
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.asked = []
+
+    def act(self, info_state):
+        self.asked.append((info_state.player, info_state.view()["phase"]))
+        return int(info_state.legal_actions()[0])
+
+
+def test_prior_moves_are_expanded_first_in_a_simultaneous_step():
+    """One iteration expands one move per seat of the trick: under ``bias`` it is each seat's
+    prior move (without it, a random untried one)."""
+    state = pennies_trick([LOKI, FENRIR, MJOLLNIR], [DVERGAR, RED_9])
+    seen = set()
+    for seed in range(6):
+        agent = ISMCTSAgent(seed=seed, iterations=1, horizon=1, prior_agent=Fixed(), bias=1.0)
+        assert agent.act(state.for_player(0)) == LOKI
+        assert set(agent._last_root.children) == {(0, LOKI), (1, RED_9)}
+        plain = ISMCTSAgent(seed=seed, iterations=1, horizon=1)
+        plain.act(state.for_player(0))
+        seen |= set(plain._last_root.children)
+    assert len(seen) > 2  # the plain search expands other moves
+
+
+def test_the_prior_is_asked_once_for_the_observer_at_the_root_and_per_sample_for_the_others():
+    state = pennies_trick([LOKI, FENRIR, MJOLLNIR], [DVERGAR, RED_9])
+    prior = Fixed()
+    agent = ISMCTSAgent(seed=0, iterations=20, horizon=1, prior_agent=prior, bias=1.0)
+    agent.act(state.for_player(0))
+    tricks = Counter(p for p, phase in prior.asked if phase == "commit")
+    assert tricks == Counter({0: 1, 1: 20})  # seat 0 commits only at the root
+
+
+def test_a_prior_guided_later_seat_cannot_exploit_the_commit_it_has_not_seen():
+    """As above with the heuristic as prior at every node: the prior is asked with each seat's own
+    view, so seat 0's face-down card changes nothing in seat 1's search."""
+    worlds = []
+    for hidden in (DVERGAR, RED_9, PLAY_WELL):
+        state = pennies_trick([DVERGAR, RED_9], [LOKI, FENRIR, MJOLLNIR])
+        state.apply(hidden)
+        agents = [
+            ISMCTSAgent(
+                seed=s,
+                iterations=100,
+                horizon=1,
+                prior_agent=make_agent("heuristic", "bigwig", s),
+                bias=2.0,
+            )
+            for s in range(3)
+        ]
         worlds.append([(a.act(state.for_player(1)), a.last_visits) for a in agents])
     assert worlds[0] == worlds[1] == worlds[2]
 
