@@ -93,7 +93,10 @@ def card_tricks(hand: list[int], trump: int | None, n: int, rnd: int) -> float:
     sure trick; the other tricks are shared in proportion to power, ours against the
     ``(n - 1) * rnd`` cards of the other hands at the deck's average power."""
     wizards = hand.count(WIZARD)
-    mine = sum(card_power(c, trump) for c in hand if c != WIZARD)
+    mine = 0.0
+    for c in hand:  # one float at a time, in hand order (Python 3.12's ``sum`` compensates; the
+        if c != WIZARD:  # batched heuristic, wizard_batched.py, must add in this same order)
+            mine += card_power(c, trump)
     others = (n - 1) * rnd * mean_power(trump)
     if mine + others <= 0:
         return float(wizards)
