@@ -12,7 +12,10 @@ and draw cards instead" and "Try to remember which special cards have already be
 * Holmgang: challenge the leader for their most valuable card; join with Til Valhallar only when a
   card in hand is likely to win a prize worth it.
 
-Uses only ``info_state.view()`` and the mask; the engine's pure ``resolve_trick`` scores samples.
+Uses only ``info_state.view()`` and the mask; the engine's pure ``trick_winner`` (the winner of
+``resolve_trick``) scores samples, memoised per (card, the others' cards, trumps): a sampled trick
+seen before is not resolved again. The samples and decisions are those of the first version, which
+resolved every sample with ``resolve_trick`` (tests/bigwig/test_heuristic.py keeps it to compare).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from deckzoo.envs.bigwig.rules import (
     TARGET_BASE,
     draws_allowed,
 )
-from deckzoo.envs.bigwig.trick import resolve_trick
+from deckzoo.envs.bigwig.trick import trick_winner
 
 from ..base import Agent
 
@@ -56,6 +59,21 @@ SPECIAL_KEEP = {
     MJOLLNIR: 10.0,
 }
 AVERAGE_DRAW = 5.0  # keep value of an unknown card from the draw pile
+# Does the first card win the trick? By (card, the others' cards sorted, trumps): the answer does
+# not depend on the others' order (only one Fenrir, Hugin & Munin or 5 can be effective).
+_WINS: dict[tuple, bool] = {}
+_WINS_MAX = 1 << 20  # entries before the memo starts again (~150 MB at most)
+
+
+def first_wins(k: int, others: list[int], trump: tuple) -> bool:
+    """``trick_winner([k, *others], trump) == 0``, memoised."""
+    key = (k, tuple(sorted(others)), trump)
+    won = _WINS.get(key)
+    if won is None:
+        if len(_WINS) >= _WINS_MAX:
+            _WINS.clear()
+        won = _WINS[key] = trick_winner([k, *others], trump) == 0
+    return won
 
 
 def keep_value(kind: int) -> float:
@@ -110,15 +128,17 @@ class HeuristicAgent(Agent):
         hand = np.asarray(v["hand"])
         unseen = KIND_COPIES - np.asarray(v["discard"]) - hand
         pool = np.repeat(np.arange(NUM_KINDS), unseen)
-        trump = v["trump"]
+        trump = tuple(v["trump"])
         wins = dict.fromkeys(candidates, 0)
         if opponents == 0 or len(pool) == 0:
             return {k: 1.0 for k in candidates}
+        rng = self.rng
+        size = min(opponents, len(pool))
         for _ in range(self.samples):
-            picks = self.rng.choice(pool, size=min(opponents, len(pool)), replace=False).tolist()
-            others = [(i + 1, WELL if self.rng.random() < 0.2 else k) for i, k in enumerate(picks)]
+            picks = rng.choice(pool, size=size, replace=False).tolist()
+            others = [WELL if rng.random() < 0.2 else k for k in picks]
             for k in candidates:
-                if resolve_trick([(0, k)] + others, trump).winner == 0:
+                if first_wins(k, others, trump):
                     wins[k] += 1
         return {k: wins[k] / self.samples for k in candidates}
 

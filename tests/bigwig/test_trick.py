@@ -34,7 +34,7 @@ from deckzoo.envs.bigwig.cards import (
     small_name,
     standard,
 )
-from deckzoo.envs.bigwig.trick import resolve_trick
+from deckzoo.envs.bigwig.trick import resolve_trick, trick_winner
 
 R, Y, B, G = "red", "yellow", "blue", "green"
 NO_COLOUR = (False, False, False, False)
@@ -299,3 +299,23 @@ def test_b11_second_holmgang_example_resolution():
 def test_b7_mjollnir_has_no_effect():
     r = resolve([MJOLLNIR, standard(R, 9)], trump_of(R))
     assert r.effective == [] and r.winner == 0
+
+
+def test_trick_winner_agrees_with_resolve_trick_on_random_tricks():
+    """The fast winner-only resolution (heuristic and search samples) against the full one, over
+    tricks of 1-6 cards rich in specials and wells, under random trump colours."""
+    rng = np.random.default_rng(11)
+    deck = np.repeat(np.arange(NUM_KINDS), KIND_COPIES)
+    specials = np.flatnonzero(IS_SPECIAL)
+    winners = set()
+    for _ in range(20000):
+        n = int(rng.integers(1, 7))
+        kinds = rng.choice(deck, size=n, replace=False).tolist()
+        if rng.random() < 0.5:  # more specials, duplicates included, to reach every step
+            kinds = [int(rng.choice(specials)) if rng.random() < 0.5 else k for k in kinds]
+        kinds = [WELL if rng.random() < 0.2 else k for k in kinds]
+        trump = tuple(bool(x) for x in rng.random(4) < 0.5)
+        want = resolve_trick(list(enumerate(kinds)), trump).winner
+        assert trick_winner(kinds, trump) == want, (kinds, trump)
+        winners.add(want)
+    assert None in winners and len(winners) == 7  # ties and every position were exercised
