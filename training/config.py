@@ -151,6 +151,11 @@ class VectorConfig:
     """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
     opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
+    batched_agents: bool = True
+    """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard
+    heuristic) in batched lanes, deciding all of them in one call, instead of on the scalar
+    engine; they make the same moves. false: every agent plays on the scalar engine (as runs made
+    before this key did)."""
 
 
 @dataclass
@@ -468,7 +473,7 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
     if cfg.max_episode_steps is not None:
         bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
     v = cfg.vector
-    for key in ("anneal_lr", "norm_adv", "clip_vloss", "norm_obs"):
+    for key in ("anneal_lr", "norm_adv", "clip_vloss", "norm_obs", "batched_agents"):
         if not isinstance(getattr(v, key), bool):
             bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
     if not _type_ok(v.stagger, int) or v.stagger < 0:

@@ -13,24 +13,28 @@ key of ``opponents.mix`` independently, as the SB3 trainer's opponents do:
 * ``pool`` / ``latest``: a past snapshot of the learner, drawn uniformly / the newest one
   (``random`` while the pool is empty);
 * ``random``: a uniformly random legal action;
-* any other agent spec (``heuristic``, ...): that agent, on the scalar engine.
+* any other agent spec (``heuristic``, ...): that agent: in a batched lane through its batched
+  twin where it has one (``deckzoo.agents.batched``: the Wizard heuristic), else on the scalar
+  engine.
 
-A batched lane cannot seat an agent, so batched lanes draw from the mix without the agent specs
-(renormalised) and scalar lanes draw from the whole mix, again until at least one seat is an
-agent. With ``scalar_lanes`` lanes of ``L`` equal to ``L`` times the probability that a game
-draws an agent (``default_scalar_lanes``), and games starting at the same rate in every lane,
-the games' line-ups follow the mix as in the SB3 trainer.
+A batched lane seats only agents with a batched twin, so batched lanes draw from the mix without
+the other agent specs (renormalised), and scalar lanes draw from the whole mix until at least one
+seat is an agent without a twin. With ``scalar_lanes`` lanes of ``L`` equal to ``L`` times the
+probability that a game draws such an agent (``default_scalar_lanes``), and games starting at the
+same rate in every lane, the games' line-ups follow the mix as in the SB3 trainer.
 
-``seat_kind`` (``(L, n)``: LEARNER, RANDOM, POOL or AGENT) and ``seat_snapshot`` (the pool
-snapshot's id, -1 for other seats) say who plays each seat of the current games; the trainer
-decides the LEARNER, RANDOM and POOL seats of all lanes together and ``step`` asks the agents
-for theirs. ``get_state``/``set_state`` save and restore everything here as arrays and JSON.
+``seat_kind`` (``(L, n)``: LEARNER, RANDOM, POOL or AGENT), ``seat_snapshot`` (the pool
+snapshot's id, -1 for other seats) and ``seat_twin`` (the batched twin's index in ``twin_specs``,
+-1 for other seats) say who plays each seat of the current games; the trainer decides the
+LEARNER, RANDOM and POOL seats of all lanes together and ``step`` asks the agents for theirs.
+``get_state``/``set_state`` save and restore everything here as arrays and JSON.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from deckzoo.agents.batched import batched_agent, batched_specs
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.adapter_options import RewardTracker
 from deckzoo.envs.core.errors import ConfigError
@@ -41,17 +45,24 @@ LEARNER, RANDOM, POOL, AGENT = 0, 1, 2, 3
 BATCHED_KEYS = (LEARNER_KEY, "pool", "latest", "random")
 
 
-def split_mix(mix: dict) -> tuple[dict, dict]:
-    """``(batched part, agent part)`` of an ``opponents.mix`` (weights as given)."""
-    batched = {k: float(w) for k, w in mix.items() if k in BATCHED_KEYS and w > 0}
-    agents = {k: float(w) for k, w in mix.items() if k not in BATCHED_KEYS and w > 0}
+def split_mix(mix: dict, twins=()) -> tuple[dict, dict]:
+    """``(batched part, scalar-only part)`` of an ``opponents.mix`` (weights as given): agent specs
+    in ``twins`` (those with a batched twin) belong to the batched part."""
+    batched = {k: float(w) for k, w in mix.items() if (k in BATCHED_KEYS or k in twins) and w > 0}
+    agents = {k: float(w) for k, w in mix.items() if k not in batched and w > 0}
     return batched, agents
 
 
-def default_scalar_lanes(mix: dict, num_players: int, lanes: int) -> int:
-    """``lanes`` times the probability that a game's opponents draw at least one agent (at least
-    one lane when any agent has weight; every lane when only agents have weight)."""
-    batched, agents = split_mix(mix)
+def twin_specs(mix: dict, game: str) -> list[str]:
+    """The agent specs of ``mix`` that batched lanes can seat in ``game``."""
+    return [k for k in batched_specs(game) if mix.get(k, 0) > 0]
+
+
+def default_scalar_lanes(mix: dict, num_players: int, lanes: int, twins=()) -> int:
+    """``lanes`` times the probability that a game's opponents draw at least one agent without a
+    batched twin (at least one lane when any such agent has weight; every lane when only agents
+    have weight)."""
+    batched, agents = split_mix(mix, twins)
     if not agents:
         return 0
     if not batched:
@@ -63,7 +74,8 @@ def default_scalar_lanes(mix: dict, num_players: int, lanes: int) -> int:
 class Lanes:
     """``num_lanes`` games: a batched env (its ``num_envs`` lanes first) plus ``scalar_lanes``
     scalar games of ``game``. ``obs``, ``mask``, ``player`` hold the position of every lane (the
-    rows of scalar lanes where an agent is to act are not filled in)."""
+    rows of scalar lanes where an agent is to act are not filled in). ``twins``: the agent specs
+    that batched lanes seat through their batched twins (``twin_specs``; empty: none)."""
 
     def __init__(
         self,
@@ -73,6 +85,7 @@ class Lanes:
         mix: dict,
         rng: np.random.Generator,
         reward: str = "win",
+        twins=(),
     ):
         self.batched = batched
         self.game = game
@@ -84,10 +97,23 @@ class Lanes:
         self.obs_dim = int(np.prod(game.observation_shape))
         self.num_actions = game.num_actions
         self.rng = rng
-        batched_mix, agent_mix = split_mix(mix)
+        name = getattr(game, "name", None)  # (the game's class attribute)
+        self.twin_specs = list(twins) if self.Lb else []
+        self._twins = [batched_agent(spec, name) for spec in self.twin_specs]
+        if None in self._twins:
+            spec = self.twin_specs[self._twins.index(None)]
+            raise ConfigError(f"opponents.mix: {spec!r} has no batched twin in {name}")
+        batched_mix, agent_mix = split_mix(mix, self.twin_specs)
         if self.Ls and not agent_mix:
             raise ConfigError(
-                "vector.scalar_lanes: scalar lanes need an agent (e.g. heuristic) in opponents.mix"
+                "vector.scalar_lanes: scalar lanes need an agent without a batched twin in "
+                "opponents.mix (e.g. ismcts:50; "
+                + (
+                    f"{', '.join(self.twin_specs)} play in batched lanes"
+                    if self.twin_specs
+                    else "or heuristic"
+                )
+                + ")"
             )
         if agent_mix and not self.Ls:
             raise ConfigError(
@@ -100,12 +126,13 @@ class Lanes:
                 "set vector.scalar_lanes to n_envs (or null)"
             )
         for spec in agent_mix:
-            make_agent(spec, type(game).name, 0)  # a bad spec fails here, naming itself
+            make_agent(spec, name, 0)  # a bad spec fails here, naming itself
         self._batched_keys, self._batched_p = _keys_and_p(batched_mix)
         self._all_keys, self._all_p = _keys_and_p({**batched_mix, **agent_mix})
         self.pool_ids: list[int] = []  # the drawable snapshots, oldest first (set by the trainer)
         self.seat_kind = np.zeros((self.L, self.n), dtype=np.int8)
         self.seat_snapshot = np.full((self.L, self.n), -1, dtype=np.int64)
+        self.seat_twin = np.full((self.L, self.n), -1, dtype=np.int64)
         self.agent_spec: list[list[str | None]] = [[None] * self.n for _ in range(self.Ls)]
         self._agents: dict[tuple[int, int, str], object] = {}  # (scalar lane, seat, spec) -> Agent
         self.states: list = []
@@ -144,9 +171,13 @@ class Lanes:
         """Turn drawn mix keys (indices into ``names``, ``(k, n)``) into seat kinds, snapshots."""
         kind = np.full(keys.shape, AGENT, dtype=np.int8)
         snap = np.full(keys.shape, -1, dtype=np.int64)
+        twin = np.full(keys.shape, -1, dtype=np.int64)
+        batched = lanes[0] < self.Lb if len(lanes) else False  # (calls are all batched or scalar)
         for i, name in enumerate(names):
             hit = keys == i
-            if name == LEARNER_KEY:
+            if batched and name in self.twin_specs:
+                twin[hit] = self.twin_specs.index(name)
+            elif name == LEARNER_KEY:
                 kind[hit] = LEARNER
             elif name == "random" or (name in ("pool", "latest") and not self.pool_ids):
                 kind[hit] = RANDOM
@@ -161,7 +192,9 @@ class Lanes:
         primary = self.rng.integers(self.n, size=len(lanes))
         kind[np.arange(len(lanes)), primary] = LEARNER
         snap[np.arange(len(lanes)), primary] = -1
+        twin[np.arange(len(lanes)), primary] = -1
         self.seat_kind[lanes], self.seat_snapshot[lanes] = kind, snap
+        self.seat_twin[lanes] = twin
 
     def _draw_batched(self, lanes: np.ndarray) -> None:
         keys = self.rng.choice(
@@ -170,13 +203,17 @@ class Lanes:
         self._key_seats(lanes, keys, self._batched_keys)
 
     def _start_scalar(self, j: int) -> None:
-        """A new game in scalar lane ``j``: seats drawn until one is an agent, then dealt."""
+        """A new game in scalar lane ``j``: seats drawn until one is an agent without a batched
+        twin, then dealt."""
         lane = self.Lb + j
         names = self._all_keys
         while True:
             keys = self.rng.choice(len(names), size=(1, self.n), p=self._all_p)
             self._key_seats(np.array([lane]), keys, names)
-            if (self.seat_kind[lane] == AGENT).any():
+            if any(
+                self.seat_kind[lane, s] == AGENT and names[k] not in self.twin_specs
+                for s, k in enumerate(keys[0])
+            ):
                 break
         self.agent_spec[j] = [
             names[k] if self.seat_kind[lane, s] == AGENT else None for s, k in enumerate(keys[0])
@@ -216,9 +253,10 @@ class Lanes:
         rewards = np.zeros((self.L, self.n), dtype=np.float32)
         ended = np.zeros(self.L, dtype=bool)
         if self.Lb:
-            res = self.batched.step(
-                actions[: self.Lb], active=None if active is None else active[: self.Lb]
-            )
+            act = actions[: self.Lb]
+            if self._twins:
+                act = self._twin_actions(act, active)
+            res = self.batched.step(act, active=None if active is None else active[: self.Lb])
             self.obs[: self.Lb], self.mask[: self.Lb], self.player[: self.Lb] = (
                 res.obs,
                 res.mask,
@@ -245,11 +283,28 @@ class Lanes:
                 self._observe_scalar(j)
         return rewards, ended
 
+    def _twin_actions(self, actions: np.ndarray, active: np.ndarray | None) -> np.ndarray:
+        """``actions`` of the batched lanes with the batched twins' moves filled in."""
+        Lb = self.Lb
+        twin = self.seat_twin[np.arange(Lb), self.player[:Lb]]
+        if active is not None:
+            twin = np.where(active[:Lb], twin, -1)
+        if (twin < 0).all():
+            return actions
+        actions = np.array(actions, dtype=np.int64)
+        engine = self.batched.engine
+        for i, decide in enumerate(self._twins):
+            rows = np.flatnonzero(twin == i)
+            if len(rows):
+                actions[rows] = decide(engine, rows, self.mask[rows])
+        return actions
+
     # ---- saving and restoring -------------------------------------------------------------
     def get_state(self) -> tuple[dict[str, np.ndarray], dict]:
         arrays = {
             "seat_kind": self.seat_kind.copy(),
             "seat_snapshot": self.seat_snapshot.copy(),
+            "seat_twin": self.seat_twin.copy(),
             "obs": self.obs.copy(),
             "mask": self.mask.copy(),
             "player": self.player.copy(),
@@ -281,6 +336,7 @@ class Lanes:
             )
         for key in ("seat_kind", "seat_snapshot", "obs", "mask", "player"):
             getattr(self, key)[...] = arrays[key]
+        self.seat_twin[...] = arrays.get("seat_twin", -1)  # (saved before batched twins: none)
         self.rng.bit_generator.state = meta["rng"]
         self.pool_ids = [int(i) for i in meta["pool_ids"]]
         self.agent_spec = [list(x) for x in meta["agent_spec"]]

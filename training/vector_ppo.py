@@ -86,7 +86,7 @@ from .train import (
     evaluate_opponents,
     write_eval_csv,
 )
-from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes
+from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes, twin_specs
 
 log = logging.getLogger("deckzoo.training")
 
@@ -481,9 +481,10 @@ class VectorTrainer:
     def make_lanes(self, rng: np.random.Generator) -> Lanes:
         """The batched engine's lanes plus the scalar lanes the opponent mix needs."""
         cfg = self.cfg
+        twins = twin_specs(self.mix, self.game.name) if cfg.vector.batched_agents else []
         scalar = cfg.vector.scalar_lanes
         if scalar is None:
-            scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs)
+            scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs, twins)
         batched = None
         if cfg.n_envs > scalar:
             batched = vector.make(
@@ -493,7 +494,7 @@ class VectorTrainer:
                 reward=cfg.reward,
                 **cfg.game_options,
             )
-        return Lanes(batched, self.game, scalar, self.mix, rng, cfg.reward)
+        return Lanes(batched, self.game, scalar, self.mix, rng, cfg.reward, twins)
 
     # ---- the loop ----
     def run(self) -> dict:
@@ -729,8 +730,9 @@ class VectorTrainer:
         training CPU seconds so far (the x axis of benchmarks/training.py's CPU-seconds plots)."""
         cfg, rs = self.cfg, self.rs
         agent = PolicyAgent(self.policy(), deterministic=cfg.eval.deterministic)
-        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, cfg.seed, rs.step,
-                                  kind)
+        rows = evaluate_opponents(
+            agent, self.game, self.eval_opponents, games, cfg.seed, rs.step, kind
+        )
         for r in rows:
             r["cpu_seconds"] = rs.train_cpu_seconds
             self.writer.add_scalar(f"eval/win_share_vs_{r['opponent']}", r["win_share"], rs.step)
@@ -743,9 +745,14 @@ class VectorTrainer:
 
     def _finish(self, wall: float) -> dict:
         cfg, rs = self.cfg, self.rs
-        save_policy(self.run_dir / "policy.npz", self.policy(), game=cfg.game,
-                    game_config={"num_players": self.n, **cfg.game_options}, trainer="vector",
-                    training=config_to_dict(cfg))
+        save_policy(
+            self.run_dir / "policy.npz",
+            self.policy(),
+            game=cfg.game,
+            game_config={"num_players": self.n, **cfg.game_options},
+            trainer="vector",
+            training=config_to_dict(cfg),
+        )
         t0 = time.perf_counter()
         final = self._evaluate(cfg.eval.final_games, "final") if cfg.eval.final_games else []
         plot_learning_curve(
@@ -811,7 +818,10 @@ class VectorTrainer:
 
     def _load_checkpoint(self, path: Path) -> None:
         meta, arrays, tensors = read_checkpoint(path)
-        _check_resumable(meta["config"], config_to_dict(self.cfg))
+        saved = meta["config"]
+        # runs saved before vector.batched_agents existed seated every agent on the scalar engine
+        saved.setdefault("vector", {}).setdefault("batched_agents", False)
+        _check_resumable(saved, config_to_dict(self.cfg))
         self.rs = RunState(**meta["run_state"])
         self.net.load_state_dict(tensors["net"])
         self.optimizer.load_state_dict(tensors["optimizer"])
@@ -840,10 +850,15 @@ class VectorTrainer:
 def write_checkpoint(path: Path, meta: dict, arrays: dict[str, np.ndarray], tensors: dict) -> None:
     """The trainers' checkpoint archive (``training.checkpoint``: JSON, npz, and torch files read
     with ``weights_only=True``, so it cannot run code when loaded), marked ``trainer: vector``."""
-    shared.write_checkpoint(path, {**meta, "trainer": "vector"}, arrays, {
-        "policy.pt": {"net": tensors["net"], "snapshots": tensors["snapshots"]},
-        "optimizer.pt": tensors["optimizer"],
-    })
+    shared.write_checkpoint(
+        path,
+        {**meta, "trainer": "vector"},
+        arrays,
+        {
+            "policy.pt": {"net": tensors["net"], "snapshots": tensors["snapshots"]},
+            "optimizer.pt": tensors["optimizer"],
+        },
+    )
 
 
 def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
@@ -851,8 +866,10 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
     file or another trainer's."""
     meta, arrays, files = shared.read_checkpoint(path)
     if meta.get("trainer") != "vector":
-        raise ConfigError(f"--resume: {path} is a checkpoint of trainer "
-                          f"{meta.get('trainer', 'sb3')!r}, not of the vector trainer")
+        raise ConfigError(
+            f"--resume: {path} is a checkpoint of trainer "
+            f"{meta.get('trainer', 'sb3')!r}, not of the vector trainer"
+        )
     policy = files["policy.pt"]
     if not (isinstance(policy, dict) and {"net", "snapshots"} <= set(policy)):
         raise ConfigError(f"--resume: {path}: policy.pt lacks the network or the pool")

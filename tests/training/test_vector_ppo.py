@@ -54,7 +54,9 @@ def tiny(run_dir, game="gobig", steps=400, **over):
         "ppo": {"n_steps": 8, "batch_size": 16, "n_epochs": 2, "net_arch": [16]},
         "opponents": {"mix": MIX, "snapshot_every": 60, "pool_size": 2},
         "eval": {"every": 150, "games": 2, "final_games": 0, "opponents": ["random"]},
-        "vector": {"scalar_lanes": 2, "stagger": 20},
+        # (every agent on the scalar engine: these runs test the scalar lanes; test_vector_lanes.py
+        # and the resume test below seat the Wizard heuristic's batched twin)
+        "vector": {"scalar_lanes": 2, "stagger": 20, "batched_agents": False},
     }
     for k, v in over.items():
         data[k] = (
@@ -461,18 +463,28 @@ def _state(trainer):
 
 
 @pytest.mark.parametrize(
-    "precision, norm_obs", [("float32", False), ("bfloat16", False), ("float32", True)]
+    "precision, norm_obs, game",
+    [
+        ("float32", False, "gobig"),
+        ("bfloat16", False, "gobig"),
+        ("float32", True, "gobig"),
+        ("float32", False, "wizard"),
+    ],
 )
 def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
-    precision, norm_obs, tmp_path, monkeypatch
+    precision, norm_obs, game, tmp_path, monkeypatch
 ):
     """A run killed after step 300 and resumed from its last checkpoint. Scalar lanes with
-    heuristic seats, a pool of 2 (a dropped snapshot stays seated across the interruption),
-    evaluation and learning-rate annealing: everything must continue exactly, in either
-    precision of the network's products and with the observation statistics."""
+    heuristic seats (Wizard: the heuristic's batched twin in the batched lanes instead), a pool
+    of 2 (a dropped snapshot stays seated across the interruption), evaluation and learning-rate
+    annealing: everything must continue exactly, in either precision of the network's products
+    and with the observation statistics."""
     over = {
-        "vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision, "norm_obs": norm_obs}
+        "game": game,
+        "vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision, "norm_obs": norm_obs},
     }
+    if game == "wizard":
+        over["vector"].update(scalar_lanes=None, batched_agents=True)
     straight = VectorTrainer(tiny(tmp_path / "a", steps=600, **over))
     straight.run()
 
@@ -510,6 +522,8 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
     la, ma = straight.lanes.get_state()
     lb, mb = resumed.lanes.get_state()
     assert ma == mb and la.keys() == lb.keys() and all(np.array_equal(la[k], lb[k]) for k in la)
+    if game == "wizard":
+        assert straight.lanes.Ls == 0 and (la["seat_twin"] >= 0).any()
 
 
 @pytest.fixture(scope="module")
@@ -619,6 +633,19 @@ def test_the_final_policy_loads_as_ppo_path_and_plays_in_the_arena(finished_run,
     trainer.net.load_state_dict(tensors["net"])  # the finished run's last network
     agent = make_agent(f"ppo:{path}", "gobig", seed=0)
     assert agent.weights.equals(trainer.policy())
-    rc = main(["arena", "gobig", "--agents", f"ppo:{path},random", "--games", "4", "--workers",
-               "1", "--no-progress", "--out", str(tmp_path / "arena")])
+    rc = main(
+        [
+            "arena",
+            "gobig",
+            "--agents",
+            f"ppo:{path},random",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "arena"),
+        ]
+    )
     assert rc == 0 and "ppo" in capsys.readouterr().out
