@@ -550,6 +550,25 @@ def test_resume_guards(finished_run, tmp_path):
         VectorTrainer(cfg, resume=True).setup()
 
 
+def test_a_run_saved_before_batched_agents_resumes_with_them_off(finished_run, tmp_path):
+    """Checkpoints written before ``vector.batched_agents`` existed (no key, no ``seat_twin``)
+    seated every agent on the scalar engine: they resume with the key false, and the default
+    (true) is refused by name rather than silently changing the lanes."""
+    from deckzoo.training.vector_ppo import write_checkpoint
+
+    run = _copy(finished_run, tmp_path)
+    meta, arrays, tensors = read_checkpoint(run / CHECKPOINT)
+    del meta["config"]["vector"]["batched_agents"]
+    del arrays["lanes.seat_twin"]
+    meta = {k: v for k, v in meta.items() if k not in ("format", "version")}
+    write_checkpoint(run / CHECKPOINT, meta, arrays, tensors)
+    with pytest.raises(ConfigError, match="vector.batched_agents"):
+        VectorTrainer(tiny(run, steps=200, vector={"batched_agents": True}), resume=True).setup()
+    trainer = VectorTrainer(tiny(run, steps=200), resume=True)  # (tiny: batched_agents false)
+    trainer.run()
+    assert trainer.rs.step >= 200 and (trainer.lanes.seat_twin == -1).all()
+
+
 class _Planted:
     """Unpickling this would create ``path``: a stand-in for code run by loading a file."""
 
