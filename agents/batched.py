@@ -1,11 +1,13 @@
 """Agents that decide every lane of a batched engine in one call.
 
-``batched_agent(spec, game)`` returns ``decide(engine, lanes, mask) -> actions`` for an agent
-spec that has a batched twin, or None. A twin must answer exactly as the scalar agent of the same
-spec would in each lane (each twin's tests replay scalar positions through it), so the vector
-trainer can seat it in its batched lanes instead of playing those games on the scalar engine
-(training/vector_lanes.py): the games are the same, many times faster. Only agents whose
-decisions need no random numbers qualify, since a twin cannot share a scalar agent's generator.
+``batched_agent(spec, game)`` returns ``decide(engine, lanes, mask, rng) -> actions`` for an agent
+spec that has a batched twin, or None. A twin must answer as the scalar agent of the same spec
+would in each lane (each twin's tests replay scalar positions through it), so the vector trainer
+can seat it in its batched lanes instead of playing those games on the scalar engine
+(training/vector_lanes.py): the same games, many times faster. A deterministic agent's twin makes
+exactly its moves; where the scalar agent draws a random number (a tie broken at random), the
+twin draws from ``rng`` (the lanes' generator) instead: the same choices with the same
+probabilities, though not the same draws, since a twin cannot share the scalar agent's generator.
 
 Adding one: write ``decide`` next to the scalar agent (e.g. ``heuristics/wizard_batched.py``),
 test it against the scalar agent on many positions, and list it in ``_TWINS``.

@@ -296,7 +296,7 @@ class Lanes:
         for i, decide in enumerate(self._twins):
             rows = np.flatnonzero(twin == i)
             if len(rows):
-                actions[rows] = decide(engine, rows, self.mask[rows])
+                actions[rows] = decide(engine, rows, self.mask[rows], self.rng)
         return actions
 
     # ---- saving and restoring -------------------------------------------------------------

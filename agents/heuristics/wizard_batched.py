@@ -79,9 +79,15 @@ _OWN_WEIGHT = [1 + (r + 1) / 13 for r in range(RANKS)]
 _SEEN_WEIGHT = [1 + r / 13 for r in range(RANKS)]
 
 
-def decide(engine: WizardBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def decide(
+    engine: WizardBatched,
+    lanes: np.ndarray,
+    mask: np.ndarray,
+    rng: np.random.Generator | None = None,
+) -> np.ndarray:
     """The heuristic's action for the current player of each of ``lanes`` (every lane must be at
-    a decision); ``mask`` is the engine's legal mask for those lanes, ``(len(lanes), A)``."""
+    a decision); ``mask`` is the engine's legal mask for those lanes, ``(len(lanes), A)``. (The
+    heuristic never draws a random number, so ``rng``, part of the twins' protocol, is unused.)"""
     lanes = np.asarray(lanes, dtype=np.int64)
     out = np.zeros(len(lanes), dtype=np.int64)
     phase = engine.phase[lanes]
