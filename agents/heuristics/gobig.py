@@ -135,15 +135,23 @@ class HeuristicAgent(Agent):
 
     def act(self, info_state: InfoState) -> int:
         view = info_state.view()
-        legal = info_state.legal_actions()
         if view["phase"] == "draw":
             return self._draw(view)
+        top = self._best_plays(view, info_state)
+        return top[0] if len(top) == 1 else int(self.rng.choice(top))
+
+    def best_plays(self, info_state: InfoState) -> list[int]:
+        """The legal plays that score best (within 1e-9), in action order: ``act`` takes the one,
+        or draws among them. (Play step only; draws no random number.)"""
+        return self._best_plays(info_state.view(), info_state)
+
+    def _best_plays(self, view: dict, info_state: InfoState) -> list[int]:
         options = info_state.game.options
         unseen = _unseen(view)
+        legal = info_state.legal_actions()
         scored = [(self._score_play(view, options, int(a), unseen), int(a)) for a in legal]
         best = max(s for s, _ in scored)
-        top = [a for s, a in scored if s >= best - 1e-9]
-        return top[0] if len(top) == 1 else int(self.rng.choice(top))
+        return [a for s, a in scored if s >= best - 1e-9]
 
     def _score_play(self, view: dict, options: dict, action: int, unseen: list) -> float:
         value, size = decode_play(action)

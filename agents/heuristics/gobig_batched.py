@@ -1,0 +1,217 @@
+"""The Go Big heuristic for many games at once: ``decide(engine, lanes, mask, rng)`` answers, for
+every lane of a ``GoBigBatched`` engine, what ``gobig.HeuristicAgent`` answers for that lane's
+current player (``tests/agents/test_heuristic_gobig_batched.py`` checks it on thousands of
+positions, loaded from scalar games into the lanes).
+
+What it reads: only what the seat to act may know, the same as the scalar agent's
+``view(player)``: its own hand, every seat's hand size, displays, banks, the box, the market and
+the deck's size (never the deck's order nor another hand).
+
+How the scalar agent is matched:
+
+* Ties. The scalar agent draws among its best plays (scores within 1e-9 of the best) with its own
+  generator; here the same set is computed and one member drawn uniformly with ``rng``. A single
+  best play is taken as is, and the draw step never ties (market > deck, else the deck).
+* Floating point. Every score is built with the scalar's operations in the scalar's order: the
+  survival product runs over the opponents in seat order from the player and over the values from
+  the shield up, denials are added in seat order (the ``0.0`` of a seat not beaten leaves a sum
+  unchanged, as multiplying by ``1.0`` leaves a product), and the draw's per-card worth adds the
+  values in ascending order.
+* Tables. The chance that an opponent holds a set (the scalar ``_holds``) is looked up in a table
+  filled by calling ``_holds`` itself for each (size, hand size, copies, unseen) the lanes need,
+  the first time they need it; the worth of a card comes from the scalar ``GROUP_BONUS``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deckzoo.envs.gobig.batched import GoBigBatched
+from deckzoo.envs.gobig.rules import (
+    COPIES,
+    DRAW_DECK,
+    NUM_PLAYS,
+    PHASE_DRAW,
+    PHASE_PLAY,
+    TAKE_MARKET,
+    TOTAL_CARDS,
+    VALUES,
+    decode_play,
+)
+
+from .gobig import AGGRESSION, BREAK_COST, GROUP_BONUS, _holds
+
+_SIZE = np.array([decode_play(a)[1] for a in range(NUM_PLAYS)]).reshape(3, VALUES)  # (3, 7)
+_VALUE = np.array([decode_play(a)[0] for a in range(NUM_PLAYS)]).reshape(3, VALUES)
+_VALUE_OF = np.arange(1, VALUES + 1)
+# the worth of a card of value v when the hand holds c (0..3+) of it: v * GROUP_BONUS[min(c, 3)]
+_WORTH = np.array([[v * GROUP_BONUS[c] for c in range(4)] for v in range(1, VALUES + 1)])
+# _holds(k, h, copies, total) by [k - 1, h, copies, total]; NaN until first needed
+_HOLDS = np.full((3, TOTAL_CARDS + 1, COPIES + 1, TOTAL_CARDS + 1), np.nan)
+
+
+def decide(
+    engine: GoBigBatched,
+    lanes: np.ndarray,
+    mask: np.ndarray,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """The heuristic's action for the current player of each of ``lanes`` (every lane must be at
+    a decision); ``mask`` is the engine's legal mask for those lanes, ``(len(lanes), A)``; ties
+    among the best plays are broken uniformly with ``rng``."""
+    lanes = np.asarray(lanes, dtype=np.int64)
+    out = np.zeros(len(lanes), dtype=np.int64)
+    phase = engine.phase[lanes]
+    play = np.flatnonzero(phase == PHASE_PLAY)
+    if len(play):
+        top = best_plays(engine, lanes[play], mask[play])
+        out[play] = _pick(top, rng)
+    draw = np.flatnonzero(phase == PHASE_DRAW)
+    if len(draw):
+        out[draw] = _draw(engine, lanes[draw])
+    return out
+
+
+def _pick(top: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of ``top`` ``(k, 21)``: the only True one, else one drawn uniformly."""
+    out = top.argmax(axis=1)
+    tied = np.flatnonzero(top.sum(axis=1) > 1)
+    if len(tied):
+        keys = np.where(top[tied], rng.random((len(tied), NUM_PLAYS)), -1.0)
+        out[tied] = keys.argmax(axis=1)
+    return out
+
+
+def _unseen(engine: GoBigBatched, lanes: np.ndarray, me: np.ndarray) -> np.ndarray:
+    """``(k, 7)`` copies of each value the player cannot see (the scalar ``_unseen``)."""
+    rows = np.arange(len(lanes))
+    seen = engine.hands[lanes, me].astype(np.int64) + engine.box[lanes]
+    seen += engine.banks[lanes].sum(axis=1, dtype=np.int64)
+    for j in range(engine.market.shape[1]):
+        m = engine.market[lanes, j].astype(np.int64)
+        has = m > 0
+        seen[rows[has], m[has] - 1] += 1
+    dval, dsize = engine.dval[lanes], engine.dsize[lanes]
+    for s in range(engine.n):
+        has = dval[:, s] > 0
+        seen[rows[has], dval[has, s] - 1] += dsize[has, s]
+    return np.maximum(COPIES - seen, 0)
+
+
+def _holds_table(k: np.ndarray, h: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``_holds(k, h, c, t)`` elementwise (broadcast), filling the table where it is new."""
+    k, h, c, t = np.broadcast_arrays(k, h, c, t)
+    got = _HOLDS[k - 1, h, c, t]
+    new = np.isnan(got)
+    if new.any():
+        keys = np.unique(np.stack([k[new], h[new], c[new], t[new]], axis=1), axis=0)
+        for kk, hh, cc, tt in keys.tolist():
+            _HOLDS[kk - 1, hh, cc, tt] = _holds(kk, hh, cc, tt)
+        got = _HOLDS[k - 1, h, c, t]
+    return got
+
+
+def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``(k, 21)`` bool: the legal plays that score best (within 1e-9) for the player to act in
+    each of ``lanes`` (the scalar ``HeuristicAgent.best_plays``)."""
+    n, k = engine.n, len(lanes)
+    rows = np.arange(k)
+    me = engine.cur[lanes]
+    hand = engine.hands[lanes, me].astype(np.int64)  # (k, 7)
+    hsize = engine.hsize[lanes]  # (k, n)
+    dval, dsize = engine.dval[lanes], engine.dsize[lanes]  # (k, n), 0: no display
+    scores = engine.banks[lanes].astype(np.int64) @ _VALUE_OF  # (k, n)
+    unseen = _unseen(engine, lanes, me)
+    total = unseen.sum(axis=1)
+    seats = np.arange(n)
+    other = seats[None, :] != me[:, None]  # (k, n)
+    # candidates on axes (k, 3 sizes, 7 values, [n seats])
+    V, S = _VALUE[None], _SIZE[None]
+    dv, ds = dval[:, None, None, :], dsize[:, None, None, :]
+    # ruling G6: other displays of this size above the value; the nearest value is beaten
+    higher = other[:, None, None, :] & (ds == S[..., None]) & (dv > V[..., None])
+    nearest = np.where(higher, dv, VALUES + 1).min(axis=3)
+    beaten = higher & (dv == nearest[..., None])  # (k, 3, 7, n)
+
+    # the play ends the game: compare the final scores
+    left = hand.sum(axis=1)[:, None, None] - S
+    if engine.game.options.get("end_rule") == "literal":
+        ends = left <= 0
+    else:
+        empty = (engine.top[lanes] == 0) & (engine.market[lanes, 0] == 0)
+        ends = (left <= 0) & empty[:, None, None]
+    shown = np.where(beaten, 0, dv * ds)  # others' displays still standing
+    final = scores[:, None, None, :] + shown
+    final[rows, :, :, me] = scores[rows, me][:, None, None] + V * S
+    others = np.where(other[:, None, None, :], final, np.iinfo(np.int64).min).max(axis=3)
+    margin = final[rows, :, :, me] - others
+    end_score = np.where(margin > 0, 1000.0 + margin, -1000.0 + margin)
+
+    # denial: points of the beaten displays, weighted by whose they are
+    lead = np.where(other, scores, np.iinfo(np.int64).min).max(axis=1)
+    base = 1.0 / (n - 1)
+    w = np.minimum(base * np.where(scores == lead[:, None], 2.0, 1.0), 1.0)  # (k, n)
+    deny = np.zeros((k, 3, VALUES))
+    for s in range(n):
+        term = w[:, s, None, None] * dval[:, s, None, None] * dsize[:, s, None, None]
+        deny = deny + np.where(beaten[..., s], term, 0.0)
+    # break cost: cards stranded in a smaller group
+    stranded = hand[:, None, :] - S
+    cost = np.where((stranded > 0) & (stranded < 3), BREAK_COST * V * stranded, 0.0)
+
+    # survival: each opponent in turn order, from the values at its shield up to ours
+    standing = np.where(beaten, 0, dv)  # displays after the play (beaten ones gone)
+    surv = np.ones((k, 3, VALUES))
+    live = total > 0
+    t = np.where(live, total, 1)
+    for i in range(1, n):
+        q = (me + i) % n
+        h = hsize[rows, q]
+        # the highest other display of our size below our value, shielding us (at least 1)
+        shield_from = other & (seats[None, :] != q[:, None])
+        shield_from = (
+            shield_from[:, None, None, :] & (ds == S[..., None]) & (standing < V[..., None])
+        )
+        shield = np.maximum(np.where(shield_from, standing, 1).max(axis=3), 1)
+        holds = _holds_table(
+            _SIZE[:, 0][None, :, None],
+            h[:, None, None],
+            unseen[:, None, :],
+            t[:, None, None],
+        )  # (k, 3, 7): by size and the value the opponent could play
+        can = np.ones((k, 3, VALUES))
+        for v in range(1, VALUES):
+            use = (shield <= v) & (v < V)
+            can = can * np.where(use, 1.0 - holds[:, :, v - 1, None], 1.0)
+        factor = np.where(h[:, None, None] >= S, 1.0 - AGGRESSION * (1.0 - can), 1.0)
+        surv = surv * factor
+    surv = np.where(live[:, None, None] & (V > 1), surv, 1.0)
+    score = np.where(ends, end_score, (V * S) * surv + deny - cost)
+
+    legal = mask[:, :NUM_PLAYS].reshape(k, 3, VALUES)
+    score = np.where(legal, score, -np.inf)
+    best = score.max(axis=(1, 2))
+    return (legal & (score >= (best - 1e-9)[:, None, None])).reshape(k, NUM_PLAYS)
+
+
+def _draw(engine: GoBigBatched, lanes: np.ndarray) -> np.ndarray:
+    """The market if its cards are worth more than two unseen cards' expected worth."""
+    me = engine.cur[lanes]
+    hand = engine.hands[lanes, me].astype(np.int64)
+    worth = _WORTH[np.arange(VALUES), np.minimum(hand, 3)]  # (k, 7)
+    rows = np.arange(len(lanes))
+    market = np.zeros(len(lanes))
+    for j in range(engine.market.shape[1]):
+        m = engine.market[lanes, j].astype(np.int64)
+        market = market + np.where(m > 0, worth[rows, np.maximum(m, 1) - 1], 0.0)
+    unseen = _unseen(engine, lanes, me)
+    total = unseen.sum(axis=1)
+    t = np.where(total > 0, total, 1)
+    per_card = np.zeros(len(lanes))
+    for v in range(VALUES):
+        per_card = per_card + unseen[:, v] / t * worth[:, v]
+    deck = per_card * np.minimum(2, engine.top[lanes])
+    return np.where((total == 0) | (market > deck), TAKE_MARKET, DRAW_DECK)
+
+
+__all__ = ["best_plays", "decide"]
