@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import numpy as np
-
-from .cards import Challenge
+from .cards import SNEDIG, THOR, TYR, Challenge
 
 SUMMER, WINTER = 0, 1
 CALENDAR_STEPS = 8
@@ -27,14 +25,31 @@ def season_of(position: int) -> int:
 def unmet_icons(ch: Challenge, troops) -> int:
     """How many requirement icons (a subscript counts as part of one icon) the troops leave
     unmet."""
-    nat = np.zeros(len(ch.classes), dtype=np.int64)
+    # Plain Python over the troops' fields (what ``Troop.naturals`` and ``Troop.wild_counts``
+    # count): this runs for every candidate set of every legal mask, where numpy's small arrays
+    # cost more than the counting.
+    need = ch.classes
+    nat = [0] * len(need)
     tyr = thor = 0
     for t in troops:
-        nat += t.naturals()
-        a, b = t.wild_counts()
-        tyr += a
-        thor += b
-    missing = int(np.count_nonzero(nat < np.asarray(ch.classes)))
+        if t.series:
+            nat[t.cls] += t.nat
+            tyr += t.tyr
+            thor += t.thor
+        else:
+            for k in t.line:
+                if k < 0:
+                    continue  # an empty slot or the second slot of a Thor
+                if k <= SNEDIG:
+                    nat[k] += 1
+                elif k == TYR:
+                    tyr += 1
+                elif k == THOR:
+                    thor += 1
+    missing = 0
+    for have, want in zip(nat, need):
+        if have < want:
+            missing += 1
     return missing + (tyr < ch.tyr) + (thor < ch.thor)
 
 

@@ -149,3 +149,47 @@ def test_thor_counts_as_one_card_for_travel():
     assert t.ncards() == 3 and not C.travel_assignable([t.ncards()], [4])
     assert C.travel_completable({0: 3, 1: 4, 2: 6}, [0], [3, 4])
     assert not C.travel_completable({0: 3, 1: 3}, [0], [3, 4])
+
+
+def _unmet_icons_by_arrays(ch, troops) -> int:
+    """The first ``unmet_icons``: Troop.naturals / wild_counts summed as numpy arrays."""
+    import numpy as np
+
+    nat = np.zeros(len(ch.classes), dtype=np.int64)
+    tyr = thor = 0
+    for t in troops:
+        nat += t.naturals()
+        a, b = t.wild_counts()
+        tyr += a
+        thor += b
+    return int(np.count_nonzero(nat < np.asarray(ch.classes))) + (tyr < ch.tyr) + (thor < ch.thor)
+
+
+def test_unmet_icons_equals_the_array_count_on_played_troops():
+    """The plain-Python count equals the array one for every challenge and every set of up to 3
+    troops laid down in random games (series and sequences, Tyr, Thor, Snedig)."""
+    from itertools import combinations
+
+    import numpy as np
+
+    from deckzoo.envs.midgard.rules import MidgardGame
+
+    rng = np.random.default_rng(5)
+    seen: dict[str, Troop] = {}
+    for seed in range(4):
+        s = MidgardGame(num_players=4).new_state(seed)
+        while not s.is_terminal() and len(seen) < 400:
+            for ts in s.troops:
+                for t in ts:
+                    seen.setdefault(repr(t), t)
+            legal = np.flatnonzero(s.legal_mask())
+            s.apply(int(rng.choice(legal)))
+    troops = list(seen.values())
+    assert len(troops) > 50 and any(t.series for t in troops) and not all(t.series for t in troops)
+    sets = [list(c) for k in (1, 2, 3) for c in combinations(troops[:40], k)][::7]
+    checked = 0
+    for ch in DATA.challenges:
+        for group in sets:
+            assert C.unmet_icons(ch, group) == _unmet_icons_by_arrays(ch, group), (ch.name, group)
+            checked += 1
+    assert checked > 1000
