@@ -21,6 +21,7 @@ from importlib import import_module
 # (game name, agent spec) -> "module:function", imported on first use
 _TWINS = {
     ("wizard", "heuristic"): "deckzoo.agents.heuristics.wizard_batched:decide",
+    ("bignumber", "heuristic"): "deckzoo.agents.heuristics.bignumber_batched:decide",
 }
 
 
