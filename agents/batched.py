@@ -22,6 +22,7 @@ from importlib import import_module
 _TWINS = {
     ("wizard", "heuristic"): "deckzoo.agents.heuristics.wizard_batched:decide",
     ("bignumber", "heuristic"): "deckzoo.agents.heuristics.bignumber_batched:decide",
+    ("gobig", "heuristic"): "deckzoo.agents.heuristics.gobig_batched:decide",
 }
 
 

@@ -48,6 +48,7 @@ _VALUE_OF = np.arange(1, VALUES + 1)
 _WORTH = np.array([[v * GROUP_BONUS[c] for c in range(4)] for v in range(1, VALUES + 1)])
 # _holds(k, h, copies, total) by [k - 1, h, copies, total]; NaN until first needed
 _HOLDS = np.full((3, TOTAL_CARDS + 1, COPIES + 1, TOTAL_CARDS + 1), np.nan)
+_HOLDS_FLAT = _HOLDS.reshape(-1)  # (a view: filling it fills the table)
 
 
 def decide(
@@ -83,31 +84,28 @@ def _pick(top: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _unseen(engine: GoBigBatched, lanes: np.ndarray, me: np.ndarray) -> np.ndarray:
-    """``(k, 7)`` copies of each value the player cannot see (the scalar ``_unseen``)."""
-    rows = np.arange(len(lanes))
+    """``(k, 7)`` copies of each value the player cannot see (the scalar ``_unseen``): 13 less
+    its own hand, the box, every bank, the market and every display."""
     seen = engine.hands[lanes, me].astype(np.int64) + engine.box[lanes]
     seen += engine.banks[lanes].sum(axis=1, dtype=np.int64)
-    for j in range(engine.market.shape[1]):
-        m = engine.market[lanes, j].astype(np.int64)
-        has = m > 0
-        seen[rows[has], m[has] - 1] += 1
+    seen += (engine.market[lanes][:, :, None] == _VALUE_OF).sum(axis=1)
     dval, dsize = engine.dval[lanes], engine.dsize[lanes]
     for s in range(engine.n):
-        has = dval[:, s] > 0
-        seen[rows[has], dval[has, s] - 1] += dsize[has, s]
+        seen += (dval[:, s, None] == _VALUE_OF) * dsize[:, s, None]
     return np.maximum(COPIES - seen, 0)
 
 
 def _holds_table(k: np.ndarray, h: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
     """``_holds(k, h, c, t)`` elementwise (broadcast), filling the table where it is new."""
-    k, h, c, t = np.broadcast_arrays(k, h, c, t)
-    got = _HOLDS[k - 1, h, c, t]
+    _, H, C, T = _HOLDS.shape
+    flat = (((k - 1) * H + h) * C + c) * T + t  # (np.ravel_multi_index, by broadcasting)
+    got = _HOLDS_FLAT[flat]
     new = np.isnan(got)
     if new.any():
-        keys = np.unique(np.stack([k[new], h[new], c[new], t[new]], axis=1), axis=0)
-        for kk, hh, cc, tt in keys.tolist():
-            _HOLDS[kk - 1, hh, cc, tt] = _holds(kk, hh, cc, tt)
-        got = _HOLDS[k - 1, h, c, t]
+        for i in np.unique(flat[new]).tolist():
+            kk, hh, cc, tt = np.unravel_index(i, _HOLDS.shape)
+            _HOLDS_FLAT[i] = _holds(int(kk) + 1, int(hh), int(cc), int(tt))
+        got = _HOLDS_FLAT[flat]
     return got
 
 
@@ -127,9 +125,11 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     other = seats[None, :] != me[:, None]  # (k, n)
     # candidates on axes (k, 3 sizes, 7 values, [n seats])
     V, S = _VALUE[None], _SIZE[None]
-    dv, ds = dval[:, None, None, :], dsize[:, None, None, :]
+    # the displays as int8 (values 0-7, sizes 0-3) for the comparisons over (k, 3, 7, n)
+    dv, ds = dval.astype(np.int8)[:, None, None, :], dsize.astype(np.int8)[:, None, None, :]
+    V8, S8 = V.astype(np.int8)[..., None], S.astype(np.int8)[..., None]
     # ruling G6: other displays of this size above the value; the nearest value is beaten
-    higher = other[:, None, None, :] & (ds == S[..., None]) & (dv > V[..., None])
+    higher = other[:, None, None, :] & (ds == S8) & (dv > V8)
     nearest = np.where(higher, dv, VALUES + 1).min(axis=3)
     beaten = higher & (dv == nearest[..., None])  # (k, 3, 7, n)
 
@@ -140,11 +140,11 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     else:
         empty = (engine.top[lanes] == 0) & (engine.market[lanes, 0] == 0)
         ends = (left <= 0) & empty[:, None, None]
-    shown = np.where(beaten, 0, dv * ds)  # others' displays still standing
-    final = scores[:, None, None, :] + shown
-    final[rows, :, :, me] = scores[rows, me][:, None, None] + V * S
-    others = np.where(other[:, None, None, :], final, np.iinfo(np.int64).min).max(axis=3)
-    margin = final[rows, :, :, me] - others
+    final = scores[:, None, None, :] + np.where(beaten, 0, dv * ds).astype(
+        np.int64
+    )  # others' still standing
+    final[rows, :, :, me] = np.iinfo(np.int64).min
+    margin = (scores[rows, me][:, None, None] + V * S) - final.max(axis=3)
     end_score = np.where(margin > 0, 1000.0 + margin, -1000.0 + margin)
 
     # denial: points of the beaten displays, weighted by whose they are
@@ -159,32 +159,33 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     stranded = hand[:, None, :] - S
     cost = np.where((stranded > 0) & (stranded < 3), BREAK_COST * V * stranded, 0.0)
 
-    # survival: each opponent in turn order, from the values at its shield up to ours
-    standing = np.where(beaten, 0, dv)  # displays after the play (beaten ones gone)
-    surv = np.ones((k, 3, VALUES))
+    # survival. Opponent q (seats after ours, in turn order) beats our set with one of the values
+    # from its shield (the highest other display of our size below our value, at least 1) up to
+    # ours; beaten displays are above our value, so they never shield.
+    below = other[:, None, None, :] & (ds == S8) & (dv < V8)
+    shields = np.where(below, dv, 1)  # (k, 3, 7, n)
+    first, at = shields.max(axis=3), shields.argmax(axis=3)
+    second = np.where(seats == at[..., None], 1, shields).max(axis=3)  # (without that seat)
+    opp = (me[:, None] + np.arange(1, n)) % n  # (k, n - 1)
+    shield = np.where(at[:, None] == opp[:, :, None, None], second[:, None], first[:, None])
+    h = hsize[rows[:, None], opp]  # (k, n - 1)
     live = total > 0
     t = np.where(live, total, 1)
-    for i in range(1, n):
-        q = (me + i) % n
-        h = hsize[rows, q]
-        # the highest other display of our size below our value, shielding us (at least 1)
-        shield_from = other & (seats[None, :] != q[:, None])
-        shield_from = (
-            shield_from[:, None, None, :] & (ds == S[..., None]) & (standing < V[..., None])
-        )
-        shield = np.maximum(np.where(shield_from, standing, 1).max(axis=3), 1)
-        holds = _holds_table(
-            _SIZE[:, 0][None, :, None],
-            h[:, None, None],
-            unseen[:, None, :],
-            t[:, None, None],
-        )  # (k, 3, 7): by size and the value the opponent could play
-        can = np.ones((k, 3, VALUES))
-        for v in range(1, VALUES):
-            use = (shield <= v) & (v < V)
-            can = can * np.where(use, 1.0 - holds[:, :, v - 1, None], 1.0)
-        factor = np.where(h[:, None, None] >= S, 1.0 - AGGRESSION * (1.0 - can), 1.0)
-        surv = surv * factor
+    holds = _holds_table(
+        _SIZE[:, 0][None, None, :, None],
+        h[:, :, None, None],
+        unseen[:, None, None, :],
+        t[:, None, None, None],
+    )  # (k, n - 1, 3 sizes, 7 values the opponent could play)
+    miss = 1.0 - holds  # the scalar's 1.0 - _holds(...)
+    can = np.ones((k, n - 1, 3, VALUES))
+    for v in range(1, VALUES):  # ascending, as the scalar product
+        use = (shield <= v) & (v < V[:, None])
+        can = can * np.where(use, miss[..., v - 1, None], 1.0)
+    factor = np.where(h[:, :, None, None] >= S[:, None], 1.0 - AGGRESSION * (1.0 - can), 1.0)
+    surv = np.ones((k, 3, VALUES))
+    for i in range(n - 1):
+        surv = surv * factor[:, i]
     surv = np.where(live[:, None, None] & (V > 1), surv, 1.0)
     score = np.where(ends, end_score, (V * S) * surv + deny - cost)
 

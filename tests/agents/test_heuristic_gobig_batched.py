@@ -26,6 +26,7 @@ from deckzoo.envs.gobig.rules import (
     VALUES,
     beaten_seats,
     decode_play,
+    encode_play,
 )
 from deckzoo.envs.gobig.saved import check_state
 from tests.gobig.helpers import position
@@ -299,3 +300,46 @@ def test_decides_only_the_lanes_asked_for():
     got = decide(batch.engine, lanes, batch.legal_mask()[lanes], np.random.default_rng(0))
     np.testing.assert_array_equal(got, expected[lanes])
     assert {TAKE_MARKET, DRAW_DECK} <= set(got.tolist())
+
+
+def test_plays_a_rounding_error_apart_tie_as_in_the_scalar():
+    """Six players, the others holding one 7 each (pairs are safe). A pair of 2s beats two pairs
+    of 3s (one of the leader's: 4 + 0.4 * 6 + 0.2 * 6) and a pair of 3s beats a pair of 4s
+    (6 + 0.2 * 8): 7.6 both, but 7.6000000000000005 and 7.6 in floating point, which the scalar's
+    1e-9 counts as a tie."""
+    s = position(
+        hands=[[3, 3, 2, 2, 4]] + [[7]] * 5,
+        displays=[None, (3, 2), (3, 1), (6, 2), (3, 2), (4, 2)],
+        banks=[[], [], [5], [], [5], []],
+    )
+    hero = HeuristicAgent(0)
+    view, options = s.view(0), s.game.options
+    pair_of_2s, pair_of_3s = encode_play(2, 2), encode_play(3, 2)
+    a = hero._score_play(view, options, pair_of_2s, _unseen(view))
+    b = hero._score_play(view, options, pair_of_3s, _unseen(view))
+    assert a != b and abs(a - b) < 1e-9
+    assert hero.best_plays(s.for_player(0)) == [pair_of_2s, pair_of_3s]
+    batch = batch_of([s] * 200, 6, "after_draw")
+    lanes = np.arange(200)
+    sets = best_plays(batch.engine, lanes, batch.legal_mask())
+    assert (np.flatnonzero(sets[0]) == [pair_of_2s, pair_of_3s]).all() and (sets == sets[0]).all()
+    got = decide(batch.engine, lanes, batch.legal_mask(), np.random.default_rng(0))
+    assert set(got.tolist()) == {pair_of_2s, pair_of_3s}
+
+
+def test_reads_only_what_the_player_may_know():
+    """Every position and a copy with the hidden cards redealt (the other hands and the deck
+    order, ``determinize``): the same view, so the same answers, ties drawn alike from equal
+    generators; and the redeal did change hidden cards."""
+    states = positions(4, "after_draw", 2, 200, seed=9, ties=50)
+    rng = np.random.default_rng(3)
+    redealt = [s.determinize(s.current_player, rng) for s in states]
+    for a, b in zip(states, redealt):
+        assert a.view(a.current_player) == b.view(b.current_player)
+    assert sum(a.to_dict() != b.to_dict() for a, b in zip(states, redealt)) > len(states) / 2
+    lanes = np.arange(len(states))
+    answers = []
+    for group in (states, redealt):
+        batch = batch_of(group, 4, "after_draw")
+        answers.append(decide(batch.engine, lanes, batch.legal_mask(), np.random.default_rng(0)))
+    np.testing.assert_array_equal(answers[0], answers[1])
