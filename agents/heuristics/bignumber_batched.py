@@ -105,6 +105,7 @@ def _order_key(cand: np.ndarray) -> np.ndarray:
 
 # one deck: each set's counts (the legal mask lists the plays by set id)
 _SET_COUNTS = _counts_of(SETS)
+_SET_KEY = _order_key(_SET_COUNTS)
 
 
 def _number(cand: np.ndarray) -> np.ndarray:
@@ -122,10 +123,20 @@ def hand_keys(suits: np.ndarray, ranks: np.ndarray):
     """``hand_value`` of hands given by their suit counts ``(..., 4)`` and rank counts
     ``(..., 9)``: ``(key, value)``, the value in hundredths as an exact integer, and the float the
     scalar ``_hand_value`` computes (same operations, same order)."""
+    return _keys(*_summary(suits, ranks))
+
+
+def _summary(suits, ranks):
+    """What ``hand_value`` reads of a hand: size, pips, the longest group, the suits and ranks
+    held."""
     size = suits.sum(axis=-1)
     pips = ranks @ _PIPS
     group = np.maximum(suits.max(axis=-1), ranks.max(axis=-1))
-    uniform = (size > 1) & (((suits > 0).sum(axis=-1) == 1) | ((ranks > 0).sum(axis=-1) == 1))
+    return size, pips, group, (suits > 0).sum(axis=-1), (ranks > 0).sum(axis=-1)
+
+
+def _keys(size, pips, group, num_suits, num_ranks):
+    uniform = (size > 1) & ((num_suits == 1) | (num_ranks == 1))
     key = -_UNIT * size + _GROUP_KEY * (group - 1) + _RANK_KEY * pips + _UNIFORM_KEY * uniform
     key = np.where(size == 0, _EMPTY_KEY, key)
     value = -size.astype(np.float64) + GROUP_WEIGHT * (group - 1) + RANK_WEIGHT * pips
@@ -149,9 +160,18 @@ def _best_pick(suits, ranks, listed):
     """``best_pick``: for hands ``(P, 4)``/``(P, 9)`` and their candidates ``listed`` ``(P, 9)``
     (highest first, -1 = none), the card whose pick-up leaves the best hand (the first of the
     best, i.e. the higher card), and that hand's ``hand_keys``."""
-    s = suits[:, None, :] + _SUIT_HOT[listed]
-    r = ranks[:, None, :] + _RANK_HOT[listed]
-    key, value = hand_keys(s, r)
+    size, pips, group, num_suits, num_ranks = _summary(suits, ranks)
+    c = np.maximum(listed, 0)
+    # adding card c raises one suit count and one rank count by one
+    in_suit = np.take_along_axis(suits, _SUIT[c], axis=1)
+    in_rank = np.take_along_axis(ranks, _RANK[c] - 1, axis=1)
+    key, value = _keys(
+        size[:, None] + 1,
+        pips[:, None] + _RANK[c],
+        np.maximum(group[:, None], np.maximum(in_suit, in_rank) + 1),
+        num_suits[:, None] + (in_suit == 0),
+        num_ranks[:, None] + (in_rank == 0),
+    )
     key = np.where(listed >= 0, key, np.iinfo(np.int64).min)
     j = key.argmax(axis=1)
     rows = np.arange(len(listed))
@@ -176,7 +196,7 @@ def decide(
         out[pick] = _pick(engine, lanes[pick])
     play = np.flatnonzero((phase == LEAD) | (phase == ANSWER))
     if len(play):
-        out[play] = _play(engine, lanes[play], mask[play])
+        out[play] = _play(engine, lanes[play], mask, play)
     return out
 
 
@@ -187,7 +207,8 @@ def _pick(engine: BigNumberBatched, lanes: np.ndarray) -> np.ndarray:
     return PICK_BASE + card
 
 
-def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray, at) -> np.ndarray:
+    """``lanes`` at a play (a lead or an answer); ``mask[at]`` are their legal masks."""
     k, n = len(lanes), engine.n
     cur = engine.cur[lanes]
     hand = engine.hands[lanes, cur].astype(np.int64)
@@ -203,7 +224,13 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray) -> np.n
         row, cand = _two_deck_plays(engine, lanes, hand, sel, ks, answer)
     else:
         sel, ks = None, np.zeros(k, dtype=np.int64)
-        row, ids = np.nonzero(mask[:, PLAY_BASE : PLAY_BASE + len(SETS)])
+        # the legal plays, from the mask (only lanes at a play have set actions in it)
+        flat = np.flatnonzero(np.ascontiguousarray(mask))
+        flat = flat[flat % mask.shape[1] >= PLAY_BASE]
+        local = np.full(len(mask), -1, dtype=np.int64)
+        local[at] = np.arange(k)
+        row, ids = local[flat // mask.shape[1]], flat % mask.shape[1] - PLAY_BASE
+        row, ids = row[row >= 0], ids[row >= 0]
         cand = _SET_COUNTS[ids]
     if not len(row):  # answers that nothing in hand beats (a lead always has a play)
         return np.full(k, PASS, dtype=np.int64)
@@ -221,7 +248,7 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray) -> np.n
     value = value + TEMPO_BONUS
     value = np.where(d, value + DANGER_WEIGHT * (length - 1), value)
     out_now = length == size[row]  # the scalar returns the first such play (there is one)
-    order = _order_key(cand)
+    order = _order_key(cand) if two else _SET_KEY[ids]
     # per lane: going out, else the highest score, ties the first in tuple order
     best = np.lexsort((order, -key, ~out_now, row))
     first = np.ones(len(best), dtype=bool)
@@ -281,18 +308,19 @@ def _two_deck_plays(engine, lanes, hand, sel, ks, answer):
         hi = m + 1 - ks[ans]
         first = engine.pfirst[lanes[ans]]
         st = started[ans]
-        for members, same, kind in (
-            (_SUIT_MEMBERS, engine.psuit[lanes[ans]], _SUIT),
-            (_RANK_MEMBERS, engine.prank[lanes[ans]], _RANK - 1),
+        grid = avail[ans].reshape(len(ans), RANKS, SUITS)
+        for members, same, kind, by_group in (
+            # each suit's counts from rank 9 down, each rank's from suit 3 down
+            (_SUIT_MEMBERS, engine.psuit[lanes[ans]], _SUIT, grid[:, ::-1, :].transpose(0, 2, 1)),
+            (_RANK_MEMBERS, engine.prank[lanes[ans]], _RANK - 1, grid[:, :, ::-1]),
         ):
             G = len(members)
             # the groups that may hold the selection: all, or its own suit / rank
             ok = ~st[:, None] | (same[:, None] & (kind[first][:, None] == np.arange(G)[None, :]))
             a, g = np.nonzero(ok)
-            grp_avail = np.take_along_axis(avail[ans[a]], members[g], axis=1)
-            parent, chosen = _sub_multisets(grp_avail, lo[a], hi[a], engine.copies)
-            cand = sel[ans[a[parent]]].copy()
-            np.add.at(cand, (np.arange(len(parent))[:, None], members[g[parent]]), chosen)
+            parent, chosen = _sub_multisets(by_group[a, g], lo[a], hi[a], engine.copies)
+            cand = sel[ans[a[parent]]]  # (a copy: fancy indexing)
+            cand[np.arange(len(parent))[:, None], members[g[parent]]] += chosen
             if members is _RANK_MEMBERS:  # a one-suit play is listed with its suit already
                 held = cand.reshape(len(cand), RANKS, SUITS).sum(axis=1) > 0
                 keep = held.sum(axis=1) > 1

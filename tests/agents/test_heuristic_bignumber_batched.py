@@ -212,6 +212,9 @@ BORDERLINE = [
     (False, 0, ["9s 6h 5c 4c 3s 3d", "9h 8h 7s 7h 6d 4d 3h 2s 2d", "9c 7c 6c 5d 3c 2c"], [46, 597]),
     (True, 2, ["9d 8d 8d Ah", "8s 8h 7d 6c 3s 3h", "9h 9c 8h 5d 4h 3h 3d 3c As"], [40, 73]),
     (True, 2, ["9s 9h 9d Ac", "8h 8d 8d 8c 6c 4h 4d Ac", "9d 7h 6s 6h 6h 5c 4s 3h 2h"], [47, 73]),
+    # an opponent down to two cards: the danger bonus is part of the sum
+    (True, 1, ["9d 9d 7d 3c", "6h 6d 6c", "9s 8s 8s 8d 7s 4c 3d 2d 2c"], [59, 73, 36]),
+    (True, 1, ["9s 8s 7s 4d", "5c 3h", "8c 7h 7c 6h 5h 5h 4s 2d Ad"], [53, 73, 36]),
 ]
 
 
