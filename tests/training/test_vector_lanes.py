@@ -73,11 +73,11 @@ def test_twins_follow_the_mix_in_batched_lanes():
 
 
 def test_lane_counts_with_and_without_twins():
-    assert twin_specs(MIX, "wizard") == ["heuristic"] and twin_specs(MIX, "gobig") == []
+    assert twin_specs(MIX, "wizard") == ["heuristic"] and twin_specs(MIX, "midgard") == []
     assert twin_specs({"learner": 1.0, "heuristic": 0.0}, "wizard") == []
     assert default_scalar_lanes(MIX, 4, 100) == 88  # 1 - 0.5^3 of the games, without twins
     assert default_scalar_lanes(MIX, 4, 100, ["heuristic"]) == 0
-    mix = {**MIX, "ismcts:5": 0.1}
+    mix = {**MIX, "ismcts:5": 0.1}  # (an agent without a twin)
     assert default_scalar_lanes(mix, 4, 1000, ["heuristic"]) == round(1000 * (1 - (1 / 1.1) ** 3))
     env = vector.make("wizard", num_envs=4, num_players=4, num_rounds=2)
     with pytest.raises(ConfigError, match="without a batched twin"):

@@ -563,7 +563,8 @@ def test_a_run_saved_before_batched_agents_resumes_with_them_off(finished_run, t
     meta = {k: v for k, v in meta.items() if k not in ("format", "version")}
     write_checkpoint(run / CHECKPOINT, meta, arrays, tensors)
     with pytest.raises(ConfigError, match="vector.batched_agents"):
-        VectorTrainer(tiny(run, steps=200, vector={"batched_agents": True}), resume=True).setup()
+        on = {"batched_agents": True, "scalar_lanes": None}  # (Go Big's heuristic has a twin)
+        VectorTrainer(tiny(run, steps=200, vector=on), resume=True).setup()
     trainer = VectorTrainer(tiny(run, steps=200), resume=True)  # (tiny: batched_agents false)
     trainer.run()
     assert trainer.rs.step >= 200 and (trainer.lanes.seat_twin == -1).all()
