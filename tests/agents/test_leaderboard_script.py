@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from deckzoo.agents.ladder import LABELS, ismcts_spec, ladder
+from deckzoo.agents.registry import make_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 # cheap stand-ins for the search and the zoo policy
@@ -29,7 +30,8 @@ def test_every_game_has_a_ladder():
         specs = ladder(mod.Game.name)
         assert [label for label, _ in specs] == list(LABELS)
         assert specs[2][1] == ismcts_spec(mod.Game.name) and specs[3][1] == f"zoo:{mod.Game.name}"
-        assert ":1s:clock=cpu:" in specs[2][1]  # every shipped search is capped at 1 s of CPU
+        search = make_agent(specs[2][1], mod.Game.name, 0)
+        assert search.clock == "cpu" and 0 < search.seconds <= 1.0  # capped at 1 s of CPU
 
 
 def test_leaderboard_smoke_and_continuation(tmp_path):
