@@ -6,55 +6,23 @@ import pytest
 
 from deckzoo.agents.heuristics.wizard import HeuristicAgent
 from deckzoo.envs import vector
-from deckzoo.envs.core.batched import StateDeals
 from deckzoo.envs.core.errors import ConfigError
-from deckzoo.training.vector_lanes import (
-    AGENT,
-    LEARNER,
-    Lanes,
-    default_scalar_lanes,
-    twin_specs,
-)
+from deckzoo.training.vector_lanes import LEARNER, Lanes, default_scalar_lanes, twin_specs
 
-from ..vector.helpers import Twin, random_actions
-
-MIX = {"learner": 0.5, "heuristic": 0.5}
+from ..vector.helpers import random_actions
+from .twin_lanes import MIX, play_lanes_against_scalar_twins
 
 
 def test_the_heuristic_twin_plays_the_scalar_heuristics_moves():
-    """Every batched lane has a scalar twin dealt the same cards (the chance hook copies the
-    twin's deals). Each step the twin moves first: the scalar heuristic decides the heuristic
-    seats, a random legal move the learner's; the lanes get the learner's moves only (0 where the
-    heuristic sits) and must reach the twin's position, observation for observation."""
-    L = 12
-    env = vector.make("wizard", num_envs=L, num_players=4, num_rounds=4)
-    game = env.game
-    twin = Twin(game, "win", np.random.default_rng(1), [None] * L, [None] * L)
-    env.set_chance(StateDeals(env.engine, twin.provide))
-    lanes = Lanes(env, game, 0, MIX, np.random.default_rng(2), twins=["heuristic"])
-    lanes.reset(seed=3)
-    hero, rng = HeuristicAgent(0), np.random.default_rng(4)
-    moves = {"heuristic": 0, "learner": 0}
-    games = 0
-    for _ in range(400):
-        kind = lanes.seat_kind[np.arange(L), lanes.player]
-        twin_seat = lanes.seat_twin[np.arange(L), lanes.player] >= 0
-        assert np.array_equal(twin_seat, kind == AGENT)
-        chosen = random_actions(lanes.mask, rng)
-        given = np.where(twin_seat, 0, chosen)
-        for i, s in enumerate(twin.states):
-            p = s.current_player
-            assert p == lanes.player[i]
-            a = hero.act(s.for_player(p)) if twin_seat[i] else int(chosen[i])
-            moves["heuristic" if twin_seat[i] else "learner"] += 1
-            s.apply(a)
-            twin.trackers[i].step_rewards(s)
-        _, ended = lanes.step(given)
-        games += int(ended.sum())
-        for i, s in enumerate(twin.states):
-            assert s.current_player == lanes.player[i]
-            assert np.array_equal(s.observe(s.current_player).reshape(-1), lanes.obs[i]), i
-    assert games >= L and min(moves.values()) > 1000
+    """The Wizard twin's seats make exactly the scalar heuristic's moves (twin_lanes.py)."""
+    hero = HeuristicAgent(0)
+
+    def check(state, move):
+        assert move == hero.act(state.for_player(state.current_player))
+
+    env = vector.make("wizard", num_envs=12, num_players=4, num_rounds=4)
+    counts = play_lanes_against_scalar_twins(env, check)
+    assert counts["games"] >= 12 and min(counts["heuristic"], counts["learner"]) > 1000
 
 
 def test_twins_follow_the_mix_in_batched_lanes():
