@@ -209,6 +209,9 @@ class ISMCTSAgent(Agent):
         self.exploration = float(exploration)
         self.rollout_agent = rollout_agent
         self.prior_agent = prior_agent
+        # per search, set by act (here too, so that a fresh agent restores a saved one's state)
+        self._prior = prior_agent if prior_agent is not None else rollout_agent
+        self._me, self._root_preferred = -1, -1
         self.reward = reward
         self.max_rollout_steps = max_rollout_steps
         # Diagnostics of the last search (iterations run, root visit counts by action).
