@@ -152,10 +152,10 @@ class VectorConfig:
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
     opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
     batched_agents: bool = True
-    """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard
-    heuristic) in batched lanes, deciding all of them in one call, instead of on the scalar
-    engine; they make the same moves. false: every agent plays on the scalar engine (as runs made
-    before this key did)."""
+    """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard, Go Big
+    and Big Number heuristics) in batched lanes, deciding all of them in one call, instead of on
+    the scalar engine; they make the same moves (Go Big's ties drawn from the lanes' generator).
+    false: every agent plays on the scalar engine (as runs made before this key did)."""
 
 
 @dataclass
