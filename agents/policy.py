@@ -38,6 +38,7 @@ from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.game import InfoState
 
 from .base import Agent
+from .features import InputFeatures
 from .registry import register_agent
 
 ACTIVATIONS = {
@@ -46,7 +47,7 @@ ACTIVATIONS = {
 }
 
 POLICY_FORMAT = "deckzoo.policy"
-POLICY_VERSION = 1
+POLICY_VERSION = 2  # 2: the optional "features" key (files without it are written as 1)
 META_KEYS = {
     "format",
     "version",
@@ -61,6 +62,7 @@ META_KEYS = {
     "trainer",
     "training",
     "extra",
+    "features",
 }
 
 
@@ -77,10 +79,24 @@ class PolicyWeights:
     hidden: list[tuple[np.ndarray, np.ndarray]]
     head: tuple[np.ndarray, np.ndarray]
     activation: str = "tanh"
+    features: InputFeatures | None = None
+    """Input features (``deckzoo.agents.features``) appended to the observation before the first
+    layer; None: the network takes the observation as it is."""
+
+    @property
+    def input_size(self) -> int:
+        """What the first layer takes: the observation, plus the features if any."""
+        return (self.hidden[0][0] if self.hidden else self.head[0]).shape[0]
 
     @property
     def obs_size(self) -> int:
-        return (self.hidden[0][0] if self.hidden else self.head[0]).shape[0]
+        """The observation size the policy plays on."""
+        return self.features.obs_size if self.features is not None else self.input_size
+
+    def _inputs(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, dtype=np.float32)
+        x = x.reshape(-1) if x.ndim != 2 else x
+        return x if self.features is None else self.features(x)
 
     @property
     def num_actions(self) -> int:
@@ -88,8 +104,7 @@ class PolicyWeights:
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """Action logits for one observation (any shape; flattened) or a batch (rows)."""
-        x = np.asarray(obs, dtype=np.float32)
-        x = x.reshape(-1) if x.ndim != 2 else x
+        x = self._inputs(obs)
         spec = "i,ij->j" if x.ndim == 1 else "bi,ij->bj"
         act = ACTIVATIONS[self.activation]
         for w, b in self.hidden:
@@ -101,7 +116,7 @@ class PolicyWeights:
         """Logits of the actions ``legal`` (indices) for one observation: the head's rows for the
         legal actions only. With a large action space (Big Number: 2180) and few legal actions,
         the head is most of a forward pass, so pool opponents and evaluation use this."""
-        x = np.asarray(obs, dtype=np.float32).reshape(-1)
+        x = self._inputs(np.asarray(obs).reshape(-1))
         act = ACTIVATIONS[self.activation]
         for w, b in self.hidden:
             x = act(np.einsum("i,ij->j", x, w) + b)
@@ -117,6 +132,7 @@ class PolicyWeights:
         pairs = list(zip(self.hidden, other.hidden)) + [(self.head, other.head)]
         return (
             self.activation == other.activation
+            and _features_name(self) == _features_name(other)
             and len(self.hidden) == len(other.hidden)
             and all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in pairs)
         )
@@ -194,7 +210,7 @@ def save_policy(
     further JSON. Everything is stored as arrays and one JSON string: nothing is pickled."""
     meta = {
         "format": POLICY_FORMAT,
-        "version": POLICY_VERSION,
+        "version": 1 if weights.features is None else POLICY_VERSION,
         "kind": "mlp_actor",
         "activation": weights.activation,
         "obs_size": int(weights.obs_size),
@@ -207,6 +223,10 @@ def save_policy(
         "training": training,
         "extra": extra or {},
     }
+    if weights.features is not None:
+        if game is None or game_config is None:
+            raise ValueError("save_policy: a policy with input features needs game and game_config")
+        meta["features"] = weights.features.name
     buf = io.BytesIO()
     np.savez(buf, meta=np.array(json.dumps(meta, sort_keys=True)), **weights.to_arrays())
     path = Path(path)
@@ -290,6 +310,14 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
     extra_arrays = set(arrays) - set(weights.to_arrays())
     if extra_arrays:
         raise _damaged(path, f"unexpected array(s) {sorted(extra_arrays)}")
+    if meta.get("features") is not None:
+        weights.features = _load_features(path, meta)
+        if weights.input_size != weights.features.out_size:
+            raise _damaged(
+                path,
+                f"its first layer takes {weights.input_size} inputs, but the observation and "
+                f"features {meta['features']!r} give {weights.features.out_size}",
+            )
     for key, value in (
         ("obs_size", weights.obs_size),
         ("num_actions", weights.num_actions),
@@ -300,6 +328,26 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
                 path, f"'meta.{key}' is {meta.get(key)!r} but the weights give {value!r}"
             )
     return weights, meta
+
+
+def _load_features(path: Path, meta: dict) -> InputFeatures:
+    """The file's input feature set, rebuilt from its name and the game configuration (code of
+    ``deckzoo.agents.features``, never anything from the file)."""
+    from deckzoo import envs
+
+    from . import features
+
+    name, game, config = meta["features"], meta.get("game"), meta.get("game_config")
+    if not isinstance(name, str) or not isinstance(game, str) or not isinstance(config, dict):
+        raise _damaged(path, "'meta.features' needs a string name, 'game' and 'game_config'")
+    try:
+        return features.make(name, envs.game_class(game)(**config))
+    except (ConfigError, TypeError, KeyError) as e:
+        raise _damaged(path, f"input features {name!r}: {e}") from None
+
+
+def _features_name(weights: PolicyWeights) -> str | None:
+    return None if weights.features is None else weights.features.name
 
 
 SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}

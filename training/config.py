@@ -151,6 +151,10 @@ class VectorConfig:
     """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
     opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
+    features: Any = None
+    """Input features appended to the observation before the network (``deckzoo.agents.features``,
+    e.g. ``wizard``): fixed functions of the observation that the saved policy names, so that
+    ``ppo:PATH`` applies them too; null: the observation alone."""
     batched_agents: bool = True
     """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard, Go Big
     and Big Number heuristics) in batched lanes, deciding all of them in one call, instead of on
@@ -482,6 +486,16 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
         bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
     if v.precision not in PRECISIONS:
         bad("vector.precision", f"must be one of {', '.join(PRECISIONS)}, got {v.precision!r}")
+    if v.features is not None:
+        from deckzoo.agents import features
+
+        known = features.names(cfg.game)
+        if v.features not in known:
+            bad(
+                "vector.features",
+                f"must be null or a feature set of {cfg.game} ({', '.join(known) or 'none'}), "
+                f"got {v.features!r}",
+            )
     lanes = v.scalar_lanes
     if lanes is not None and not (_type_ok(lanes, int) and 0 <= lanes <= cfg.n_envs):
         bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {lanes!r}")

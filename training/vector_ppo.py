@@ -70,6 +70,7 @@ import torch
 from torch import nn
 
 import deckzoo.envs as E
+from deckzoo.agents import features as input_features
 from deckzoo.envs import vector
 from deckzoo.envs.core.errors import ConfigError
 
@@ -221,8 +222,9 @@ def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, devi
     return sample(pair_log_probs(actor, obs_t, legal, mask_t), legal, generator) + (obs_t,)
 
 
-def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
-    """The actor as a numpy ``PolicyWeights`` (what the arena's ``ppo:PATH`` agent plays)."""
+def policy_weights(actor: nn.Sequential, activation: str, features=None) -> PolicyWeights:
+    """The actor as a numpy ``PolicyWeights`` (what the arena's ``ppo:PATH`` agent plays), with
+    the input features it was trained on."""
     linear = [m for m in actor if isinstance(m, nn.Linear)]
     arrays = [
         (
@@ -231,7 +233,9 @@ def policy_weights(actor: nn.Sequential, activation: str) -> PolicyWeights:
         )
         for m in linear
     ]
-    return PolicyWeights(hidden=arrays[:-1], head=arrays[-1], activation=activation)
+    return PolicyWeights(
+        hidden=arrays[:-1], head=arrays[-1], activation=activation, features=features
+    )
 
 
 # ---- observation normalisation -------------------------------------------------------------------
@@ -442,9 +446,15 @@ class VectorTrainer:
         seeds = np.random.SeedSequence(cfg.seed).spawn(5)
         self.lanes = self.make_lanes(np.random.default_rng(seeds[3]))
         L, n = self.lanes.L, self.lanes.n
+        # vector.features: the network's inputs are [observation, features], computed once per
+        # decision when it is collected (the buffer holds them; no epoch recomputes them)
+        self.features = (
+            input_features.make(cfg.vector.features, self.game) if cfg.vector.features else None
+        )
+        in_dim = self.features.out_size if self.features else self.lanes.obs_dim
         torch.manual_seed(int(seeds[0].generate_state(1)[0]))
         self.net = ActorCritic(
-            self.lanes.obs_dim, self.lanes.num_actions, cfg.ppo.net_arch, cfg.ppo.activation
+            in_dim, self.lanes.num_actions, cfg.ppo.net_arch, cfg.ppo.activation
         ).to(self.device)
         # fused: one kernel for every parameter's step (4x cheaper than the per-tensor loop here)
         self.optimizer = torch.optim.Adam(
@@ -454,14 +464,12 @@ class VectorTrainer:
         self.sampler.manual_seed(int(seeds[1].generate_state(1)[0]))
         self.rng = np.random.default_rng(seeds[2])
         self.pending = np.full((L, n), -1, dtype=np.int64)  # each seat's latest transition
-        self.buffer = Rollout(
-            L * n + cfg.ppo.n_steps * L, self.lanes.obs_dim, self.lanes.num_actions
-        )
+        self.buffer = Rollout(L * n + cfg.ppo.n_steps * L, in_dim, self.lanes.num_actions)
         self.snapshots: dict[
             int, nn.Module
         ] = {}  # id -> actor: the pool, and dropped ones still seated
         self.episode_return = np.zeros((L, n), dtype=np.float64)
-        self.obs_norm = ObsNorm(self.lanes.obs_dim) if cfg.vector.norm_obs else None
+        self.obs_norm = ObsNorm(in_dim) if cfg.vector.norm_obs else None
         if self.resume:
             self._load_checkpoint(ckpt)
         # the run's own config: written at the start, rewritten when a resume extends the run
@@ -473,7 +481,7 @@ class VectorTrainer:
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
             self.lanes.stagger(cfg.vector.stagger)
             if self.obs_norm is not None:  # first statistics: every lane's opening position
-                self.obs_norm.add(self.lanes.obs)
+                self.obs_norm.add(self.inputs(self.lanes.obs))
                 self.obs_norm.commit()
             self.rs.train_cpu_seconds += time.process_time() - c0
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
@@ -545,7 +553,7 @@ class VectorTrainer:
             actions = np.zeros(lanes.L, dtype=np.int64)
             rows = np.flatnonzero(kind == LEARNER)
             if len(rows):
-                obs, mask = lanes.obs[rows], lanes.mask[rows]
+                obs, mask = self.inputs(lanes.obs[rows]), lanes.mask[rows]
                 if self.obs_norm is not None:
                     self.obs_norm.add(obs)
                     obs = self.obs_norm(obs)
@@ -585,6 +593,10 @@ class VectorTrainer:
             "charts/episodes": finished,
         }
 
+    def inputs(self, obs: np.ndarray) -> np.ndarray:
+        """What the networks (learner and pool) take for rows of observations."""
+        return obs if self.features is None else self.features(obs)
+
     def _opponent_actions(self, kind: np.ndarray, actions: np.ndarray) -> None:
         """Fill in the RANDOM and POOL seats' actions (agents decide inside ``Lanes.step``)."""
         lanes = self.lanes
@@ -601,7 +613,7 @@ class VectorTrainer:
                     r = rows[snap == sid]
                     a, _, _ = act(
                         self.snapshots[int(sid)],
-                        lanes.obs[r],
+                        self.inputs(lanes.obs[r]),
                         lanes.mask[r],
                         self.sampler,
                         self.device,
@@ -723,7 +735,7 @@ class VectorTrainer:
         return self.obs_norm.fold(self.net.actor)
 
     def policy(self) -> PolicyWeights:
-        return policy_weights(self.raw_actor(), self.net.activation)
+        return policy_weights(self.raw_actor(), self.net.activation, self.features)
 
     def _evaluate(self, games: int, kind: str = "periodic") -> list[dict]:
         """The trainers' shared evaluation (``train.evaluate_opponents``), each row with the
@@ -821,6 +833,7 @@ class VectorTrainer:
         saved = meta["config"]
         # runs saved before vector.batched_agents existed seated every agent on the scalar engine
         saved.setdefault("vector", {}).setdefault("batched_agents", False)
+        saved["vector"].setdefault("features", None)  # runs saved before the key had none
         _check_resumable(saved, config_to_dict(self.cfg))
         self.rs = RunState(**meta["run_state"])
         self.net.load_state_dict(tensors["net"])

@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import deckzoo.envs as E
+from deckzoo.agents.policy import load_policy
 from deckzoo.envs import vector
 from deckzoo.envs.core.batched import Step
 from deckzoo.envs.core.errors import ConfigError
@@ -139,6 +140,10 @@ def test_config_checks():
         config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"norm_obs": "yes"}})
     with pytest.raises(ConfigError, match="vector.precision"):
         config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"precision": "fp16"}})
+    with pytest.raises(ConfigError, match="'vector.features'.*feature set of gobig \\(none\\)"):
+        config_from_dict({"trainer": "vector", "game": "gobig", "vector": {"features": "wizard"}})
+    with pytest.raises(ConfigError, match="'vector.features'.*\\(wizard\\), got 'wizrd'"):
+        config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"features": "wizrd"}})
     with pytest.raises(ConfigError, match="'trainer'"):
         config_from_dict({"trainer": "cleanrl"})
 
@@ -468,7 +473,7 @@ def _state(trainer):
         ("float32", False, "gobig"),
         ("bfloat16", False, "gobig"),
         ("float32", True, "gobig"),
-        ("float32", False, "wizard"),
+        ("float32", True, "wizard"),
     ],
 )
 def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
@@ -478,13 +483,13 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
     heuristic seats (Wizard: the heuristic's batched twin in the batched lanes instead), a pool
     of 2 (a dropped snapshot stays seated across the interruption), evaluation and learning-rate
     annealing: everything must continue exactly, in either precision of the network's products
-    and with the observation statistics."""
+    and with the observation statistics (Wizard: of the observation and its input features)."""
     over = {
         "game": game,
         "vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision, "norm_obs": norm_obs},
     }
     if game == "wizard":
-        over["vector"].update(scalar_lanes=None, batched_agents=True)
+        over["vector"].update(scalar_lanes=None, batched_agents=True, features="wizard")
     straight = VectorTrainer(tiny(tmp_path / "a", steps=600, **over))
     straight.run()
 
@@ -524,6 +529,14 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
     assert ma == mb and la.keys() == lb.keys() and all(np.array_equal(la[k], lb[k]) for k in la)
     if game == "wizard":
         assert straight.lanes.Ls == 0 and (la["seat_twin"] >= 0).any()
+        # the saved policy names its features and plays raw observations as the trainer's net
+        weights, meta = load_policy(tmp_path / "b" / "policy.npz")
+        assert meta["features"] == "wizard" and weights.equals(resumed.policy())
+        obs = resumed.lanes.obs[:16]
+        with torch.no_grad():
+            net_in = torch.from_numpy(resumed.obs_norm(resumed.features(obs)))
+            expect = resumed.net.actor(net_in).numpy()
+        np.testing.assert_allclose(weights.logits(obs), expect, rtol=1e-4, atol=1e-4)
 
 
 @pytest.fixture(scope="module")
