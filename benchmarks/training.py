@@ -231,6 +231,13 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
     return rows
 
 
+def _net(config: dict) -> str:
+    """The network column: hidden sizes, and the input features if the run used any."""
+    net = "x".join(map(str, config["ppo"]["net_arch"]))
+    features = config.get("vector", {}).get("features")
+    return f"{net} + {features} features" if features else net
+
+
 def arena_strength(game: str, seed: int = 0, config: str | None = None) -> list[dict]:
     """The vector policy against three heuristics (and, for Go Big, against three copies of the
     SB3 policy of configs/gobig.yaml), ``ARENA_GAMES`` games each, seats rotating."""
@@ -442,7 +449,7 @@ def vector_report(res: dict) -> list[str]:
             mix = ", ".join(f"{k} {w:g}" for k, w in s["opponent_mix"].items())
             lines.append(
                 f"| {game} | {s['num_players']} | {s['config']['reward']} | {mix} | {s['n_envs']} "
-                f"({s['scalar_lanes']}) | {'x'.join(map(str, s['config']['ppo']['net_arch']))} | "
+                f"({s['scalar_lanes']}) | {_net(s['config'])} | "
                 f"{s['steps']:,} | {s['train_cpu_seconds']:.0f} | {s['steps_per_second']:.0f} | "
                 f"{s['steps_per_cpu_second']:.0f} | {s['decisions_per_second']:.0f} | "
                 f"{_fmt_share(final.get('random'))} | {_fmt_share(final.get('heuristic'))} | "

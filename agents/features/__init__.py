@@ -10,7 +10,8 @@ observation (and every other consumer of it) is unchanged, a trainer appends the
 its network (``vector.features`` in a vector-trainer config), and a policy file names its feature
 set so that ``ppo:PATH`` and ``zoo:<game>`` apply the same function when they play.
 
-A feature set is registered by name with a factory ``(game) -> InputFeatures``; the name is
+Each module of this package registers its game's sets (``agents/features/wizard.py``): a feature
+set is registered by name with a factory ``(game) -> InputFeatures``; the name is
 written to the policy file with the game configuration, and ``make(name, game)`` rebuilds the
 same function from them (code from this package, never from the file).
 """
@@ -85,7 +86,13 @@ def make(name: str, game) -> InputFeatures:
 
 
 def _load() -> None:
-    from . import wizard  # noqa: F401  (registers its sets)
+    """Import every module of this package once: each registers its game's feature sets, so a
+    new game's set is one new module here and nothing else."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
 
 
 __all__ = ["InputFeatures", "make", "names", "register"]
