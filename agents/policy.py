@@ -37,8 +37,8 @@ import numpy as np
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.game import InfoState
 
+from . import features as input_features
 from .base import Agent
-from .features import InputFeatures
 from .registry import register_agent
 
 ACTIVATIONS = {
@@ -79,7 +79,7 @@ class PolicyWeights:
     hidden: list[tuple[np.ndarray, np.ndarray]]
     head: tuple[np.ndarray, np.ndarray]
     activation: str = "tanh"
-    features: InputFeatures | None = None
+    features: input_features.InputFeatures | None = None
     """Input features (``deckzoo.agents.features``) appended to the observation before the first
     layer; None: the network takes the observation as it is."""
 
@@ -330,18 +330,16 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
     return weights, meta
 
 
-def _load_features(path: Path, meta: dict) -> InputFeatures:
+def _load_features(path: Path, meta: dict) -> input_features.InputFeatures:
     """The file's input feature set, rebuilt from its name and the game configuration (code of
     ``deckzoo.agents.features``, never anything from the file)."""
     from deckzoo import envs
-
-    from . import features
 
     name, game, config = meta["features"], meta.get("game"), meta.get("game_config")
     if not isinstance(name, str) or not isinstance(game, str) or not isinstance(config, dict):
         raise _damaged(path, "'meta.features' needs a string name, 'game' and 'game_config'")
     try:
-        return features.make(name, envs.game_class(game)(**config))
+        return input_features.make(name, envs.game_class(game)(**config))
     except (ConfigError, TypeError, KeyError) as e:
         raise _damaged(path, f"input features {name!r}: {e}") from None
 
