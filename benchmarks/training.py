@@ -165,8 +165,10 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
     Rows: SB3 with configs/<game>.yaml (no cloning), with one and with two torch threads; the
     vector config as shipped, the vector config with self-play opponents only (``SELF_PLAY_MIX``:
     no scalar lanes), both of those again with ``vector.precision: bfloat16`` (the network's
-    products in bfloat16), and the last with two torch threads (both cores). The vector runs
-    skip the lanes' initial stagger, a one-off cost of a few CPU seconds."""
+    products in bfloat16), and with two torch threads (both cores): the shipped and the
+    self-play mix in float32, self-play in bfloat16 (which precision is faster depends on the
+    processor). The vector runs skip the lanes' initial stagger, a one-off cost of a few CPU
+    seconds."""
     import yaml
 
     from deckzoo.training.config import config_from_dict
@@ -190,6 +192,8 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
         ("vector, self-play only", self_play, vector_steps),
         ("vector, bfloat16", bf16(plain), vector_steps),
         ("vector, self-play only, bfloat16", bf16(self_play), vector_steps),
+        ("vector", {**plain, "torch_threads": 2}, vector_steps),
+        ("vector, self-play only", {**self_play, "torch_threads": 2}, vector_steps),
         ("vector, self-play only, bfloat16", {**bf16(self_play), "torch_threads": 2}, vector_steps),
     ]
     rows = []
