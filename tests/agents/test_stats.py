@@ -1,5 +1,6 @@
 """Win shares, Wilson intervals, ranks and ratings (agents/stats.py)."""
 
+import numpy as np
 import pytest
 
 from deckzoo.agents.stats import Ratings, ranks_from_result, summarize, wilson_interval, win_credit
@@ -80,3 +81,32 @@ def test_summarize_counts_seat_games_and_ties():
     assert rows["a"]["mean_score"] == pytest.approx(6.0)
     assert rows["a"]["uniform"] == 0.5
     assert rows["a"]["ci_low"] < 0.5 < rows["a"]["ci_high"]
+
+
+def _league(tau, games: int, seed: int) -> dict[str, dict]:
+    """Four equally strong agents: every game's finishing order is a fresh random permutation."""
+    rng = np.random.default_rng(seed)
+    labels = ["a", "b", "c", "d"]
+    r = Ratings(tau)
+    for _ in range(games):
+        r.update([labels[i] for i in rng.permutation(4)], [0, 1, 2, 3])
+    return r.table()
+
+
+def test_fixed_agents_ratings_keep_shrinking_without_the_dynamics_term():
+    """tau = 0 (the default: our agents do not learn) lets sigma fall below the tau floor."""
+    fixed = _league(0.0, 1600, 0)
+    drifting = _league(None, 1600, 0)
+    assert all(v["sigma"] < 1.0 for v in fixed.values())
+    assert all(v["sigma"] > 1.4 for v in drifting.values())
+    assert Ratings().tau == 0.0
+
+
+def test_equal_agents_are_not_separated_by_the_rating_intervals():
+    """The leaderboard's test (disjoint mu +- 1.96 sigma) must not separate equals: over 30 leagues
+    of 300 games among four equal agents no pair's intervals are disjoint."""
+    for seed in range(30):
+        t = _league(0.0, 300, seed)
+        lows = [v["mu"] - 1.96 * v["sigma"] for v in t.values()]
+        highs = [v["mu"] + 1.96 * v["sigma"] for v in t.values()]
+        assert max(lows) <= min(highs), (seed, t)  # in one dimension: every pair overlaps
