@@ -56,6 +56,15 @@ the sample (which never shows the step's other commits), so decoupled selection 
 them. With ``prior``, the observer's preference at the root is asked once per search, of the
 real information state (every sample agrees with it there).
 
+Loops. Some games let a seat undo a step within its turn (Midgard's ``cancel`` of a composite
+choice), so a seat can return to an information state it has already decided in. A search that
+values the undo as highly as anything else can go round such a loop hundreds of times. The agent
+remembers, per game, the information states it decided in (a digest of the observation and the
+legal moves) and the move it made; when a decision finds it back in one of them, the move that
+closed the loop (its previous decision) is barred in its state from then on, unless it is the
+only legal move there. The loop may run once more, then the undo is off the table. Games that
+never repeat an information state are not affected.
+
 Registry specs (``make_agent``)::
 
     ismcts                   200 iterations, random rollouts
@@ -73,6 +82,7 @@ Registry specs (``make_agent``)::
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 
@@ -214,6 +224,11 @@ class ISMCTSAgent(Agent):
         self._me, self._root_preferred = -1, -1
         self.reward = reward
         self.max_rollout_steps = max_rollout_steps
+        # Loop guard (see the module docstring), per game: the information states decided in
+        # (digest -> decision count) and the moves made, and the moves barred per state.
+        self._seen: dict[str, int] = {}
+        self._history: list[list] = []  # [digest, action] per decision
+        self._barred: dict[str, list[int]] = {}
         # Diagnostics of the last search (iterations run, root visit counts by action).
         self.last_iterations = 0
         self.last_visits: dict[int, int] = {}
@@ -246,6 +261,32 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             self.last_iterations, self.last_visits = 0, {int(legal[0]): 0}
             return int(legal[0])
+        key = self._loop_check(info_state)
+        action = self._search(info_state, legal, self._barred.get(key, ()))
+        self._history.append([key, action])
+        return action
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self._seen, self._history, self._barred = {}, [], {}
+
+    def _loop_check(self, info_state: InfoState) -> str:
+        """The digest of this decision's information state; on a repeat, bar the move that led
+        back here (the previous decision's) in its own state."""
+        obs = np.ascontiguousarray(info_state.observe())
+        mask = np.ascontiguousarray(info_state.legal_mask())
+        key = hashlib.blake2b(obs.tobytes() + mask.tobytes(), digest_size=12).hexdigest()
+        if key in self._seen and self._history:
+            prev_key, prev_action = self._history[-1]
+            barred = self._barred.setdefault(prev_key, [])
+            if prev_action not in barred:
+                barred.append(int(prev_action))
+        self._seen[key] = self._seen.get(key, 0) + 1
+        return key
+
+    def _search(self, info_state: InfoState, legal: np.ndarray, barred) -> int:
+        """One search from ``info_state``; the most visited legal move not in ``barred`` (all of
+        them when every legal move is barred)."""
         me = info_state.player
         root = _Node(-1)
         if self.rollout_agent is not None:
@@ -281,8 +322,11 @@ class ISMCTSAgent(Agent):
             int(a): root.children[(me, int(a))].visits if (me, int(a)) in root.children else 0
             for a in legal
         }
-        best = max(self.last_visits.values())
-        top = [a for a, v in self.last_visits.items() if v == best]
+        allowed = {a: v for a, v in self.last_visits.items() if a not in barred}
+        if not allowed:
+            allowed = self.last_visits
+        best = max(allowed.values())
+        top = [a for a, v in allowed.items() if v == best]
         return int(top[0]) if len(top) == 1 else int(self.rng.choice(top))
 
     def _iterate(self, root: _Node, state: State) -> None:

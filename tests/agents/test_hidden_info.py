@@ -135,6 +135,8 @@ class SearchingPeeker(Agent):
         class Leaky:
             player = info_state.player
             legal_actions = info_state.legal_actions
+            legal_mask = info_state.legal_mask  # the search's loop guard reads these two
+            observe = info_state.observe
 
             @staticmethod
             def determinize(rng):
