@@ -14,7 +14,8 @@ rotated by one seat a game (``agents.arena``: every agent sits in every seat equ
 
 Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and
 ``leaderboard.png``): openskill Plackett-Luce ratings (``agents/stats.py``: games in order, ranks
-from the winners then points) with the interval ``mu +- 1.96 sigma``; each agent's win share with
+from the winners then points, ``tau = 0`` since the agents do not learn) with the interval
+``mu +- 1.96 sigma``; each agent's win share with
 its 95% Wilson interval; pairwise win shares (the share of games in which the row agent finished
 ahead of the column agent, ties counting a half) with Wilson intervals; seconds a move (wall clock
 on this shared machine, and CPU time of the playing process). "Separated" says whether the rating
@@ -168,7 +169,8 @@ def markdown(data: dict) -> str:
         "",
         (
             "Rating: openskill Plackett-Luce over the games in order (ranks: the winners, then "
-            "points), interval mu +- 1.96 sigma. Win share: a win counts 1, a shared win 1/w; 95% "
+            "points; no dynamics term, tau = 0, as the agents are fixed programs), interval mu +- "
+            "1.96 sigma. Win share: a win counts 1, a shared win 1/w; 95% "
             f"Wilson interval; 1/P = {1 / PLAYERS:.2f}. Pairwise: share of games in which the row "
             "agent finished ahead of the column agent (ties a half). Wall ms/move is wall-clock "
             "time inside `act` on a shared 2-core machine (the load is noted below); CPU ms/move "
