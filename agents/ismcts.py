@@ -224,9 +224,10 @@ class ISMCTSAgent(Agent):
         self._me, self._root_preferred = -1, -1
         self.reward = reward
         self.max_rollout_steps = max_rollout_steps
-        # Loop guard (see the module docstring), per game: the information states decided in
-        # (digest -> decision count) and the moves made, and the moves barred per state.
-        self._seen: dict[str, int] = {}
+        # Loop guard (see the module docstring), per game: the information states decided in (a
+        # dict used as a set, so that the agent's state saves as JSON), the moves made, and the
+        # moves barred per state.
+        self._seen: dict[str, bool] = {}
         self._history: list[list] = []  # [digest, action] per decision
         self._barred: dict[str, list[int]] = {}
         # Diagnostics of the last search (iterations run, root visit counts by action).
@@ -261,7 +262,7 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             self.last_iterations, self.last_visits = 0, {int(legal[0]): 0}
             return int(legal[0])
-        key = self._loop_check(info_state)
+        key = self._loop_check(info_state, legal)
         action = self._search(info_state, legal, self._barred.get(key, ()))
         self._history.append([key, action])
         return action
@@ -270,18 +271,17 @@ class ISMCTSAgent(Agent):
         super().seed(seed)
         self._seen, self._history, self._barred = {}, [], {}
 
-    def _loop_check(self, info_state: InfoState) -> str:
+    def _loop_check(self, info_state: InfoState, legal: np.ndarray) -> str:
         """The digest of this decision's information state; on a repeat, bar the move that led
         back here (the previous decision's) in its own state."""
         obs = np.ascontiguousarray(info_state.observe())
-        mask = np.ascontiguousarray(info_state.legal_mask())
-        key = hashlib.blake2b(obs.tobytes() + mask.tobytes(), digest_size=12).hexdigest()
+        key = hashlib.blake2b(obs.tobytes() + legal.tobytes(), digest_size=12).hexdigest()
         if key in self._seen and self._history:
             prev_key, prev_action = self._history[-1]
             barred = self._barred.setdefault(prev_key, [])
             if prev_action not in barred:
                 barred.append(int(prev_action))
-        self._seen[key] = self._seen.get(key, 0) + 1
+        self._seen[key] = True
         return key
 
     def _search(self, info_state: InfoState, legal: np.ndarray, barred) -> int:

@@ -15,10 +15,10 @@ rotated by one seat a game (``agents.arena``: every agent sits in every seat equ
 Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and
 ``leaderboard.png``): openskill Plackett-Luce ratings (``agents/stats.py``: games in order, ranks
 from the winners then points, ``tau = 0`` since the agents do not learn) with the interval
-``mu +- 1.96 sigma``; each agent's win share with
-its 95% Wilson interval; pairwise win shares (the share of games in which the row agent finished
-ahead of the column agent, ties counting a half) with Wilson intervals; seconds a move (wall clock
-on this shared machine, and CPU time of the playing process). "Separated" says whether the rating
+``mu +- 1.96 sigma``; each agent's win share with its 95% Wilson interval; pairwise win shares
+(the share of games in which the row agent finished ahead of the column agent, ties counting a
+half) with Wilson intervals; seconds a move (wall clock on this shared machine, and CPU time of the
+playing process). "Separated" says whether the rating
 intervals of random, heuristic and the better of ISMCTS and zoo are disjoint in that order.
 
 Games are played in batches of ``--batch`` and saved after each batch; running again with a larger

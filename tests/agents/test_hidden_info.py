@@ -135,8 +135,7 @@ class SearchingPeeker(Agent):
         class Leaky:
             player = info_state.player
             legal_actions = info_state.legal_actions
-            legal_mask = info_state.legal_mask  # the search's loop guard reads these two
-            observe = info_state.observe
+            observe = info_state.observe  # the search's loop guard reads it
 
             @staticmethod
             def determinize(rng):
