@@ -51,7 +51,7 @@ from deckzoo.envs.core.errors import ConfigError
 
 from .match import play_match
 from .registry import make_agent
-from .stats import summarize
+from .stats import RATING_ORDERS, summarize
 
 
 @dataclass
@@ -363,7 +363,10 @@ def summary_markdown(result: ArenaResult) -> str:
             f"- uniform win share 1/P = {1 / result.num_players:.3f}; "
             "intervals are 95% Wilson over seat-games"
         ),
-        "- ratings: openskill Plackett-Luce, games in order; ordinal = mu - 3 sigma",
+        (
+            f"- ratings: openskill Plackett-Luce, the mean over {RATING_ORDERS} random orders of "
+            "the games; ordinal = mu - 3 sigma"
+        ),
         f"- wall time {result.seconds:.1f} s",
         "",
         (

@@ -13,7 +13,8 @@ rotated by one seat a game (``agents.arena``: every agent sits in every seat equ
 * ``zoo``: the reference policy shipped in the package (``zoo:<game>``, ``agents/zoo.py``).
 
 Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and
-``leaderboard.png``): openskill Plackett-Luce ratings (``agents/stats.py``: games in order, ranks
+``leaderboard.png``): openskill Plackett-Luce ratings (``agents/stats.py``: the mean over
+``RATING_ORDERS`` random orders of the games, as the online update depends on the order; ranks
 from the winners then points, ``tau = 0`` since the agents do not learn) with the interval
 ``mu +- 1.96 sigma``; each agent's win share with its 95% Wilson interval; pairwise win shares
 (the share of games in which the row agent finished ahead of the column agent, ties counting a
@@ -44,7 +45,7 @@ from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
 from deckzoo.agents.ladder import LABELS as LADDER
 from deckzoo.agents.ladder import ladder
-from deckzoo.agents.stats import Z95, ranks_from_result, summarize, wilson_interval
+from deckzoo.agents.stats import RATING_ORDERS, Z95, ranks_from_result, summarize, wilson_interval
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strength import parse_keyed  # the sibling script's ENV=VALUE option parser
@@ -168,9 +169,11 @@ def markdown(data: dict) -> str:
         ),
         "",
         (
-            "Rating: openskill Plackett-Luce over the games in order (ranks: the winners, then "
-            "points; no dynamics term, tau = 0, as the agents are fixed programs), interval mu +- "
-            "1.96 sigma. Win share: a win counts 1, a shared win 1/w; 95% "
+            "Rating: openskill Plackett-Luce (ranks: the winners, then points; no dynamics term, "
+            "tau = 0, as the agents are fixed programs), the mean over "
+            f"{RATING_ORDERS} random orders of the games (openskill's game-by-game update depends "
+            "on the order, which means nothing here; the sd of mu over the orders is shown), "
+            "interval mu +- 1.96 sigma. Win share: a win counts 1, a shared win 1/w; 95% "
             f"Wilson interval; 1/P = {1 / PLAYERS:.2f}. Pairwise: share of games in which the row "
             "agent finished ahead of the column agent (ties a half). Wall ms/move is wall-clock "
             "time inside `act` on a shared 2-core machine (the load is noted below); CPU ms/move "
@@ -179,8 +182,10 @@ def markdown(data: dict) -> str:
         "",
         "## Summary",
         "",
-        ("| game | games | arena seed | random | heuristic | ismcts | zoo "
-        "| separated (random < heuristic < best) |"),
+        (
+            "| game | games | arena seed | random | heuristic | ismcts | zoo "
+            "| separated (random < heuristic < best) |"
+        ),
         "|---|---:|---:|---|---|---|---|---|",
     ]
     for env, res in data["envs"].items():
@@ -202,15 +207,16 @@ def markdown(data: dict) -> str:
             f"Agents: {agents}.",
             "",
             (
-                "| agent | rating mu | sigma | interval | win share | 95% CI | mean score | "
-                "wall ms/move | CPU ms/move | max CPU ms/move |"
+                "| agent | rating mu | sigma | mu's sd over orders | interval | win share | 95% CI "
+                "| mean score | wall ms/move | CPU ms/move | max CPU ms/move |"
             ),
-            "|---|---:|---:|---|---:|---|---:|---:|---:|---:|",
+            "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|",
         ]
         for r in res["rows"]:
             lines.append(
                 f"| {r['agent']} | {r['rating_mu']:.2f} | {r['rating_sigma']:.2f} | "
-                f"[{r['rating_low']:.2f}, {r['rating_high']:.2f}] | {r['win_share']:.3f} | "
+                f"{r['rating_order_sd']:.2f} | [{r['rating_low']:.2f}, {r['rating_high']:.2f}] | "
+                f"{r['win_share']:.3f} | "
                 f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['mean_score']:.1f} | "
                 f"{_ms(r['sec_per_move'])} | {_ms(r.get('cpu_sec_per_move'))} | "
                 f"{_ms(r.get('max_cpu_sec_per_move'))} |"

@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from deckzoo.agents.stats import Ratings, ranks_from_result, summarize, wilson_interval, win_credit
+from deckzoo.agents.stats import (
+    Ratings,
+    ranks_from_result,
+    rate_games,
+    summarize,
+    wilson_interval,
+    win_credit,
+)
 
 
 @pytest.mark.parametrize(
@@ -110,3 +117,76 @@ def test_equal_agents_are_not_separated_by_the_rating_intervals():
         lows = [v["mu"] - 1.96 * v["sigma"] for v in t.values()]
         highs = [v["mu"] + 1.96 * v["sigma"] for v in t.values()]
         assert max(lows) <= min(highs), (seed, t)  # in one dimension: every pair overlaps
+
+
+def _fixed_games(n: int, seed: int) -> list[tuple[list[str], list[int]]]:
+    """Games among three fixed agents of different strength: "strong" finishes first half of the
+    time, the rest of the order is random."""
+    rng = np.random.default_rng(seed)
+    games = []
+    for _ in range(n):
+        order = list(rng.permutation(["strong", "mid", "weak"]))
+        if rng.random() < 0.5 and order[0] != "strong":
+            order.remove("strong")
+            order.insert(0, "strong")
+        games.append((order, [0, 1, 2]))
+    return games
+
+
+def test_rate_games_with_one_order_is_the_sequential_rating():
+    games = _fixed_games(50, 0)
+    r = Ratings()
+    for labels, ranks in games:
+        r.update(labels, ranks)
+    one = rate_games(games, orders=1)
+    for label, v in r.table().items():
+        assert one[label]["mu"] == pytest.approx(v["mu"]) and one[label]["order_sd"] == 0.0
+
+
+def test_averaging_over_orders_removes_most_of_the_order_noise():
+    """The same games rated in different orders give different mu (the online update depends on
+    the order); the mean over orders, with different seeds, varies far less, and is reproducible
+    with the same seed."""
+    games = _fixed_games(200, 1)
+    rng = np.random.default_rng(5)
+    one_order = []
+    for _ in range(12):
+        shuffled = [games[i] for i in rng.permutation(len(games))]
+        one_order.append(rate_games(shuffled, orders=1)["strong"]["mu"])
+    averaged = [rate_games(games, orders=16, seed=s)["strong"]["mu"] for s in range(6)]
+    assert np.std(averaged) < np.std(one_order) / 2.5, (averaged, one_order)
+    assert rate_games(games, orders=4, seed=3) == rate_games(games, orders=4, seed=3)
+    t = rate_games(games, orders=16)
+    assert t["strong"]["mu"] > t["mid"]["mu"] and t["strong"]["mu"] > t["weak"]["mu"]
+    # the reported spread is that of single orders, which averaging shrinks
+    assert t["strong"]["order_sd"] == pytest.approx(np.std(one_order), rel=0.6)
+
+
+def test_summarize_does_not_depend_on_the_order_the_records_come_in():
+    games = _fixed_games(40, 2)
+    records = [
+        {"index": i, "seats": labels, "scores": [3 - k for k in range(3)], "winners": [0]}
+        for i, (labels, _) in enumerate(games)
+    ]
+    forward = summarize(records, 3)
+    backward = summarize(list(reversed(records)), 3)
+    assert forward == backward
+    assert all(r["rating_order_sd"] > 0 for r in forward)
+
+
+def test_rate_games_rejects_no_orders():
+    with pytest.raises(ValueError, match="orders"):
+        rate_games([], orders=0)
+
+
+def test_equal_agents_are_not_separated_by_the_order_averaged_ratings():
+    """The same check for the leaderboard's ratings, averaged over orders (fewer leagues: each is
+    rated 8 times)."""
+    for seed in range(8):
+        rng = np.random.default_rng(100 + seed)
+        labels = ["a", "b", "c", "d"]
+        games = [([labels[i] for i in rng.permutation(4)], [0, 1, 2, 3]) for _ in range(300)]
+        t = rate_games(games, orders=8)
+        lows = [v["mu"] - 1.96 * v["sigma"] for v in t.values()]
+        highs = [v["mu"] + 1.96 * v["sigma"] for v in t.values()]
+        assert max(lows) <= min(highs), (seed, t)
