@@ -131,19 +131,16 @@ def rate_games(
     if orders < 1:
         raise ValueError(f"orders must be >= 1, got {orders!r}")
     rng = np.random.default_rng(seed)
-    runs: dict[str, list[tuple[float, float]]] = {}
+    tables = []
     for _ in range(orders):
-        idx = range(len(games)) if orders == 1 else rng.permutation(len(games))
         ratings = Ratings(tau)
-        for i in idx:
-            labels, ranks = games[i]
-            ratings.update(labels, ranks)
-        for label, r in ratings.ratings.items():
-            runs.setdefault(label, []).append((r.mu, r.sigma))
+        for i in range(len(games)) if orders == 1 else rng.permutation(len(games)):
+            ratings.update(*games[i])
+        tables.append(ratings.table())
     out = {}
-    for label, pairs in runs.items():
-        mus = [m for m, _ in pairs]
-        mu, sigma = float(np.mean(mus)), float(np.mean([s for _, s in pairs]))
+    for label in tables[0]:
+        mus = [t[label]["mu"] for t in tables]
+        mu, sigma = float(np.mean(mus)), float(np.mean([t[label]["sigma"] for t in tables]))
         out[label] = {
             "mu": mu,
             "sigma": sigma,
