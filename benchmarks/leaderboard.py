@@ -24,9 +24,13 @@ intervals of random, heuristic and the better of ISMCTS and zoo are disjoint in 
 
 Games are played in batches of ``--batch`` and saved after each batch; running again with a larger
 ``--games`` continues the recorded games (same agents and seed), so a long run can be spread out.
+``--minutes`` starts no batch after that long, for runs cut into sittings: the largest ``--games``
+asked of an env is kept as its fixed count (``planned`` in the JSON), and until it is reached the
+summary shows "N of M" games and calls the separation interim, since it is judged at M only.
 
     .venv/bin/python benchmarks/leaderboard.py --games 40 --workers 2
     .venv/bin/python benchmarks/leaderboard.py --envs wizard_v0 --games 80     # continue one game
+    .venv/bin/python benchmarks/leaderboard.py --envs bigwig_v0 --games 3000 --minutes 120
 """
 
 from __future__ import annotations
@@ -112,12 +116,16 @@ def play(
     records: list[dict],
     save,
     arena: dict | None = None,
+    deadline: float | None = None,
 ) -> list[dict]:
     """Play games ``len(records) .. games - 1`` in batches, saving after each; ``arena``: more
-    ArenaConfig fields (``backend="ray", address=...``)."""
+    ArenaConfig fields (``backend="ray", address=...``). No batch starts after ``deadline`` (a
+    ``time.monotonic()`` value), so a long run can be cut into sittings without losing a game."""
     agents = [f"{label}={spec}" for label, spec in specs]
     sign = E.game_class(env).score_sign
     while len(records) < games:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         n = min(batch, games - len(records))
         res = run_arena(
             ArenaConfig(
@@ -149,6 +157,13 @@ def play(
 
 def _ms(x) -> str:
     return "-" if x is None else f"{1000 * x:.0f}"
+
+
+def planned(res: dict) -> int:
+    """The game count fixed for an env: the largest ``--games`` ever asked of it (a count fixed
+    in advance can be raised by a new decision, never lowered by a later, smaller run); results
+    written before counts were kept are complete at their length."""
+    return max(res.get("planned", 0), len(res["records"]))
 
 
 def _rating(row: dict) -> str:
@@ -193,10 +208,13 @@ def markdown(data: dict) -> str:
         cells = [_rating(rows[a]) if a in rows else "-" for a in LADDER]
         sep = res["separation"]
         verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
+        games = str(len(res["records"]))
+        if len(res["records"]) < planned(res):
+            # a run spread over sittings is judged at its fixed count, not at whichever look
+            games += f" of {planned(res)}"
+            verdict = f"interim, judged at {planned(res)} games (now {verdict})"
         lines.append(
-            f"| {env} | {len(res['records'])} | {res['seed']} | "
-            + " | ".join(cells)
-            + f" | {verdict} |"
+            f"| {env} | {games} | {res['seed']} | " + " | ".join(cells) + f" | {verdict} |"
         )
     for env, res in data["envs"].items():
         agents = ", ".join(f"{label} = `{spec}`" for label, spec in res["specs"])
@@ -274,6 +292,7 @@ def summarise_env(res: dict, env: str) -> None:
     res["rows"] = table(res["records"], sign)
     res["pairwise"] = pairwise(res["records"], sign)
     res["separation"] = separated(res["rows"])
+    res["separation"]["complete"] = len(res["records"]) >= planned(res)
 
 
 def canonical(env: str) -> str:
@@ -295,6 +314,13 @@ def main(argv=None) -> int:
         action="append",
         metavar="ENV=LABEL:SPEC",
         help="replace one ladder agent's spec for one env (e.g. wizard_v0=ismcts:ismcts:100)",
+    )
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="start no batch after this many minutes; run again to continue (the games asked "
+        "for stay the env's fixed count, shown as 'N of M' until reached)",
     )
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
@@ -356,6 +382,7 @@ def main(argv=None) -> int:
         if done:
             plot(shown, out / "leaderboard.png")
 
+    deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     try:
         for env in [canonical(e.strip()) for e in args.envs.split(",") if e.strip()]:
             game = E.ENVS[env].Game.name
@@ -381,6 +408,7 @@ def main(argv=None) -> int:
                     "load_average": [],
                 }
             target = games_for.get(env, args.games)
+            res["planned"] = max(target, planned(res))
             print(f"{env}: {len(res['records'])} of {target} games recorded", flush=True)
             res["load_average"].append(list(os.getloadavg()))
             play(
@@ -393,7 +421,14 @@ def main(argv=None) -> int:
                 res["records"],
                 save,
                 {"backend": args.backend, "address": args.address},
+                deadline,
             )
+            if len(res["records"]) < target:
+                print(
+                    f"{env}: stopped at {len(res['records'])} of {target} games "
+                    f"(--minutes {args.minutes:g}); run the same command again to continue",
+                    flush=True,
+                )
             res["load_average"].append(list(os.getloadavg()))
             save()
     except KeyboardInterrupt:

@@ -61,7 +61,8 @@ def test_leaderboard_smoke_and_continuation(tmp_path):
             if a != b:
                 assert pair[a][b]["games"] == 8
                 assert pair[a][b]["share"] + pair[b][a]["share"] == pytest.approx(1.0)
-    assert set(res["separation"]) == {"best", "separated"}
+    assert set(res["separation"]) == {"best", "separated", "complete"}
+    assert res["planned"] == 8 and res["separation"]["complete"]
     md = (tmp_path / "leaderboard.md").read_text()
     assert "| gobig_v0 | 8 | 0 |" in md and "Pairwise" in md
     assert (tmp_path / "leaderboard.png").stat().st_size > 0
@@ -84,3 +85,33 @@ def test_separation_needs_disjoint_intervals():
     assert lb.separated(rows) == {"best": "ismcts", "separated": False}  # 25 > 24: overlap
     rows[2] = row("ismcts", 26, 34)
     assert lb.separated(rows) == {"best": "ismcts", "separated": True}
+
+
+def test_a_run_in_sittings_keeps_its_fixed_count_and_is_interim_until_it_is_reached(tmp_path):
+    lb = load_script()
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4"]) == 0
+    # a sitting with no time left plays nothing but fixes the count at 12
+    assert lb.main(base + ["--games", "12", "--minutes", "0"]) == 0
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert len(res["records"]) == 4 and res["planned"] == 12
+    assert res["separation"]["complete"] is False
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 4 of 12 | 0 |" in md and "interim, judged at 12 games (now " in md
+    # a later, smaller run cannot lower the fixed count
+    assert lb.main(base + ["--games", "8"]) == 0
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert len(res["records"]) == 8 and res["planned"] == 12
+    assert "| gobig_v0 | 8 of 12 | 0 |" in (tmp_path / "leaderboard.md").read_text()
+    assert lb.main(base + ["--games", "12"]) == 0
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert len(res["records"]) == 12 and res["separation"]["complete"] is True
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 12 | 0 |" in md and "interim" not in md
+
+
+def test_results_written_before_counts_were_kept_are_complete():
+    lb = load_script()
+    assert lb.planned({"records": [{}] * 5}) == 5
+    assert lb.planned({"records": [{}] * 5, "planned": 9}) == 9
+    assert lb.planned({"records": [{}] * 5, "planned": 3}) == 5
