@@ -212,7 +212,7 @@ def markdown(data: dict) -> str:
         if len(res["records"]) < planned(res):
             # a run spread over sittings is judged at its fixed count, not at whichever look
             games += f" of {planned(res)}"
-            verdict = f"interim, judged at {planned(res)} games (now {verdict})"
+            verdict = f"interim, judged at {planned(res)} games; now {verdict}"
         lines.append(
             f"| {env} | {games} | {res['seed']} | " + " | ".join(cells) + f" | {verdict} |"
         )

@@ -97,7 +97,7 @@ def test_a_run_in_sittings_keeps_its_fixed_count_and_is_interim_until_it_is_reac
     assert len(res["records"]) == 4 and res["planned"] == 12
     assert res["separation"]["complete"] is False
     md = (tmp_path / "leaderboard.md").read_text()
-    assert "| gobig_v0 | 4 of 12 | 0 |" in md and "interim, judged at 12 games (now " in md
+    assert "| gobig_v0 | 4 of 12 | 0 |" in md and "interim, judged at 12 games; now " in md
     # a later, smaller run cannot lower the fixed count
     assert lb.main(base + ["--games", "8"]) == 0
     res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
