@@ -209,7 +209,7 @@ def markdown(data: dict) -> str:
         sep = res["separation"]
         verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
         games = str(len(res["records"]))
-        if len(res["records"]) < planned(res):
+        if not sep.get("complete", True):
             # a run spread over sittings is judged at its fixed count, not at whichever look
             games += f" of {planned(res)}"
             verdict = f"interim, judged at {planned(res)} games; now {verdict}"
