@@ -11,7 +11,7 @@ from sb3_contrib import MaskablePPO
 
 import deckzoo.envs as E
 from deckzoo.agents.match import play_match
-from deckzoo.agents.policy import PolicyAgent, PPOAgent, masked_choice
+from deckzoo.agents.policy import ACTIVATIONS, PolicyAgent, PPOAgent, masked_choice
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.policy import weights_from_sb3
@@ -155,3 +155,33 @@ def test_legal_logits_are_the_legal_entries_of_the_logits():
     agent = PolicyAgent(w, deterministic=True)
     state = env.unwrapped.game_state if hasattr(env, "unwrapped") else env.game_state
     assert agent.act(state.for_player(env.seat)) == legal[int(np.argmax(w.logits(obs)[legal]))]
+
+
+@pytest.mark.parametrize("game_name", sorted(E.GAMES))
+def test_sparse_first_layer_gives_the_same_bits_as_the_dense_product(game_name):
+    """``legal_logits`` multiplies only the non-zero inputs into the first layer. Searches and
+    arenas must replay exactly as before, so the result must be bit for bit the dense product's
+    (``logits``), not merely close, on real observations of every game (the zoo policy's
+    weights: the network the searches roll out with)."""
+    from deckzoo.agents.zoo import ZooAgent
+
+    w = ZooAgent(game_name).weights
+    game = E.GAMES[game_name]()
+    rng = np.random.default_rng(3)
+    checked = sparse = 0
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal() and checked < 300:
+            p = state.current_player
+            obs = state.for_player(p).observe()
+            legal = np.flatnonzero(state.legal_mask())
+            x = w._inputs(obs)
+            sparse += 3 * np.count_nonzero(x) <= x.size
+            h = x
+            for w_k, b_k in w.hidden:  # the dense product, as before the sparse first layer
+                h = ACTIVATIONS[w.activation](np.einsum("i,ij->j", h, w_k) + b_k)
+            dense = np.einsum("ij,j->i", w.head[0].T[legal], h) + w.head[1][legal]
+            assert w.legal_logits(obs, legal).tobytes() == dense.tobytes()
+            checked += 1
+            state.apply(int(rng.choice(legal)))
+    assert checked > 50 and sparse > 0
