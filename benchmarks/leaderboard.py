@@ -27,6 +27,9 @@ Games are played in batches of ``--batch`` and saved after each batch; running a
 ``--minutes`` starts no batch after that long, for runs cut into sittings: the largest ``--games``
 asked of an env is kept as its fixed count (``planned`` in the JSON), and until it is reached the
 summary shows "N of M" games and calls the separation interim, since it is judged at M only.
+``--stop REASON`` closes the runs of ``--envs`` where they are, short of that count (a stop for
+futility, or at a look fixed in advance): the summary then judges them at the games played and
+says why they stopped, and they are not continued.
 
     .venv/bin/python benchmarks/leaderboard.py --games 40 --workers 2
     .venv/bin/python benchmarks/leaderboard.py --envs wizard_v0 --games 80     # continue one game
@@ -139,7 +142,7 @@ def play(
                 **(arena or {}),
             )
         )
-        records += res.records
+        records += finished_in_order(res.records, len(records))
         save()
         rows = table(records, sign)
         print(
@@ -153,6 +156,19 @@ def play(
         if res.interrupted:
             raise KeyboardInterrupt
     return records
+
+
+def finished_in_order(batch: list[dict], start: int) -> list[dict]:
+    """The games of a batch from index ``start`` up to the first one missing. A batch cut short
+    (Ctrl-C, SIGTERM) by a pool of workers can have finished game ``start + 1`` but not ``start``;
+    a run continues at game ``len(records)``, so keeping the later game would play it twice and
+    never play the missing one."""
+    out = []
+    for rec in sorted(batch, key=lambda r: r["index"]):
+        if rec["index"] != start + len(out):
+            break
+        out.append(rec)
+    return out
 
 
 def _ms(x) -> str:
@@ -209,7 +225,11 @@ def markdown(data: dict) -> str:
         sep = res["separation"]
         verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
         games = str(len(res["records"]))
-        if not sep.get("complete", True):
+        stop = res.get("stopped")
+        if stop is not None:
+            games += f" (stopped; {stop['planned']} planned)"
+            verdict += f"; stopped: {stop['reason']}"
+        elif not sep.get("complete", True):
             # a run spread over sittings is judged at its fixed count, not at whichever look
             games += f" of {planned(res)}"
             verdict = f"interim, judged at {planned(res)} games; now {verdict}"
@@ -292,7 +312,7 @@ def summarise_env(res: dict, env: str) -> None:
     res["rows"] = table(res["records"], sign)
     res["pairwise"] = pairwise(res["records"], sign)
     res["separation"] = separated(res["rows"])
-    res["separation"]["complete"] = len(res["records"]) >= planned(res)
+    res["separation"]["complete"] = len(res["records"]) >= planned(res) or "stopped" in res
 
 
 def canonical(env: str) -> str:
@@ -321,6 +341,13 @@ def main(argv=None) -> int:
         default=None,
         help="start no batch after this many minutes; run again to continue (the games asked "
         "for stay the env's fixed count, shown as 'N of M' until reached)",
+    )
+    p.add_argument(
+        "--stop",
+        metavar="REASON",
+        default=None,
+        help="close the runs of --envs at the games recorded, short of their fixed count, for "
+        "REASON (e.g. 'for futility'); plays nothing, and a closed run is not continued",
     )
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
@@ -407,6 +434,25 @@ def main(argv=None) -> int:
                     "records": [],
                     "load_average": [],
                 }
+            if args.stop is not None:
+                if not res["records"]:
+                    raise SystemExit(f"{env}: no games recorded, nothing to stop")
+                res["stopped"] = {
+                    "games": len(res["records"]),
+                    "planned": planned(res),
+                    "reason": args.stop,
+                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                }
+                print(
+                    f"{env}: stopped at {len(res['records'])} of {planned(res)} games", flush=True
+                )
+                continue
+            if "stopped" in res:
+                stop = res["stopped"]
+                raise SystemExit(
+                    f"{env}: the run was stopped at {stop['games']} games ({stop['reason']}); "
+                    "pass --fresh to start a new one"
+                )
             target = games_for.get(env, args.games)
             res["planned"] = max(target, planned(res))
             print(f"{env}: {len(res['records'])} of {target} games recorded", flush=True)
@@ -432,7 +478,10 @@ def main(argv=None) -> int:
             res["load_average"].append(list(os.getloadavg()))
             save()
     except KeyboardInterrupt:
-        print("interrupted: the finished batches are saved", file=sys.stderr)
+        print(
+            "interrupted: the games finished in order are saved; run again to continue",
+            file=sys.stderr,
+        )
         save()
         return 130
     save()

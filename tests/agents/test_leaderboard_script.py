@@ -115,3 +115,56 @@ def test_results_written_before_counts_were_kept_are_complete():
     assert lb.planned({"records": [{}] * 5}) == 5
     assert lb.planned({"records": [{}] * 5, "planned": 9}) == 9
     assert lb.planned({"records": [{}] * 5, "planned": 3}) == 5
+
+
+def test_a_run_stopped_short_of_its_count_is_judged_where_it_stopped_and_not_continued(tmp_path):
+    lb = load_script()
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4"]) == 0
+    assert lb.main(base + ["--games", "12", "--minutes", "0"]) == 0  # fixes the count at 12
+    assert lb.main(base + ["--stop", "for futility"]) == 0
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert len(res["records"]) == 4 and res["planned"] == 12
+    assert res["stopped"]["games"] == 4 and res["stopped"]["reason"] == "for futility"
+    assert res["separation"]["complete"] is True
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 4 (stopped; 12 planned) | 0 |" in md
+    assert "; stopped: for futility |" in md and "interim" not in md
+    with pytest.raises(SystemExit, match="stopped at 4 games"):
+        lb.main(base + ["--games", "12"])
+    assert lb.main(base + ["--games", "4", "--fresh"]) == 0  # a new run is a new run
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert "stopped" not in res and len(res["records"]) == 4
+    with pytest.raises(SystemExit, match="nothing to stop"):
+        lb.main(["--envs", "wizard", "--out", str(tmp_path), "--stop", "for futility"])
+
+
+def test_an_interrupted_batch_keeps_only_the_games_finished_in_order(tmp_path, monkeypatch):
+    """A pool cut short can have finished game 5 but not game 4: the run continues at game
+    ``len(records)``, so game 5 is dropped (it is played again, the same game) and the saved
+    records stay games 0, 1, 2, ... with none missing or twice."""
+    lb = load_script()
+    assert [r["index"] for r in lb.finished_in_order([{"index": i} for i in (6, 4, 5, 8)], 4)] == [
+        4,
+        5,
+        6,
+    ]
+    assert lb.finished_in_order([{"index": 5}], 4) == []
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4"]) == 0
+    real = lb.run_arena
+
+    def cut_short(cfg):  # the batch of games 4-7 with game 4 unfinished at Ctrl-C
+        res = real(cfg)
+        res.records = [r for r in res.records if r["index"] != cfg.first_game]
+        res.interrupted = True
+        return res
+
+    monkeypatch.setattr(lb, "run_arena", cut_short)
+    assert lb.main(base + ["--games", "8"]) == 130
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert [r["index"] for r in res["records"]] == [0, 1, 2, 3]
+    monkeypatch.setattr(lb, "run_arena", real)
+    assert lb.main(base + ["--games", "8"]) == 0
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert [r["index"] for r in res["records"]] == list(range(8))
