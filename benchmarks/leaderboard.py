@@ -43,6 +43,7 @@ import itertools
 import json
 import os
 import platform
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -370,7 +371,7 @@ def main(argv=None) -> int:
         if path.exists()
         else {"meta": {"commands": [], "notes": []}, "envs": {}}
     )
-    command = "python benchmarks/leaderboard.py " + " ".join(
+    command = "python benchmarks/leaderboard.py " + shlex.join(
         argv if argv is not None else sys.argv[1:]
     )
     meta = data["meta"]
