@@ -31,7 +31,10 @@ by the game's ``score_scale``). Both are mapped from the game's declared ``retur
 mode to [0, 1] for the UCB formula (for ``win``, [-1, 1]), so the exploration constant is relative
 to the widest possible outcome in every game. Rollouts cut short by ``max_rollout_steps`` are
 valued by ``score_returns``, mapped from the ``score`` bounds (the only generic signal before the
-end).
+end). ``reward="rank"`` values an outcome by the share of the other seats each seat finishes ahead
+of (the winners first, then points; a cut rollout by its points so far): what ratings from
+finishing positions reward, where ``score`` would count points taken from a weak seat the same as
+points taken from a strong one.
 
 Horizon. With ``horizon=k`` the tree and the rollouts stop once ``k`` scoring rounds (deals,
 hands: the engine's public ``round_index()``) have ended after the decision, or at the game's end,
@@ -96,6 +99,7 @@ from .registry import make_agent, register_agent
 
 DEFAULT_ITERATIONS = 200
 CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
+REWARDS = ("win", "score", "rank")
 WIDENING = 0.5  # with ``bias``: a node with n visits considers 1 + int(0.5 * sqrt(n)) moves
 
 
@@ -141,7 +145,8 @@ class ISMCTSAgent(Agent):
         exploration: UCB constant ``c`` for rewards in [0, 1] (0.7 as in Cowling et al.).
         rollout_agent: an ``Agent`` used for rollouts instead of uniform random moves. It is
             re-seeded from this agent's generator, so runs stay reproducible.
-        reward: "win" (``returns()``) or "score" (``score_returns()``).
+        reward: "win" (``returns()``), "score" (``score_returns()``) or "rank" (the share of
+            the other seats finished ahead of).
         max_rollout_steps: cut rollouts after this many moves (None: play to the end).
         bias: progressive bias towards the rollout agent's own move (needs ``rollout_agent``):
             at every tree node the agent's choice in the current sample is expanded first and
@@ -193,8 +198,10 @@ class ISMCTSAgent(Agent):
         if clock not in CLOCKS:
             raise ConfigError(f"ismcts: 'clock' must be 'wall' or 'cpu', got {clock!r}")
         self.clock = clock
-        if reward not in ("win", "score"):
-            raise ConfigError(f"ismcts: 'reward' must be 'win' or 'score', got {reward!r}")
+        if reward not in REWARDS:
+            raise ConfigError(
+                f"ismcts: 'reward' must be one of {', '.join(REWARDS)}, got {reward!r}"
+            )
         if exploration < 0:
             raise ConfigError(f"ismcts: 'exploration' must be >= 0, got {exploration!r}")
         if max_rollout_steps is not None and max_rollout_steps < 0:
@@ -485,11 +492,31 @@ class ISMCTSAgent(Agent):
         return child, expanded
 
     def _value(self, state: State) -> np.ndarray:
+        if self.reward == "rank":
+            return _rank_values(state)
         if state.is_terminal() and self.reward == "win":
             r, (lo, hi) = state.returns(), state.game.return_bounds("win")
         else:
             r, (lo, hi) = state.score_returns(), state.game.return_bounds("score")
         return (np.asarray(r, dtype=np.float64) - lo) / ((hi - lo) or 1.0)
+
+
+def _rank_values(state: State) -> np.ndarray:
+    """Per seat, the share of the other seats it finishes ahead of (ties a half), in [0, 1].
+
+    What a rating from finishing positions rewards: at a table of mixed opponents, points won from
+    the weakest seat count as much as points won from the strongest under ``score``, but finishing
+    ahead of a strong seat is what moves a seat up. Terminal states rank the winners (the engine's
+    verdict, tie-breaks included) first, then the points; a rollout cut short ranks the points so
+    far."""
+    points = state.game.score_sign * np.asarray(state.scores(), dtype=np.float64)
+    if state.is_terminal():
+        win = np.zeros(len(points), dtype=bool)
+        win[list(state.winners())] = True
+        points = np.where(win, np.inf, points)  # the winners ahead of all, level with each other
+    ahead = (points[:, None] > points[None, :]).sum(1)
+    level = (points[:, None] == points[None, :]).sum(1) - 1
+    return (ahead + 0.5 * level) / max(len(points) - 1, 1)
 
 
 # ---- registry ---------------------------------------------------------------------------------
@@ -503,7 +530,7 @@ def parse_spec(arg: str | None) -> dict:
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
     ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``prior``
     (an agent spec, as for ``rollout``: the agent ``bias`` favours), ``reward``
-    (``win``/``score``), ``max_rollout_steps``, ``bias``,
+    (``win``/``score``/``rank``), ``max_rollout_steps``, ``bias``,
     ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
     ``normalize``).
     """

@@ -1,5 +1,6 @@
 """ISMCTS: spec parsing, budgets, determinism, search quality on explicit Go Big positions."""
 
+import numpy as np
 import pytest
 
 from deckzoo.agents.base import RandomAgent
@@ -295,3 +296,33 @@ def test_round_index_is_public_and_never_decreases(game_name):
         "bigwig": state.view(0).get("round"),
     }.get(game_name, 0)
     assert last == finished
+
+
+def test_rank_reward_is_the_share_of_seats_finished_ahead_of():
+    from types import SimpleNamespace
+
+    from deckzoo.agents.ismcts import _rank_values
+
+    def state(scores, winners=None, sign=1):
+        return SimpleNamespace(
+            game=SimpleNamespace(score_sign=sign),
+            scores=lambda: scores,
+            is_terminal=lambda: winners is not None,
+            winners=lambda: winners,
+        )
+
+    # a rollout cut short: the points so far, ties a half
+    np.testing.assert_allclose(_rank_values(state([10, 30, 30, 5])), [1 / 3, 2.5 / 3, 2.5 / 3, 0])
+    # the end: the engine's winner (a tie-break) first, then the points
+    np.testing.assert_allclose(_rank_values(state([10, 30, 30, 5], [2])), [1 / 3, 2 / 3, 1, 0])
+    np.testing.assert_allclose(
+        _rank_values(state([10, 30, 30, 5], [1, 2])), [1 / 3, 5 / 6, 5 / 6, 0]
+    )
+    # penalty points (Big Number): fewer is better
+    np.testing.assert_allclose(_rank_values(state([10, 30, 5], sign=-1)), [0.5, 0, 1])
+    agent = make_agent("ismcts:6:reward=rank:max_rollout_steps=5", "gobig", 0)
+    assert agent.reward == "rank"
+    res = play_match(GoBigGame(3), [agent, RandomAgent(1), RandomAgent(2)], ["a", "b", "c"], seed=4)
+    assert res.steps > 0 and res.winners
+    with pytest.raises(ConfigError, match="win, score, rank"):
+        make_agent("ismcts:6:reward=margin", "gobig", 0)
