@@ -163,6 +163,10 @@ class ISMCTSAgent(Agent):
             ``horizon`` (always on there): where rollouts are cut short (``max_rollout_steps``)
             and valued by the points so far, the differences between moves are a few hundredths
             of the [0, 1] range and the exploration term would swamp them.
+        noise: the chance that a seat other than the searcher makes a uniformly random legal
+            move in a rollout instead of the rollout agent's: a model of opponents who are
+            weaker or less predictable than the rollout agent, so that the search does not stake
+            its plan on their exact replies (0: every seat plays the rollout agent).
         simultaneous: treat the seats of a simultaneous step (``simultaneous_players()``, e.g.
             BigWig's face-down commits) as moving at once, by decoupled selection (see the module
             docstring); False: as a sequence of seen moves, as plain SO-ISMCTS does.
@@ -185,6 +189,7 @@ class ISMCTSAgent(Agent):
         normalize: bool = False,
         clock: str = "wall",
         prior_agent: Agent | None = None,
+        noise: float = 0.0,
     ):
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -216,6 +221,11 @@ class ISMCTSAgent(Agent):
             raise ConfigError("ismcts: a 'prior' agent needs 'bias' > 0 to have any effect")
         if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
+        if not 0.0 <= noise <= 1.0:
+            raise ConfigError(f"ismcts: 'noise' must be in [0, 1], got {noise!r}")
+        if noise > 0 and rollout_agent is None:
+            raise ConfigError("ismcts: 'noise' needs a rollout agent (random rollouts are noise)")
+        self.noise = float(noise)
         self.horizon = None if horizon is None else int(horizon)
         self.simultaneous = bool(simultaneous)
         self.normalize = bool(normalize)
@@ -255,6 +265,7 @@ class ISMCTSAgent(Agent):
             f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, {prior}"
             f"reward={self.reward!r}, bias={self.bias}, "
             f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
+            f"noise={self.noise}, "
             f"simultaneous={self.simultaneous}, normalize={self.normalize})"
         )
 
@@ -389,13 +400,14 @@ class ISMCTSAgent(Agent):
         steps = 0
         limit = self.max_rollout_steps
         agent = self.rollout_agent
+        noise, me = self.noise, self._me
         while not state.is_terminal():
             if limit is not None and steps >= limit:
                 break
             if stop is not None and state.round_index() >= stop:
                 break
             p = state.current_player
-            if agent is None:
+            if agent is None or (noise > 0 and p != me and rng.random() < noise):
                 legal = np.flatnonzero(state.legal_mask())
                 a = int(legal[int(rng.integers(len(legal)))]) if len(legal) > 1 else int(legal[0])
                 _fast_apply(state, a)
@@ -531,8 +543,8 @@ def parse_spec(arg: str | None) -> dict:
     ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``prior``
     (an agent spec, as for ``rollout``: the agent ``bias`` favours), ``reward``
     (``win``/``score``/``rank``), ``max_rollout_steps``, ``bias``,
-    ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm`` (``1``/``0``:
-    ``normalize``).
+    ``horizon``, ``noise``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm``
+    (``1``/``0``: ``normalize``).
     """
     out: dict = {}
     if not arg:
@@ -563,6 +575,8 @@ def parse_spec(arg: str | None) -> dict:
                 out["bias"] = float(val)
             elif key == "horizon":
                 out["horizon"] = int(val)
+            elif key == "noise":
+                out["noise"] = float(val)
             elif key == "clock":
                 out["clock"] = val
             elif key in ("simultaneous", "norm"):
@@ -573,7 +587,7 @@ def parse_spec(arg: str | None) -> dict:
                 raise ConfigError(
                     f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
                     "iterations, seconds, clock, c, rollout, prior, reward, "
-                    "max_rollout_steps, bias, horizon, simultaneous, norm)"
+                    "max_rollout_steps, bias, horizon, noise, simultaneous, norm)"
                 )
         except ValueError as e:
             if isinstance(e, ConfigError):
@@ -602,7 +616,7 @@ register_agent(
     make_ismcts,
     "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
     "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, prior, reward, "
-    "max_rollout_steps, bias, horizon)",
+    "max_rollout_steps, bias, horizon, noise)",
 )
 
 __all__ = ["ISMCTSAgent", "make_ismcts", "parse_spec"]
