@@ -10,6 +10,15 @@ one fills the remaining seats (``heuristic,random`` at 4 players = one heuristic
 With more specs than players, every combination of ``P`` specs is played in every rotation, in
 turn. ``schedule_length`` says how many games make one full cycle; use a multiple for balance.
 
+Rotation alone keeps the *order* round the table fixed: at 4 players A is always followed by B,
+and B by C. In games where a seat acts on what the seat before it just did (Go Big: the next
+player has the first shot at a display), that order favours some agents over others, and
+``rotate`` cannot tell such an advantage from skill: at Go Big's leaderboard table the search was
+level with the heuristic seated right after it, and far ahead of it seated right before it.
+``seating="orders"`` goes through every order of each table ((P-1)! orders round the table, each
+in its P rotations: 24 line-ups at 4 players), so every agent also follows every other equally
+often; each block of P games still seats every agent in every seat once.
+
 Seeding. One ``numpy.random.SeedSequence(seed)`` is spawned into one child per game; a game's
 deal seed and its agents' seeds come from its child only, so every game is reproducible on its
 own and results do not depend on the number of worker processes or on their scheduling
@@ -75,6 +84,8 @@ class ArenaConfig:
         save_games: keep the actions of the first ``save_games`` games of each pairing (a set of
             agents at one table, whatever its seating; ``schedule``) for replay files: their
             records gain ``actions`` and ``agent_seeds`` (``agents/replay.py``).
+        seating: ``rotate`` (each table in its P rotations) or ``orders`` (each table in every
+            order round it, each in its P rotations); see the module docstring.
     """
 
     game: str
@@ -89,6 +100,10 @@ class ArenaConfig:
     backend: str = "local"
     address: str | None = None
     save_games: int = 0
+    seating: str = "rotate"
+
+
+SEATINGS = ("rotate", "orders")
 
 
 @dataclass
@@ -147,20 +162,33 @@ def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def schedule(num_agents: int, players: int) -> list[list[int]]:
+def schedule(num_agents: int, players: int, seating: str = "rotate") -> list[list[int]]:
     """Line-ups (agent index per seat) that one cycle of games goes through; see the module doc."""
+    return [lineup for table in _tables(num_agents, players, seating) for lineup in table]
+
+
+def _tables(num_agents: int, players: int, seating: str) -> list[list[list[int]]]:
+    """The cycle's line-ups grouped by table (the agents seated, whatever their seats)."""
     if num_agents < 1:
         raise ConfigError("the arena needs at least one agent")
+    if seating not in SEATINGS:
+        raise ConfigError(f"arena: 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
     if num_agents <= players:
         base = list(range(num_agents)) + [num_agents - 1] * (players - num_agents)
         tables = [base]
     else:
         tables = [list(c) for c in itertools.combinations(range(num_agents), players)]
-    return [t[r:] + t[:r] for t in tables for r in range(players)]
+    out = []
+    for t in tables:
+        orders = [t]
+        if seating == "orders":  # the first seat fixed, the rest in every distinct order
+            orders = [[t[0], *rest] for rest in dict.fromkeys(itertools.permutations(t[1:]))]
+        out.append([o[r:] + o[:r] for o in orders for r in range(players)])
+    return out
 
 
-def schedule_length(num_agents: int, players: int) -> int:
-    return len(schedule(num_agents, players))
+def schedule_length(num_agents: int, players: int, seating: str = "rotate") -> int:
+    return len(schedule(num_agents, players, seating))
 
 
 def _resolve(cfg: ArenaConfig):
@@ -198,7 +226,9 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
     if num_players is None:
         num_players = _resolve(cfg).num_players
     agents = parse_agents(cfg.agents)
-    lineups = schedule(len(agents), num_players)
+    tables = _tables(len(agents), num_players, cfg.seating)
+    lineups = [lineup for table in tables for lineup in table]
+    per_table = len(tables[0])
     children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game :]
     options_json = json.dumps(cfg.options, sort_keys=True)
     tasks = []
@@ -208,7 +238,7 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
         game_seed = int(rng.integers(2**63))
         agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
         lineup = lineups[g % len(lineups)]
-        pairing = g % len(lineups) // num_players
+        pairing = g % len(lineups) // per_table
         save = saved.get(pairing, 0) < cfg.save_games
         saved[pairing] = saved.get(pairing, 0) + save
         tasks.append(
@@ -286,6 +316,10 @@ def check_arena(cfg: ArenaConfig):
         raise ConfigError(f"arena: 'seed' must be below 2**63, got {cfg.seed}")
     if cfg.backend not in ("local", "ray"):
         raise ConfigError(f"arena: 'backend' must be local or ray, got {cfg.backend!r}")
+    if cfg.seating not in SEATINGS:
+        raise ConfigError(
+            f"arena: 'seating' must be one of {', '.join(SEATINGS)}, got {cfg.seating!r}"
+        )
     if cfg.address is not None and cfg.backend != "ray":
         raise ConfigError("arena: 'address' needs backend ray")
     game = _resolve(cfg)

@@ -46,14 +46,16 @@ def run(args) -> int:
         save_games=args.save_games,
         backend=args.backend,
         address=args.address,
+        seating=args.seating,
     )
     if args.out:
         check_out_dir(args.out, args.force)
     game = check_arena(cfg)  # every ConfigError is one line and exit status 2 (deckzoo.agents.cli)
-    cycle = schedule_length(len(cfg.agents), game.num_players)
+    cycle = schedule_length(len(cfg.agents), game.num_players, cfg.seating)
     if args.games % cycle:
+        what = "seat rotation" if cfg.seating == "rotate" else "cycle of seatings"
         print(
-            f"note: {cycle} games make one full seat rotation; {args.games} is not a multiple, "
+            f"note: {cycle} games make one full {what}; {args.games} is not a multiple, "
             "so seats are not perfectly balanced",
             file=sys.stderr,
         )
@@ -67,11 +69,16 @@ def run(args) -> int:
         from .replay import write_arena_replays
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        folder = (Path(args.out) / "replays" if args.out else
-                  Path("deckzoo_games") / f"arena-{result.game_name}-{stamp}")
+        folder = (
+            Path(args.out) / "replays"
+            if args.out
+            else Path("deckzoo_games") / f"arena-{result.game_name}-{stamp}"
+        )
         saved = write_arena_replays(result, folder)
-        print(f"{len(saved)} replays written to {folder}/ "
-              "(view one: deckzoo replay FILE --html OUT.html)")
+        print(
+            f"{len(saved)} replays written to {folder}/ "
+            "(view one: deckzoo replay FILE --html OUT.html)"
+        )
     print_summary(result)
     if args.out:
         out = write_results(result, args.out)
@@ -116,6 +123,14 @@ def add_parser(sub) -> None:
     )
     add_option_argument(p)
     p.add_argument(
+        "--seating",
+        choices=("rotate", "orders"),
+        default="rotate",
+        help="rotate: each line-up in its rotations, so the order round the table never changes "
+        "(default); orders: every order round the table, each rotated, so every agent also "
+        "follows every other equally often (24 line-ups at 4 players)",
+    )
+    p.add_argument(
         "--out",
         default=None,
         metavar="DIR",
@@ -126,7 +141,12 @@ def add_parser(sub) -> None:
     )
     add_backend_arguments(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--save-games", type=count_arg(0), default=0, metavar="N",
-                   help="keep the first N games of each pairing as replay files, in OUT/replays/ "
-                        "(default 0; without --out in deckzoo_games/arena-GAME-TIME/)")
+    p.add_argument(
+        "--save-games",
+        type=count_arg(0),
+        default=0,
+        metavar="N",
+        help="keep the first N games of each pairing as replay files, in OUT/replays/ "
+        "(default 0; without --out in deckzoo_games/arena-GAME-TIME/)",
+    )
     p.set_defaults(func=run)

@@ -41,6 +41,37 @@ def test_schedule_rotates_every_agent_through_every_seat(agents, players, expect
     assert schedule(agents, players) == expected
 
 
+def test_orders_seating_has_every_agent_follow_every_other_equally_often():
+    from collections import Counter
+
+    lineups = schedule(4, 4, "orders")
+    assert len(lineups) == 24 and len({tuple(t) for t in lineups}) == 24  # every permutation
+    for block in range(0, 24, 4):  # each block of 4 games: every agent in every seat once
+        for seat in range(4):
+            assert sorted(t[seat] for t in lineups[block : block + 4]) == [0, 1, 2, 3]
+    follows = Counter((t[i], t[(i + 1) % 4]) for t in lineups for i in range(4))
+    assert set(follows.values()) == {8} and len(follows) == 12  # every ordered pair, 8 times
+    assert schedule(4, 4, "orders")[:4] == schedule(4, 4)  # the first order is rotate's
+    assert schedule(3, 3, "orders") == [
+        [0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]
+    ]  # fmt: skip
+    # a table with repeated agents has fewer distinct orders; two seats leave only one
+    assert schedule(2, 4, "orders") == schedule(2, 4)
+    assert schedule(3, 2, "orders") == schedule(3, 2)
+    with pytest.raises(ConfigError, match="seating"):
+        schedule(4, 4, "shuffle")
+
+
+def test_arena_plays_the_orders_seating():
+    cfg = ArenaConfig("gobig", ["a=random", "b=random", "c=random"], games=6, players=3, seed=2)
+    res = run_arena(ArenaConfig(**{**cfg.__dict__, "seating": "orders"}))
+    assert [r["seats"] for r in res.records][3] == ["a", "c", "b"]
+    rotated = run_arena(cfg)
+    assert [r["seats"] for r in rotated.records][3] == ["a", "b", "c"]
+    with pytest.raises(ConfigError, match="seating"):
+        run_arena(ArenaConfig(**{**cfg.__dict__, "seating": "random"}))
+
+
 def test_parse_agents_labels():
     assert parse_agents(["heuristic", "fast=ismcts:50", "ismcts:9:c=0.5"]) == [
         ("heuristic", "heuristic"),
@@ -185,3 +216,12 @@ def test_cli(tmp_path, capsys):
         == 2
     )
     assert "nobody" in capsys.readouterr().err
+
+
+def test_cli_seating_orders(tmp_path, capsys):
+    args = ["arena", "gobig", "--agents", "a=random,b=random,c=random", "--players", "3"]
+    args += ["--workers", "1", "--no-progress", "--seating", "orders", "--out", str(tmp_path)]
+    assert main(args + ["--games", "4"]) == 0
+    assert "6 games make one full cycle of seatings" in capsys.readouterr().err
+    games = json.loads((tmp_path / "games.json").read_text())["records"]
+    assert [g["seats"] for g in games][3] == ["a", "c", "b"]

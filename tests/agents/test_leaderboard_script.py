@@ -45,12 +45,15 @@ def test_leaderboard_smoke_and_continuation(tmp_path):
         ["heuristic", "ismcts", "zoo", "random"],
     ]
     assert all(isinstance(r["seed"], int) for r in first["records"])
+    assert first["seating"] == "orders"
     assert (
         lb.main(base + ["--games", "8"]) == 0
     )  # continues: the first 4 games are kept as they were
     data = json.loads((tmp_path / "leaderboard.json").read_text())
     res = data["envs"]["gobig_v0"]
     assert res["records"][:4] == first["records"] and len(res["records"]) == 8
+    # the second block of 4 seats the next order round the table: zoo now before ismcts
+    assert res["records"][4]["seats"] == ["random", "heuristic", "zoo", "ismcts"]
     rows = {r["agent"]: r for r in res["rows"]}
     assert set(rows) == set(LABELS)
     for r in rows.values():
@@ -168,3 +171,22 @@ def test_an_interrupted_batch_keeps_only_the_games_finished_in_order(tmp_path, m
     assert lb.main(base + ["--games", "8"]) == 0
     res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
     assert [r["index"] for r in res["records"]] == list(range(8))
+
+
+def test_a_run_keeps_its_seating_and_old_runs_rotate(tmp_path):
+    """Runs recorded before seatings were chosen have no ``seating`` and rotated one line-up: they
+    continue so. Asking a recorded run for another seating needs ``--fresh``."""
+    lb = load_script()
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4", "--seating", "rotate"]) == 0
+    path = tmp_path / "leaderboard.json"
+    data = json.loads(path.read_text())
+    assert data["envs"]["gobig_v0"]["seating"] == "rotate"
+    del data["envs"]["gobig_v0"]["seating"]  # as recorded before this option
+    path.write_text(json.dumps(data))
+    assert lb.main(base + ["--games", "8"]) == 0
+    res = json.loads(path.read_text())["envs"]["gobig_v0"]
+    assert [r["seats"] for r in res["records"][4:]] == [r["seats"] for r in res["records"][:4]]
+    assert "| gobig_v0 | 8 | 0 | rotate |" in (tmp_path / "leaderboard.md").read_text()
+    with pytest.raises(SystemExit, match="seating"):
+        lb.main(base + ["--games", "12", "--seating", "orders"])
