@@ -171,8 +171,7 @@ def _tables(num_agents: int, players: int, seating: str) -> list[list[list[int]]
     """The cycle's line-ups grouped by table (the agents seated, whatever their seats)."""
     if num_agents < 1:
         raise ConfigError("the arena needs at least one agent")
-    if seating not in SEATINGS:
-        raise ConfigError(f"arena: 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    check_seating(seating)
     if num_agents <= players:
         base = list(range(num_agents)) + [num_agents - 1] * (players - num_agents)
         tables = [base]
@@ -185,6 +184,11 @@ def _tables(num_agents: int, players: int, seating: str) -> list[list[list[int]]
             orders = [[t[0], *rest] for rest in dict.fromkeys(itertools.permutations(t[1:]))]
         out.append([o[r:] + o[:r] for o in orders for r in range(players)])
     return out
+
+
+def check_seating(seating: str) -> None:
+    if seating not in SEATINGS:
+        raise ConfigError(f"arena: 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
 
 
 def schedule_length(num_agents: int, players: int, seating: str = "rotate") -> int:
@@ -316,10 +320,7 @@ def check_arena(cfg: ArenaConfig):
         raise ConfigError(f"arena: 'seed' must be below 2**63, got {cfg.seed}")
     if cfg.backend not in ("local", "ray"):
         raise ConfigError(f"arena: 'backend' must be local or ray, got {cfg.backend!r}")
-    if cfg.seating not in SEATINGS:
-        raise ConfigError(
-            f"arena: 'seating' must be one of {', '.join(SEATINGS)}, got {cfg.seating!r}"
-        )
+    check_seating(cfg.seating)
     if cfg.address is not None and cfg.backend != "ray":
         raise ConfigError("arena: 'address' needs backend ray")
     game = _resolve(cfg)

@@ -122,9 +122,11 @@ def add_parser(sub) -> None:
         "--seed", type=seed_arg, default=0, help="the seed every game derives from (default 0)"
     )
     add_option_argument(p)
+    from .arena import SEATINGS
+
     p.add_argument(
         "--seating",
-        choices=("rotate", "orders"),
+        choices=SEATINGS,
         default="rotate",
         help="rotate: each line-up in its rotations, so the order round the table never changes "
         "(default); orders: every order round the table, each rotated, so every agent also "
