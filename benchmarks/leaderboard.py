@@ -36,9 +36,18 @@ summary shows "N of M" games and calls the separation interim, since it is judge
 futility, or at a look fixed in advance): the summary then judges them at the games played and
 says why they stopped, and they are not continued.
 
+``--futility N`` plays nothing either: it asks whether the recorded games could still separate at
+N games. Each of ``--resamples`` samples draws N of the recorded games with replacement (a
+generator seeded with ``--resample-seed``) and rates them as the leaderboard does, over
+``--resample-orders`` orders of the games (fewer than the leaderboard's, to keep it quick); the
+share of samples that separate is printed and kept with the run (``futility`` in the JSON, one
+entry per check, shown under the game's tables). A plan fixed in advance can then stop the run
+when that share is below its bar.
+
     .venv/bin/python benchmarks/leaderboard.py --games 40 --workers 2
     .venv/bin/python benchmarks/leaderboard.py --envs wizard_v0 --games 80     # continue one game
     .venv/bin/python benchmarks/leaderboard.py --envs bigwig_v0 --games 3000 --minutes 120
+    .venv/bin/python benchmarks/leaderboard.py --envs midgard --futility 1000 --resample-seed 7
 """
 
 from __future__ import annotations
@@ -52,6 +61,9 @@ import shlex
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
 
 import deckzoo.envs as E
 from deckzoo.agents.arena import SEATINGS, ArenaConfig, run_arena
@@ -88,9 +100,9 @@ def pairwise(records: list[dict], score_sign: int) -> dict[str, dict[str, dict]]
     return out
 
 
-def table(records: list[dict], score_sign: int) -> list[dict]:
+def table(records: list[dict], score_sign: int, orders: int = RATING_ORDERS) -> list[dict]:
     """The summary rows (``agents.stats.summarize``) with the rating interval, best rated first."""
-    rows = summarize(records, PLAYERS, score_sign)
+    rows = summarize(records, PLAYERS, score_sign, orders=orders)
     for r in rows:
         r["rating_low"] = r["rating_mu"] - Z95 * r["rating_sigma"]
         r["rating_high"] = r["rating_mu"] + Z95 * r["rating_sigma"]
@@ -113,6 +125,43 @@ def separated(rows: list[dict]) -> dict:
         and by["heuristic"]["rating_high"] < best["rating_low"]
     )
     return {"best": best["agent"], "separated": bool(ok)}
+
+
+def futility(
+    records: list[dict],
+    score_sign: int,
+    games: int,
+    resamples: int = 40,
+    seed: int = 0,
+    orders: int = 8,
+    progress: bool = False,
+) -> dict:
+    """How often ``games`` games drawn with replacement from ``records`` separate. A run stopped
+    because this share is small has not hidden a separation (stopping early can only lose one), so
+    a plan may stop for futility without correcting its intervals. Resampled games are renumbered,
+    since the ratings order games by index."""
+    if not records:
+        raise ValueError("no games recorded to resample")
+    if games < 1 or resamples < 1 or orders < 1:
+        raise ValueError(
+            f"futility needs games, resamples and orders >= 1, got {games}, {resamples}, {orders}"
+        )
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in tqdm(range(resamples), desc=f"resampling to {games}", disable=not progress):
+        pick = rng.integers(0, len(records), games)
+        sample = [dict(records[j], index=i) for i, j in enumerate(pick)]
+        hits += separated(table(sample, score_sign, orders))["separated"]
+    return {
+        "games_recorded": len(records),
+        "resampled_to": games,
+        "resamples": resamples,
+        "orders": orders,
+        "seed": seed,
+        "separated": hits,
+        "share": hits / resamples,
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
 
 
 def play(
@@ -288,6 +337,14 @@ def markdown(data: dict) -> str:
                     else f"{c['share']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]"
                 )
             lines.append(f"| {a} | " + " | ".join(cells) + " |")
+        if res.get("futility"):
+            lines += ["", "Futility checks (recorded games resampled with replacement):", ""]
+            lines += [
+                f"- {f['date']}: from {f['games_recorded']} games to {f['resampled_to']}, "
+                f"{f['resamples']} resamples ({f['orders']} rating orders each, generator seed "
+                f"{f['seed']}): separated in {f['separated']} = {f['share']:.2f}"
+                for f in res["futility"]
+            ]
     if meta.get("notes"):
         lines += ["", "## Notes", ""] + [f"- {n}" for n in meta["notes"]]
     return "\n".join(lines) + "\n"
@@ -368,6 +425,19 @@ def main(argv=None) -> int:
         help="close the runs of --envs at the games recorded, short of their fixed count, for "
         "REASON (e.g. 'for futility'); plays nothing, and a closed run is not continued",
     )
+    p.add_argument(
+        "--futility",
+        type=int,
+        metavar="N",
+        default=None,
+        help="play nothing; resample the recorded games of --envs to N games and report the "
+        "share of resamples that separate (kept in the JSON)",
+    )
+    p.add_argument("--resamples", type=int, default=40, help="samples for --futility")
+    p.add_argument(
+        "--resample-orders", type=int, default=8, help="rating orders per --futility sample"
+    )
+    p.add_argument("--resample-seed", type=int, default=0, help="generator seed for --futility")
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
     add_backend_arguments(p)
@@ -388,6 +458,8 @@ def main(argv=None) -> int:
         "--note", action="append", default=[], help="a note printed under the tables (kept)"
     )
     args = p.parse_args(argv)
+    if args.futility is not None and args.stop is not None:
+        p.error("pass --futility or --stop, not both (one resamples the games, one closes the run)")
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -463,6 +535,29 @@ def main(argv=None) -> int:
                     "records": [],
                     "load_average": [],
                 }
+            if args.futility is not None:
+                if not res["records"]:
+                    raise SystemExit(f"{env}: no games recorded, nothing to resample")
+                try:
+                    check = futility(
+                        res["records"],
+                        E.game_class(env).score_sign,
+                        args.futility,
+                        args.resamples,
+                        args.resample_seed,
+                        args.resample_orders,
+                        progress=True,
+                    )
+                except ValueError as exc:
+                    raise SystemExit(f"--futility: {exc}") from None
+                res.setdefault("futility", []).append(check)
+                print(
+                    f"{env}: from {check['games_recorded']} games, resampled to {args.futility}: "
+                    f"separated in {check['separated']} of {check['resamples']} "
+                    f"= {check['share']:.2f}",
+                    flush=True,
+                )
+                continue
             if args.stop is not None:
                 if not res["records"]:
                     raise SystemExit(f"{env}: no games recorded, nothing to stop")

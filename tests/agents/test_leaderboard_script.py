@@ -190,3 +190,69 @@ def test_a_run_keeps_its_seating_and_old_runs_rotate(tmp_path):
     assert "| gobig_v0 | 8 | 0 | rotate |" in (tmp_path / "leaderboard.md").read_text()
     with pytest.raises(SystemExit, match="seating"):
         lb.main(base + ["--games", "12", "--seating", "orders"])
+
+
+def _ordered_games(n, order):
+    """Synthetic records in which the agents always finish in ``order``, best first."""
+    labels = ["random", "heuristic", "ismcts", "zoo"]
+    recs = []
+    for i in range(n):
+        seats = labels[i % 4 :] + labels[: i % 4]
+        scores = [float(len(order) - order.index(a)) for a in seats]
+        recs.append(
+            {"index": i, "seats": seats, "scores": scores, "winners": [seats.index(order[0])]}
+        )
+    return recs
+
+
+def test_futility_resamples_the_recorded_games_reproducibly():
+    lb = load_script()
+    clear = _ordered_games(12, ["zoo", "ismcts", "heuristic", "random"])
+    check = lb.futility(clear, 1, games=60, resamples=3, seed=5, orders=2)
+    assert (check["separated"], check["share"], check["games_recorded"]) == (3, 1.0, 12)
+    assert (check["resampled_to"], check["resamples"], check["orders"], check["seed"]) == (
+        60,
+        3,
+        2,
+        5,
+    )
+    # the heuristic ahead of the search in every game: random < heuristic < best never holds
+    wrong = _ordered_games(12, ["heuristic", "zoo", "ismcts", "random"])
+    assert lb.futility(wrong, 1, games=60, resamples=3, seed=5, orders=2)["share"] == 0.0
+    # a coin-flip table: the same seed draws the same samples, so the same share
+    mixed = _ordered_games(6, ["zoo", "ismcts", "heuristic", "random"]) + [
+        dict(r, index=6 + r["index"]) for r in wrong[:6]
+    ]
+    a = lb.futility(mixed, 1, games=16, resamples=6, seed=1, orders=2)
+    b = lb.futility(mixed, 1, games=16, resamples=6, seed=1, orders=2)
+    assert {k: v for k, v in a.items() if k != "date"} == {
+        k: v for k, v in b.items() if k != "date"
+    }
+    with pytest.raises(ValueError, match="no games recorded"):
+        lb.futility([], 1, games=10)
+    with pytest.raises(ValueError, match="resamples and orders >= 1, got 10, 0, 8"):
+        lb.futility(clear, 1, games=10, resamples=0)
+
+
+def test_the_futility_option_plays_nothing_and_keeps_each_check(tmp_path):
+    lb = load_script()
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4"]) == 0
+    before = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    check = ["--futility", "12", "--resamples", "3", "--resample-orders", "2"]
+    assert lb.main(base + check + ["--resample-seed", "9"]) == 0
+    assert lb.main(base + check) == 0
+    res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
+    assert res["records"] == before["records"] and "stopped" not in res
+    assert [(f["games_recorded"], f["resampled_to"], f["seed"]) for f in res["futility"]] == [
+        (4, 12, 9),
+        (4, 12, 0),
+    ]
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert "from 4 games to 12, 3 resamples (2 rating orders each, generator seed 9)" in md
+    with pytest.raises(SystemExit, match="nothing to resample"):
+        lb.main(["--envs", "wizard", "--out", str(tmp_path), "--futility", "12"])
+    with pytest.raises(SystemExit, match="--futility: futility needs"):
+        lb.main(base + ["--futility", "0"])
+    with pytest.raises(SystemExit):
+        lb.main(base + ["--futility", "12", "--stop", "for futility"])
