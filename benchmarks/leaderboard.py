@@ -342,7 +342,7 @@ def markdown(data: dict) -> str:
             lines += [
                 f"- {f['date']}: from {f['games_recorded']} games to {f['resampled_to']}, "
                 f"{f['resamples']} resamples ({f['orders']} rating orders each, generator seed "
-                f"{f['seed']}): separated in {f['separated']} = {f['share']:.2f}"
+                f"{f['seed']}): separated in {f['separated']} of {f['resamples']}"
                 for f in res["futility"]
             ]
     if meta.get("notes"):
@@ -554,7 +554,7 @@ def main(argv=None) -> int:
                 print(
                     f"{env}: from {check['games_recorded']} games, resampled to {args.futility}: "
                     f"separated in {check['separated']} of {check['resamples']} "
-                    f"= {check['share']:.2f}",
+                    f"({check['share']:.3g})",
                     flush=True,
                 )
                 continue
