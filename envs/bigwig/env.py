@@ -38,8 +38,8 @@ PLAYTHROUGH_CONFIGS = [
 # time-capped, so not replayed exactly): 0.317 [0.261, 0.378] against three heuristics over 240
 # games (a first run, stopped at 120 games, stood at 0.287). It picks the zoo policy's own move
 # almost always and is about as strong as it (0.342 alone). Random rollouts, 300 iterations: 0.225.
-# Those numbers are with the 561k-step zoo policy; the 3.0M-step one shipped since 2026-12-04
-# (0.407 alone) has not been searched with yet.
+# Those numbers are with the 561k-step zoo policy. With the 3.0M-step one shipped since 2026-12-04
+# (0.407 alone) the same spec won 0.475 [0.399, 0.552] over 160 games (strength_bigwig_zoo3m/).
 # A round is one trick, too short a horizon for a game of hand management (horizon=2: 0 wins in an
 # 8-game pilot, points level).
 STRENGTH_ISMCTS = "ismcts:0.5s:clock=cpu:prior=zoo:bias=1:rollout=zoo:reward=score"
