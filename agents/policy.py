@@ -27,6 +27,7 @@ import io
 import json
 import os
 import re
+import warnings
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -446,6 +447,33 @@ def _choose(z: np.ndarray, rng: np.random.Generator | None) -> int:
     return min(i, len(z) - 1)
 
 
+class OtherVersionWarning(UserWarning):
+    """A policy plays a version of its game other than the one it was trained on."""
+
+
+def check_env_version(meta: dict, game: str, source: str) -> str | None:
+    """Warn when ``meta["env"]`` (the versioned env a policy was trained on, ``"bigwig_v0"``) is
+    not the game's current env: a version bump means the rules, the observation or the
+    decisions changed, so the policy plays a game it was not trained on. Nothing may do that
+    silently; it is not refused, because the old policy can still be a useful (labelled)
+    opponent. Returns the warning's text, or ``None`` when the versions match or the file does
+    not say (files of MaskablePPO ``.zip`` carry no env)."""
+    trained_on = meta.get("env")
+    if not trained_on:
+        return None
+    from deckzoo.envs import GAMES
+
+    current = GAMES[game].env_name() if game in GAMES else None
+    if current is None or trained_on == current:
+        return None
+    text = (
+        f"{source} was trained on {trained_on} and now plays {current}, a later version of the "
+        f"game: its strength there is unmeasured (retrain it on {current} to use it as a reference)"
+    )
+    warnings.warn(text, OtherVersionWarning, stacklevel=3)
+    return text
+
+
 class PolicyAgent(Agent):
     """An Agent playing a ``PolicyWeights`` on ``info_state.observe()`` and its legal mask."""
 
@@ -496,6 +524,8 @@ class PPOAgent(PolicyAgent):
         trained_for = self.meta.get("game")
         if game is not None and trained_for is not None and trained_for != game:
             raise ConfigError(f"ppo: {self.path!r} is a policy for {trained_for}, not {game}")
+        if game is not None:
+            self.version_warning = check_env_version(self.meta, game, f"ppo:{self.path}")
         super().__init__(weights, seed, deterministic)
 
     def __repr__(self) -> str:

@@ -14,6 +14,12 @@ greedy, the most likely legal action, unless the file says ``sample``) unless as
     deckzoo play wizard --opponents zoo:wizard
     make_agent("zoo", "wizard")  /  make_agent("zoo:sample", "wizard")  /  "zoo:wizard:greedy"
 
+A zoo policy was trained on one version of its game (``metadata(game)["env"]``, e.g.
+``"bigwig_v0"``). When a game's version moves on (its rules, observation or decisions changed),
+the shipped file is kept until it is retrained, but it no longer silently stands for the game:
+``trained_for_current(game)`` is False, loading it warns with ``OtherVersionWarning`` naming both
+versions, and the evaluation tables say which version each row was measured on.
+
 A zoo policy was trained for its game's configuration (``metadata(game)["game_config"]``); in
 another one (a different player count) the observation size differs and acting raises
 ``ConfigError``.
@@ -30,7 +36,7 @@ from pathlib import Path
 
 from deckzoo.envs.core.errors import ConfigError
 
-from ..policy import PolicyAgent, PolicyWeights, load_policy, save_policy
+from ..policy import PolicyAgent, PolicyWeights, check_env_version, load_policy, save_policy
 from ..registry import register_agent
 
 FOLDER = Path(__file__).resolve().parent
@@ -69,6 +75,18 @@ def metadata(game: str) -> dict:
     return json.loads(_load(game)[1])
 
 
+def trained_on(game: str) -> str | None:
+    """The versioned env the game's policy was trained on (``"bigwig_v0"``)."""
+    return metadata(game).get("env")
+
+
+def trained_for_current(game: str) -> bool:
+    """Whether the shipped policy was trained on the game's current version."""
+    import deckzoo.envs as E
+
+    return trained_on(game) in (None, E.GAMES[game].env_name())
+
+
 def default_mode(game: str) -> str:
     """How the game's policy plays unless told: ``greedy`` or ``sample`` (the file's ``mode``)."""
     return metadata(game)["extra"].get("mode") or "greedy"
@@ -83,6 +101,7 @@ class ZooAgent(PolicyAgent):
         self.game_name = game
         if deterministic is None:
             deterministic = default_mode(game) == "greedy"
+        self.version_warning = check_env_version(metadata(game), game, f"zoo:{game}")
         super().__init__(weights(game), seed, deterministic)
 
     def __repr__(self) -> str:
@@ -144,5 +163,7 @@ __all__ = [
     "make_zoo",
     "metadata",
     "path",
+    "trained_for_current",
+    "trained_on",
     "weights",
 ]
