@@ -4,26 +4,20 @@
 (``benchmarks/leaderboard.py``) plays them against each other and the strength benchmark
 (``benchmarks/strength.py``) plays the search against the heuristic.
 
-``ismcts_spec(game)`` is the strongest ISMCTS setting measured within about a second a move:
-``STRENGTH_ISMCTS`` in the game's ``env.py`` (the pilot runs behind each are noted there), else
-``DEFAULT_ISMCTS``. The shipped settings cap every search at one second of CPU time
-(``1s:clock=cpu``: what the wall clock shows on an otherwise idle core; the benchmarks ran on a
-shared 2-core machine where a wall-clock cap would have meant a fraction of that).
+``ismcts_spec(game)`` is the game's strongest ISMCTS setting, its entry in the table of
+``agents/strongest.py`` (``DEFAULT_ISMCTS`` for a game not in it).
 """
 
 from __future__ import annotations
 
-# Search with the game's own heuristic as the rollout policy: in Go Big 60 such iterations beat
-# the heuristic clearly, while 300 iterations with random rollouts only draw level with it.
-DEFAULT_ISMCTS = "ismcts:60:rollout=heuristic"
+from .strongest import DEFAULT_ISMCTS, strongest_ismcts
+
 LABELS = ("random", "heuristic", "ismcts", "zoo")
 
 
 def ismcts_spec(game: str) -> str:
     """The game's own search setting (any name ``deckzoo.envs.canonical`` accepts)."""
-    from deckzoo.envs.registry import env_module
-
-    return getattr(env_module(game), "STRENGTH_ISMCTS", DEFAULT_ISMCTS)
+    return strongest_ismcts(game)
 
 
 def ladder(game: str) -> list[tuple[str, str]]:

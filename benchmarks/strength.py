@@ -31,18 +31,17 @@ from pathlib import Path
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
-from deckzoo.agents.ladder import DEFAULT_ISMCTS, ismcts_spec
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
+from deckzoo.agents.strongest import DEFAULT_ISMCTS, strongest_ismcts
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def ismcts_for_games() -> dict[str, str]:
-    """Each game's own search settings, ``STRENGTH_ISMCTS`` in its env.py (chosen there from short
-    pilot runs to stay well within a second per move), else ``DEFAULT_ISMCTS``; override with
-    --ismcts-for."""
-    return {name: ismcts_spec(name) for name in E.registry.env_names()}
+    """Each game's own search settings, its entry in ``agents/strongest.py`` (the strongest
+    measured within about a second a move), else ``DEFAULT_ISMCTS``; override with --ismcts-for."""
+    return {name: strongest_ismcts(name) for name in E.registry.env_names()}
 
 
 def sequential_matchup(
@@ -199,7 +198,7 @@ def main(argv=None) -> int:
     p.add_argument(
         "--ismcts",
         default=DEFAULT_ISMCTS,
-        help="ISMCTS spec for every env (default: each game's STRENGTH_ISMCTS, else "
+        help="ISMCTS spec for every env (default: each game's entry in agents/strongest.py, else "
         f"{DEFAULT_ISMCTS})",
     )
     p.add_argument(

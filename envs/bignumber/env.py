@@ -27,11 +27,3 @@ PLAYTHROUGH_CONFIGS = [
 ]
 
 __all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env", "raw_env"]
-
-# benchmarks/strength.py's search. The game is played in deals, and a rollout to the end of the
-# game is slow and mostly noise (30-60 iterations a move stayed below the heuristic, 0.13):
-# ``horizon=1`` stops every iteration at the end of the deal and values it by the points gained,
-# ~10x the iterations and a cleaner signal (0.38 in a 16-game pilot; ``bias=1`` changed nothing).
-# A deal's first lead rolls out whole deals (slowest move 2.9 s against a 0.36 s mean, load ~3),
-# so ``1s`` caps every search at one second of wall clock as well.
-STRENGTH_ISMCTS = "ismcts:500:1s:clock=cpu:rollout=heuristic:horizon=1"

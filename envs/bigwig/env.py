@@ -32,14 +32,3 @@ PLAYTHROUGH_CONFIGS = [
     {"num_players": 4},
     {"num_players": 6, "age_order": [3, 1, 5, 0, 2, 4]},
 ]
-
-# benchmarks/strength.py's search: the heuristic (~1 ms a decision) is too slow to roll out with;
-# the shipped zoo policy as prior and rollout policy, half a CPU second a move (33-100 iterations;
-# time-capped, so not replayed exactly): 0.317 [0.261, 0.378] against three heuristics over 240
-# games (a first run, stopped at 120 games, stood at 0.287). It picks the zoo policy's own move
-# almost always and is about as strong as it (0.342 alone). Random rollouts, 300 iterations: 0.225.
-# Those numbers are with the 561k-step zoo policy. With the 3.0M-step one shipped since 2026-12-04
-# (0.407 alone) the same spec won 0.475 [0.399, 0.552] over 160 games (strength_bigwig_zoo3m/).
-# A round is one trick, too short a horizon for a game of hand management (horizon=2: 0 wins in an
-# 8-game pilot, points level).
-STRENGTH_ISMCTS = "ismcts:0.5s:clock=cpu:prior=zoo:bias=1:rollout=zoo:reward=score"

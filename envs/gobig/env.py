@@ -25,15 +25,3 @@ PLAYTHROUGH_CONFIGS = [
     {"num_players": 4},
     {"num_players": 3, "end_rule": "literal"},
 ]
-
-# benchmarks/strength.py's search: the heuristic guides the tree (bias=1) and rolls out, each
-# rollout cut after 24 moves (about three turns a seat) and valued by the banked points
-# (reward=score, norm=1), at most 400 iterations and 1 s of CPU a move: 0.775 [0.625, 0.877]
-# against three heuristics over 40 games (strength.md). It replaced ``ismcts:60:1s:rollout=
-# heuristic`` (whole-game rollouts valued by the win: 0.675 against three heuristics, but close to
-# random at a table of mixed opponents, where 60 noisy whole-game samples a move hardly rank the
-# moves): at the leaderboard's table (64 games, arena seed 11) this search finished ahead of the
-# heuristic in 0.51 [0.39, 0.63] of the games, the old one in 0.22 (400 games, seed 0).
-STRENGTH_ISMCTS = (
-    "ismcts:400:1s:clock=cpu:rollout=heuristic:bias=1:reward=score:max_rollout_steps=24:norm=1"
-)

@@ -30,14 +30,3 @@ PLAYTHROUGH_CONFIGS = [
 ]
 
 __all__ = ["DEMO_OPTIONS", "PLAYTHROUGH_CONFIGS", "SHORT_OPTIONS", "Game", "env", "raw_env"]
-
-# benchmarks/strength.py's search: ~570 decisions a game, and a whole heuristic rollout from
-# mid-game takes ~155 ms, so the shipped zoo policy rolls out (and guides the tree, bias=1), cut at
-# 30 moves and valued by the score: 0.500 [0.280, 0.720] against three heuristics over 16 games,
-# 225 CPU ms a move (strength.md). Random rollouts cut at 100 moves, 60 iterations: 0 of 16.
-# Those numbers are with the 750k-step zoo policy; with the 2.25M-step one shipped since
-# 2026-12-04 (0.615 alone) it won 0.688 [0.514, 0.820] over 32 games, 215 CPU ms a move
-# (benchmarks/results/strength_midgard_zoo2m/).
-STRENGTH_ISMCTS = (
-    "ismcts:24:1s:clock=cpu:rollout=zoo:bias=1:reward=score:max_rollout_steps=30:norm=1"
-)

@@ -28,8 +28,3 @@ PLAYTHROUGH_CONFIGS = [
     {"num_players": 6, "num_rounds": 3, "foresight": False},
     {"num_players": 12, "num_rounds": 2},
 ]
-
-# benchmarks/strength.py's search: as Big Number's, rounds make ``horizon=1`` (iterations stop at
-# the round's end, valued by its points) far better than rollouts to the end (0.35), and ``1s``
-# caps the slow first moves of a round (3 wins in a 4-game pilot).
-STRENGTH_ISMCTS = "ismcts:300:1s:clock=cpu:rollout=heuristic:horizon=1"
