@@ -157,3 +157,29 @@ def demo_options(name: str) -> dict:
 def playthrough_configs(name: str) -> list[dict]:
     """``PLAYTHROUGH_CONFIGS``: the configurations with a golden playthrough (required)."""
     return [dict(c) for c in getattr(env_module(name), "PLAYTHROUGH_CONFIGS", [])]
+
+
+# ---- what each game's testing.py declares for the generic test suites (all optional) ---------
+_NO_DEFAULT = object()
+
+
+def testing_module(name: str) -> ModuleType | None:
+    """A game's ``testing.py`` (``deckzoo.envs.gobig.testing``), or None if it has none: the facts
+    about the game that the registry-driven test suites need and cannot derive from the engine
+    (its hand as card names, its saved-state corruptions, its batched-engine cases), kept in the
+    game's folder so that adding a game edits no test (docs/adding-a-game.md lists the names)."""
+    package = importlib.import_module(f"{__package__}.{game_class(name).name}")
+    if not any(m.name == "testing" for m in pkgutil.iter_modules(package.__path__)):
+        return None
+    return importlib.import_module(f"{package.__name__}.testing")
+
+
+def testing_fact(name: str, key: str, default=_NO_DEFAULT):
+    """``key`` as the game's ``testing.py`` declares it, else ``default``; with no default a
+    missing fact raises ``RegistryError`` naming the file and the name to add."""
+    value = getattr(testing_module(name), key, default)
+    if value is _NO_DEFAULT:
+        game = game_class(name).name
+        raise RegistryError(f"envs/{game}/testing.py must declare {key} for this test suite "
+                            "(docs/adding-a-game.md)")
+    return value
