@@ -31,10 +31,7 @@ by the game's ``score_scale``). Both are mapped from the game's declared ``retur
 mode to [0, 1] for the UCB formula (for ``win``, [-1, 1]), so the exploration constant is relative
 to the widest possible outcome in every game. Rollouts cut short by ``max_rollout_steps`` are
 valued by ``score_returns``, mapped from the ``score`` bounds (the only generic signal before the
-end). ``reward="rank"`` values an outcome by the share of the other seats each seat finishes ahead
-of (the winners first, then points; a cut rollout by its points so far): what ratings from
-finishing positions reward, where ``score`` would count points taken from a weak seat the same as
-points taken from a strong one.
+end).
 
 Horizon. With ``horizon=k`` the tree and the rollouts stop once ``k`` scoring rounds (deals,
 hands: the engine's public ``round_index()``) have ended after the decision, or at the game's end,
@@ -99,7 +96,7 @@ from .registry import make_agent, register_agent
 
 DEFAULT_ITERATIONS = 200
 CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
-REWARDS = ("win", "score", "rank")
+REWARDS = ("win", "score")
 WIDENING = 0.5  # with ``bias``: a node with n visits considers 1 + int(0.5 * sqrt(n)) moves
 
 
@@ -145,8 +142,7 @@ class ISMCTSAgent(Agent):
         exploration: UCB constant ``c`` for rewards in [0, 1] (0.7 as in Cowling et al.).
         rollout_agent: an ``Agent`` used for rollouts instead of uniform random moves. It is
             re-seeded from this agent's generator, so runs stay reproducible.
-        reward: "win" (``returns()``), "score" (``score_returns()``) or "rank" (the share of
-            the other seats finished ahead of).
+        reward: "win" (``returns()``) or "score" (``score_returns()``).
         max_rollout_steps: cut rollouts after this many moves (None: play to the end).
         bias: progressive bias towards the rollout agent's own move (needs ``rollout_agent``):
             at every tree node the agent's choice in the current sample is expanded first and
@@ -163,10 +159,6 @@ class ISMCTSAgent(Agent):
             ``horizon`` (always on there): where rollouts are cut short (``max_rollout_steps``)
             and valued by the points so far, the differences between moves are a few hundredths
             of the [0, 1] range and the exploration term would swamp them.
-        noise: the chance that a seat other than the searcher makes a uniformly random legal
-            move in a rollout instead of the rollout agent's: a model of opponents who are
-            weaker or less predictable than the rollout agent, so that the search does not stake
-            its plan on their exact replies (0: every seat plays the rollout agent).
         simultaneous: treat the seats of a simultaneous step (``simultaneous_players()``, e.g.
             BigWig's face-down commits) as moving at once, by decoupled selection (see the module
             docstring); False: as a sequence of seen moves, as plain SO-ISMCTS does.
@@ -189,7 +181,6 @@ class ISMCTSAgent(Agent):
         normalize: bool = False,
         clock: str = "wall",
         prior_agent: Agent | None = None,
-        noise: float = 0.0,
     ):
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -221,11 +212,6 @@ class ISMCTSAgent(Agent):
             raise ConfigError("ismcts: a 'prior' agent needs 'bias' > 0 to have any effect")
         if horizon is not None and (not isinstance(horizon, (int, np.integer)) or horizon < 1):
             raise ConfigError(f"ismcts: 'horizon' must be a positive int, got {horizon!r}")
-        if not 0.0 <= noise <= 1.0:
-            raise ConfigError(f"ismcts: 'noise' must be in [0, 1], got {noise!r}")
-        if noise > 0 and rollout_agent is None:
-            raise ConfigError("ismcts: 'noise' needs a rollout agent (random rollouts are noise)")
-        self.noise = float(noise)
         self.horizon = None if horizon is None else int(horizon)
         self.simultaneous = bool(simultaneous)
         self.normalize = bool(normalize)
@@ -265,7 +251,6 @@ class ISMCTSAgent(Agent):
             f"ISMCTSAgent({budget}, c={self.exploration}, rollout={rollout}, {prior}"
             f"reward={self.reward!r}, bias={self.bias}, "
             f"max_rollout_steps={self.max_rollout_steps}, horizon={self.horizon}, "
-            f"noise={self.noise}, "
             f"simultaneous={self.simultaneous}, normalize={self.normalize})"
         )
 
@@ -400,14 +385,13 @@ class ISMCTSAgent(Agent):
         steps = 0
         limit = self.max_rollout_steps
         agent = self.rollout_agent
-        noise, me = self.noise, self._me
         while not state.is_terminal():
             if limit is not None and steps >= limit:
                 break
             if stop is not None and state.round_index() >= stop:
                 break
             p = state.current_player
-            if agent is None or (noise > 0 and p != me and rng.random() < noise):
+            if agent is None:
                 legal = np.flatnonzero(state.legal_mask())
                 a = int(legal[int(rng.integers(len(legal)))]) if len(legal) > 1 else int(legal[0])
                 _fast_apply(state, a)
@@ -504,31 +488,11 @@ class ISMCTSAgent(Agent):
         return child, expanded
 
     def _value(self, state: State) -> np.ndarray:
-        if self.reward == "rank":
-            return _rank_values(state)
         if state.is_terminal() and self.reward == "win":
             r, (lo, hi) = state.returns(), state.game.return_bounds("win")
         else:
             r, (lo, hi) = state.score_returns(), state.game.return_bounds("score")
         return (np.asarray(r, dtype=np.float64) - lo) / ((hi - lo) or 1.0)
-
-
-def _rank_values(state: State) -> np.ndarray:
-    """Per seat, the share of the other seats it finishes ahead of (ties a half), in [0, 1].
-
-    What a rating from finishing positions rewards: at a table of mixed opponents, points won from
-    the weakest seat count as much as points won from the strongest under ``score``, but finishing
-    ahead of a strong seat is what moves a seat up. Terminal states rank the winners (the engine's
-    verdict, tie-breaks included) first, then the points; a rollout cut short ranks the points so
-    far."""
-    points = state.game.score_sign * np.asarray(state.scores(), dtype=np.float64)
-    if state.is_terminal():
-        win = np.zeros(len(points), dtype=bool)
-        win[list(state.winners())] = True
-        points = np.where(win, np.inf, points)  # the winners ahead of all, level with each other
-    ahead = (points[:, None] > points[None, :]).sum(1)
-    level = (points[:, None] == points[None, :]).sum(1) - 1
-    return (ahead + 0.5 * level) / max(len(points) - 1, 1)
 
 
 # ---- registry ---------------------------------------------------------------------------------
@@ -542,8 +506,8 @@ def parse_spec(arg: str | None) -> dict:
     Keys: ``iterations``, ``seconds``, ``c`` (or ``exploration``), ``rollout`` (an agent spec:
     ``random``, ``heuristic``, ``zoo``, ``zoo/sample`` for the spec ``zoo:sample``), ``prior``
     (an agent spec, as for ``rollout``: the agent ``bias`` favours), ``reward``
-    (``win``/``score``/``rank``), ``max_rollout_steps``, ``bias``,
-    ``horizon``, ``noise``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm``
+    (``win``/``score``), ``max_rollout_steps``, ``bias``,
+    ``horizon``, ``clock`` (``wall``/``cpu``), ``simultaneous`` and ``norm``
     (``1``/``0``: ``normalize``).
     """
     out: dict = {}
@@ -575,8 +539,6 @@ def parse_spec(arg: str | None) -> dict:
                 out["bias"] = float(val)
             elif key == "horizon":
                 out["horizon"] = int(val)
-            elif key == "noise":
-                out["noise"] = float(val)
             elif key == "clock":
                 out["clock"] = val
             elif key in ("simultaneous", "norm"):
@@ -587,7 +549,7 @@ def parse_spec(arg: str | None) -> dict:
                 raise ConfigError(
                     f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
                     "iterations, seconds, clock, c, rollout, prior, reward, "
-                    "max_rollout_steps, bias, horizon, noise, simultaneous, norm)"
+                    "max_rollout_steps, bias, horizon, simultaneous, norm)"
                 )
         except ValueError as e:
             if isinstance(e, ConfigError):
@@ -616,7 +578,7 @@ register_agent(
     make_ismcts,
     "ismcts[:ITERATIONS][:SECONDSs][:KEY=VALUE...]: information-set tree search, e.g. "
     "ismcts:500, ismcts:0.5s, ismcts:300:rollout=heuristic (keys: c, rollout, prior, reward, "
-    "max_rollout_steps, bias, horizon, noise)",
+    "max_rollout_steps, bias, horizon)",
 )
 
 __all__ = ["ISMCTSAgent", "make_ismcts", "parse_spec"]
