@@ -8,13 +8,8 @@ import numpy as np
 
 import deckzoo.envs as E
 from deckzoo.agents.match import play_match
-from deckzoo.agents.registry import make_agent
+from deckzoo.agents.registry import has_heuristic, make_agent
 from deckzoo.agents.replay import finish_record, replay_states
-from deckzoo.envs.bignumber.cards import card_name as bignumber_name
-from deckzoo.envs.bigwig.cards import WELL
-from deckzoo.envs.bigwig.cards import card_name as bigwig_name
-from deckzoo.envs.midgard.cards import DATA as MIDGARD
-from deckzoo.envs.wizard.cards import card_name as wizard_name
 
 GAME_NAMES = list(E.registry.games())
 
@@ -27,10 +22,12 @@ def recorded_game(
     game_name: str,
     seed: int = 5,
     players: int | None = None,
-    spec: str = "heuristic",
+    spec: str | None = None,
     options: dict | None = None,
 ) -> dict:
-    """A replay record of one game between ``spec`` agents (short options unless given)."""
+    """A replay record of one game between ``spec`` agents (the game's heuristic if it has one,
+    else random players; short options unless given)."""
+    spec = spec or ("heuristic" if has_heuristic(game_name) else "random")
     game = E.game_class(game_name)(
         players, **(short_options(game_name) if options is None else options)
     )
@@ -54,27 +51,10 @@ def recorded_game(
     return finish_record(record, state)
 
 
-def _names(counts, name_of) -> Counter:
-    return Counter({name_of(k): int(c) for k, c in enumerate(np.asarray(counts).tolist()) if c})
-
-
 def hand_names(state, p: int) -> Counter:
-    """Seat ``p``'s hand as card name -> copies, read from the engine's own state (not a view)."""
-    game = state.game.name
-    if game == "gobig":
-        return _names(state.hands[p], lambda k: str(k + 1))
-    if game == "bignumber":
-        return _names(state.hands[p], bignumber_name)
-    if game == "wizard":
-        return _names(state.hands[p], wizard_name)
-    if game == "bigwig":
-        out = _names(state.hands[p], bigwig_name)
-        if state.well[p]:
-            out[bigwig_name(WELL)] += 1
-        return out
-    if game == "midgard":
-        return _names(state.hands[p], lambda k: MIDGARD.kind_names[k])
-    raise AssertionError(f"no hand reader for {game}")
+    """Seat ``p``'s hand as card name -> copies, read from the engine's own state (not a view) by
+    the game's ``hand_names`` in its envs/<game>/testing.py."""
+    return E.registry.testing_fact(state.game.name, "hand_names")(state, p)
 
 
 def check_reproduces(record: dict) -> None:

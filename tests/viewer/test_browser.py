@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import deckzoo.envs as E
 from deckzoo.agents.replay import final_state, replay_states
 from deckzoo.agents.viewer.frames import replay_data
 from deckzoo.agents.viewer.page import replay_page
@@ -43,7 +44,10 @@ return {
 };
 """
 
-SCREENSHOT_STEP = {"gobig": 0.5, "bignumber": 0.45, "wizard": 0.85, "bigwig": 0.5, "midgard": 0.5}
+def screenshot_at(game_name: str) -> float:
+    """How far into the recorded game the screenshot is taken (``SCREENSHOT_AT`` in the game's
+    testing.py; half way by default)."""
+    return E.registry.testing_fact(game_name, "SCREENSHOT_AT", 0.5)
 
 
 def press(driver, key: str, times: int = 1) -> None:
@@ -137,7 +141,7 @@ def test_replay_page_matches_the_engine(browser, tmp_path, game_name):
     Select(browser.find_element(By.ID, "observer")).select_by_value("0")
     browser.find_element(By.TAG_NAME, "body").click()  # give the keys back to the page
     press(browser, Keys.HOME)
-    goto(browser, 0, int(SCREENSHOT_STEP[game_name] * last), starts)
+    goto(browser, 0, int(screenshot_at(game_name) * last), starts)
     shot = screenshot_dir(tmp_path) / f"{game_name}.png"
     screenshot(browser, shot)
     check_not_blank(shot)
