@@ -6,6 +6,10 @@ twin's deal whenever the batched engine needs one (a new game: "start"; a new ro
 "deal"). The scalar twin always moves first, so its next deal already exists when the batched
 engine asks for it. Every step both get the same random legal action per lane, and everything
 the batched env returns is compared with what the scalar engine and ``RewardTracker`` give.
+
+Which games and options run: every game with a batched engine (``vector.available()``), with the
+cases its envs/<game>/testing.py declares (``DIFFERENTIAL_CASES``, ``INFORMATION_CONFIGS``,
+``GYM_OPTIONS``) or, where it declares none, cases derived from the game below.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from deckzoo.envs import game_class, vector
+from deckzoo.envs import game_class, registry, vector
 from deckzoo.envs.core.adapter_options import ADAPTER_KEYS, RewardTracker
 from deckzoo.envs.core.batched import StateDeals
 
@@ -140,3 +144,44 @@ def run_differential(
         "deals": twin.chance["deal"],
         "actions": actions_seen,
     }
+
+
+# ---- the cases, from the registry --------------------------------------------------------------
+def _ends(name: str) -> list[dict]:
+    """The game's short options at the fewest and the most players it supports."""
+    counts = game_class(name).supported_players()
+    return [{"num_players": n, **registry.short_options(name)}
+            for n in sorted({min(counts), max(counts)})]
+
+
+def _derived_differential(name: str) -> list[tuple[dict, int, int]]:
+    """16 lanes at both ends of the player range, for more steps than a game's longest game:
+    every lane finishes a game and starts another (a game whose bound is a loose cap declares
+    its own cases)."""
+    game_cls = game_class(name)
+    return [(o, 16, min(game_cls(**o).max_game_length + 1, 1000)) for o in _ends(name)]
+
+
+def differential_cases() -> list[tuple[str, dict, int, int]]:
+    """``(env name, options, lanes, steps)`` for every batched game."""
+    out = []
+    for name in vector.available():
+        cases = registry.testing_fact(name, "DIFFERENTIAL_CASES", None)
+        cases = cases or _derived_differential(name)
+        out += [(name, dict(options), lanes, steps) for options, lanes, steps in cases]
+    return out
+
+
+def information_configs() -> list[tuple[str, dict]]:
+    """``(env name, options)`` for every batched game."""
+    return [(name, dict(options)) for name in vector.available()
+            for options in registry.testing_fact(name, "INFORMATION_CONFIGS", None) or _ends(name)]
+
+
+def gym_options(name: str) -> dict:
+    """The single-agent vector view's options: three players where the game allows them."""
+    game_cls = game_class(name)
+    players = 3 if 3 in game_cls.supported_players() else game_cls.default_players
+    options = registry.testing_fact(name, "GYM_OPTIONS", None)
+    options = registry.short_options(name) if options is None else options
+    return {"num_players": players, **options}

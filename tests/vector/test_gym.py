@@ -10,16 +10,16 @@ from gymnasium.vector import VectorEnv
 from deckzoo.envs import ConfigError, game_class, vector
 from deckzoo.envs.core.batched import StateDeals
 
-from .helpers import Twin, bits, random_actions
+from .helpers import Twin, bits, gym_options, random_actions
 
 LEARNER = 1
-SHORT = {"wizard_v0": {"num_rounds": 3}, "gobig_v0": {}, "bignumber_v0": {"target": 3}}
 
 
 @pytest.mark.parametrize("name", vector.available())
 def test_gym_view_plays_the_scalar_games(name):
     B = 12
-    game = game_class(name)(num_players=3, **SHORT[name])
+    options = gym_options(name)
+    game = game_class(name)(**options)
     twin = Twin(game, "win", np.random.default_rng(0), [None] * B, [None] * B)
     expect_done, expect_reward, finals = np.zeros(B, bool), np.zeros(B, np.float32), {}
 
@@ -44,10 +44,9 @@ def test_gym_view_plays_the_scalar_games(name):
         name,
         num_envs=B,
         seed=0,
-        num_players=3,
         opponents=opponents,
         learner_seat=LEARNER,
-        **SHORT[name],
+        **options,
     )
     assert isinstance(envs, VectorEnv) and envs.observation_space.shape == (B, envs.env.obs_dim)
     envs.env.set_chance(StateDeals(envs.env.engine, twin.provide))

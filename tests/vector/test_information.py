@@ -10,15 +10,9 @@ import pytest
 
 from deckzoo.envs import game_class, vector
 
-from .helpers import bits
+from .helpers import bits, information_configs
 
-CONFIGS = [
-    ("wizard_v0", {"num_players": 4, "num_rounds": 6}),
-    ("wizard_v0", {"num_players": 3, "num_rounds": 2}),  # the Foresight round
-    ("gobig_v0", {"num_players": 3}),
-    ("bignumber_v0", {"num_players": 4, "target": 5}),
-    ("bignumber_v0", {"num_players": 5, "single_deal": True}),
-]
+CONFIGS = information_configs()  # each game's INFORMATION_CONFIGS, or derived
 RESAMPLES = 3
 
 
@@ -61,5 +55,5 @@ def test_lane_observation_passes_the_resampling_test(env_name, options):
             assert np.array_equal(bits(obs[lane]), bits(obs[g])), f"lane {lane}: hidden cards leak"
             if q == s.current_player:
                 assert np.array_equal(mask[lane], mask[g])
-            changed += not np.array_equal(env.engine.hands[lane], env.engine.hands[g])
+            changed += not np.array_equal(states[lane].global_state(), s.global_state())
     assert changed > len(groups)  # the resampled lanes really hold other hidden cards
