@@ -9,35 +9,34 @@ exactly its moves; where the scalar agent draws a random number (a tie broken at
 twin draws from ``rng`` (the lanes' generator) instead: the same choices with the same
 probabilities, though not the same draws, since a twin cannot share the scalar agent's generator.
 
-Adding one: write ``decide`` next to the scalar agent (e.g. ``heuristics/wizard_batched.py``),
-test it against the scalar agent on many positions, and list it in ``_TWINS``.
+Twins are found by convention, not listed: the twin of a game's heuristic
+(``agents/heuristics/<game>.py``) is the function ``decide`` of ``agents/heuristics/
+<game>_batched.py``. Adding one: write that module, and test it against the scalar agent on many
+positions (e.g. tests/agents/test_heuristic_wizard_batched.py); nothing else lists it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 
-# (game name, agent spec) -> "module:function", imported on first use
-_TWINS = {
-    ("wizard", "heuristic"): "deckzoo.agents.heuristics.wizard_batched:decide",
-    ("bignumber", "heuristic"): "deckzoo.agents.heuristics.bignumber_batched:decide",
-    ("gobig", "heuristic"): "deckzoo.agents.heuristics.gobig_batched:decide",
-}
+from .registry import TWIN_SUFFIX, optional_module
+
+# agent spec -> the package whose module ``<game>_batched`` holds that spec's batched twin
+_TWIN_PACKAGES = {"heuristic": "deckzoo.agents.heuristics"}
 
 
 def batched_agent(spec: str, game: str) -> Callable | None:
     """The batched twin of agent ``spec`` in ``game`` (a game name, e.g. ``"wizard"``), or None."""
-    target = _TWINS.get((game, spec))
-    if target is None:
+    package = _TWIN_PACKAGES.get(spec)
+    if package is None or not game.isidentifier():
         return None
-    module, name = target.split(":")
-    return getattr(import_module(module), name)
+    module = optional_module(f"{package}.{game}{TWIN_SUFFIX}")
+    return None if module is None else module.decide
 
 
 def batched_specs(game: str) -> list[str]:
     """The agent specs of ``game`` that have a batched twin."""
-    return sorted(spec for g, spec in _TWINS if g == game)
+    return sorted(spec for spec in _TWIN_PACKAGES if batched_agent(spec, game) is not None)
 
 
 __all__ = ["batched_agent", "batched_specs"]

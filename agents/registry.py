@@ -4,8 +4,9 @@
 
 * ``random``
 * ``heuristic``: the game's own heuristic agent, the module ``deckzoo.agents.heuristics.<game>``
-  exposing ``HeuristicAgent`` (the modules of that package are the list; games without one raise
-  ``ConfigError``, and a broken one raises its own error).
+  exposing ``HeuristicAgent`` (the modules of that package are the list, but for the batched
+  twins ``<game>_batched``, agents/batched.py; games without one raise ``ConfigError``, and a
+  broken one raises its own error).
 * any name added with ``register_agent(name, factory, usage)``; factories take
   ``(game_name, seed, arg)`` where ``arg`` is the text after a colon (``ismcts:200`` or
   ``ppo:runs/gobig/policy.npz``), and ``usage`` is the line ``agent_kinds()`` lists for it.
@@ -62,11 +63,16 @@ def _load_plugins() -> None:
         importlib.import_module(mod)
 
 
+#: a heuristic module ``<game>_batched`` is the batched twin of ``<game>``'s (agents/batched.py)
+TWIN_SUFFIX = "_batched"
+
+
 @functools.cache
 def _heuristic_games() -> frozenset[str]:
     from . import heuristics
 
-    return frozenset(m.name for m in pkgutil.iter_modules(heuristics.__path__) if not m.ispkg)
+    names = {m.name for m in pkgutil.iter_modules(heuristics.__path__) if not m.ispkg}
+    return frozenset(n for n in names if not n.endswith(TWIN_SUFFIX))
 
 
 def heuristic_module(game_name: str):
