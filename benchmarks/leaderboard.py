@@ -13,8 +13,8 @@ arena's ``SeedSequence`` child of that game; all are recorded). The ladder:
 * ``random``: uniform over the legal moves;
 * ``heuristic``: the game's rule-of-thumb agent;
 * ``ismcts``: the strongest ISMCTS setting found within a second a move
-  (``deckzoo.agents.ladder.ismcts_spec``: the game's ``STRENGTH_ISMCTS``, as in the strength
-  benchmark);
+  (``deckzoo.agents.ladder.ismcts_spec``: the game's entry in ``agents/strongest.py``, as in
+  the strength benchmark);
 * ``zoo``: the reference policy shipped in the package (``zoo:<game>``, ``agents/zoo.py``).
 
 Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and
@@ -29,24 +29,13 @@ intervals of random, heuristic and the better of ISMCTS and zoo are disjoint in 
 
 Games are played in batches of ``--batch`` and saved after each batch; running again with a larger
 ``--games`` continues the recorded games (same agents and seed), so a long run can be spread out.
-``--minutes`` starts no batch after that long, for runs cut into sittings: the largest ``--games``
-asked of an env is kept as its fixed count (``planned`` in the JSON), and until it is reached the
-summary shows "N of M" games and calls the separation interim, since it is judged at M only.
-``--stop REASON`` closes the runs of ``--envs`` where they are, short of that count (a stop for
-futility, or at a look fixed in advance): the summary then judges them at the games played and
-says why they stopped, and they are not continued.
-
-``--futility N`` plays nothing either: it asks whether the recorded games could still separate at
-N games. Each of ``--resamples`` samples draws N of the recorded games with replacement (a
-generator seeded with ``--resample-seed``) and rates them as the leaderboard does, over
-``--resample-orders`` orders of the games (fewer than the leaderboard's, to keep it quick); the
-share of samples that separate is printed and kept with the run (``futility`` in the JSON, one
-entry per check, shown under the game's tables). A plan fixed in advance can then stop the run
-when that share is below its bar.
+A run's count can be fixed in advance and played over sittings (``--minutes``), closed short of
+it (``--stop``) or checked for futility (``--futility``): that bookkeeping is
+``benchmarks/sequential.py``, which says how each works.
 
     .venv/bin/python benchmarks/leaderboard.py --games 40 --workers 2
     .venv/bin/python benchmarks/leaderboard.py --envs wizard_v0 --games 80     # continue one game
-    .venv/bin/python benchmarks/leaderboard.py --envs bigwig_v0 --games 3000 --minutes 120
+    .venv/bin/python benchmarks/leaderboard.py --envs bigwig_v1 --games 3000 --minutes 120
     .venv/bin/python benchmarks/leaderboard.py --envs midgard --futility 1000 --resample-seed 7
 """
 
@@ -62,9 +51,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from tqdm import tqdm
-
 import deckzoo.envs as E
 from deckzoo.agents.arena import SEATINGS, ArenaConfig, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
@@ -73,6 +59,7 @@ from deckzoo.agents.ladder import ladder
 from deckzoo.agents.stats import RATING_ORDERS, Z95, ranks_from_result, summarize, wilson_interval
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sequential  # the sibling module: fixed counts, sittings, stops, futility checks
 from strength import parse_keyed  # the sibling script's ENV=VALUE option parser
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -136,32 +123,13 @@ def futility(
     orders: int = 8,
     progress: bool = False,
 ) -> dict:
-    """How often ``games`` games drawn with replacement from ``records`` separate. A run stopped
-    because this share is small has not hidden a separation (stopping early can only lose one), so
-    a plan may stop for futility without correcting its intervals. Resampled games are renumbered,
-    since the ratings order games by index."""
-    if not records:
-        raise ValueError("no games recorded to resample")
-    if games < 1 or resamples < 1 or orders < 1:
-        raise ValueError(
-            f"futility needs games, resamples and orders >= 1, got {games}, {resamples}, {orders}"
-        )
-    rng = np.random.default_rng(seed)
-    hits = 0
-    for _ in tqdm(range(resamples), desc=f"resampling to {games}", disable=not progress):
-        pick = rng.integers(0, len(records), games)
-        sample = [dict(records[j], index=i) for i, j in enumerate(pick)]
-        hits += separated(table(sample, score_sign, orders))["separated"]
-    return {
-        "games_recorded": len(records),
-        "resampled_to": games,
-        "resamples": resamples,
-        "orders": orders,
-        "seed": seed,
-        "separated": hits,
-        "share": hits / resamples,
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-    }
+    """How often ``games`` games drawn with replacement from ``records`` separate
+    (``sequential.futility`` with this leaderboard's verdict, rated over ``orders`` orders)."""
+
+    def separates(sample: list[dict], orders: int) -> bool:
+        return separated(table(sample, score_sign, orders))["separated"]
+
+    return sequential.futility(records, games, separates, resamples, seed, orders, progress)
 
 
 def play(
@@ -230,13 +198,6 @@ def _ms(x) -> str:
     return "-" if x is None else f"{1000 * x:.0f}"
 
 
-def planned(res: dict) -> int:
-    """The game count fixed for an env: the largest ``--games`` ever asked of it (a count fixed
-    in advance can be raised by a new decision, never lowered by a later, smaller run); results
-    written before counts were kept are complete at their length."""
-    return max(res.get("planned", 0), len(res["records"]))
-
-
 def _rating(row: dict) -> str:
     return f"{row['rating_mu']:.1f} [{row['rating_low']:.1f}, {row['rating_high']:.1f}]"
 
@@ -282,15 +243,7 @@ def markdown(data: dict) -> str:
         cells = [_rating(rows[a]) if a in rows else "-" for a in LADDER]
         sep = res["separation"]
         verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
-        games = str(len(res["records"]))
-        stop = res.get("stopped")
-        if stop is not None:
-            games += f" (stopped; {stop['planned']} planned)"
-            verdict += f"; stopped: {stop['reason']}"
-        elif not sep.get("complete", True):
-            # a run spread over sittings is judged at its fixed count, not at whichever look
-            games += f" of {planned(res)}"
-            verdict = f"interim, judged at {planned(res)} games; now {verdict}"
+        games, verdict = sequential.summary_cells(res, verdict)
         lines.append(
             f"| {env} | {games} | {res['seed']} | {seating_of(res)} | "
             + " | ".join(cells)
@@ -337,14 +290,7 @@ def markdown(data: dict) -> str:
                     else f"{c['share']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]"
                 )
             lines.append(f"| {a} | " + " | ".join(cells) + " |")
-        if res.get("futility"):
-            lines += ["", "Futility checks (recorded games resampled with replacement):", ""]
-            lines += [
-                f"- {f['date']}: from {f['games_recorded']} games to {f['resampled_to']}, "
-                f"{f['resamples']} resamples ({f['orders']} rating orders each, generator seed "
-                f"{f['seed']}): separated in {f['separated']} of {f['resamples']}"
-                for f in res["futility"]
-            ]
+        lines += sequential.futility_lines(res)
     if meta.get("notes"):
         lines += ["", "## Notes", ""] + [f"- {n}" for n in meta["notes"]]
     return "\n".join(lines) + "\n"
@@ -380,7 +326,7 @@ def summarise_env(res: dict, env: str) -> None:
     res["rows"] = table(res["records"], sign)
     res["pairwise"] = pairwise(res["records"], sign)
     res["separation"] = separated(res["rows"])
-    res["separation"]["complete"] = len(res["records"]) >= planned(res) or "stopped" in res
+    res["separation"]["complete"] = sequential.complete(res)
 
 
 def seating_of(res: dict) -> str:
@@ -393,7 +339,7 @@ def canonical(env: str) -> str:
     return next(k for k, m in E.ENVS.items() if m.Game is game_cls)
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -411,33 +357,7 @@ def main(argv=None) -> int:
         metavar="ENV=LABEL:SPEC",
         help="replace one ladder agent's spec for one env (e.g. wizard_v0=ismcts:ismcts:100)",
     )
-    p.add_argument(
-        "--minutes",
-        type=float,
-        default=None,
-        help="start no batch after this many minutes; run again to continue (the games asked "
-        "for stay the env's fixed count, shown as 'N of M' until reached)",
-    )
-    p.add_argument(
-        "--stop",
-        metavar="REASON",
-        default=None,
-        help="close the runs of --envs at the games recorded, short of their fixed count, for "
-        "REASON (e.g. 'for futility'); plays nothing, and a closed run is not continued",
-    )
-    p.add_argument(
-        "--futility",
-        type=int,
-        metavar="N",
-        default=None,
-        help="play nothing; resample the recorded games of --envs to N games and report the "
-        "share of resamples that separate (kept in the JSON)",
-    )
-    p.add_argument("--resamples", type=int, default=40, help="samples for --futility")
-    p.add_argument(
-        "--resample-orders", type=int, default=8, help="rating orders per --futility sample"
-    )
-    p.add_argument("--resample-seed", type=int, default=0, help="generator seed for --futility")
+    sequential.add_arguments(p)
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
     add_backend_arguments(p)
@@ -457,13 +377,11 @@ def main(argv=None) -> int:
     p.add_argument(
         "--note", action="append", default=[], help="a note printed under the tables (kept)"
     )
-    args = p.parse_args(argv)
-    if args.futility is not None and args.stop is not None:
-        p.error("pass --futility or --stop, not both (one resamples the games, one closes the run)")
+    return p
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "leaderboard.json"
+
+def load(path: Path, argv, notes: list[str]) -> dict:
+    """The recorded results, with this command and its notes added to their metadata."""
     data = (
         json.loads(path.read_text())
         if path.exists()
@@ -475,12 +393,14 @@ def main(argv=None) -> int:
     meta = data["meta"]
     if command not in meta["commands"]:
         meta["commands"].append(command)
-    meta["notes"] += [n for n in args.note if n not in meta["notes"]]
-    games_for = {
-        canonical(k): int(v) for k, v in parse_keyed(args.games_for, "--games-for").items()
-    }
+    meta["notes"] += [n for n in notes if n not in meta["notes"]]
+    return data
+
+
+def parse_spec_for(items: list[str] | None) -> dict[str, dict[str, str]]:
+    """``--spec-for ENV=LABEL:SPEC`` options as ``{env: {label: spec}}``."""
     spec_for: dict[str, dict[str, str]] = {}
-    for item in args.spec_for or []:
+    for item in items or []:
         env, eq, rest = item.partition("=")
         label, colon, spec = rest.partition(":")
         if not (eq and colon and label in LADDER):
@@ -489,126 +409,148 @@ def main(argv=None) -> int:
                 f"got {item!r}"
             )
         spec_for.setdefault(canonical(env), {})[label] = spec
+    return spec_for
 
-    def save():
-        meta["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        meta["machine"] = (
-            f"{platform.machine()}, Python {platform.python_version()}, "
-            f"load average {os.getloadavg()[0]:.1f}"
+
+def save(data: dict, out: Path) -> None:
+    """Summarise every run and write leaderboard.json (atomically), .md and .png."""
+    meta = data["meta"]
+    meta["date"] = sequential.now()
+    meta["machine"] = (
+        f"{platform.machine()}, Python {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    for env, res in data["envs"].items():
+        if res["records"]:
+            summarise_env(res, env)
+    path = out / "leaderboard.json"
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"meta": meta, "envs": data["envs"]}, indent=1))
+    os.replace(tmp, path)
+    shown = {"meta": meta, "envs": {e: r for e, r in data["envs"].items() if r["records"]}}
+    (out / "leaderboard.md").write_text(markdown(shown))
+    if shown["envs"]:
+        plot(shown, out / "leaderboard.png")
+
+
+def open_run(data: dict, env: str, specs: list[tuple[str, str]], args) -> dict:
+    """The env's recorded run if it used these agents, seed and seating; else a new one (which
+    discards recorded games only with ``--fresh``)."""
+    res = data["envs"].get(env)
+    if not (
+        args.fresh
+        or res is None
+        or res["specs"] != [list(s) for s in specs]
+        or res["seed"] != args.seed
+        or (args.seating is not None and seating_of(res) != args.seating)
+    ):
+        return res
+    if res is not None and res["records"] and not args.fresh:
+        raise SystemExit(
+            f"{env}: the recorded games used other agents, another seed or another "
+            "seating; pass --fresh to start again"
         )
-        for env, res in data["envs"].items():
-            if res["records"]:
-                summarise_env(res, env)
-        done = {e: r for e, r in data["envs"].items() if r["records"]}
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps({"meta": meta, "envs": data["envs"]}, indent=1))
-        os.replace(tmp, path)
-        shown = {"meta": meta, "envs": done}
-        (out / "leaderboard.md").write_text(markdown(shown))
-        if done:
-            plot(shown, out / "leaderboard.png")
+    res = data["envs"][env] = {
+        "specs": [list(s) for s in specs],
+        "seed": args.seed,
+        "seating": args.seating or "orders",
+        "records": [],
+        "load_average": [],
+    }
+    return res
 
-    deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
+
+def check_futility(res: dict, env: str, args) -> None:
+    """``--futility N``: resample the recorded games to N and keep the check with the run."""
+    if not res["records"]:
+        raise SystemExit(f"{env}: no games recorded, nothing to resample")
+    try:
+        check = futility(
+            res["records"],
+            E.game_class(env).score_sign,
+            args.futility,
+            args.resamples,
+            args.resample_seed,
+            args.resample_orders,
+            progress=True,
+        )
+    except ValueError as exc:
+        raise SystemExit(f"--futility: {exc}") from None
+    res.setdefault("futility", []).append(check)
+    print(
+        f"{env}: from {check['games_recorded']} games, resampled to {args.futility}: "
+        f"separated in {check['separated']} of {check['resamples']} ({check['share']:.3g})",
+        flush=True,
+    )
+
+
+def play_sitting(env, res, specs, games, args, save_all, deadline) -> None:
+    """Play the env's run towards ``games`` until done or past ``deadline``."""
+    sequential.start_sitting(res, env, games)
+    print(f"{env}: {len(res['records'])} of {games} games recorded", flush=True)
+    res["load_average"].append(list(os.getloadavg()))
+    arena = {"backend": args.backend, "address": args.address, "seating": seating_of(res)}
+    play(
+        env,
+        specs,
+        games,
+        args.seed,
+        max(1, args.batch),
+        args.workers,
+        res["records"],
+        save_all,
+        arena,
+        deadline,
+    )
+    if len(res["records"]) < games:
+        print(
+            f"{env}: stopped at {len(res['records'])} of {games} games "
+            f"(--minutes {args.minutes:g}); run the same command again to continue",
+            flush=True,
+        )
+    res["load_average"].append(list(os.getloadavg()))
+    save_all()
+
+
+def main(argv=None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if args.futility is not None and args.stop is not None:
+        p.error("pass --futility or --stop, not both (one resamples the games, one closes the run)")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    data = load(out / "leaderboard.json", argv, args.note)
+    games_for = {
+        canonical(k): int(v) for k, v in parse_keyed(args.games_for, "--games-for").items()
+    }
+    spec_for = parse_spec_for(args.spec_for)
+
+    def save_all() -> None:
+        save(data, out)
+
+    deadline = sequential.deadline(args.minutes)
     try:
         for env in [canonical(e.strip()) for e in args.envs.split(",") if e.strip()]:
-            game = E.ENVS[env].Game.name
             specs = [
-                (label, spec_for.get(env, {}).get(label, spec)) for label, spec in ladder(game)
+                (label, spec_for.get(env, {}).get(label, spec))
+                for label, spec in ladder(E.ENVS[env].Game.name)
             ]
-            res = data["envs"].get(env)
-            if (
-                args.fresh
-                or res is None
-                or res["specs"] != [list(s) for s in specs]
-                or res["seed"] != args.seed
-                or (args.seating is not None and seating_of(res) != args.seating)
-            ):
-                if res is not None and res["records"] and not args.fresh:
-                    raise SystemExit(
-                        f"{env}: the recorded games used other agents, another seed or another "
-                        "seating; pass --fresh to start again"
-                    )
-                res = data["envs"][env] = {
-                    "specs": [list(s) for s in specs],
-                    "seed": args.seed,
-                    "seating": args.seating or "orders",
-                    "records": [],
-                    "load_average": [],
-                }
+            res = open_run(data, env, specs, args)
             if args.futility is not None:
-                if not res["records"]:
-                    raise SystemExit(f"{env}: no games recorded, nothing to resample")
-                try:
-                    check = futility(
-                        res["records"],
-                        E.game_class(env).score_sign,
-                        args.futility,
-                        args.resamples,
-                        args.resample_seed,
-                        args.resample_orders,
-                        progress=True,
-                    )
-                except ValueError as exc:
-                    raise SystemExit(f"--futility: {exc}") from None
-                res.setdefault("futility", []).append(check)
-                print(
-                    f"{env}: from {check['games_recorded']} games, resampled to {args.futility}: "
-                    f"separated in {check['separated']} of {check['resamples']} "
-                    f"({check['share']:.3g})",
-                    flush=True,
-                )
-                continue
-            if args.stop is not None:
-                if not res["records"]:
-                    raise SystemExit(f"{env}: no games recorded, nothing to stop")
-                res["stopped"] = {
-                    "games": len(res["records"]),
-                    "planned": planned(res),
-                    "reason": args.stop,
-                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                }
-                print(
-                    f"{env}: stopped at {len(res['records'])} of {planned(res)} games", flush=True
-                )
-                continue
-            if "stopped" in res:
-                stop = res["stopped"]
-                raise SystemExit(
-                    f"{env}: the run was stopped at {stop['games']} games ({stop['reason']}); "
-                    "pass --fresh to start a new one"
-                )
-            target = games_for.get(env, args.games)
-            res["planned"] = max(target, planned(res))
-            print(f"{env}: {len(res['records'])} of {target} games recorded", flush=True)
-            res["load_average"].append(list(os.getloadavg()))
-            play(
-                env,
-                specs,
-                target,
-                args.seed,
-                max(1, args.batch),
-                args.workers,
-                res["records"],
-                save,
-                {"backend": args.backend, "address": args.address, "seating": seating_of(res)},
-                deadline,
-            )
-            if len(res["records"]) < target:
-                print(
-                    f"{env}: stopped at {len(res['records'])} of {target} games "
-                    f"(--minutes {args.minutes:g}); run the same command again to continue",
-                    flush=True,
-                )
-            res["load_average"].append(list(os.getloadavg()))
-            save()
+                check_futility(res, env, args)
+            elif args.stop is not None:
+                sequential.stop(res, env, args.stop)
+            else:
+                games = games_for.get(env, args.games)
+                play_sitting(env, res, specs, games, args, save_all, deadline)
     except KeyboardInterrupt:
         print(
             "interrupted: the games finished in order are saved; run again to continue",
             file=sys.stderr,
         )
-        save()
+        save_all()
         return 130
-    save()
+    save_all()
     print((out / "leaderboard.md").read_text())
     return 0
 

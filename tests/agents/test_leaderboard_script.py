@@ -1,4 +1,5 @@
-"""benchmarks/leaderboard.py on a tiny budget: ratings, pairwise shares, continuation, seeds."""
+"""benchmarks/leaderboard.py on a tiny budget: ratings, pairwise shares, continuation, seeds; and
+its sequential bookkeeping (benchmarks/sequential.py): fixed counts, sittings, stops, futility."""
 
 import importlib.util
 import json
@@ -14,10 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHEAP = ["--spec-for", "gobig=ismcts:ismcts:2", "--spec-for", "gobig=zoo:heuristic"]
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location(
-        "leaderboard", ROOT / "benchmarks" / "leaderboard.py"
-    )
+def load_script(name="leaderboard"):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -114,10 +113,10 @@ def test_a_run_in_sittings_keeps_its_fixed_count_and_is_interim_until_it_is_reac
 
 
 def test_results_written_before_counts_were_kept_are_complete():
-    lb = load_script()
-    assert lb.planned({"records": [{}] * 5}) == 5
-    assert lb.planned({"records": [{}] * 5, "planned": 9}) == 9
-    assert lb.planned({"records": [{}] * 5, "planned": 3}) == 5
+    seq = load_script("sequential")
+    assert seq.planned({"records": [{}] * 5}) == 5
+    assert seq.planned({"records": [{}] * 5, "planned": 9}) == 9
+    assert seq.planned({"records": [{}] * 5, "planned": 3}) == 5
 
 
 def test_a_run_stopped_short_of_its_count_is_judged_where_it_stopped_and_not_continued(tmp_path):
@@ -232,6 +231,23 @@ def test_futility_resamples_the_recorded_games_reproducibly():
         lb.futility([], 1, games=10)
     with pytest.raises(ValueError, match="resamples and orders >= 1, got 10, 0, 8"):
         lb.futility(clear, 1, games=10, resamples=0)
+
+
+def test_futility_asks_its_judge_of_renumbered_resamples():
+    """``sequential.futility`` knows nothing of ratings: it hands each resample, renumbered from
+    0 (the ratings order games by index), to the judge it is given and counts the yeses."""
+    seq = load_script("sequential")
+    seen = []
+
+    def judge(sample, orders):
+        seen.append(([r["index"] for r in sample], orders))
+        return all(r["good"] for r in sample)
+
+    records = [{"index": 7, "good": True}, {"index": 9, "good": False}]
+    check = seq.futility(records, 3, judge, resamples=50, seed=2, orders=4)
+    assert seen == [([0, 1, 2], 4)] * 50
+    assert 0 < check["separated"] < 50 and check["share"] == check["separated"] / 50
+    assert seq.futility(records[:1], 3, judge, resamples=5)["share"] == 1.0
 
 
 def test_the_futility_option_plays_nothing_and_keeps_each_check(tmp_path):
