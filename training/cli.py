@@ -12,7 +12,7 @@ import sys
 from deckzoo.agents.cli_args import count_arg, parse_key_value
 
 
-def _overrides(args: argparse.Namespace) -> tuple[dict, dict]:
+def overrides_of(args: argparse.Namespace) -> tuple[dict, dict]:
     """``(overrides, sources)`` for ``load_config``: each dotted key with what the user typed."""
     overrides, sources = {}, {}
     for item in args.set or []:
@@ -46,10 +46,11 @@ def _resume_command(args: argparse.Namespace) -> str:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from .config import load_config
-    from .train import RunFinished, TrainingInterrupted, train
+    from .run import RunFinished, TrainingInterrupted
+    from .train import train
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    cfg = load_config(args.config, *_overrides(args))
+    cfg = load_config(args.config, *overrides_of(args))
     try:
         summary = train(cfg, resume=args.resume)
     except RunFinished as e:

@@ -22,6 +22,7 @@ from typing import Any
 from deckzoo.envs.core.errors import ConfigError
 
 LEARNER = "learner"  # the opponents.mix key of a seat played (and trained) by the learner itself
+SECTIONS = ("ppo", "opponents", "eval", "pretrain", "vector", "rllib")  # the nested dataclasses
 
 
 class ConfigKeyError(ConfigError):
@@ -115,9 +116,6 @@ class PretrainConfig:
     """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO (0: none)."""
 
 
-PRECISIONS = ("float32", "bfloat16")
-
-
 @dataclass
 class VectorConfig:
     """Keys of the vector trainer only (``trainer: vector``, training/vector_ppo.py). It reads the
@@ -132,21 +130,9 @@ class VectorConfig:
     clip_vloss: bool = True
     """Clip the value update around the rollout's values with ``ppo.clip_range`` (as PPO2 and
     CleanRL do)."""
-    target_kl: Any = None
-    """Stop an update's remaining epochs once the approximate KL divergence from the rollout's
-    policy exceeds this (null: never)."""
     stagger: int = 1000
     """Before the first rollout, lane ``i`` plays a uniformly random number below this of random
     legal moves (not trained on), so that the lanes' games are at different stages (0: none)."""
-    norm_obs: bool = False
-    """Normalise the observations the network sees by their running mean and standard deviation
-    (floored at 0.1), updated after every rollout; folded into the first layer for snapshots,
-    evaluation and the saved policy, which take raw observations (``vector_ppo.ObsNorm``)."""
-    precision: str = "float32"
-    """float32, or bfloat16: the network's matrix products in bfloat16 (torch autocast; the
-    weights, the optimiser, softmax, losses and the saved policy stay float32). 1.2-1.5x the
-    steps per CPU second for Wizard on a processor with AVX512-BF16 (docs/training.md); where
-    the processor lacks bfloat16 instructions torch falls back to slower kernels: keep float32."""
     scalar_lanes: Any = None
     """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
@@ -362,16 +348,10 @@ def _check(cfg: TrainConfig) -> None:
     for key in ("gamma", "gae_lambda"):
         if not 0 <= getattr(cfg.ppo, key) <= 1:
             bad(f"ppo.{key}", f"must be in [0, 1], got {getattr(cfg.ppo, key)}")
-    mix = cfg.opponents.mix
-    if not mix or not all(isinstance(k, str) for k in mix):
-        bad("opponents.mix", f"must map agent specs to weights, got {mix!r}")
-    for k, w in mix.items():
-        if not _type_ok(w, float) or not (w >= 0 and math.isfinite(w)):
-            bad(f"opponents.mix.{k}", f"must be a finite number >= 0, got {w!r}")
-        if k not in ("pool", "latest", LEARNER):
-            _check_spec(k, cfg.game, f"opponents.mix.{k}")
-    if sum(mix.values()) <= 0:
-        bad("opponents.mix", "weights sum to 0")
+    from .opponents import OpponentMix
+
+    for k in OpponentMix.parse(cfg.opponents.mix).agent_specs():
+        _check_spec(k, cfg.game, f"opponents.mix.{k}")
     opponents = cfg.eval.opponents
     if not isinstance(opponents, list) or not all(isinstance(s, str) for s in opponents):
         bad("eval.opponents", f"must be a list of agent specs, got {cfg.eval.opponents!r}")
@@ -477,15 +457,11 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
     if cfg.max_episode_steps is not None:
         bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
     v = cfg.vector
-    for key in ("anneal_lr", "norm_adv", "clip_vloss", "norm_obs", "batched_agents"):
+    for key in ("anneal_lr", "norm_adv", "clip_vloss", "batched_agents"):
         if not isinstance(getattr(v, key), bool):
             bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
     if not _type_ok(v.stagger, int) or v.stagger < 0:
         bad("vector.stagger", f"must be an int >= 0, got {v.stagger!r}")
-    if v.target_kl is not None and not (_type_ok(v.target_kl, float) and v.target_kl > 0):
-        bad("vector.target_kl", f"must be a number > 0 or null, got {v.target_kl!r}")
-    if v.precision not in PRECISIONS:
-        bad("vector.precision", f"must be one of {', '.join(PRECISIONS)}, got {v.precision!r}")
     if v.features is not None:
         from deckzoo.agents import features
 

@@ -44,8 +44,7 @@ import logging
 import os
 import resource
 import shutil
-import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -53,10 +52,10 @@ import numpy as np
 import deckzoo.envs as E
 from deckzoo.agents.policy import save_policy
 from deckzoo.agents.ray_cluster import connect, require_ray
-from deckzoo.agents.registry import has_heuristic
-from deckzoo.envs.core.errors import ConfigError
 
 from .config import LEARNER, TrainConfig, config_to_dict
+from .opponents import OpponentMix
+from .run import Run, RunState, check_resumable, claim_run_dir, write_config
 
 log = logging.getLogger("deckzoo.training")
 
@@ -111,11 +110,9 @@ class SeatMapping:
     """RLlib's agent-to-module mapping: each episode's line-up, drawn from its id (see the module
     docstring); picklable, so RLlib ships it to the env runners."""
 
-    def __init__(self, num_players: int, mix: dict, pool: list[str], seed: int):
+    def __init__(self, num_players: int, mix: OpponentMix | dict, pool: list[str], seed: int):
         self.num_players = num_players
-        self.keys = list(mix)
-        weights = np.array([mix[k] for k in self.keys], dtype=np.float64)
-        self.p = weights / weights.sum()
+        self.mix = OpponentMix.of(mix)
         self.pool = list(pool)
         self.seed = seed
 
@@ -125,9 +122,7 @@ class SeatMapping:
         learner = int(rng.integers(self.num_players))
         out = []
         for seat in range(self.num_players):
-            key = (
-                LEARNER if seat == learner else self.keys[int(rng.choice(len(self.keys), p=self.p))]
-            )
+            key = LEARNER if seat == learner else self.mix.draw(rng)
             if key == "pool" and self.pool:
                 out.append(self.pool[int(rng.integers(len(self.pool)))])
             else:
@@ -140,17 +135,12 @@ class SeatMapping:
 
 # ---- the run ------------------------------------------------------------------------------------
 @dataclass
-class RunState:
-    """The trainer's own bookkeeping, saved beside RLlib's checkpoint as JSON."""
+class RLlibRunState(RunState):
+    """The skeleton's bookkeeping plus the iterations, saved beside RLlib's checkpoint as JSON
+    (``pool``: [slot module id, step of its snapshot], oldest first; the times count the driver
+    and the env runners inside ``Algorithm.train()``)."""
 
-    pool: list = field(default_factory=list)  # [slot module id, step of its snapshot], oldest first
-    next_snapshot: int = 0
-    next_eval: int = 0
-    next_checkpoint: int = 0
     iterations: int = 0
-    train_seconds: float = 0.0  # wall time inside Algorithm.train()
-    train_cpu_seconds: float = 0.0  # CPU time of the driver and the env runners over those spans
-    eval_history: list = field(default_factory=list)
 
 
 def _process_usage() -> tuple[float, float]:
@@ -159,21 +149,16 @@ def _process_usage() -> tuple[float, float]:
     return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
-class RLlibTrainer:
+class RLlibTrainer(Run):
     """One run: ``RLlibTrainer(cfg, resume=...).run()`` returns the summary dict."""
 
+    label = "rllib"
+    state_class = RLlibRunState
     module_class = None  # the RLModule class (None: MaskedPPOModule)
 
     def __init__(self, cfg: TrainConfig, resume: bool = False):
-        self.cfg = cfg
-        self.resume = resume
-        self.run_dir = cfg.resolved_run_dir()
-        self.game = E.game_class(cfg.game)(cfg.num_players, **cfg.game_options)
+        super().__init__(cfg, resume)
         self.parallel = uses_parallel_env(cfg.game)
-        self.eval_opponents = [
-            s for s in cfg.eval.opponents if s != "heuristic" or has_heuristic(cfg.game)
-        ]
-        self.rs = RunState()
         self.algo = None
         self.writer = None
         self.started_ray = False
@@ -213,7 +198,7 @@ class RLlibTrainer:
     def _mapping(self) -> SeatMapping:
         return SeatMapping(
             self.game.num_players,
-            self.cfg.opponents.mix,
+            self.mix,
             [s for s, _ in self.rs.pool],
             self.cfg.seed,
         )
@@ -257,24 +242,16 @@ class RLlibTrainer:
 
     def setup(self) -> None:
         import torch
-        import yaml
         from torch.utils.tensorboard import SummaryWriter
 
         torch.set_num_threads(self.cfg.torch_threads)
         ckpt = self.run_dir / CHECKPOINT
-        if self.resume and not (ckpt / STATE_FILE).exists():
-            raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
-        if not self.resume and ckpt.exists():
-            raise ConfigError(
-                f"{self.run_dir} already holds a run; pass --resume or choose another run_dir"
-            )
-        saved = None
+        found = (ckpt / STATE_FILE if self.resume else ckpt).exists()
+        claim_run_dir(self.run_dir, self.resume, found)
         if self.resume:
-            from .train import _check_resumable
-
             saved = json.loads((ckpt / STATE_FILE).read_text())
-            _check_resumable(saved["config"], config_to_dict(self.cfg), RESUMABLE_CHANGES)
-            self.rs = RunState(**saved["run_state"])
+            check_resumable(saved["config"], config_to_dict(self.cfg), RESUMABLE_CHANGES)
+            self.rs = RLlibRunState(**saved["run_state"])
         self.run_dir.mkdir(parents=True, exist_ok=True)
         r = self.cfg.rllib
         self.started_ray = connect(
@@ -285,18 +262,15 @@ class RLlibTrainer:
         if self.resume:
             self.algo.restore_from_path(str(ckpt.resolve()))
         else:
-            (self.run_dir / "config.yaml").write_text(
-                yaml.safe_dump(config_to_dict(self.cfg), sort_keys=False)
-            )
+            write_config(self.run_dir, self.cfg)
             main = self.main_state()
             self.algo.learner_group.set_weights(
                 {RANDOM: {k: np.zeros_like(v) for k, v in main.items()}}
             )
             self._sync()
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
-        from .train import write_eval_csv
-
-        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
+        self.write_eval_csv()
+        self.ready = True
 
     # ---- weights ----
     def main_state(self) -> dict:
@@ -333,47 +307,12 @@ class RLlibTrainer:
             )
         )
 
-    # ---- the loop ----
-    def run(self) -> dict:
-        from tqdm import tqdm
+    # ---- one iteration ----
+    def iterate(self) -> dict:
+        self.rs.iterations += 1
+        return self.algo.train()
 
-        if self.algo is None:
-            self.setup()
-        cfg, rs = self.cfg, self.rs
-        wall0 = time.perf_counter()
-        bar = tqdm(
-            total=cfg.total_timesteps,
-            initial=min(self.steps(), cfg.total_timesteps),
-            unit="step",
-            dynamic_ncols=True,
-            disable=not cfg.progress_bar,
-            desc=f"rllib {cfg.game}",
-        )
-        if self.steps() == 0 and not rs.pool:
-            self._snapshot(0)
-        while self.steps() < cfg.total_timesteps:
-            before = self.steps()
-            t0, c0 = time.perf_counter(), self._cpu_seconds()
-            result = self.algo.train()
-            rs.train_seconds += time.perf_counter() - t0
-            rs.train_cpu_seconds += self._cpu_seconds() - c0
-            rs.iterations += 1
-            step = self.steps()
-            bar.update(min(step, cfg.total_timesteps) - min(before, cfg.total_timesteps))
-            self._log_result(result, step)
-            if step >= rs.next_snapshot:
-                self._snapshot(step)
-            if cfg.eval.every and step >= rs.next_eval:
-                rs.next_eval = (step // cfg.eval.every + 1) * cfg.eval.every
-                rows = self._evaluate(cfg.eval.games, step)
-                bar.set_postfix({x["opponent"]: f"{x['win_share']:.2f}" for x in rows})
-            if step >= rs.next_checkpoint or step >= cfg.total_timesteps:
-                rs.next_checkpoint = (step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
-                self.save_checkpoint()
-        bar.close()
-        return self._finish(time.perf_counter() - wall0)
-
-    def _cpu_seconds(self) -> float:
+    def cpu_seconds(self) -> float:
         """CPU seconds used so far by the driver and every remote env runner."""
         return _process_usage()[0] + sum(u[0] for u in self._runner_usage())
 
@@ -383,9 +322,9 @@ class RLlibTrainer:
             return []
         return group.foreach_env_runner(lambda _r: _process_usage(), local_env_runner=False)
 
-    def _snapshot(self, step: int) -> None:
-        cfg, rs = self.cfg, self.rs
-        if len(rs.pool) < cfg.opponents.pool_size:
+    def snapshot(self, step: int) -> None:
+        rs = self.rs
+        if len(rs.pool) < self.cfg.opponents.pool_size:
             slot = f"pool_{len(rs.pool)}"
             rs.pool.append([slot, step])
             self.algo.add_module(
@@ -399,9 +338,8 @@ class RLlibTrainer:
             slot = rs.pool[-1][0]
         self.algo.learner_group.set_weights({slot: self.main_state()})
         self._sync()
-        rs.next_snapshot = (step // cfg.opponents.snapshot_every + 1) * cfg.opponents.snapshot_every
 
-    def _log_result(self, result: dict, step: int) -> None:
+    def log(self, result: dict, step: int) -> None:
         w = self.writer
         runners = result.get("env_runners", {})
         for key in ("episode_len_mean", "num_episodes"):
@@ -416,19 +354,8 @@ class RLlibTrainer:
         w.add_scalar("time/env_steps_per_second", step / max(self.rs.train_seconds, 1e-9), step)
         w.flush()
 
-    def _evaluate(self, games: int, step: int, kind: str = "periodic") -> list[dict]:
-        from .policy import PolicyAgent
-        from .train import evaluate_opponents, write_eval_csv
-
-        agent = PolicyAgent(self.policy_weights(), deterministic=self.cfg.eval.deterministic)
-        rows = evaluate_opponents(
-            agent, self.game, self.eval_opponents, games, self.cfg.seed, step, kind
-        )
-        for row in rows:
-            self.writer.add_scalar(f"eval/win_share_vs_{row['opponent']}", row["win_share"], step)
-        self.rs.eval_history.extend(rows)
-        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history)
-        return rows
+    def log_scalar(self, key: str, value: float, step: int) -> None:
+        self.writer.add_scalar(key, value, step)
 
     # ---- checkpoints ----
     def save_checkpoint(self) -> Path:
@@ -451,44 +378,17 @@ class RLlibTrainer:
         return final
 
     # ---- the end ----
-    def _finish(self, wall: float) -> dict:
-        cfg, rs = self.cfg, self.rs
-        weights = self.policy_weights()
-        policy_path = export_policy(self.run_dir / POLICY_FILE, weights, cfg, self.game.num_players)
-        t0 = time.perf_counter()
-        final = (
-            self._evaluate(cfg.eval.final_games, self.steps(), kind="final")
-            if cfg.eval.final_games
-            else []
-        )
-        steps = self.steps()
-        driver = _process_usage()
-        summary = {
-            "trainer": "rllib",
-            "game": cfg.game,
-            "num_players": self.game.num_players,
-            "steps": steps,
-            "iterations": rs.iterations,
-            "train_seconds": rs.train_seconds,
-            "steps_per_second": steps / max(rs.train_seconds, 1e-9),
-            "train_cpu_seconds": rs.train_cpu_seconds,
-            "steps_per_cpu_second": steps / max(rs.train_cpu_seconds, 1e-9),
+    def export(self) -> dict:
+        path = export_policy(self.run_dir / POLICY_FILE, self.policy_weights(), self.cfg, self.n)
+        return {
+            "iterations": self.rs.iterations,
             "learner_steps": self.learner_samples(),
-            "wall_seconds_this_session": wall,
-            "final_eval_seconds": time.perf_counter() - t0,
-            "env_runners": cfg.rllib.env_runners,
-            "envs_per_runner": cfg.rllib.envs_per_runner,
-            "driver_peak_rss_mib": driver[1],
+            "env_runners": self.cfg.rllib.env_runners,
+            "envs_per_runner": self.cfg.rllib.envs_per_runner,
+            "driver_peak_rss_mib": _process_usage()[1],
             "env_runner_peak_rss_mib": [u[1] for u in self._runner_usage()],
-            "pool_size": len(rs.pool),
-            "load_average": list(os.getloadavg()),
-            "policy": str(policy_path),
-            "final_eval": final,
+            "policy": str(path),
         }
-        from .checkpoint import atomic_write
-
-        atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
-        return summary
 
     def close(self) -> None:
         if self.writer is not None:

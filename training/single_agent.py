@@ -88,6 +88,8 @@ from deckzoo.envs.core.game import rng_from_dict
 from deckzoo.envs.core.options import check_seat
 from deckzoo.envs.registry import gym_id
 
+from .opponents import OpponentMix
+
 POOL = "pool"
 LATEST = "latest"
 ENV_STATE_VERSION = 1  # of get_env_state()'s data; set_env_state refuses any other
@@ -161,28 +163,16 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
 
     # ---- opponents ------------------------------------------------------------------------
     def _parse_opponents(self, opponents):
-        """``(fixed list or None, (keys, probabilities) or None)``; errors name the bad entry."""
+        """``(fixed list or None, OpponentMix or None)``; errors name the bad entry."""
         m = self.game.num_players - 1
         if isinstance(opponents, (str, Agent)):
             opponents = [opponents] * m
         if isinstance(opponents, dict):
-            if not opponents:
-                raise ConfigError("option 'opponents': the mix is empty")
-            keys = list(opponents)
-            for k in keys:
-                if not isinstance(k, str):
-                    raise ConfigError(f"option 'opponents': mix keys are agent specs, got {k!r}")
-                w = opponents[k]
-                if isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0:
-                    raise ConfigError(
-                        f"option 'opponents': weight of {k!r} must be a number >= 0, got {w!r}"
-                    )
+            mix = OpponentMix.parse(opponents, "opponents", "option")
+            for k in mix.keys:
                 if k not in (POOL, LATEST):
                     self._check_spec(k)
-            w = np.array([float(opponents[k]) for k in keys])
-            if w.sum() <= 0:
-                raise ConfigError("option 'opponents': the weights sum to 0")
-            return None, (keys, w / w.sum())
+            return None, mix
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != m:
                 raise ConfigError(
@@ -254,8 +244,8 @@ class SingleAgentEnv(GlobalStateMixin, gym.Env):
             if isinstance(o, Agent):
                 return o, getattr(o, "name", type(o).__name__), ("fixed", index)
             return self._agent(o, index), o, ("spec", o, index)
-        keys, p = self._mix
-        k = keys[int(self.np_random.choice(len(keys), p=p))] if len(keys) > 1 else keys[0]
+        mix = self._mix  # (one key: nothing drawn)
+        k = mix.draw(self.np_random) if len(mix) > 1 else mix.keys[0]
         if k in (POOL, LATEST):
             if not self._pool_ids:
                 return self._agent("random", index), "random", ("spec", "random", index)

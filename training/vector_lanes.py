@@ -40,34 +40,34 @@ from deckzoo.envs.core.adapter_options import RewardTracker
 from deckzoo.envs.core.errors import ConfigError
 
 from .config import LEARNER as LEARNER_KEY
+from .opponents import OpponentMix
 
 LEARNER, RANDOM, POOL, AGENT = 0, 1, 2, 3
 BATCHED_KEYS = (LEARNER_KEY, "pool", "latest", "random")
 
 
-def split_mix(mix: dict, twins=()) -> tuple[dict, dict]:
+def split_mix(mix: OpponentMix | dict, twins=()) -> tuple[OpponentMix, OpponentMix]:
     """``(batched part, scalar-only part)`` of an ``opponents.mix`` (weights as given): agent specs
     in ``twins`` (those with a batched twin) belong to the batched part."""
-    batched = {k: float(w) for k, w in mix.items() if (k in BATCHED_KEYS or k in twins) and w > 0}
-    agents = {k: float(w) for k, w in mix.items() if k not in batched and w > 0}
-    return batched, agents
+    return OpponentMix.of(mix).split((*BATCHED_KEYS, *twins))
 
 
-def twin_specs(mix: dict, game: str) -> list[str]:
+def twin_specs(mix: OpponentMix | dict, game: str) -> list[str]:
     """The agent specs of ``mix`` that batched lanes can seat in ``game``."""
-    return [k for k in batched_specs(game) if mix.get(k, 0) > 0]
+    weights = OpponentMix.of(mix).weights
+    return [k for k in batched_specs(game) if weights.get(k, 0) > 0]
 
 
-def default_scalar_lanes(mix: dict, num_players: int, lanes: int, twins=()) -> int:
+def default_scalar_lanes(mix: OpponentMix | dict, num_players: int, lanes: int, twins=()) -> int:
     """``lanes`` times the probability that a game's opponents draw at least one agent without a
     batched twin (at least one lane when any such agent has weight; every lane when only agents
     have weight)."""
     batched, agents = split_mix(mix, twins)
-    if not agents:
+    if not len(agents):
         return 0
-    if not batched:
+    if not len(batched):
         return lanes
-    share = sum(agents.values()) / (sum(agents.values()) + sum(batched.values()))
+    share = agents.total() / (agents.total() + batched.total())
     return max(1, round(lanes * (1.0 - (1.0 - share) ** (num_players - 1))))
 
 
@@ -82,7 +82,7 @@ class Lanes:
         batched,
         game,
         scalar_lanes: int,
-        mix: dict,
+        mix: OpponentMix | dict,
         rng: np.random.Generator,
         reward: str = "win",
         twins=(),
@@ -104,7 +104,7 @@ class Lanes:
             spec = self.twin_specs[self._twins.index(None)]
             raise ConfigError(f"opponents.mix: {spec!r} has no batched twin in {name}")
         batched_mix, agent_mix = split_mix(mix, self.twin_specs)
-        if self.Ls and not agent_mix:
+        if self.Ls and not len(agent_mix):
             raise ConfigError(
                 "vector.scalar_lanes: scalar lanes need an agent without a batched twin in "
                 "opponents.mix (e.g. ismcts:50; "
@@ -115,20 +115,19 @@ class Lanes:
                 )
                 + ")"
             )
-        if agent_mix and not self.Ls:
+        if len(agent_mix) and not self.Ls:
             raise ConfigError(
-                f"opponents.mix: {', '.join(agent_mix)} play on the scalar engine; "
+                f"opponents.mix: {', '.join(agent_mix.keys)} play on the scalar engine; "
                 "vector.scalar_lanes must be at least 1 (or null)"
             )
-        if self.Lb and not batched_mix:
+        if self.Lb and not len(batched_mix):
             raise ConfigError(
                 "opponents.mix has only agents, which play on the scalar engine: "
                 "set vector.scalar_lanes to n_envs (or null)"
             )
-        for spec in agent_mix:
+        for spec in agent_mix.keys:
             make_agent(spec, name, 0)  # a bad spec fails here, naming itself
-        self._batched_keys, self._batched_p = _keys_and_p(batched_mix)
-        self._all_keys, self._all_p = _keys_and_p({**batched_mix, **agent_mix})
+        self._batched_mix, self._all_mix = batched_mix, batched_mix + agent_mix
         self.pool_ids: list[int] = []  # the drawable snapshots, oldest first (set by the trainer)
         self.seat_kind = np.zeros((self.L, self.n), dtype=np.int8)
         self.seat_snapshot = np.full((self.L, self.n), -1, dtype=np.int64)
@@ -197,18 +196,16 @@ class Lanes:
         self.seat_twin[lanes] = twin
 
     def _draw_batched(self, lanes: np.ndarray) -> None:
-        keys = self.rng.choice(
-            len(self._batched_keys), size=(len(lanes), self.n), p=self._batched_p
-        )
-        self._key_seats(lanes, keys, self._batched_keys)
+        keys = self._batched_mix.draw_indices(self.rng, (len(lanes), self.n))
+        self._key_seats(lanes, keys, self._batched_mix.keys)
 
     def _start_scalar(self, j: int) -> None:
         """A new game in scalar lane ``j``: seats drawn until one is an agent without a batched
         twin, then dealt."""
         lane = self.Lb + j
-        names = self._all_keys
+        names = self._all_mix.keys
         while True:
-            keys = self.rng.choice(len(names), size=(1, self.n), p=self._all_p)
+            keys = self._all_mix.draw_indices(self.rng, (1, self.n))
             self._key_seats(np.array([lane]), keys, names)
             if any(
                 self.seat_kind[lane, s] == AGENT and names[k] not in self.twin_specs
@@ -353,8 +350,3 @@ class Lanes:
             agent.rng.bit_generator.state = rng_state
             self._agents[(int(j), int(seat), spec)] = agent
 
-
-def _keys_and_p(mix: dict) -> tuple[list[str], np.ndarray]:
-    keys = list(mix)
-    w = np.array([mix[k] for k in keys], dtype=np.float64)
-    return keys, (w / w.sum() if len(w) else w)

@@ -57,11 +57,8 @@ resumed ends bit-for-bit where an uninterrupted run does (tests/training/test_ve
 from __future__ import annotations
 
 import copy
-import json
-import logging
-import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -69,41 +66,25 @@ import numpy as np
 import torch
 from torch import nn
 
-import deckzoo.envs as E
 from deckzoo.agents import features as input_features
 from deckzoo.envs import vector
 from deckzoo.envs.core.errors import ConfigError
 
 from . import checkpoint as shared
-from .checkpoint import atomic_write
 from .config import TrainConfig, config_to_dict
-from .curve import plot_learning_curve
-from .policy import PolicyAgent, PolicyWeights, save_policy
-from .train import (
-    EVAL_COLUMNS,
-    _check_resumable,
-    _eval_opponents,
-    _opponent_mix,
-    evaluate_opponents,
-    write_eval_csv,
-)
+from .policy import PolicyWeights, save_policy
+from .run import EVAL_COLUMNS, Run, RunState, check_resumable, claim_run_dir, write_config
 from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes, twin_specs
 
-log = logging.getLogger("deckzoo.training")
-
 CHECKPOINT = "checkpoint.ckpt"
-# eval.csv: the shared columns plus the training CPU seconds at each evaluation
-EVAL_CSV_COLUMNS = [*EVAL_COLUMNS[:2], "cpu_seconds", *EVAL_COLUMNS[2:]]
+LOSS_STATS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
+# options removed since (unused by any shipped config): a saved run that left them at their
+# default resumes as if they had never existed
+REMOVED_VECTOR_KEYS = {"precision": "float32", "norm_obs": False, "target_kl": None}
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
 # ---- the network --------------------------------------------------------------------------------
-def full_precision(t: torch.Tensor) -> torch.Tensor:
-    """An autocast output back in float32 (``vector.precision: bfloat16``): the softmax, the
-    losses and the buffer work in float32 whatever precision the products ran in."""
-    return t.float() if t.dtype in (torch.bfloat16, torch.float16) else t
-
-
 def layer_init(layer: nn.Linear, std: float) -> nn.Linear:
     """Orthogonal weights, zero biases (the PPO implementation details; SB3 does the same)."""
     nn.init.orthogonal_(layer.weight, std)
@@ -132,7 +113,7 @@ class ActorCritic(nn.Module):
         self.activation = activation
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
-        return full_precision(self.critic(obs).squeeze(-1))
+        return self.critic(obs).squeeze(-1)
 
 
 class Legal(NamedTuple):
@@ -172,7 +153,7 @@ def pair_log_probs(
     if dense is None:
         dense = mask.shape[1] <= DENSE_HEAD_MAX_ACTIONS
     if dense:
-        z = full_precision(actor(obs)).masked_fill(~mask, -torch.inf)
+        z = actor(obs).masked_fill(~mask, -torch.inf)
         return torch.log_softmax(z, dim=-1)[legal.rows, legal.actions]
     return log_softmax(legal_logits(actor, obs, legal), legal)
 
@@ -180,7 +161,7 @@ def pair_log_probs(
 def legal_logits(actor: nn.Sequential, obs: torch.Tensor, legal: Legal) -> torch.Tensor:
     """The actor's logits of the legal pairs: the hidden layers on every row, then the head's
     rows for the legal actions only."""
-    h, head = full_precision(actor[:-1](obs)), actor[-1]
+    h, head = actor[:-1](obs), actor[-1]
     return (h[legal.rows] * head.weight[legal.actions]).sum(-1) + head.bias[legal.actions]
 
 
@@ -236,90 +217,6 @@ def policy_weights(actor: nn.Sequential, activation: str, features=None) -> Poli
     return PolicyWeights(
         hidden=arrays[:-1], head=arrays[-1], activation=activation, features=features
     )
-
-
-# ---- observation normalisation -------------------------------------------------------------------
-class ObsNorm:
-    """Running mean and variance of the learner's observations (``vector.norm_obs``), and the
-    affine map ``x * scale + shift`` the network sees: each value minus its mean, over its
-    standard deviation floored at ``MIN_STD``.
-
-    Why. An observation mixes hundreds of 0/1 indicators with a few small fractions that carry
-    most of a decision (Wizard's tricks won / 15, hand sizes, scores): unscaled, a trick more moves
-    the input by 0.07 where a card moves it by 1. The floor bounds every normalised value by
-    ``1 / MIN_STD`` (for values in [0, 1]), the role clipping plays elsewhere, but unlike clipping
-    the map stays affine: it folds exactly into the first layer (``fold``), so pool snapshots,
-    evaluation and the exported policy take raw observations like any other policy. The statistics
-    are fixed during a rollout (what the policy saw is what it trains on) and updated after it
-    from the raw observations the rollout collected."""
-
-    MIN_STD = 0.1
-
-    def __init__(self, obs_dim: int):
-        self.mean = np.zeros(obs_dim, dtype=np.float64)
-        self.var = np.ones(obs_dim, dtype=np.float64)
-        self.count = 0.0
-        self.reset_sums()
-
-    def reset_sums(self) -> None:
-        self._affine = None  # the map of the current statistics, computed once per rollout
-        self.s1 = np.zeros_like(self.mean)
-        self.s2 = np.zeros_like(self.mean)
-        self.n = 0
-
-    def add(self, obs: np.ndarray) -> None:
-        """Accumulate a batch of raw observations (folded in by ``commit``)."""
-        # one step's rows summed in float32 (a few hundred values in [0, 1]: relative error about
-        # 1e-6), the rollout's total in float64; about 3x cheaper than float64 sums of every row
-        self.s1 += obs.sum(axis=0)
-        self.s2 += np.einsum("ij,ij->j", obs, obs)
-        self.n += len(obs)
-
-    def commit(self) -> None:
-        """Merge the accumulated batch into the running statistics (Chan et al.'s parallel
-        update, as CleanRL's and SB3's running mean/std do)."""
-        if self.n:
-            m = self.s1 / self.n
-            v = np.maximum(self.s2 / self.n - m * m, 0.0)
-            total = self.count + self.n
-            delta = m - self.mean
-            self.mean = self.mean + delta * self.n / total
-            self.var = (
-                self.var * self.count + v * self.n + delta**2 * self.count * self.n / total
-            ) / total
-            self.count = total
-        self.reset_sums()
-
-    def affine(self) -> tuple[np.ndarray, np.ndarray]:
-        scale = 1.0 / np.maximum(np.sqrt(self.var), self.MIN_STD)
-        return scale.astype(np.float32), (-self.mean * scale).astype(np.float32)
-
-    def __call__(self, obs: np.ndarray) -> np.ndarray:
-        if self._affine is None:
-            self._affine = self.affine()
-        scale, shift = self._affine
-        out = obs * scale
-        out += shift
-        return out
-
-    def fold(self, actor: nn.Sequential) -> nn.Sequential:
-        """A copy of ``actor`` that takes raw observations: ``W x' + b`` with ``x' = x * scale +
-        shift`` is ``(W * scale) x + (b + W shift)``."""
-        scale, shift = (torch.from_numpy(a).to(actor[0].weight) for a in self.affine())
-        out = copy.deepcopy(actor).requires_grad_(False)
-        first = out[0]
-        with torch.no_grad():
-            first.bias += first.weight @ shift
-            first.weight *= scale
-        return out
-
-    def state(self) -> dict[str, np.ndarray]:
-        return {"mean": self.mean, "var": self.var, "count": np.array(self.count)}
-
-    def load(self, arrays: dict[str, np.ndarray]) -> None:
-        self.mean, self.var = arrays["mean"].copy(), arrays["var"].copy()
-        self.count = float(arrays["count"])
-        self.reset_sums()
 
 
 # ---- the rollout buffer -------------------------------------------------------------------------
@@ -388,58 +285,42 @@ class Rollout:
 
 # ---- the run ------------------------------------------------------------------------------------
 @dataclass
-class RunState:
-    """The trainer's own bookkeeping (saved in every checkpoint as JSON)."""
+class VectorRunState(RunState):
+    """The skeleton's bookkeeping plus the trainer's counters (saved in every checkpoint as JSON;
+    ``pool`` holds the drawable snapshot ids, their steps)."""
 
     step: int = 0  # learner decisions (env steps)
     decisions: int = 0  # decisions of every seat
     updates: int = 0
-    next_snapshot: int = 0
-    next_eval: int = 0
-    next_checkpoint: int = 0
-    train_seconds: float = 0.0  # wall time of collection + updates (evaluation excluded)
-    train_cpu_seconds: float = 0.0  # CPU time of this process over the same spans
-    pool: list = field(default_factory=list)  # drawable snapshot ids (their step), oldest first
-    eval_history: list = field(default_factory=list)
 
 
-class VectorTrainer:
+class VectorTrainer(Run):
     """One run: ``VectorTrainer(cfg, resume=...).run()`` returns the summary dict."""
 
+    label = "vector"
+    state_class = VectorRunState
+    # eval.csv: the shared columns plus the training CPU seconds at each evaluation
+    eval_columns = (*EVAL_COLUMNS[:2], "cpu_seconds", *EVAL_COLUMNS[2:])
+
     def __init__(self, cfg: TrainConfig, resume: bool = False):
-        self.cfg = cfg
-        self.resume = resume
-        self.run_dir = cfg.resolved_run_dir()
-        self.game = E.game_class(cfg.game)(cfg.num_players, **cfg.game_options)
-        self.n = self.game.num_players
-        self.mix = _opponent_mix(cfg)
-        self.eval_opponents = _eval_opponents(cfg)
-        self.rs = RunState()
+        super().__init__(cfg, resume)
         self.device = torch.device(
             "cuda" if cfg.device in ("cuda", "auto") and torch.cuda.is_available() else "cpu"
         )
         if cfg.device == "cuda" and self.device.type != "cuda":
             raise ConfigError("config key 'device' is cuda, but torch sees no CUDA device")
-        # vector.precision: the network's matrix products in bfloat16 where asked (autocast keeps
-        # float32 weights; every output the trainer uses is cast back to float32)
-        self.autocast = lambda: torch.autocast(
-            self.device.type, torch.bfloat16, enabled=cfg.vector.precision == "bfloat16"
-        )
+
+    def steps(self) -> int:
+        return self.rs.step
 
     # ---- set-up ----
     def setup(self) -> None:
-        import yaml
         from torch.utils.tensorboard import SummaryWriter
 
         cfg = self.cfg
         torch.set_num_threads(cfg.torch_threads)
         ckpt = self.run_dir / CHECKPOINT
-        if self.resume and not ckpt.exists():
-            raise ConfigError(f"--resume: no checkpoint in {self.run_dir}")
-        if not self.resume and ckpt.exists():
-            raise ConfigError(
-                f"{self.run_dir} already holds a run; pass --resume or choose another run_dir"
-            )
+        claim_run_dir(self.run_dir, self.resume, ckpt.exists())
         self.run_dir.mkdir(parents=True, exist_ok=True)
         # one seed feeds everything: the network's initial weights, the sampler, the trainer's own
         # generator (random seats' moves, minibatch order), the lanes' (seats, deals)
@@ -465,26 +346,18 @@ class VectorTrainer:
         self.rng = np.random.default_rng(seeds[2])
         self.pending = np.full((L, n), -1, dtype=np.int64)  # each seat's latest transition
         self.buffer = Rollout(L * n + cfg.ppo.n_steps * L, in_dim, self.lanes.num_actions)
-        self.snapshots: dict[
-            int, nn.Module
-        ] = {}  # id -> actor: the pool, and dropped ones still seated
+        self.snapshots: dict[int, nn.Module] = {}  # id -> actor: the pool and dropped ones seated
         self.episode_return = np.zeros((L, n), dtype=np.float64)
-        self.obs_norm = ObsNorm(in_dim) if cfg.vector.norm_obs else None
         if self.resume:
             self._load_checkpoint(ckpt)
-        # the run's own config: written at the start, rewritten when a resume extends the run
-        (self.run_dir / "config.yaml").write_text(
-            yaml.safe_dump(config_to_dict(cfg), sort_keys=False)
-        )
+        write_config(self.run_dir, cfg)
         if not self.resume:
             c0 = time.process_time()
             self.lanes.reset(seed=int(seeds[4].generate_state(1)[0]))
             self.lanes.stagger(cfg.vector.stagger)
-            if self.obs_norm is not None:  # first statistics: every lane's opening position
-                self.obs_norm.add(self.inputs(self.lanes.obs))
-                self.obs_norm.commit()
             self.rs.train_cpu_seconds += time.process_time() - c0
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
+        self.ready = True
 
     def make_lanes(self, rng: np.random.Generator) -> Lanes:
         """The batched engine's lanes plus the scalar lanes the opponent mix needs."""
@@ -504,43 +377,11 @@ class VectorTrainer:
             )
         return Lanes(batched, self.game, scalar, self.mix, rng, cfg.reward, twins)
 
-    # ---- the loop ----
-    def run(self) -> dict:
-        from tqdm import tqdm
-
-        self.setup()
-        cfg, rs = self.cfg, self.rs
-        wall0 = time.perf_counter()
-        bar = tqdm(
-            total=cfg.total_timesteps,
-            initial=min(rs.step, cfg.total_timesteps),
-            unit="step",
-            dynamic_ncols=True,
-            disable=not cfg.progress_bar,
-            desc=f"train {cfg.game} (vector)",
-        )
-        if rs.step == 0 and not rs.pool:
-            self._snapshot()
-        while rs.step < cfg.total_timesteps:
-            t0, c0 = time.perf_counter(), time.process_time()
-            before = rs.step
-            stats = self.collect()
-            stats.update(self.update())
-            rs.train_seconds += time.perf_counter() - t0
-            rs.train_cpu_seconds += time.process_time() - c0
-            bar.update(min(rs.step, cfg.total_timesteps) - min(before, cfg.total_timesteps))
-            self._log(stats)
-            if rs.step >= rs.next_snapshot:
-                self._snapshot()
-            if cfg.eval.every and rs.step >= rs.next_eval:
-                rs.next_eval = (rs.step // cfg.eval.every + 1) * cfg.eval.every
-                rows = self._evaluate(cfg.eval.games)
-                bar.set_postfix({r["opponent"]: f"{r['win_share']:.2f}" for r in rows})
-            if rs.step >= rs.next_checkpoint or rs.step >= cfg.total_timesteps:
-                rs.next_checkpoint = (rs.step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
-                self.save_checkpoint()
-        bar.close()
-        return self._finish(time.perf_counter() - wall0)
+    # ---- one iteration: collect a rollout, then update on it ----
+    def iterate(self) -> dict:
+        stats = self.collect()
+        stats.update(self.update())
+        return stats
 
     def collect(self) -> dict:
         """``ppo.n_steps`` steps in every lane; learner decisions go into ``self.buffer``."""
@@ -554,19 +395,14 @@ class VectorTrainer:
             rows = np.flatnonzero(kind == LEARNER)
             if len(rows):
                 obs, mask = self.inputs(lanes.obs[rows]), lanes.mask[rows]
-                if self.obs_norm is not None:
-                    self.obs_norm.add(obs)
-                    obs = self.obs_norm(obs)
-                with torch.no_grad(), self.autocast():
+                with torch.no_grad():
                     a, logp, obs_t = act(self.net.actor, obs, mask, self.sampler, self.device)
                     value = self.net.value(obs_t)
                 a = a.cpu().numpy()
                 idx = buf.add(obs, mask, a, logp.cpu().numpy(), value.cpu().numpy())
                 seats = player[rows]
                 prev = pending[rows, seats]
-                buf.next[prev[prev >= 0]] = idx[
-                    prev >= 0
-                ]  # each seat's previous decision -> this one
+                buf.next[prev[prev >= 0]] = idx[prev >= 0]  # a seat's previous decision -> this
                 pending[rows, seats] = idx
                 actions[rows] = a
             self._opponent_actions(kind, actions)
@@ -586,8 +422,6 @@ class VectorTrainer:
                 rets[done_lanes] = 0.0
             self.rs.step += len(rows)
             self.rs.decisions += lanes.L
-        if self.obs_norm is not None:
-            self.obs_norm.commit()  # the next rollout's statistics; this one trains on its own
         return {
             "charts/episode_return": finished_return / max(finished, 1),
             "charts/episodes": finished,
@@ -608,34 +442,26 @@ class VectorTrainer:
         rows = np.flatnonzero(kind == POOL)
         if len(rows):
             snap = lanes.seat_snapshot[rows, lanes.player[rows]]
-            with torch.no_grad(), self.autocast():
+            with torch.no_grad():
                 for sid in np.unique(snap):
                     r = rows[snap == sid]
-                    a, _, _ = act(
-                        self.snapshots[int(sid)],
-                        self.inputs(lanes.obs[r]),
-                        lanes.mask[r],
-                        self.sampler,
-                        self.device,
-                    )
+                    obs, mask = self.inputs(lanes.obs[r]), lanes.mask[r]
+                    a, _, _ = act(self.snapshots[int(sid)], obs, mask, self.sampler, self.device)
                     actions[r] = a.cpu().numpy()
 
     def update(self) -> dict:
         """PPO on the rollout's complete transitions; open ones are carried to the next rollout."""
-        cfg, p, buf = self.cfg, self.cfg.ppo, self.buffer
+        cfg, p, buf, dev = self.cfg, self.cfg.ppo, self.buffer, self.device
         adv_all = buf.advantages(p.gamma, p.gae_lambda)
         idx = np.flatnonzero(buf.complete())
-        dev = self.device
         # the observations and masks, the largest arrays, are not gathered for the whole rollout
-        # (on the CPU these are views of the buffer): each minibatch gathers its own rows, so the
-        # buffer is carried only after the update
+        # (on the CPU these are views of the buffer): each minibatch gathers its own rows
         b_obs = torch.from_numpy(buf.obs[: buf.size]).to(dev)
         b_mask = torch.from_numpy(buf.mask[: buf.size]).to(dev)
-        b_rows = torch.from_numpy(idx).to(dev)
-        b_act = torch.from_numpy(buf.action[idx]).to(dev)
-        b_logp = torch.from_numpy(buf.logp[idx]).to(dev)
-        b_val = torch.from_numpy(buf.value[idx]).to(dev)
-        b_adv = torch.from_numpy(adv_all[idx]).to(dev)
+        b_rows, b_act, b_logp, b_val, b_adv = (
+            torch.from_numpy(a).to(dev)
+            for a in (idx, buf.action[idx], buf.logp[idx], buf.value[idx], adv_all[idx])
+        )
         b_ret = b_adv + b_val
         lr = p.learning_rate
         if cfg.vector.anneal_lr:
@@ -643,20 +469,16 @@ class VectorTrainer:
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         n = len(idx)
-        n_mb = max(1, round(n / p.batch_size))
-        stats: dict[str, list] = {
-            k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
-        }
+        stats: dict[str, list] = {k: [] for k in LOSS_STATS}
         for _ in range(p.n_epochs):
-            for mb in np.array_split(self.rng.permutation(n), n_mb):
+            for mb in np.array_split(self.rng.permutation(n), max(1, round(n / p.batch_size))):
                 mb = torch.from_numpy(mb).to(dev)
                 rows = b_rows[mb]
                 mb_mask = b_mask[rows]
                 legal = Legal.of(mb_mask)
                 obs_mb = b_obs[rows]
-                with self.autocast():
-                    logp_all = pair_log_probs(self.net.actor, obs_mb, legal, mb_mask)
-                    new_v = self.net.value(obs_mb)
+                logp_all = pair_log_probs(self.net.actor, obs_mb, legal, mb_mask)
+                new_v = self.net.value(obs_mb)
                 new_logp = chosen(logp_all, legal, b_act[mb])
                 ent = entropy(logp_all, legal).mean()
                 log_ratio = new_logp - b_logp[mb]
@@ -670,134 +492,77 @@ class VectorTrainer:
                 pg_loss = torch.max(
                     -adv * ratio, -adv * ratio.clamp(1 - p.clip_range, 1 + p.clip_range)
                 ).mean()
-                if cfg.vector.clip_vloss:
-                    v_clipped = b_val[mb] + (new_v - b_val[mb]).clamp(-p.clip_range, p.clip_range)
-                    v_loss = (
-                        0.5
-                        * torch.max((new_v - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
-                    )
-                else:
-                    v_loss = 0.5 * ((new_v - b_ret[mb]) ** 2).mean()
+                v_loss = value_loss(
+                    new_v, b_val[mb], b_ret[mb], p.clip_range, cfg.vector.clip_vloss
+                )
                 loss = pg_loss - p.ent_coef * ent + p.vf_coef * v_loss
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), p.max_grad_norm)
                 self.optimizer.step()
-                for k, v in zip(stats, (pg_loss, v_loss, ent, approx_kl, clipfrac)):
+                for k, v in zip(LOSS_STATS, (pg_loss, v_loss, ent, approx_kl, clipfrac)):
                     stats[k].append(float(v.detach()))
-            if cfg.vector.target_kl is not None and stats["approx_kl"][-1] > cfg.vector.target_kl:
-                break
         self.pending = buf.carry(self.pending)
         self.rs.updates += 1
         var = float(b_ret.var()) if n > 1 else 0.0
         explained = float("nan") if var == 0 else 1.0 - float((b_ret - b_val).var()) / var
         out = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
-        out.update(
-            {
-                "losses/explained_variance": explained,
-                "charts/learning_rate": lr,
-                "charts/transitions": n,
-            }
-        )
+        out["losses/explained_variance"] = explained
+        out["charts/learning_rate"], out["charts/transitions"] = lr, n
         return out
 
     # ---- bookkeeping ----
-    def _log(self, stats: dict) -> None:
+    def log(self, stats: dict, step: int) -> None:
         rs = self.rs
         stats["charts/steps_per_second"] = rs.step / max(rs.train_seconds, 1e-9)
         stats["charts/steps_per_cpu_second"] = rs.step / max(rs.train_cpu_seconds, 1e-9)
         stats["charts/decisions_per_second"] = rs.decisions / max(rs.train_seconds, 1e-9)
         for k, v in stats.items():
-            self.writer.add_scalar(k, v, rs.step)
+            self.writer.add_scalar(k, v, step)
 
-    def _snapshot(self) -> None:
-        cfg, rs = self.cfg, self.rs
-        self.snapshots[rs.step] = self.raw_actor()
-        rs.pool.append(rs.step)
-        del rs.pool[: -cfg.opponents.pool_size]
+    def log_scalar(self, key: str, value: float, step: int) -> None:
+        self.writer.add_scalar(key, value, step)
+
+    def snapshot(self, step: int) -> None:
+        rs = self.rs
+        self.snapshots[step] = copy.deepcopy(self.net.actor).requires_grad_(False)
+        rs.pool.append(step)
+        del rs.pool[: -self.cfg.opponents.pool_size]
         self.lanes.pool_ids = list(rs.pool)
-        rs.next_snapshot = (
-            rs.step // cfg.opponents.snapshot_every + 1
-        ) * cfg.opponents.snapshot_every
-        self._drop_unused_snapshots()
-
-    def _drop_unused_snapshots(self) -> None:
         seated = self.lanes.seat_snapshot
-        keep = set(self.rs.pool) | set(np.unique(seated[seated >= 0]).tolist())
-        for sid in list(self.snapshots):
-            if sid not in keep:
-                del self.snapshots[sid]
+        keep = set(rs.pool) | set(np.unique(seated[seated >= 0]).tolist())
+        self.snapshots = {sid: a for sid, a in self.snapshots.items() if sid in keep}
 
-    def raw_actor(self) -> nn.Sequential:
-        """A frozen copy of the actor that takes raw observations (the normalisation folded in)."""
-        if self.obs_norm is None:
-            return copy.deepcopy(self.net.actor).requires_grad_(False)
-        return self.obs_norm.fold(self.net.actor)
+    def policy_weights(self) -> PolicyWeights:
+        return policy_weights(self.net.actor, self.net.activation, self.features)
 
-    def policy(self) -> PolicyWeights:
-        return policy_weights(self.raw_actor(), self.net.activation, self.features)
+    def eval_row(self, row: dict) -> dict:
+        """Each row with the training CPU seconds so far (the x axis of benchmarks/training.py's
+        CPU-seconds plots)."""
+        return {**row, "cpu_seconds": self.rs.train_cpu_seconds}
 
-    def _evaluate(self, games: int, kind: str = "periodic") -> list[dict]:
-        """The trainers' shared evaluation (``train.evaluate_opponents``), each row with the
-        training CPU seconds so far (the x axis of benchmarks/training.py's CPU-seconds plots)."""
-        cfg, rs = self.cfg, self.rs
-        agent = PolicyAgent(self.policy(), deterministic=cfg.eval.deterministic)
-        rows = evaluate_opponents(
-            agent, self.game, self.eval_opponents, games, cfg.seed, rs.step, kind
-        )
-        for r in rows:
-            r["cpu_seconds"] = rs.train_cpu_seconds
-            self.writer.add_scalar(f"eval/win_share_vs_{r['opponent']}", r["win_share"], rs.step)
-        rs.eval_history.extend(rows)
-        self._write_eval_csv()
-        return rows
-
-    def _write_eval_csv(self) -> None:
-        write_eval_csv(self.run_dir / "eval.csv", self.rs.eval_history, EVAL_CSV_COLUMNS)
-
-    def _finish(self, wall: float) -> dict:
+    def export(self) -> dict:
         cfg, rs = self.cfg, self.rs
         save_policy(
             self.run_dir / "policy.npz",
-            self.policy(),
+            self.policy_weights(),
             game=cfg.game,
             game_config={"num_players": self.n, **cfg.game_options},
             trainer="vector",
             training=config_to_dict(cfg),
         )
-        t0 = time.perf_counter()
-        final = self._evaluate(cfg.eval.final_games, "final") if cfg.eval.final_games else []
-        plot_learning_curve(
-            rs.eval_history,
-            self.n,
-            self.run_dir / "learning_curve.png",
-            f"{cfg.game} ({self.n} players): vector PPO",
-        )
-        summary = {
-            "trainer": "vector",
-            "game": cfg.game,
-            "num_players": self.n,
-            "steps": rs.step,
+        return {
             "decisions": rs.decisions,
             "updates": rs.updates,
-            "train_seconds": rs.train_seconds,
-            "steps_per_second": rs.step / max(rs.train_seconds, 1e-9),
-            "train_cpu_seconds": rs.train_cpu_seconds,
             "budget_cpu_seconds": rs.train_cpu_seconds,
-            "steps_per_cpu_second": rs.step / max(rs.train_cpu_seconds, 1e-9),
             "decisions_per_second": rs.decisions / max(rs.train_seconds, 1e-9),
-            "wall_seconds_this_session": wall,
-            "final_eval_seconds": time.perf_counter() - t0,
             "n_envs": cfg.n_envs,
             "scalar_lanes": self.lanes.Ls,
-            "torch_threads": cfg.torch_threads,
             "device": str(self.device),
-            "opponent_mix": self.mix,
-            "pool_size": len(rs.pool),
-            "load_average": list(os.getloadavg()),
-            "final_eval": final,
         }
-        atomic_write(self.run_dir / "summary.json", json.dumps(summary, indent=2).encode())
+
+    def finish(self, wall: float) -> dict:
+        summary = super().finish(wall)
         self.writer.close()
         return summary
 
@@ -810,8 +575,6 @@ class VectorTrainer:
         arrays["pending"] = self.pending
         arrays["episode_return"] = self.episode_return
         arrays["sampler"] = self.sampler.get_state().cpu().numpy()
-        if self.obs_norm is not None:
-            arrays.update({f"obs_norm.{k}": v for k, v in self.obs_norm.state().items()})
         meta = {
             "config": config_to_dict(self.cfg),
             "run_state": self.rs.__dict__,
@@ -834,8 +597,11 @@ class VectorTrainer:
         # runs saved before vector.batched_agents existed seated every agent on the scalar engine
         saved.setdefault("vector", {}).setdefault("batched_agents", False)
         saved["vector"].setdefault("features", None)  # runs saved before the key had none
-        _check_resumable(saved, config_to_dict(self.cfg))
-        self.rs = RunState(**meta["run_state"])
+        for key, default in REMOVED_VECTOR_KEYS.items():  # at their default, they change nothing
+            if saved["vector"].get(key, default) == default:
+                saved["vector"].pop(key, None)
+        check_resumable(saved, config_to_dict(self.cfg))
+        self.rs = VectorRunState(**meta["run_state"])
         self.net.load_state_dict(tensors["net"])
         self.optimizer.load_state_dict(tensors["optimizer"])
         for sid in meta["snapshots"]:
@@ -853,10 +619,17 @@ class VectorTrainer:
         self.pending[...] = arrays["pending"]
         self.episode_return[...] = arrays["episode_return"]
         self.sampler.set_state(torch.from_numpy(arrays["sampler"]))
-        if self.obs_norm is not None:  # (_check_resumable refuses a change of vector.norm_obs)
-            self.obs_norm.load({k: arrays[f"obs_norm.{k}"] for k in ("mean", "var", "count")})
         self.rng.bit_generator.state = meta["rng"]
-        self._write_eval_csv()
+        self.write_eval_csv()
+
+
+def value_loss(new_v, old_v, returns, clip_range: float, clip: bool) -> torch.Tensor:
+    """Half the squared error of the values; with ``clip``, the larger of it and the error of the
+    value moved at most ``clip_range`` from the rollout's (as PPO2 and CleanRL do)."""
+    if not clip:
+        return 0.5 * ((new_v - returns) ** 2).mean()
+    clipped = old_v + (new_v - old_v).clamp(-clip_range, clip_range)
+    return 0.5 * torch.max((new_v - returns) ** 2, (clipped - returns) ** 2).mean()
 
 
 # ---- files --------------------------------------------------------------------------------------

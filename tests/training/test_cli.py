@@ -38,7 +38,7 @@ def test_exponent_floats_without_a_dot_are_floats(tmp_path):
     assert cfg.ppo.learning_rate == 1e-4 and cfg.ppo.ent_coef == 5e-3
     import argparse
 
-    from deckzoo.training.cli import _overrides
+    from deckzoo.training.cli import overrides_of
 
     args = argparse.Namespace(
         set=["ppo.learning_rate=3e-5", "eval.games=12", "reward=score"],
@@ -47,7 +47,7 @@ def test_exponent_floats_without_a_dot_are_floats(tmp_path):
         no_progress=False,
         address=None,
     )
-    overrides, sources = _overrides(args)
+    overrides, sources = overrides_of(args)
     assert overrides == {"ppo.learning_rate": 3e-5, "eval.games": 12, "reward": "score"}
     assert load_config(path, overrides, sources).ppo.learning_rate == 3e-5
 
@@ -303,7 +303,7 @@ def test_extending_a_run_marks_final_rows_and_updates_config(finished_run, tmp_p
 
 
 def test_ctrl_c_says_where_the_checkpoint_is_and_how_to_resume(tmp_path, capsys, monkeypatch):
-    import deckzoo.training.train as T
+    import deckzoo.training.opponents as T
 
     calls = []
     real = T.evaluate

@@ -11,7 +11,8 @@ import torch
 import deckzoo.envs as E
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.pretrain import accuracy, collect_demos, fit, random_accuracy
-from deckzoo.training.train import Trainer, _new_model, make_vec_env
+from deckzoo.training.sb3 import SB3Trainer as Trainer
+from deckzoo.training.sb3 import make_vec_env, new_model
 
 from .test_train import _params, _same_tensors, tiny
 
@@ -68,7 +69,7 @@ def cloned():
         1
     )  # as the trainer does: two threads on a busy 2-core machine are 10x slower
     torch.manual_seed(0)
-    model = _new_model(cfg, make_vec_env(cfg, {"random": 1.0}))
+    model = new_model(cfg, make_vec_env(cfg, {"random": 1.0}))
     game = E.game_class("gobig")(4)
     demos = collect_demos(game, "heuristic", 6000, seed=1, reward="win", gamma=0.99)
     held = demos.game_index >= demos.games - demos.games // 5

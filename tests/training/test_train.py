@@ -16,7 +16,8 @@ from deckzoo.agents.policy import PPOAgent
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.config import config_from_dict
-from deckzoo.training.train import Trainer, train
+from deckzoo.training.sb3 import SB3Trainer as Trainer
+from deckzoo.training.train import train
 
 ROLLOUT = 64  # n_steps 32 x 2 envs
 
@@ -79,14 +80,14 @@ def test_smoke_run_every_game(name, tmp_path):
 
 
 def test_final_evaluation_uses_the_pre_registered_seed(tmp_path):
-    from deckzoo.training.train import _seed, evaluate
+    from deckzoo.training.opponents import derive_seed, evaluate
 
     cfg = tiny(tmp_path / "run", rollouts=1, eval={"every": 0, "final_games": 4, "final_seed": 77})
     summary = train(cfg)
     agent = PPOAgent(str(tmp_path / "run" / "final.zip"))
     step = summary["steps"]  # games seeded from (final_seed, step, opponent) as every evaluation
     again = evaluate(
-        agent, E.game_class("gobig")(cfg.num_players), "random", 4, seed=_seed(77, step, 0)
+        agent, E.game_class("gobig")(cfg.num_players), "random", 4, seed=derive_seed(77, step, 0)
     )
     assert summary["final_eval"][0]["win_share"] == again["win_share"]
     assert summary["final_eval"][0]["steps_per_game"] == again["steps_per_game"]
@@ -97,7 +98,7 @@ def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
     counts such a game as a loss for the learner and reports it as abandoned."""
     from deckzoo.agents.base import Agent
     from deckzoo.agents.stats import wilson_interval
-    from deckzoo.training.train import evaluate
+    from deckzoo.training.opponents import evaluate
 
     class First(Agent):
         def act(self, info_state):
@@ -234,7 +235,7 @@ def test_resume_guards(tmp_path):
 
 def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
     """A crash while writing leaves the previous checkpoint intact (tmp file + rename)."""
-    import deckzoo.training.train as T
+    import deckzoo.training.checkpoint as T
 
     train(tiny(tmp_path / "c", rollouts=2))
     before = (tmp_path / "c" / "checkpoint.ckpt").read_bytes()
@@ -261,7 +262,7 @@ def test_cli_rejects_bad_key(tmp_path, capsys):
 
 
 def test_heuristic_missing_falls_back(tmp_path, monkeypatch):
-    import deckzoo.training.train as T
+    import deckzoo.training.opponents as T
 
     monkeypatch.setattr(T, "has_heuristic", lambda game: False)
     cfg = tiny(
@@ -271,7 +272,7 @@ def test_heuristic_missing_falls_back(tmp_path, monkeypatch):
         eval={"opponents": ["random", "heuristic"]},
     )
     trainer = Trainer(cfg)
-    assert trainer.mix == {"random": 1.0} and trainer.eval_opponents == ["random"]
+    assert trainer.mix.weights == {"random": 1.0} and trainer.eval_opponents == ["random"]
 
 
 def test_subproc_vec_env_matches_dummy(tmp_path):

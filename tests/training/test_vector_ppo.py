@@ -27,7 +27,6 @@ from deckzoo.training.vector_ppo import (
     CHECKPOINT,
     ActorCritic,
     Legal,
-    ObsNorm,
     Rollout,
     VectorTrainer,
     act,
@@ -136,10 +135,9 @@ def test_config_checks():
         config_from_dict(
             {"trainer": "vector", "game": "wizard", "n_envs": 4, "vector": {"scalar_lanes": 5}}
         )
-    with pytest.raises(ConfigError, match="vector.norm_obs"):
-        config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"norm_obs": "yes"}})
-    with pytest.raises(ConfigError, match="vector.precision"):
-        config_from_dict({"trainer": "vector", "game": "wizard", "vector": {"precision": "fp16"}})
+    for removed in ("precision", "norm_obs", "target_kl"):  # options no shipped config used
+        with pytest.raises(ConfigError, match=f"unknown config key 'vector.{removed}'"):
+            config_from_dict({"trainer": "vector", "game": "wizard", "vector": {removed: None}})
     with pytest.raises(ConfigError, match="'vector.features'.*feature set of gobig \\(none\\)"):
         config_from_dict({"trainer": "vector", "game": "gobig", "vector": {"features": "wizard"}})
     with pytest.raises(ConfigError, match="'vector.features'.*\\(wizard\\), got 'wizrd'"):
@@ -370,69 +368,6 @@ def test_dense_and_pair_heads_give_the_same_log_probabilities_and_gradients(num_
         torch.testing.assert_close(a, b)
 
 
-def test_bfloat16_products_keep_float32_weights_and_outputs_close_to_float32(tmp_path):
-    """vector.precision bfloat16: the trainer's network stays float32 (what is saved and played),
-    its log-probabilities and values come out float32 and near the float32 ones (bfloat16 keeps
-    8 bits of mantissa), and a short run trains without a non-finite loss."""
-    trainer = VectorTrainer(tiny(tmp_path / "run", steps=200, vector={"precision": "bfloat16"}))
-    trainer.run()
-    assert all(q.dtype == torch.float32 for q in trainer.net.parameters())
-    assert all(np.isfinite(q.detach().numpy()).all() for q in trainer.net.parameters())
-    obs = torch.from_numpy(trainer.lanes.obs)
-    mask = torch.from_numpy(trainer.lanes.mask)
-    legal = Legal.of(mask)
-    with torch.no_grad():
-        exact = pair_log_probs(trainer.net.actor, obs, legal, mask)
-        exact_v = trainer.net.value(obs)
-        with trainer.autocast():
-            low = pair_log_probs(trainer.net.actor, obs, legal, mask)
-            low_v = trainer.net.value(obs)
-    assert low.dtype == torch.float32 and low_v.dtype == torch.float32
-    assert not torch.equal(low, exact)  # the products really ran in bfloat16
-    torch.testing.assert_close(low.exp(), exact.exp(), atol=0.02, rtol=0.0)
-    torch.testing.assert_close(low_v, exact_v, atol=0.05, rtol=0.05)
-
-
-def test_observation_statistics_are_those_of_everything_seen():
-    """ObsNorm's running mean and variance, merged batch by batch, equal the statistics of all
-    the observations at once; the floor bounds the scale of a value that never varies."""
-    rng = np.random.default_rng(0)
-    norm = ObsNorm(5)
-    batches = [rng.random((n, 5), dtype=np.float32) * [1, 0.1, 2, 0, 1] for n in (7, 30, 1, 12)]
-    for b in batches[:2]:
-        norm.add(b)
-    norm.commit()
-    for b in batches[2:]:
-        norm.add(b)
-        norm.commit()
-    every = np.concatenate(batches).astype(np.float64)
-    np.testing.assert_allclose(norm.mean, every.mean(0), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(norm.var, every.var(0), rtol=1e-5, atol=1e-9)
-    scale, _ = norm.affine()
-    assert scale[3] == np.float32(1 / ObsNorm.MIN_STD)  # a constant column: the floor
-    assert abs(norm(every.astype(np.float32))[:, [0, 2]].std(0) - 1).max() < 1e-4
-
-
-def test_folded_normalisation_takes_raw_observations(tmp_path):
-    """vector.norm_obs: the actor trains on normalised observations; its folded copy (snapshots,
-    evaluation, the saved policy) gives the same logits from raw ones, and the saved policy plays
-    the same greedy moves as the trained network."""
-    trainer = VectorTrainer(tiny(tmp_path / "run", steps=200, vector={"norm_obs": True}))
-    trainer.run()
-    norm = trainer.obs_norm
-    assert norm.count > 0 and not np.allclose(norm.var, 1.0)
-    raw = trainer.lanes.obs
-    with torch.no_grad():
-        trained = trainer.net.actor(torch.from_numpy(norm(raw)))
-        folded = trainer.raw_actor()(torch.from_numpy(raw))
-    torch.testing.assert_close(folded, trained, atol=1e-4, rtol=1e-4)
-    logits = trainer.policy().logits(raw)
-    np.testing.assert_allclose(logits, trained.numpy(), atol=1e-4, rtol=1e-4)
-    mask = trainer.lanes.mask
-    best = np.where(mask, trained.numpy(), -np.inf).argmax(1)
-    assert (np.where(mask, logits, -np.inf).argmax(1) == best).mean() > 0.99
-
-
 def test_sampling_never_picks_an_illegal_action_and_follows_the_probabilities():
     torch.manual_seed(0)
     actor = ActorCritic(5, 4, [8], "tanh").actor
@@ -467,27 +402,13 @@ def _state(trainer):
     )
 
 
-@pytest.mark.parametrize(
-    "precision, norm_obs, game",
-    [
-        ("float32", False, "gobig"),
-        ("bfloat16", False, "gobig"),
-        ("float32", True, "gobig"),
-        ("float32", True, "wizard"),
-    ],
-)
-def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
-    precision, norm_obs, game, tmp_path, monkeypatch
-):
+@pytest.mark.parametrize("game", ["gobig", "wizard"])
+def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(game, tmp_path, monkeypatch):
     """A run killed after step 300 and resumed from its last checkpoint. Scalar lanes with
     heuristic seats (Wizard: the heuristic's batched twin in the batched lanes instead), a pool
     of 2 (a dropped snapshot stays seated across the interruption), evaluation and learning-rate
-    annealing: everything must continue exactly, in either precision of the network's products
-    and with the observation statistics (Wizard: of the observation and its input features)."""
-    over = {
-        "game": game,
-        "vector": {"scalar_lanes": 2, "stagger": 20, "precision": precision, "norm_obs": norm_obs},
-    }
+    annealing: everything must continue exactly (Wizard: with its input features)."""
+    over = {"game": game, "vector": {"scalar_lanes": 2, "stagger": 20}}
     if game == "wizard":
         over["vector"].update(scalar_lanes=None, batched_agents=True, features="wizard")
     straight = VectorTrainer(tiny(tmp_path / "a", steps=600, **over))
@@ -521,9 +442,6 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
         return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in t.rs.eval_history]
 
     assert len(evals(straight)) >= 3 and evals(straight) == evals(resumed)
-    if norm_obs:
-        sa, sb = straight.obs_norm.state(), resumed.obs_norm.state()
-        assert all(np.array_equal(sa[k], sb[k]) for k in sa) and straight.obs_norm.count > 0
     la, ma = straight.lanes.get_state()
     lb, mb = resumed.lanes.get_state()
     assert ma == mb and la.keys() == lb.keys() and all(np.array_equal(la[k], lb[k]) for k in la)
@@ -531,10 +449,10 @@ def test_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
         assert straight.lanes.Ls == 0 and (la["seat_twin"] >= 0).any()
         # the saved policy names its features and plays raw observations as the trainer's net
         weights, meta = load_policy(tmp_path / "b" / "policy.npz")
-        assert meta["features"] == "wizard" and weights.equals(resumed.policy())
+        assert meta["features"] == "wizard" and weights.equals(resumed.policy_weights())
         obs = resumed.lanes.obs[:16]
         with torch.no_grad():
-            net_in = torch.from_numpy(resumed.obs_norm(resumed.features(obs)))
+            net_in = torch.from_numpy(resumed.features(obs))
             expect = resumed.net.actor(net_in).numpy()
         np.testing.assert_allclose(weights.logits(obs), expect, rtol=1e-4, atol=1e-4)
 
@@ -639,7 +557,7 @@ def test_checkpoints_cannot_run_code(finished_run, tmp_path):
 
 
 def test_checkpoint_write_is_atomic(finished_run, tmp_path, monkeypatch):
-    import deckzoo.training.train as T
+    import deckzoo.training.checkpoint as T
 
     run = _copy(finished_run, tmp_path)
     before = (run / CHECKPOINT).read_bytes()
@@ -665,7 +583,7 @@ def test_the_final_policy_loads_as_ppo_path_and_plays_in_the_arena(finished_run,
     _, _, tensors = read_checkpoint(finished_run / CHECKPOINT)
     trainer.net.load_state_dict(tensors["net"])  # the finished run's last network
     agent = make_agent(f"ppo:{path}", "gobig", seed=0)
-    assert agent.weights.equals(trainer.policy())
+    assert agent.weights.equals(trainer.policy_weights())
     rc = main(
         [
             "arena",
