@@ -33,6 +33,18 @@ def test_every_game_has_a_ladder():
         assert search.clock == "cpu" and 0 < search.seconds <= 1.0  # capped at 1 s of CPU
 
 
+def test_the_strongest_table_names_registered_games_and_defaults_the_rest(monkeypatch):
+    """``agents/strongest.py`` is keyed by game name and read under any env name; a game it does
+    not list (a new one) searches with ``DEFAULT_ISMCTS``."""
+    from deckzoo.agents import strongest
+    from deckzoo.envs import registry
+
+    assert set(strongest.STRONGEST_ISMCTS) <= set(registry.games())
+    assert ismcts_spec("wizard_v0") == strongest.STRONGEST_ISMCTS["wizard"]
+    monkeypatch.delitem(strongest.STRONGEST_ISMCTS, "wizard")
+    assert ismcts_spec("wizard") == strongest.DEFAULT_ISMCTS == "ismcts:60:rollout=heuristic"
+
+
 def test_leaderboard_smoke_and_continuation(tmp_path):
     lb = load_script()
     base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
