@@ -10,7 +10,7 @@ and draw cards instead" and "Try to remember which special cards have already be
   well (and draw) instead when no card is worth spending.
 * Well sacrifice: give up the card whose keep value is lowest against the cards it lets you draw.
 * Holmgang: challenge the leader for their most valuable card; join with Til Valhallar only when a
-  card in hand is likely to win a prize worth it.
+  card in hand is likely to win a prize worth it (an onlooker without one declines).
 
 Uses only ``info_state.view()`` and the mask; the engine's pure ``trick_winner`` (the winner of
 ``resolve_trick``) scores samples, memoised per (card, the others' cards, trumps): a sampled trick
@@ -114,8 +114,8 @@ class HeuristicAgent(Agent):
             return self._target(v, legal)
         if phase == "stake":
             return self._stake(v, legal, info_state.game.stake_base)
-        if phase == "ticket":
-            return JOIN if self._worth_joining(v) else PASS
+        if phase == "ticket":  # every onlooker is asked; without a Til Valhallar only PASS
+            return JOIN if JOIN in legal and self._worth_joining(v) else PASS
         return int(self.rng.choice(legal))
 
     def _prize(self, v) -> float:

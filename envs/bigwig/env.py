@@ -1,11 +1,11 @@
-"""bigwig_v0: the PettingZoo AEC and native Parallel envs of BigWig (rules and layouts:
+"""bigwig_v1: the PettingZoo AEC and native Parallel envs of BigWig (rules and layouts:
 envs/bigwig/rules.py, docs/rules/bigwig.md).
 
 | | |
 |---|---|
-| import | `from deckzoo.envs import bigwig_v0` |
-| make | `pettingzoo.make("aec", "deckzoo/bigwig-v0")` |
-| | `pettingzoo.make("parallel", "deckzoo/bigwig-v0")` |
+| import | `from deckzoo.envs import bigwig_v1` |
+| make | `pettingzoo.make("aec", "deckzoo/bigwig-v1")` |
+| | `pettingzoo.make("parallel", "deckzoo/bigwig-v1")` |
 | agents | `player_0` ... `player_{n-1}`, n = 2-6 (default 4) |
 | actions | AEC: Discrete(109 + n); Parallel: Discrete(110 + n), the last id is NOOP |
 | observation | `{"observation": float32 (see the layout), "action_mask": int8}` |

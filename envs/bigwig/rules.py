@@ -12,10 +12,11 @@ top of the altar pile (20 point cards of 2-5 VP, 4 holmgang cards):
   the highest card if nobody played a trump; a tie means no winner and the card goes under the
   altar. Special effects resolve in the order of ruling B11 (see ``trick.py``).
 * a holmgang: the player with the fewest VP (ties: youngest, B24) challenges another player who
-  holds a point card, choosing the target and the card at stake; every other player holding a Til
-  Valhallar may then spend it to join (asked in age order); the duellists and joiners play a trick
-  with the stake's colours; the winner takes the stake and every card under the altar. The game
-  ends after the 4th holmgang round.
+  holds a point card, choosing the target and the card at stake; every other player (onlooker)
+  then decides at once whether to spend a Til Valhallar to join (B27: one simultaneous decision,
+  revealed together; an onlooker without one can only decline); the duellists and joiners play a
+  trick with the stake's colours; the winner takes the stake and every card under the altar. The
+  game ends after the 4th holmgang round.
 
 Playing the well card never wins, but afterwards (youngest first, then clockwise) the player takes
 it back, sacrifices another card and draws 1/2/3 cards for a sacrificed value 0-3/4-6/7-10, never
@@ -34,15 +35,17 @@ Actions (109 + num_players ids; n = num_players)
     0-45        play a card of kind k into the face-down trick (kinds: see cards.py)
     46          play the well card
     47-92       sacrifice a card of kind k - 47 (after playing the well)
-    93          join the holmgang with a Til Valhallar ticket;  94  do not join (asked only of
-                onlookers holding one, in age order; nobody else sees who is asked)
+    93          join the holmgang with a Til Valhallar ticket;  94  do not join (every onlooker
+                decides, at once; 94 is the only choice without a Til Valhallar)
     95..93+n    challenge the player (a - 94) seats to your left
     94+n..108+n put the challenged player's point card of kind (a - 94 - n) at stake
     Every decision is a single step with an exact mask; forced choices are still asked.
 
 Simultaneous play. A trick's commits are asked one seat at a time (youngest first, then clockwise
-among the players of the trick); ``simultaneous_players()`` lists the seats that still have to
-commit, and nothing in any view (hand sizes included) shows another seat's commit before the reveal.
+among the players of the trick), and so are the onlookers' ticket decisions (in age order);
+``simultaneous_players()`` lists the seats that still have to decide, and nothing in any view (hand
+sizes included) shows another seat's commit or ticket decision before the reveal. Every onlooker
+is asked about a ticket, so who holds a Til Valhallar shows nowhere (W-E1).
 
 Observation (float32, all entries in [0, 1]); seats are relative: index 0 is the observer, then
 clockwise. See ``game.layout`` / docs/rules/bigwig.md for the index table.
@@ -54,7 +57,9 @@ in order (global_state.py).
 
 Rewards: win (default), score (VP centred, /20), dense (VP as they are won or lost, /20).
 
-Version history: v0 - first release.
+Version history: v0 - first release. v1 - the ticket window is one simultaneous decision of
+every onlooker, revealed together (W-E1): who holds a Til Valhallar no longer shows in the phase,
+the seats to act, ``agent_selection`` or the number of steps.
 """
 
 from __future__ import annotations
@@ -138,7 +143,7 @@ def draws_allowed(entitlement: int, hand_size: int) -> int:
 class BigWigGame(Game):
     name = "bigwig"
     title = "BigWig"
-    version = 0
+    version = 1
     decision_phases = tuple(p for p in PHASE_NAMES if p != "over")
     simultaneous = True
     min_players = 2
@@ -177,7 +182,7 @@ class BigWigGame(Game):
         self.num_actions = num_actions(n)
         self.stake_base = stake_base(n)
         # One round a small card: a point round asks n commits and at most n sacrifices; a
-        # holmgang adds a target, a stake and at most n - 2 tickets.
+        # holmgang adds a target, a stake and n - 2 ticket decisions (one per onlooker).
         points = int(SMALL_COPIES.sum()) - NUM_HOLMGANGS
         self.max_game_length = points * 2 * n + NUM_HOLMGANGS * (2 + (n - 2) + 2 * n)
         self.score_bounds = (0, TOTAL_VP)
@@ -197,7 +202,7 @@ class BigWigGame(Game):
                 (
                     "current_player",
                     n,
-                ),  # one-hot seat deciding now (none in a trick or others' ticket)
+                ),  # one-hot seat deciding now (none in a trick or the ticket window)
                 (
                     "round_card",
                     NUM_SMALL_KINDS,
@@ -270,6 +275,7 @@ class BigWigState(State):
         "small",
         "stake",
         "target",
+        "tickets",
         "trump",
         "well",
     )
@@ -312,6 +318,7 @@ class BigWigState(State):
         self.commits = [NONE] * n
         self.challenger = self.target = self.stake = NONE
         self.joiners = []
+        self.tickets = []
         self.queue = []
 
     def _start_round(self) -> None:
@@ -426,13 +433,15 @@ class BigWigState(State):
                 mask[PLAY_BASE : PLAY_BASE + NUM_KINDS] = self.hands[player] > 0
                 mask[PLAY_WELL] = self.well[player]
             return mask
+        if ph == PHASE_TICKET:  # B27: every onlooker decides; without a ticket it can only decline
+            if player in self.queue:
+                mask[PASS] = True
+                mask[JOIN] = self.hands[player, TIL_VALHALLAR] > 0
+            return mask
         if player != self.current_player:
             return mask
         if ph == PHASE_SACRIFICE:
             mask[SACRIFICE_BASE : SACRIFICE_BASE + NUM_KINDS] = self.hands[player] > 0
-        elif ph == PHASE_TICKET:
-            mask[PASS] = True
-            mask[JOIN] = self.hands[player, TIL_VALHALLAR] > 0
         elif ph == PHASE_TARGET:
             n = self.game.num_players
             for off in range(1, n):
@@ -458,6 +467,8 @@ class BigWigState(State):
     def simultaneous_players(self) -> tuple[int, ...]:
         if self.phase == PHASE_COMMIT:
             return tuple(s for s in self.participants if self.commits[s] == NONE)
+        if self.phase == PHASE_TICKET:
+            return tuple(self.queue)
         return super().simultaneous_players()
 
     def _apply(self, action: int) -> None:
@@ -484,13 +495,13 @@ class BigWigState(State):
             self.queue.pop(0)
             self._next_sacrifice()
         elif ph == PHASE_TICKET:
-            if action == JOIN:  # B27: the ticket is discarded, not played
-                self.hands[p, TIL_VALHALLAR] -= 1
-                self.discard[TIL_VALHALLAR] += 1
-                self.origins.reveal(p, TIL_VALHALLAR)
-                self.joiners.append(p)
+            if action == JOIN:  # kept secret until every onlooker has decided
+                self.tickets.append(p)
             self.queue.pop(0)
-            self._next_ticket()
+            if self.queue:
+                self.current_player = self.queue[0]
+            else:
+                self._reveal_tickets()
         elif ph == PHASE_TARGET:
             self.target = (p + action - TARGET_BASE + 1) % self.game.num_players
             self.phase = PHASE_STAKE
@@ -499,18 +510,23 @@ class BigWigState(State):
             self.trump = POINT_TRUMP[self.stake].tolist()  # B12
             duel = (self.challenger, self.target)
             self.queue = [s for s in self.game.age_order if s not in duel]
-            self._next_ticket()
+            if self.queue:
+                self.phase = PHASE_TICKET
+                self.current_player = self.queue[0]
+            else:
+                self._reveal_tickets()
 
-    def _next_ticket(self) -> None:
-        """B27: each onlooker holding a Til Valhallar, in age order, decides whether to join (the
-        others are not asked: a choice of one is no choice, X6); then the duel's trick."""
-        queue = self.queue
-        while queue and not self.hands[queue[0], TIL_VALHALLAR]:
-            queue.pop(0)
-        if queue:
-            self.phase = PHASE_TICKET
-            self.current_player = queue[0]
-            return
+    def _reveal_tickets(self) -> None:
+        """B27 (W-E1): every onlooker has decided, each unaware of the others' decisions (asked
+        in age order, revealed together, like a trick's commits). Every onlooker is asked, with
+        or without a Til Valhallar, so being asked shows nothing. The joiners discard their
+        tickets (in age order) and play the duel's trick."""
+        for s in self.tickets:
+            self.hands[s, TIL_VALHALLAR] -= 1  # the ticket is discarded, not played
+            self.discard[TIL_VALHALLAR] += 1
+            self.origins.reveal(s, TIL_VALHALLAR)
+            self.joiners.append(s)
+        self.tickets = []
         self._start_commits([self.challenger, self.target, *self.joiners])
 
     def is_terminal(self) -> bool:
@@ -547,15 +563,14 @@ class BigWigState(State):
     def to_act(self, player: int) -> bool:
         if self.phase == PHASE_COMMIT:
             return player in self.participants and self.commits[player] == NONE
+        if self.phase == PHASE_TICKET:
+            return player in self.queue
         return player == self.current_player
 
     def shown_current_player(self, player: int) -> int | None:
-        """The deciding seat as ``player`` sees it: nobody in a trick (the commits are simultaneous)
-        or while another seat decides about a ticket (only Til Valhallar holders are asked, so
-        showing who is asked would show who holds one)."""
-        ph = self.phase
-        hidden = ph == PHASE_TICKET and player != self.current_player
-        if hidden or ph in (PHASE_COMMIT, PHASE_OVER):
+        """The deciding seat as ``player`` sees it: nobody in a trick or in the ticket window
+        (both are simultaneous decisions: ``to_act`` tells a seat whether it still decides)."""
+        if self.phase in (PHASE_COMMIT, PHASE_TICKET, PHASE_OVER):
             return None
         return self.current_player
 
@@ -665,17 +680,15 @@ class BigWigState(State):
 
         The hidden cards are redealt consistently with the public record of the draw piles
         (``origins.py``): a card of a reshuffled pile is still in it or in the hand of a seat that
-        drew from it since. While another seat decides about a ticket, that seat keeps a Til
-        Valhallar (only holders are asked)."""
+        drew from it since. In the ticket window the other onlookers' secret decisions are
+        resampled too: one that has decided joins with probability 1/2 if its new hand holds a
+        Til Valhallar, else declines (every onlooker is asked, so being asked says nothing)."""
         s = self.clone()
         n = self.game.num_players
         own = np.repeat(np.arange(NUM_KINDS), self.hands[player]).tolist()
         if self.commits[player] not in (NONE, WELL):
             own.append(self.commits[player])
-        keep = {}
-        if self.phase == PHASE_TICKET and self.current_player != player:
-            keep[self.current_player] = [TIL_VALHALLAR]
-        hands, s.draw = self.origins.deal_hidden(player, own, keep, len(self.draw), rng)
+        hands, s.draw = self.origins.deal_hidden(player, own, {}, len(self.draw), rng)
         for q in range(n):
             if q == player:
                 continue
@@ -690,10 +703,24 @@ class BigWigState(State):
                 else:
                     s.hands[q, cards[pick]] -= 1
                     s.commits[q] = int(cards[pick])
+        if self.phase == PHASE_TICKET:  # the other onlookers' decisions are secret
+            s.tickets = []
+            for q in self._decided():
+                if q == player:
+                    joins = q in self.tickets
+                else:
+                    joins = bool(s.hands[q, TIL_VALHALLAR]) and rng.random() < 0.5
+                if joins:
+                    s.tickets.append(q)
         small = list(self.small)
         rng.shuffle(small)
         s.small = small
         return s
+
+    def _decided(self) -> list[int]:
+        """The onlookers that have made their ticket decision, in age order (ticket window)."""
+        duel = (self.challenger, self.target)
+        return [s for s in self.game.age_order if s not in duel and s not in self.queue]
 
     def clone(self) -> BigWigState:
         s = BigWigState.__new__(BigWigState)
@@ -709,6 +736,7 @@ class BigWigState(State):
         s.participants, s.commits = list(self.participants), list(self.commits)
         s.challenger, s.target, s.stake = self.challenger, self.target, self.stake
         s.joiners, s.queue = list(self.joiners), list(self.queue)
+        s.tickets = list(self.tickets)
         s.last_trick, s.last_winner = list(self.last_trick), self.last_winner
         return s
 
@@ -747,9 +775,21 @@ class BigWigState(State):
             raise AssertionError(
                 f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}"
             )
-        if self.phase == PHASE_TICKET and not self.hands[self.current_player, TIL_VALHALLAR]:
-            raise AssertionError(f"seat {self.current_player} is asked about a ticket it lacks")
+        self._check_tickets()
         self._check_origins()
+
+    def _check_tickets(self) -> None:
+        """The ticket window asks the onlookers in age order; a secret join holds a ticket."""
+        if self.phase != PHASE_TICKET:
+            if self.tickets:
+                raise AssertionError(f"secret joins {self.tickets} outside the ticket window")
+            return
+        if not self.queue or self.current_player != self.queue[0]:
+            raise AssertionError(f"seat {self.current_player} asked, queue {self.queue}")
+        if [s for s in self._decided() if s in self.tickets] != self.tickets:
+            raise AssertionError(f"secret joins {self.tickets} by seats that have not decided")
+        if any(not self.hands[s, TIL_VALHALLAR] for s in self.tickets):
+            raise AssertionError(f"a secret join {self.tickets} without a Til Valhallar")
 
     def _check_origins(self) -> None:
         """The public record of the draw piles agrees with the cards' places (counts only)."""
@@ -805,6 +845,11 @@ class BigWigState(State):
                     if self.joiners
                     else ""
                 )
+                + (
+                    f"; joining (secret): {', '.join(f'player_{j}' for j in self.tickets)}"
+                    if self.tickets
+                    else ""
+                )
             )
         if any(k != NONE for k in self.last_trick):
             played = ", ".join(
@@ -825,6 +870,9 @@ class BigWigState(State):
             )
         if self.phase == PHASE_OVER:
             lines.append(self.game_over_line())
+        elif self.phase == PHASE_TICKET:
+            waiting = ", ".join(f"player_{q}" for q in self.queue)
+            lines.append(f"{waiting} to decide about a ticket (player_{self.current_player} now)")
         else:
             lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)
@@ -889,8 +937,13 @@ class BigWigState(State):
             lines.append(f"trick ({seats}): {waiting}")
         elif v["phase"] == "sacrifice":
             lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
-        elif v["current_player"] is None:  # a ticket holder decides, and the view hides who (B27)
-            lines.append("an onlooker holding a Til Valhallar decides whether to join")
+        elif v["phase"] == "ticket":  # every onlooker decides at once (B27)
+            waiting = (
+                "you decide whether to join with a Til Valhallar"
+                if v["to_act"]
+                else "the onlookers decide whether to join with a Til Valhallar"
+            )
+            lines.append(f"holmgang tickets: {waiting}")
         else:
             lines.append(f"player_{v['current_player']} to choose: {v['phase']}")
         return "\n".join(lines)
@@ -925,6 +978,7 @@ class BigWigState(State):
             "target": self.target,
             "stake": self.stake,
             "joiners": list(self.joiners),
+            "tickets": list(self.tickets),
             "queue": list(self.queue),
             "last_trick": list(self.last_trick),
             "last_winner": self.last_winner,
@@ -956,6 +1010,7 @@ class BigWigState(State):
         s.participants, s.commits = list(d["participants"]), list(d["commits"])
         s.challenger, s.target, s.stake = d["challenger"], d["target"], d["stake"]
         s.joiners, s.queue = list(d["joiners"]), list(d["queue"])
+        s.tickets = list(d["tickets"])
         s.last_trick, s.last_winner = list(d["last_trick"]), d["last_winner"]
         s.origins = Origins.from_dict(d["origins"])
         return s

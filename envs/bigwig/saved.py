@@ -14,6 +14,7 @@ from .cards import (
     NUM_POINT_KINDS,
     NUM_SMALL_KINDS,
     SMALL_COPIES,
+    TIL_VALHALLAR,
     WELL,
     card_name,
     small_name,
@@ -26,6 +27,7 @@ from .rules import (
     PHASE_OVER,
     PHASE_STAKE,
     PHASE_TARGET,
+    PHASE_TICKET,
     SMALL_TOTAL,
 )
 
@@ -50,6 +52,7 @@ FIELDS = (
     "target",
     "stake",
     "joiners",
+    "tickets",
     "queue",
     "last_trick",
     "last_winner",
@@ -81,13 +84,14 @@ def check_state(game, d: dict) -> None:
     f.int("target", NONE, n - 1)
     f.int("stake", NONE, NUM_POINT_KINDS - 1)
     joiners = f.ints("joiners", 0, n - 1)
-    f.ints("queue", 0, n - 1)
+    tickets = f.ints("tickets", 0, n - 1)
+    queue = f.ints("queue", 0, n - 1)
     f.ints("last_trick", NONE, WELL, n)
     f.int("last_winner", NONE, n - 1)
     _check_origins(f, f.get("origins"), n, hands, commits)
     if (phase == PHASE_OVER) != (cp is None):
         f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
-    for name, seats in (("participants", participants), ("joiners", joiners)):
+    for name, seats in (("participants", participants), ("joiners", joiners), ("tickets", tickets)):
         if len(set(seats)) != len(seats):
             f.fail(name, f"lists a seat twice: {seats}")
     large = hands.sum(axis=0) + discard
@@ -134,11 +138,24 @@ def check_state(game, d: dict) -> None:
         f.fail("hands", f"a player holds more than {HAND_LIMIT} cards: {sizes.tolist()}")
     if phase == PHASE_COMMIT and cp not in participants:
         f.fail("current_player", f"is {cp!r}, who does not play in this trick ({participants})")
+    _check_tickets(f, phase, cp, queue, tickets, hands)
     if phase in (PHASE_TARGET, PHASE_STAKE) and (cp != challenger or round_card != HOLMGANG):
         f.fail(
             "phase",
             f"is {PHASE_NAMES[phase]}, which needs a holmgang round and the challenger to act",
         )
+
+
+def _check_tickets(f: Fields, phase: int, cp, queue, tickets, hands) -> None:
+    """The ticket window (B27): the seat asked heads the queue of onlookers still to decide, and
+    a secret join exists only in the window, by a seat that has decided and holds a ticket."""
+    if phase == PHASE_TICKET and (not queue or cp != queue[0]):
+        f.fail("queue", f"is {queue}, but player {cp!r} is asked about a ticket")
+    if tickets and phase != PHASE_TICKET:
+        f.fail("tickets", f"lists secret joins {tickets} outside the ticket window")
+    for s in tickets:
+        if s in queue or not hands[s, TIL_VALHALLAR]:
+            f.fail("tickets", f"player {s} joins in secret but has not decided or holds no ticket")
 
 
 def _check_origins(f: Fields, value, n: int, hands, commits) -> None:

@@ -21,7 +21,7 @@ from .cards import (
     card_name,
     small_name,
 )
-from .rules import PASS, PLAY_BASE, PLAY_WELL
+from .rules import JOIN, PASS, PLAY_BASE, PLAY_WELL
 
 _COLORS = ("red", "yellow", "blue", "green")
 _COMMITS = range(PLAY_BASE, PLAY_WELL + 1)  # a card or the well, played face down
@@ -127,9 +127,9 @@ def scene(views: list[dict | None]) -> dict:
 
 
 def secret_action(state, action: int) -> str | None:
-    """A commit is face down, and not even its timing is public (B36). Only holders of a Til
-    Valhallar are asked to join a holmgang, so declining would show who holds one; joining is
-    public (the ticket is discarded)."""
+    """A commit is face down, and not even its timing is public (B36). A ticket decision is
+    secret too: every onlooker decides, and the joins are revealed together once all have
+    (B27, W-E1)."""
     if action in _COMMITS:
         return "a card is played face down"
-    return "an onlooker decides about the holmgang" if action == PASS else None
+    return "an onlooker decides about the holmgang" if action in (JOIN, PASS) else None

@@ -40,6 +40,7 @@ CORRUPTIONS = [
     ("round", set_field("round", 24)),
     ("commits", set_field("commits", [99] * 4)),
     ("trump", set_field("trump", [1, 0])),
+    ("tickets", set_field("tickets", [0])),  # a secret join outside the ticket window
     ("origins", lambda st: st["origins"]["piles"][0]["held"].__setitem__(0, 99)),
     ("origins", lambda st: st["origins"].pop("piles")),
 ]

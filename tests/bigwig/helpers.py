@@ -82,6 +82,7 @@ def table(
         "target": NONE,
         "stake": NONE,
         "joiners": [],
+        "tickets": [],
         "queue": [],
         "last_trick": [NONE] * n,
         "last_winner": NONE,
@@ -106,5 +107,6 @@ def commit(state: BigWigState, plays: dict) -> None:
 
 
 def pass_tickets(state: BigWigState) -> None:
+    """Every onlooker declines to join the holmgang."""
     while state.phase == 2:
         state.apply(PASS)

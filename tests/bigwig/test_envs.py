@@ -1,19 +1,19 @@
-"""bigwig_v0 through PettingZoo: the AEC env never shows a committed card before the reveal (X5),
+"""bigwig_v1 through PettingZoo: the AEC env never shows a committed card before the reveal (X5),
 and the native Parallel env lets every seat of a trick commit in one step."""
 
 import numpy as np
 import pytest
 
-from deckzoo.envs import IllegalActionError, bigwig_v0
+from deckzoo.envs import IllegalActionError, bigwig_v1
 from deckzoo.envs.bigwig.cards import point_kind, standard
-from deckzoo.envs.bigwig.rules import PHASE_COMMIT, TARGET_BASE
+from deckzoo.envs.bigwig.rules import PASS, PHASE_COMMIT, PHASE_TICKET, TARGET_BASE
 
 from .helpers import table
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
-    env = bigwig_v0.env(num_players=n)
+    env = bigwig_v1.env(num_players=n)
     env.reset(seed=n)
     rng = np.random.default_rng(n)
     state = env.unwrapped.game_state
@@ -24,7 +24,10 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
             env.step(None)
             continue
         state = env.unwrapped.game_state
-        in_trick = state.phase == PHASE_COMMIT and len(state.simultaneous_players()) > 1
+        # a trick or the ticket window (W-E1), not yet complete
+        in_trick = state.phase in (PHASE_COMMIT, PHASE_TICKET) and len(
+            state.simultaneous_players()
+        ) > 1
         others = [a for a in env.agents if a != agent]
         before = {a: env.observe(a) for a in others}
         views = {a: state.view(int(a.split("_")[1])) for a in others}
@@ -34,7 +37,7 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
             for a in others:
                 after = env.observe(a)
                 assert np.array_equal(after["observation"], before[a]["observation"]), (
-                    f"{a} saw {agent}'s commit"
+                    f"{a} saw {agent}'s decision"
                 )
                 # (the AEC mask itself moves with the turn; the seat's own pending mask does not
                 # change)
@@ -46,7 +49,7 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
 
 
 def test_aec_pending_seat_knows_it_must_still_commit_but_not_what_others_did():
-    env = bigwig_v0.raw_env(num_players=3)
+    env = bigwig_v1.raw_env(num_players=3)
     env.reset(seed=0)
     env.game_state = table(
         [[standard("red", 9)], [standard("blue", 9)], [standard("green", 1)]], point_kind(["red"])
@@ -63,7 +66,7 @@ def test_aec_pending_seat_knows_it_must_still_commit_but_not_what_others_did():
 
 @pytest.mark.parametrize("n", range(2, 7))
 def test_parallel_all_trick_players_commit_in_one_step(n):
-    env = bigwig_v0.parallel_env(num_players=n)
+    env = bigwig_v1.parallel_env(num_players=n)
     obs, _ = env.reset(seed=10 + n)
     noop = env.noop
     assert noop == env.game.num_actions and env.action_space("player_0").n == noop + 1
@@ -86,7 +89,11 @@ def test_parallel_all_trick_players_commit_in_one_step(n):
                 assert mask.tolist() == [0] * noop + [1]
         if len(acting) > 1:
             simultaneous += 1
-            assert state.phase == PHASE_COMMIT and set(acting) == set(state.participants)
+            if state.phase == PHASE_TICKET:  # every onlooker decides in the same step (W-E1)
+                duel = (state.challenger, state.target)
+                assert acting == tuple(s for s in state.game.age_order if s not in duel)
+            else:
+                assert state.phase == PHASE_COMMIT and set(acting) == set(state.participants)
         actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
         obs, rew, *_ = env.step(actions)
         steps += 1
@@ -100,7 +107,7 @@ def test_parallel_all_trick_players_commit_in_one_step(n):
 
 def test_parallel_same_seed_and_actions_same_game():
     def run():
-        env = bigwig_v0.parallel_env(num_players=4)
+        env = bigwig_v1.parallel_env(num_players=4)
         obs, _ = env.reset(seed=5)
         rng = np.random.default_rng(1)
         trace = []
@@ -116,7 +123,7 @@ def test_parallel_same_seed_and_actions_same_game():
 
 
 def test_parallel_illegal_action_raises_and_keeps_the_state():
-    env = bigwig_v0.parallel_env(num_players=3)
+    env = bigwig_v1.parallel_env(num_players=3)
     obs, _ = env.reset(seed=2)
     while len(env.game_state.simultaneous_players()) < 3:
         obs, *_ = env.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents})
@@ -130,7 +137,7 @@ def test_parallel_illegal_action_raises_and_keeps_the_state():
 
 
 def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():
-    env = bigwig_v0.parallel_env(num_players=3)
+    env = bigwig_v1.parallel_env(num_players=3)
     env.reset(seed=0)
     env.game_state = table(
         [[standard("red", 1)], [standard("red", 2)], [standard("blue", 1)]],
@@ -145,7 +152,7 @@ def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():
 
 def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
     """reward="dense": the duel's stake leaving the target is a negative reward for it (VP / 20)."""
-    env = bigwig_v0.raw_env(num_players=3, reward="dense")
+    env = bigwig_v1.raw_env(num_players=3, reward="dense")
     env.reset(seed=0)
     p2, p3 = point_kind(["red"]), point_kind(["red", "green"])
     env.game_state = table(
@@ -157,7 +164,8 @@ def test_dense_reward_follows_vp_won_and_lost_in_a_duel():
     env._rewards = type(env._rewards)("dense", env.game_state)
     env.agent_selection = "player_0"
     env.step(TARGET_BASE)  # challenge the player to the left (seat 1)
-    env.step(env.unwrapped.game.stake_base + p3)  # seat 2 holds no Til Valhallar: not asked (B27)
+    env.step(env.unwrapped.game.stake_base + p3)
+    env.step(PASS)  # seat 2, an onlooker without a Til Valhallar, can only decline (B27)
     env.step(standard("red", 9))
     env.step(standard("red", 2))  # the reveal: red 9 wins the 3 VP stake and the 2 VP altar card
     assert env.rewards == {"player_0": 5 / 20, "player_1": -3 / 20, "player_2": 0.0}
@@ -182,3 +190,13 @@ def test_determinize_mid_trick_keeps_the_view_and_resamples_hidden_commits():
         d.check_invariants()
         commits.add(d.commits[0])
     assert len(commits) > 3  # seat 0's face-down card is not leaked into the copies
+
+
+def test_W_E1_bigwig_is_at_version_1_and_v0_is_refused():
+    """The ticket window changed the game (W-E1): v1 is the env, asking for v0 names v1."""
+    from deckzoo.envs import ConfigError, canonical, make
+
+    assert bigwig_v1.Game.version == 1 and canonical("deckzoo/BigWig-v1") == "bigwig_v1"
+    for old in ("bigwig_v0", "deckzoo/bigwig-v0", "deckzoo/BigWig-v0"):
+        with pytest.raises(ConfigError, match="bigwig_v1"):
+            make(old)

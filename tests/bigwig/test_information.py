@@ -1,8 +1,10 @@
 """BigWig's information model: the public memory of reshuffled draw piles (W-D1, X7), and views that
-do not depend on hidden cards (two worlds with the same public history must look the same)."""
+do not depend on hidden cards (two worlds with the same public history must look the same, in the
+engine, the AEC env and the Parallel env: W-E1)."""
 
 import numpy as np
 
+from deckzoo.envs import bigwig_v1
 from deckzoo.envs.bigwig.cards import (
     FENRIR,
     HOLMGANG,
@@ -14,13 +16,20 @@ from deckzoo.envs.bigwig.cards import (
     standard,
 )
 from deckzoo.envs.bigwig.rules import (
+    JOIN,
     PASS,
     PHASE_COMMIT,
+    PHASE_NAMES,
+    PHASE_SACRIFICE,
+    PHASE_STAKE,
+    PHASE_TARGET,
     PHASE_TICKET,
+    PLAY_WELL,
     SACRIFICE_BASE,
     TARGET_BASE,
     BigWigGame,
 )
+from deckzoo.envs.core.adapter_options import RewardTracker
 
 from .helpers import commit, counts, table
 
@@ -164,29 +173,175 @@ def test_W_D1_determinize_respects_the_record_in_random_games():
 
 
 # ---- two worlds: the same public history, different hidden cards -------------------------------
-def test_W_D3_a_til_valhallar_holder_who_passes_leaves_no_trace():
-    """World A: onlooker seat 2 holds a Til Valhallar, is asked and passes. World B: that Til
-    Valhallar lies in the draw pile instead, so nobody is asked. Every other seat sees the same
-    views before, during (nobody but the decider sees who decides) and after the ticket window."""
-    base = [[standard(R, 1), standard(R, 2)], [standard(B, 1), standard(B, 2)]]
-    a = table(base + [[TIL_VALHALLAR, standard(G, 1)], [standard(Y, 1)]], HOLMGANG,
-              collected=[[], [P2_RED], [], []], draw=[standard(G, 2)])
-    b = table(base + [[standard(G, 2), standard(G, 1)], [standard(Y, 1)]], HOLMGANG,
-              collected=[[], [P2_RED], [], []], draw=[TIL_VALHALLAR])
-    others = (0, 1, 3)
+def ticket_worlds():
+    """Two 4-player worlds with the same public history that differ only in onlooker seat 2's
+    hidden cards: in A it holds a Til Valhallar, in B a green 3 (the Til Valhallar lies at the
+    bottom of the draw pile instead). Round 1 is a holmgang in which seat 0 (fewest VP) can only
+    challenge seat 1 for its red 2, round 2 a point card."""
+    base = [[standard(R, 1), standard(R, 2), standard(R, 3)],
+            [standard(B, 1), standard(B, 2), standard(B, 3)]]
+    onlooker = [standard(Y, 1), standard(Y, 2)]
+    pile = [standard(Y, v) for v in range(3, 10)]
+    worlds = []
+    for mine, bottom in ((TIL_VALHALLAR, standard(G, 3)), (standard(G, 3), TIL_VALHALLAR)):
+        hands = base + [[mine, standard(G, 1), standard(G, 2)], onlooker]
+        worlds.append(table(hands, HOLMGANG, collected=[[], [P2_RED], [], []],
+                            draw=[bottom] + pile, later=[P2_RED]))
+    return worlds
+
+
+WATCHERS = (0, 1, 3)  # every seat but seat 2, whose cards differ
+
+
+def scripted(state, seat: int) -> int:
+    """The same decision in both worlds (seat 2's depends only on cards it holds in both): seat 0
+    challenges seat 1 for its red 2, nobody joins, seats 0 and 2 play the well and every other
+    seat its lowest card, and a sacrifice gives up the lowest card."""
+    phase = PHASE_NAMES[state.phase]
+    lowest = int(np.flatnonzero(state.hands[seat])[0])
+    if phase == "target":
+        return TARGET_BASE
+    if phase == "stake":
+        return state.game.stake_base + P2_RED
+    if phase == "ticket":
+        return PASS
+    if phase == "commit":
+        return PLAY_WELL if seat in (0, 2) else lowest
+    return SACRIFICE_BASE + lowest
+
+
+def assert_same_traces(a, b):
+    assert len(a) == len(b)  # as many steps in both worlds
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert x.keys() == y.keys(), i
+        for key in x:
+            if isinstance(x[key], np.ndarray):
+                assert np.array_equal(x[key], y[key]), (i, key)
+            else:
+                assert x[key] == y[key], (i, key)
+
+
+def watched(state) -> dict:
+    """What the watchers can know, and every watcher's own mask (engine level)."""
+    out = {}
+    for p in WATCHERS:
+        out[f"view {p}"] = state.view(p)
+        out[f"obs {p}"] = state.observe(p)
+        out[f"mask {p}"] = state.legal_mask_for(p)
+    return out
+
+
+def aec_trace(state):
+    env = bigwig_v1.raw_env(num_players=4)
+    env.reset(seed=0)
+    env.game_state = state
+    env._rewards = type(env._rewards)("win", state)
+    env.agent_selection = env.possible_agents[state.current_player]
+    trace = []
+    while state.round < 3:
+        step = {"agent_selection": env.agent_selection, "phase": int(state.phase)}
+        for p in WATCHERS:
+            obs = env.observe(f"player_{p}")
+            step[f"observation {p}"] = obs["observation"]
+            step[f"action_mask {p}"] = obs["action_mask"]
+        trace.append({**step, **watched(state)})
+        env.step(scripted(state, state.current_player))
+    return trace
+
+
+def parallel_trace(state):
+    env = bigwig_v1.parallel_env(num_players=4)
+    env.reset(seed=0)
+    env.game_state = state
+    env._rewards = RewardTracker("win", state)
+    obs = env._observations()
+    trace = []
+    while env.game_state.round < 3:
+        s = env.game_state
+        acting = s.simultaneous_players()
+        step = {"phase": int(s.phase), "acting": acting}
+        for p in WATCHERS:
+            step[f"observation {p}"] = obs[f"player_{p}"]["observation"]
+            step[f"action_mask {p}"] = obs[f"player_{p}"]["action_mask"]
+        trace.append({**step, **watched(s)})
+        obs, *_ = env.step({f"player_{q}": scripted(s, q) for q in acting})
+    return trace
+
+
+def test_W_E1_the_worlds_differ_only_in_seat_2s_ticket():
+    a, b = ticket_worlds()
     for s in (a, b):
         s.apply(TARGET_BASE)
         s.apply(s.game.stake_base + P2_RED)
-    assert a.phase == PHASE_TICKET and a.current_player == 2 and b.phase == PHASE_COMMIT
+    assert a.phase == b.phase == PHASE_TICKET and a.current_player == b.current_player == 2
+    assert a.legal_mask_for(2)[JOIN] and not b.legal_mask_for(2)[JOIN]
+
+
+def test_W_E1_aec_two_worlds_every_window_looks_the_same():
+    """Target, stake, ticket window, duel, sacrifice, a point trick and its sacrifices: no
+    watcher's view, observation or mask, no ``agent_selection`` and no step count depends on
+    whether seat 2 holds a Til Valhallar."""
+    a, b = (aec_trace(s) for s in ticket_worlds())
+    assert {PHASE_TARGET, PHASE_STAKE, PHASE_TICKET, PHASE_COMMIT, PHASE_SACRIFICE} == {
+        step["phase"] for step in a
+    }
+    assert [s["agent_selection"] for s in a if s["phase"] == PHASE_TICKET] == [
+        "player_2",
+        "player_3",
+    ]
+    assert_same_traces(a, b)
+
+
+def test_W_E1_parallel_two_worlds_every_window_looks_the_same():
+    """The same in the Parallel env, where the ticket window is one step of both onlookers."""
+    a, b = (parallel_trace(s) for s in ticket_worlds())
+    assert [s["acting"] for s in a if s["phase"] == PHASE_TICKET] == [(2, 3)]
+    assert {PHASE_TARGET, PHASE_STAKE, PHASE_TICKET, PHASE_COMMIT, PHASE_SACRIFICE} == {
+        step["phase"] for step in a
+    }
+    assert_same_traces(a, b)
+
+
+def test_W_E1_a_secret_join_shows_nowhere_until_the_window_closes():
+    """World A: seat 2 joins; world B: seat 2 holds no Til Valhallar and declines. While seat 3
+    still decides, no watcher can tell the worlds apart; then the join is public."""
+    a, b = ticket_worlds()
+    for s, decision in ((a, JOIN), (b, PASS)):
+        s.apply(TARGET_BASE)
+        s.apply(s.game.stake_base + P2_RED)
+        s.apply(decision)
+        s.check_invariants()
+    assert a.current_player == b.current_player == 3
+    assert_same_views(a, b, WATCHERS)
+    for p in WATCHERS:
+        assert np.array_equal(a.legal_mask_for(p), b.legal_mask_for(p))
+    for s in (a, b):
+        s.apply(PASS)
+    assert a.joiners == [2] and b.joiners == [] and a.view(0)["joiners"] == [2]
+
+
+def test_W_E1_determinize_does_not_assume_the_onlookers_hold_a_ticket():
+    """During the window a watcher's determinization gives seat 2 a Til Valhallar or not, and a
+    secret join only to a seat that holds one; seat 2 itself keeps its own decision."""
+    a, _ = ticket_worlds()
+    a.apply(TARGET_BASE)
+    a.apply(a.game.stake_base + P2_RED)
     rng = np.random.default_rng(3)
-    for p in others:
-        assert a.view(p)["current_player"] is None and not a.view(p)["to_act"]
-        assert a.determinize(p, rng).hands[2, TIL_VALHALLAR] >= 1  # the decider keeps a ticket
-    a.apply(PASS)
-    assert_same_views(a, b, others)
-    commit(a, {0: standard(R, 1), 1: standard(B, 2)})
-    commit(b, {0: standard(R, 1), 1: standard(B, 2)})
-    assert_same_views(a, b, others)
+    held = set()
+    for _ in range(60):
+        d = a.determinize(0, rng)
+        d.check_invariants()
+        held.add(int(d.hands[2, TIL_VALHALLAR]))
+    assert held == {0, 1}
+    a.apply(JOIN)  # seat 2 joins in secret; seat 3 decides next
+    joins = set()
+    for _ in range(60):
+        d = a.determinize(3, rng)
+        d.check_invariants()
+        assert d.view(3) == a.view(3)
+        joins.add(tuple(d.tickets))
+        assert a.determinize(2, rng).tickets == [2]
+    assert joins == {(), (2,)}
 
 
 def test_commits_two_worlds_views_agree_until_the_reveal():

@@ -393,9 +393,9 @@ def test_b12_stake_sets_the_trump_colours_and_a_five_overrides_them():
     assert s.last_winner == 0
 
 
-def test_W_D3_only_til_valhallar_holders_are_asked_in_age_order():
-    """B27: onlookers without a Til Valhallar are not asked (X6: a choice of one is no choice); the
-    holders decide one after another, each join public before the next decision."""
+def test_W_E1_every_onlooker_is_asked_in_age_order_and_joins_are_revealed_together():
+    """B27 (W-E1): every onlooker decides, in age order; one without a Til Valhallar can only
+    decline. A join stays secret (hand, discard pile, joiners) until every onlooker has decided."""
     hands = [
         [standard(R, 1)],
         [standard(R, 2)],
@@ -412,22 +412,30 @@ def test_W_D3_only_til_valhallar_holders_are_asked_in_age_order():
     )
     s.apply(TARGET_BASE)  # seat 0 challenges seat 1
     s.apply(stake_action(s, P2_RED))
+    assert s.simultaneous_players() == (5, 2, 3, 4)  # the onlookers, youngest first
+    holders = {2, 4}
+    for p in (5, 2, 3, 4):
+        mask = s.legal_mask_for(p)
+        assert mask[PASS] and mask[JOIN] == (p in holders) and mask.sum() == 1 + (p in holders)
     asked = []
     while s.phase == PHASE_TICKET:
         p = s.current_player
         asked.append(p)
-        assert s.legal_mask()[JOIN] and s.legal_mask()[PASS] and s.legal_mask().sum() == 2
+        assert np.array_equal(s.legal_mask(), s.legal_mask_for(p))
         s.apply(JOIN if p == 4 else PASS)
-    assert asked == [2, 4] and s.joiners == [4]
-    assert s.participants == [0, 1, 4]
+        s.check_invariants()
+        if s.phase == PHASE_TICKET:  # seat 4's decision has not been revealed yet
+            assert s.joiners == [] and s.discard[TIL_VALHALLAR] == 0
+    assert asked == [5, 2, 3, 4] and s.joiners == [4]
+    assert s.discard[TIL_VALHALLAR] == 1 and s.participants == [0, 1, 4]
     assert s.hand_size(4) == 1  # only the well is left: it must play it
     assert s.legal_mask_for(4).sum() == 1 and s.legal_mask_for(4)[PLAY_WELL]
     assert s.legal_mask_for(2).sum() == 0  # B28: seat 2 passed and only watches
 
 
-def test_W_D3_holders_follow_age_order_not_seat_order():
-    """Ages 0, 3, 1, 4, 2: the onlookers' age order is 3, 4, 2, so holders 3 and 2 are asked in that
-    order (youngest-then-clockwise would ask 2 first)."""
+def test_W_E1_onlookers_follow_age_order_not_seat_order():
+    """Ages 0, 3, 1, 4, 2: the onlookers' age order is 3, 4, 2 (youngest-then-clockwise would ask
+    2 first); every one of them is asked, with a Til Valhallar or not."""
     hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR], [TIL_VALHALLAR], [standard(G, 1)]]
     s = table(hands, HOLMGANG, collected=[[], [P2_RED], [], [], []], age_order=[0, 3, 1, 4, 2])
     s.apply(TARGET_BASE)
@@ -436,10 +444,12 @@ def test_W_D3_holders_follow_age_order_not_seat_order():
     while s.phase == PHASE_TICKET:
         asked.append(s.current_player)
         s.apply(PASS)
-    assert asked == [3, 2]
+    assert asked == [3, 4, 2] and s.joiners == []
 
 
-def test_W_D3_no_holder_means_no_ticket_decision():
+def test_W_E1_without_a_holder_every_onlooker_still_declines():
+    """Nobody holds a Til Valhallar: the onlooker is still asked, with "do not join" its only
+    choice; joining is illegal and changes nothing."""
     s = table(
         [[standard(R, 1)], [standard(R, 2)], [standard(B, 1)]],
         HOLMGANG,
@@ -447,7 +457,45 @@ def test_W_D3_no_holder_means_no_ticket_decision():
     )
     s.apply(TARGET_BASE)
     s.apply(stake_action(s, P2_RED))
+    assert s.phase == PHASE_TICKET and s.simultaneous_players() == (2,)
+    assert np.flatnonzero(s.legal_mask()).tolist() == [PASS]
+    before = s.to_dict()
+    with pytest.raises(IllegalActionError, match="94"):
+        s.apply(JOIN)
+    assert s.to_dict() == before
+    s.apply(PASS)
     assert s.phase == PHASE_COMMIT and s.simultaneous_players() == (0, 1)
+
+
+def test_W_E1_two_players_have_no_ticket_window():
+    s = table([[TIL_VALHALLAR], [standard(R, 2)]], HOLMGANG, collected=[[], [P2_RED]])
+    s.apply(TARGET_BASE)
+    s.apply(stake_action(s, P2_RED))
+    assert s.phase == PHASE_COMMIT and s.simultaneous_players() == (0, 1)
+
+
+def test_W_E1_several_joiners_decide_unaware_of_each_other():
+    """Seats 2 and 3 both join: seat 3 decides on the same view whether seat 2 joined or not, and
+    both joins are revealed together, in age order."""
+    hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(G, 9)],
+             [TIL_VALHALLAR, standard(B, 9)]]
+    worlds = []
+    for first in (JOIN, PASS):
+        s = table(hands, HOLMGANG, collected=[[], [P2_RED], [], []], age_order=[0, 1, 3, 2])
+        s.apply(TARGET_BASE)
+        s.apply(stake_action(s, P2_RED))
+        assert s.current_player == 3  # seat 3 is older than seat 2 here: age order 3, 2
+        s.apply(first)
+        worlds.append(s)
+    a, b = worlds
+    assert a.current_player == b.current_player == 2
+    for p in range(4):
+        if p != 3:  # only seat 3 knows its own decision
+            assert a.view(p) == b.view(p) and np.array_equal(a.observe(p), b.observe(p))
+        assert np.array_equal(a.legal_mask_for(p), b.legal_mask_for(p))
+    a.apply(JOIN)
+    assert a.joiners == [3, 2] and a.participants == [0, 1, 2, 3]
+    assert a.discard[TIL_VALHALLAR] == 2 and a.hands[2:, TIL_VALHALLAR].sum() == 0
 
 
 def test_b27_duellists_are_not_asked_and_tickets_do_not_cancel():

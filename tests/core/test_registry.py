@@ -57,15 +57,15 @@ def test_one_rules_module_imports_alone_with_numpy_only():
 def test_pettingzoo_make_works_whichever_is_imported_first(first):
     imports = {"deckzoo": "import deckzoo.envs\nimport pettingzoo",
                "pettingzoo": "import pettingzoo\nimport deckzoo.envs",
-               "env_module": "from deckzoo.envs import bigwig_v0\nimport pettingzoo"}[first]
+               "env_module": "from deckzoo.envs import bigwig_v1\nimport pettingzoo"}[first]
     out = run_python(imports + """
 import pettingzoo
 aec = pettingzoo.make("aec", "deckzoo/gobig-v0", num_players=3)
-par = pettingzoo.make("parallel", "deckzoo/bigwig-v0", num_players=3)
+par = pettingzoo.make("parallel", "deckzoo/bigwig-v1", num_players=3)
 only_bigwig = "deckzoo/gobig-v0" not in pettingzoo.parallel_registry
 print(aec.metadata["name"], par.metadata["name"], only_bigwig)
 """)
-    assert out.split() == ["gobig_v0", "bigwig_v0", "True"]
+    assert out.split() == ["gobig_v0", "bigwig_v1", "True"]
 
 
 def test_a_sixth_game_needs_only_its_folder(tmp_path):

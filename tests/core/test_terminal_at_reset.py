@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from deckzoo.envs import bigwig_v0
+from deckzoo.envs import bigwig_v1
 from deckzoo.envs.core.aec import aec_constructors
 from deckzoo.envs.core.encoding import Layout
 from deckzoo.envs.core.game import Game, State
 from deckzoo.envs.core.parallel import parallel_constructor
 
-ALL_HOLMGANGS_FIRST_SEED = 26492  # bigwig_v0, default options: the four holmgang cards come first
+ALL_HOLMGANGS_FIRST_SEED = 26492  # bigwig_v1, default options: the four holmgang cards come first
 
 
 class DecidedAtDealGame(Game):
@@ -97,8 +97,8 @@ def test_W_D2_parallel_reset_into_a_game_over_at_the_deal_has_no_live_agents():
 
 
 def test_W_D2_bigwig_all_holmgangs_first_resets_into_a_finished_game():
-    env = bigwig_v0.env()
+    env = bigwig_v1.env()
     check_aec_ends_at_once(env, ALL_HOLMGANGS_FIRST_SEED, dict.fromkeys(env.possible_agents, 0.0))
     state = env.unwrapped.game_state
     assert state.is_terminal() and state.holmgangs == 4 and state.round == 4
-    check_parallel_ends_at_once(bigwig_v0.parallel_env(), ALL_HOLMGANGS_FIRST_SEED)
+    check_parallel_ends_at_once(bigwig_v1.parallel_env(), ALL_HOLMGANGS_FIRST_SEED)

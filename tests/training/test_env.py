@@ -44,7 +44,7 @@ def play_random(env, rng):
 
 def test_every_available_game_is_registered_with_gymnasium():
     assert T.GYM_IDS == [gym_id(n) for n in E.registry.env_names()]
-    assert gym_id("gobig_v0") == "deckzoo/GoBig-v0" and gym_id("bigwig_v0") == "deckzoo/BigWig-v0"
+    assert gym_id("gobig_v0") == "deckzoo/GoBig-v0" and gym_id("bigwig_v1") == "deckzoo/BigWig-v1"
     for gid in T.GYM_IDS:
         assert gid in gym.registry
 

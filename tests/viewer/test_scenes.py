@@ -93,8 +93,9 @@ def test_secret_actions_hide_what_the_views_hide():
         == "a card is played face down"
     )
     assert bigwig.secret_action(state, SACRIFICE_BASE) is None  # a sacrifice is public
-    assert bigwig.secret_action(state, JOIN) is None  # so is a ticket spent
-    assert "onlooker" in bigwig.secret_action(state, PASS)  # declining shows a ticket held
+    # ticket decisions are secret until every onlooker has decided (W-E1)
+    assert bigwig.secret_action(state, JOIN) == bigwig.secret_action(state, PASS)
+    assert "onlooker" in bigwig.secret_action(state, PASS)
     state = E.game_class("midgard")(3).new_state(1)
     p = state.current_player
     assert midgard.secret_action(state, A.encode("keep_reward", 0)) == f"player_{p} keeps a reward"
