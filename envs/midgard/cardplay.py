@@ -1,9 +1,12 @@
 """Midgard part 2: events, reaction windows and bonus cards (``CardPlayMixin`` of ``MidgardState``).
 
 Everything here is driven by the decision stack (modes.py). Three kinds of frame are *queues*:
-their seat ``p`` is -1 until ``_settle`` finds the next seat that can answer (a seat that cannot
-answer is not asked, ruling MD15), and when the queue runs dry the frame is popped and its
-continuation ``then`` runs:
+their seat ``p`` is -1 until ``_settle`` finds the next seat to ask, and when the queue runs dry
+the frame is popped and its continuation ``then`` runs. Who is asked (ruling MD15, ``_asks``):
+every seat the rules let answer that has a card in hand, with a forced ``pass`` when none of its
+cards fits, because whether a seat is asked is public and must not depend on its hidden cards;
+the option ``reaction_windows="holders_leaky"`` asks only the holders of an eligible card
+(fewer decisions, and a leak of hidden cards):
 
 * ``reaction_window`` (M42): ``queue`` = ``[seat, [reaction kinds it may play]]`` in the ruled
   order (the active seat first, then clockwise); ``card`` = the window answers the card on top
@@ -35,6 +38,7 @@ FIRST_REACTION = FIRST + DATA.num_events
 CARDS = {c.kind: c for c in DATA.action_cards}
 EVENT_KINDS = [c.kind for c in DATA.action_cards if c.is_event]
 REACTION_KINDS = [c.kind for c in DATA.action_cards if not c.is_event]
+BONUS_KINDS = list(range(FIRST, len(DATA.kind_names)))  # any event or reaction (M30, M37)
 BY_TRIGGER = {
     t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in REACTION_TRIGGERS
 }
@@ -79,12 +83,21 @@ class CardPlayMixin:
             return
         self.stack.append({"m": REACT, "p": -1, "queue": asks, "card": card, "then": then})
 
+    def _asks(self, q: int, kinds) -> bool:
+        """Is seat ``q`` asked now, where a card of ``kinds`` would answer (MD15)? By default
+        whenever it holds a card: hand sizes are public, so skipping an empty hand tells nobody
+        anything, while skipping a hand without a fitting card would tell everyone so (M-E1).
+        The leaky fast mode asks only a seat that holds a fitting card."""
+        if self.game.ask_holders_only:
+            return bool(self.hands[q, kinds].any())
+        return bool(self.hands[q].any())
+
     def _advance_window(self, f: dict) -> None:
         if f["card"] and self.played[-1]["x"]:
             f["queue"] = []  # the card was cancelled: nothing left to answer
         while f["queue"]:
             q, kinds = f["queue"].pop(0)
-            if any(self.hands[q, r] for r in kinds):
+            if self._asks(q, kinds):
                 f["p"], f["kinds"] = q, kinds
                 return
         self.stack.pop()
@@ -291,7 +304,10 @@ class CardPlayMixin:
         c = self.contest
         p, ch = c["p"], DATA.challenges[c["ch"]]
         troops = [self.troops[p][ti] for ti in c["tr"]]
-        coins, cards = int(self.coins[p]), int(self.hands[p].sum())
+        # the requirement test takes the coins held before the extra troops were paid (at
+        # ``finish``), as ``face`` did: it subtracts their cost itself (M-E3)
+        coins = int(self.coins[p]) + C.troop_cost(len(troops))
+        cards = int(self.hands[p].sum())
         if C.unmet_requirements(ch, troops, coins, cards) > c["ign"]:
             self.contest = None  # no (or a cancelled) "ignore" reaction: the attempt fails (M29)
             return
@@ -320,7 +336,7 @@ class CardPlayMixin:
             q, side = f["queue"].pop(0)
             if side == 0 and c["b"][0] >= 0:
                 continue  # one bonus per side (M30)
-            if self.hands[q, FIRST:].any():
+            if self._asks(q, BONUS_KINDS):
                 f["p"], f["side"] = q, side
                 return
         self.stack.pop()

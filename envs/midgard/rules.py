@@ -148,6 +148,14 @@ class MidgardGame(Game):
             check_doc="must be in 1..10000000",
         ),
         Option("start_player", None, "first seat; None = seeded chance draw (M7)", seat=True),
+        Option(
+            "reaction_windows",
+            "all",
+            "who reaction windows and bonus rounds ask (MD15): 'all' = every seat the rules "
+            "let answer, a forced pass without an eligible card; 'holders_leaky' = only seats "
+            "holding one (fewer decisions, but being asked or skipped reveals hidden cards)",
+            choices=("all", "holders_leaky"),
+        ),
     )
 
     def _setup(self):
@@ -161,6 +169,9 @@ class MidgardGame(Game):
         )
         self.score_bounds = (0, sum(c.renown for c in DATA.challenges) + renown)
         self.state_layout = make_state_layout(self)
+        # MD15: ask only the seats holding an eligible card (the leaky fast mode), else every seat
+        # with a card in hand (cardplay.CardPlayMixin._asks)
+        self.ask_holders_only = self.options["reaction_windows"] == "holders_leaky"
 
     def _new_state(self, rng):
         return MidgardState.setup(self, rng)

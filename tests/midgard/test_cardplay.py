@@ -22,7 +22,22 @@ from deckzoo.envs.midgard.rules import (
     MidgardGame,
 )
 
-from .util import DATA, A, Troop, act, at, blank, ch, complete, give, k, legal, troop, world
+from .util import (
+    DATA,
+    A,
+    Troop,
+    act,
+    at,
+    blank,
+    ch,
+    complete,
+    give,
+    k,
+    legal,
+    pass_forced,
+    troop,
+    world,
+)
 
 PETER = "Kriger - Berserker - Thor - Ränger - Göddar"  # might 11 (the rulebook's example)
 
@@ -62,11 +77,13 @@ def _jotun(peter_bonus=None, thomas_bonus=("Loki's Trick",), n=4, gifts=None):
         give(s, 1, k(x))
     if peter_bonus:
         give(s, 0, k(peter_bonus))
-    complete(s)
+    complete(s, thing_top=[k("Hyggelig")])  # a bonus placer's replacement
     at(s, 0, ONSLAUGHT)
     act(s, "face", ch("Jotun"))
     act(s, "select_troop", 0)
     act(s, "finish")
+    # the engagement window asks every seat with a card (MD15); nobody holds a fitting reaction
+    assert all(q in (0, 1) or q in (gifts or {}) for q in pass_forced(s))
     return s
 
 
@@ -79,7 +96,7 @@ def test_jotun_example_thomas_and_peter_bonuses():
     thing = len(s.thing)
     bonus(s, "Loki's Trick")
     assert len(s.thing) == thing - 1 and hand(s, 1) == 1  # the placer's replacement comes at once
-    assert s.mode == BONUS and s.current_player == 0  # seats 2 and 3 hold no bonus card: not asked
+    assert s.mode == BONUS and s.current_player == 0  # seats 2 and 3 hold no card: not asked
     v = s.view(0)
     assert v["contest"]["bonus"] == ["face down", None]  # Peter knows one was placed, not which
     assert s.view(1)["contest"]["bonus"] == [k("Loki's Trick"), None]
@@ -89,6 +106,7 @@ def test_jotun_example_thomas_and_peter_bonuses():
     bonus(s, "Odin's Reprimand")
     assert s.won[0] == [ch("Jotun")] and s.contest is None
     assert s.valhalla[k("Loki's Trick")] == 1 and s.valhalla[k("Odin's Reprimand")] == 1
+    assert pass_forced(s) == [1]  # the won challenge's window: Thomas holds his replacement
     assert s.mode == ONSLAUGHT and s.current_player == 0
     s.check_invariants()
 
@@ -140,6 +158,7 @@ def _battle(alice_card, ben_card="Roots of Yggdrasil"):
     complete(s)
     at(s, 0, ONSLAUGHT)
     act(s, "attack", 0, 0)
+    assert pass_forced(s) == [1]  # the attacked seat is asked (MD15): no Heimdall's Horn
     assert s.mode == DEFEND
     act(s, "defend", 1)
     return s
@@ -203,6 +222,7 @@ def _event_played(name: str, gifts=None):
     complete(s)
     prep(s)
     play(s, name)
+    pass_forced(s)  # its window: nobody holds Odin's Reprimand (or Frigg's Veil)
     return s
 
 
@@ -299,6 +319,7 @@ def test_lokis_trick_everyone_discards_the_player_keeps_one():
     complete(s)
     prep(s)
     play(s, "Loki's Trick")
+    assert pass_forced(s) == [1, 2]  # its window asks every other seat with a card (MD15)
     assert s.mode == EV_DISCARD and s.current_player == 0  # clockwise from the player
     act(s, "discard", k("Kriger"))
     assert s.current_player == 1 and legal(s, "discard", k("Thor"))
@@ -427,6 +448,7 @@ def test_omen_of_ragnarok_everyone_discards():
     complete(s)
     prep(s)
     play(s, "Omen of Ragnarok")
+    assert pass_forced(s) == [2]  # seat 1 has no card: not asked
     assert s.mode == EV_DISCARD and s.current_player == 0
     act(s, "discard", k("Kriger"))
     assert s.current_player == 2  # seat 1 has no card: skipped
@@ -449,6 +471,7 @@ def test_fenrirs_howl_and_hermods_ride():
     complete(s)
     prep(s)
     play(s, "Fenrir's Howl")
+    assert pass_forced(s) == [1]  # the Fenrir's Howl window: Hermod's Ride does not answer it
     assert s.world.tolist() == [0, 0, 0]
     assert s.mode == REACT and s.current_player == 1  # moved by an effect: may answer
     react(s, "Hermod's Ride")
@@ -492,6 +515,7 @@ def test_reaction_example_1_odins_reprimand_cancels_lokis_trick():
     assert s.view(2)["played"][0]["card"] == k("Loki's Trick")
     react(s, "Odin's Reprimand")
     assert s.hands[1, k("Göddar")] == 1  # Bethany draws a replacement at once
+    assert pass_forced(s) == [0, 2]  # the Odin's Reprimand's own window
     assert s.mode == PREP and s.played == []  # Loki's Trick cancelled: nobody discards
     assert hand(s, 0) == 1 and hand(s, 1) == 2 and hand(s, 2) == 1
     assert s.valhalla[k("Loki's Trick")] == 1 and s.valhalla[k("Odin's Reprimand")] == 1
@@ -507,7 +531,7 @@ def _charlie(balder=True, opp=None, troop_text="Göddar - Krigsjärl - Runecäst
         give(s, 0, k("Balder's Assistance"))
     if opp:
         give(s, 1, k(opp))
-    complete(s)
+    complete(s, thing_top=[k("Hyggelig"), k("Skålde")])  # replacements
     return at(s, 0, ONSLAUGHT)
 
 
@@ -556,6 +580,7 @@ def _face_with_balder(challenge, troops, coins, gifts=()):
     act(s, "finish")
     assert s.mode == REACT and s.current_player == 0
     react(s, "Balder's Assistance")
+    pass_forced(s)  # the bonus round asks seat 0, which holds no event or reaction
     return s
 
 
@@ -594,6 +619,7 @@ def test_odins_reprimand_cancels_a_reaction():
     react(s, "Balder's Assistance")
     assert s.mode == REACT and s.current_player == 1  # a reaction is itself a trigger
     react(s, "Odin's Reprimand")
+    assert pass_forced(s) == [0, 1]  # the Odin's window, then Skuld's asks seat 1 (MD15)
     assert s.won[0] == [] and s.contest is None and s.mode == ONSLAUGHT
     s.check_invariants()
 
@@ -630,10 +656,9 @@ def test_njords_favour_when_an_opponent_wins():
     act(s, "face", ch("Exploring the Underground"))
     act(s, "select_troop", 0)
     act(s, "finish")
-    if s.mode == BONUS:
-        act(s, "pass")
-    while s.mode == BONUS:
-        act(s, "pass")
+    assert pass_forced(s) == [1]  # the engagement window: Njord's Favour does not answer it
+    assert s.mode == BONUS and s.current_player == 1  # the Njord's Favour is a bonus card
+    act(s, "pass")
     assert s.won[0] == [ch("Exploring the Underground")]
     assert s.mode == REACT and s.current_player == 1
     react(s, "Njord's Favour")
@@ -669,18 +694,21 @@ def test_friggs_veil_makes_immune_to_an_attack_event():
     assert s.coins.tolist() == [5, 5, 6]
 
 
-def test_windows_skip_seats_without_a_matching_reaction():
-    # MD15: a seat is asked only while it holds a reaction the trigger allows
-    s = _event_table()
+def test_windows_ask_every_seat_with_a_card_and_skip_empty_hands():
+    # MD15: every seat the trigger lets answer is asked while it holds a card, a fitting reaction
+    # or not (a forced pass); a seat with no card is not asked (its hand size is public)
+    s = _event_table(4)
     give(s, 0, k("Freyr's Harvest"))
     give(s, 1, k("Njord's Favour"))  # not for this trigger
     give(s, 2, k("Odin's Reprimand"))
     complete(s)
     prep(s)
     play(s, "Freyr's Harvest")
-    assert s.mode == REACT and s.current_player == 2
-    assert s.observe(2)[s.game.layout.slice("window")].sum() == 1
+    assert s.mode == REACT and s.current_player == 1 and s.legal_actions().tolist() == [A.PASS]
+    assert s.observe(1)[s.game.layout.slice("window")].sum() == 1
     act(s, "pass")
+    assert s.current_player == 2 and legal(s, "react", k("Odin's Reprimand") - A.FIRST_REACTION)
+    act(s, "pass")  # seat 3 holds nothing: the window is over
     assert s.coins[0] == 8 and s.mode == PREP
 
 

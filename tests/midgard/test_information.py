@@ -15,7 +15,7 @@ import numpy as np
 from deckzoo.envs.core.conformance import check_state
 from deckzoo.envs.midgard.rules import BONUS, DEFEND, KEEP, KROG, ONSLAUGHT, PREP, SPOILS
 
-from .util import A, act, at, blank, ch, complete, give, k, troop, world
+from .util import A, act, at, blank, ch, complete, give, k, pass_forced, troop, world
 
 PETER = "Kriger - Berserker - Thor - Ränger - Göddar"  # might 11
 
@@ -53,6 +53,7 @@ def _jotun_with_known_odin(placed: str):
     act(s, "face", ch("Jotun"))
     act(s, "select_troop", 0)
     act(s, "finish")
+    assert pass_forced(s) == [0, 1]  # the engagement window (MD15): nobody holds a fitting card
     assert s.mode == BONUS and s.current_player == 1
     act(s, "bonus", _bonus(placed))
     assert s.mode == BONUS and s.current_player == 0
@@ -101,7 +102,9 @@ def test_determinize_keeps_an_event_for_the_face_down_bonus():
     act(s, "face", ch("Jotun"))
     act(s, "select_troop", 0)
     act(s, "finish")
-    act(s, "bonus", _bonus("Loki's Trick"))  # seat 1 holds none: seat 2 is asked
+    # the engagement window, then seat 1 holds no bonus card: forced passes (MD15)
+    assert pass_forced(s) == [0, 1, 2, 1]
+    act(s, "bonus", _bonus("Loki's Trick"))
     assert s.mode == BONUS and s.current_player == 0
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -121,6 +124,7 @@ def _battle(attacker_places: bool):
     complete(s)
     at(s, 0, ONSLAUGHT)
     act(s, "attack", 0, 0)
+    assert pass_forced(s) == [1]  # the attacked seat holds no Heimdall's Horn
     assert s.mode == DEFEND
     act(s, "defend", 0)
     if attacker_places:

@@ -41,6 +41,7 @@ from .util import (
     k,
     ks,
     legal,
+    pass_forced,
     troop,
     world,
 )
@@ -436,6 +437,7 @@ def test_fenrir_discard_requirement_follows_disposal_rules():
     act(s, "face", ch("Fenrir"))
     act(s, "select_troop", 0)
     act(s, "finish")
+    assert pass_forced(s) == [0]  # the engagement window asks the facing seat (MD15)
     assert s.mode == DISCARD_REQ and legal(s, "discard", k("Loki's Trick"))
     act(s, "discard", k("Tyr"))
     assert s.krog == [TYR]  # wildcards go to Krog (M41)

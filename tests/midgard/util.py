@@ -9,7 +9,7 @@ import numpy as np
 
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
-from deckzoo.envs.midgard.rules import MidgardGame, MidgardState
+from deckzoo.envs.midgard.rules import BONUS, REACT, MidgardGame, MidgardState
 from deckzoo.envs.midgard.troops import EMPTY, THOR_TAIL, Troop
 
 RULES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "midgard.md"
@@ -107,6 +107,16 @@ def legal_names(s: MidgardState) -> list[str]:
     return [A.action_name(int(a)) for a in s.legal_actions()]
 
 
+def pass_forced(s: MidgardState) -> list[int]:
+    """Answer the forced passes of reaction windows and bonus rounds (MD15: a seat holding no
+    card that fits is asked all the same); returns the seats that passed, in order."""
+    seats = []
+    while s.mode in (REACT, BONUS) and s.legal_actions().tolist() == [A.PASS]:
+        seats.append(s.current_player)
+        s.apply(A.PASS)
+    return seats
+
+
 # ---- every troop, by brute force (independent of the engine's own enumeration) -----------------
 def _runs(c: int, hi: int):
     """Contents of the class slots c..hi: a natural card, a Tyr, or a Thor over two slots."""
@@ -194,6 +204,7 @@ __all__ = [
     "ks",
     "legal",
     "legal_names",
+    "pass_forced",
     "troop",
     "world",
 ]
