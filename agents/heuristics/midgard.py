@@ -14,9 +14,9 @@ difficulty), using the fewest troops; (2) travel to a world where such a challen
 waits for the troops that remain after the trip; (3) attack a Järl here whose every regrouped troop
 is weaker than ours, if a coin is to spare; (4) make one trip anyway for the hand reset and the
 benefit (coins first when short of them); (5) end the phase. Defends with its strongest troop
-(defending is free: troops regroup on our own turn); Krog: hires troop cards when coins allow;
-discards the card it values least (events and reactions by their bonus, class cards by how well
-they fit); keeps the best reward.
+(defending is free: troops regroup on our own turn); Krog: hires troop cards when coins allow
+(revealing coin rewards for them); discards the card it values least (events and reactions by
+their bonus, class cards by how well they fit); keeps the best reward.
 
 Part 2. Preparation ends with a gain-only personal event if one is in hand (Odin's Ravens, Ivaldi's
 Forge, Freyr's Harvest, ...). Bonuses: the smallest card that turns the contest its way (on its own
@@ -179,11 +179,23 @@ class HeuristicAgent(Agent):
         return int(np.flatnonzero(mask)[0])
 
     def _krog(self, s, p, mask):
+        """Hire a troop card that fits the hand while 3 coins are at hand, revealing coin rewards
+        (the smallest first) to get there when they can (M-E3); else pass."""
         top = s.krog[-1]
         useful = top <= THOR and (
             top >= TYR or s.hands[p, top] >= 1 or s.hands[p, max(top - 1, 0)] >= 1
         )
-        return A.HIRE if useful and s.coins[p] >= 3 else A.PASS
+        if not useful:
+            return A.PASS
+        if s.coins[p] >= 3:
+            return A.HIRE
+        coin_kinds = [k for k, (kind, _) in enumerate(DATA.rewards) if kind == "coins"]
+        reward_coins = sum(DATA.rewards[k][1] * int(s.rewards[p, k]) for k in coin_kinds)
+        if s.coins[p] + min(reward_coins, s.skat) >= 3:
+            for k in coin_kinds:
+                if mask[A.BASE["reveal_reward"] + k]:
+                    return A.BASE["reveal_reward"] + k
+        return A.PASS
 
     def _prep(self, s, p, mask):
         for base in ("place_class", "place_snedig"):

@@ -91,6 +91,8 @@ class InfoMixin:
             "valhalla": self.valhalla.tolist(),
             "krog": list(self.krog),
             "thing_size": len(self.thing),
+            # the Thing's cards at the last reshuffle (public, M-E2), None before the first
+            "thing_base": None if self.thing_base is None else _as_list(self.thing_base),
             "rewards": self.rewards[player].tolist(),
             "revealed": self.revealed.tolist(),
             "reward_counts": self.rewards.sum(axis=1).tolist(),
@@ -143,6 +145,13 @@ class InfoMixin:
         bonus_side = {q: side for side, q in self.hidden_bonus(player) if self.contest["t"] == "ch"}
         if bonus_side:
             s.contest["b"], s.contest["held"] = list(s.contest["b"]), list(s.contest["held"])
+        thing = None
+        if self.thing_base is not None:  # after a reshuffle the Thing is known to all (M-E2)
+            need = sum(
+                1 for q in bonus_side if not (self.known[q, A.FIRST_ACTION_CARD :] > 0).any()
+            )
+            thing, pool = self._thing_after_reshuffle(player, pool, need)
+            s.thing_drawn = self._draws_after_reshuffle(player, thing, rng)
         cards_of = {q: list(np.repeat(np.arange(DATA.num_kinds), self.known[q])) for q in others}
         # a face-down bonus is an event or reaction: a seat that has none among its known cards
         # gets one from the pool before any hand is dealt (a deal could take the last one)
@@ -163,7 +172,7 @@ class InfoMixin:
                 s.contest["held"].append(new)
                 s.contest["b"][side] = new
             s.hands[q] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=DATA.num_kinds)
-        s.thing = pool
+        s.thing = pool if thing is None else thing
         c = self.contest
         if (
             c is not None
@@ -204,12 +213,49 @@ class InfoMixin:
         s._mask = None
         return s
 
+    def _thing_after_reshuffle(self, player: int, pool: list, need: int) -> tuple[list, list]:
+        """Split the shuffled unknown cards ``pool`` into a Thing and the rest (the others' unseen
+        cards). Since the last reshuffle the Thing holds only cards it held then that ``player``
+        did not draw itself (``thing_base`` is public, its own draws it saw), so the Thing takes
+        the first cards of ``pool`` within that bound: a uniform choice of the cards the bound
+        allows. (The Thing's cards are not weighed by what the others showed since; an
+        approximation, as MD15's.) ``need`` events or reactions must stay out of the Thing for
+        face-down bonuses; if the uniform choice leaves fewer, the Thing takes events last, which
+        the true Thing shows possible."""
+        size = len(self.thing)
+        left = np.asarray(self.thing_base) - self.thing_drawn[player]
+        thing = _take_within(pool, left, size, events_last=False)
+        rest = _minus(pool, thing)
+        if sum(1 for x in rest if x >= A.FIRST_ACTION_CARD) < need:
+            thing = _take_within(pool, left, size, events_last=True)
+            rest = _minus(pool, thing)
+        return thing, rest
+
+    def _draws_after_reshuffle(self, player: int, thing: list, rng) -> np.ndarray:
+        """Each other seat's draws since the reshuffle, resampled: the reshuffled cards neither in
+        the new Thing nor drawn by ``player``, dealt in the (public) numbers each seat drew."""
+        drawn = self.thing_drawn.copy()
+        left = np.asarray(self.thing_base) - drawn[player]
+        left -= np.bincount(np.asarray(thing, dtype=np.int64), minlength=DATA.num_kinds)
+        cards = np.repeat(np.arange(DATA.num_kinds), left).tolist()
+        rng.shuffle(cards)
+        for q in range(self.game.num_players):
+            if q != player:
+                k = int(drawn[q].sum())
+                drawn[q] = np.bincount(
+                    np.asarray(cards[:k], dtype=np.int64), minlength=DATA.num_kinds
+                )
+                cards = cards[k:]
+        return drawn
+
     def clone(self) -> InfoMixin:
         s = type(self).__new__(type(self))
         s.game = self.game
         s.defer_rng(self.rng_source())
         s.hands, s.known, s.valhalla = self.hands.copy(), self.known.copy(), self.valhalla.copy()
         s.thing, s.krog = list(self.thing), list(self.krog)
+        s.thing_base = None if self.thing_base is None else self.thing_base.copy()
+        s.thing_drawn = self.thing_drawn.copy()
         s.troops = [[t.copy() for t in ts] for ts in self.troops]
         s.pending = None if self.pending is None else self.pending.copy()
         s.coins, s.skat, s.world = self.coins.copy(), self.skat, self.world.copy()
@@ -259,6 +305,7 @@ class InfoMixin:
             raise AssertionError("negative card counts")
         if (self.known > self.hands + self.face_down()).any() or (self.known < 0).any():
             raise AssertionError("publicly known cards exceed a hand")
+        check_thing_base(self.thing, self.thing_base, self.thing_drawn)
         if (
             int(self.coins.sum()) + self.skat != TOTAL_COINS
             or (self.coins < 0).any()
@@ -437,6 +484,8 @@ class InfoMixin:
             "hands": [_as_list(h) for h in self.hands],
             "known": [_as_list(h) for h in self.known],
             "thing": list(self.thing),
+            "thing_base": None if self.thing_base is None else _as_list(self.thing_base),
+            "thing_drawn": [_as_list(h) for h in self.thing_drawn],
             "krog": list(self.krog),
             "valhalla": _as_list(self.valhalla),
             "troops": [[t.to_json() for t in ts] for ts in self.troops],
@@ -484,6 +533,11 @@ class InfoMixin:
         s.hands = np.array([_as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
         s.known = np.array([_as_counts(h, DATA.num_kinds) for h in d["known"]], dtype=np.int64)
         s.thing, s.krog = list(d["thing"]), list(d["krog"])
+        base = d["thing_base"]
+        s.thing_base = None if base is None else _as_counts(base, DATA.num_kinds)
+        s.thing_drawn = np.array(
+            [_as_counts(h, DATA.num_kinds) for h in d["thing_drawn"]], dtype=np.int64
+        )
         s.valhalla = _as_counts(d["valhalla"], DATA.num_kinds)
         s.troops = [[Troop.from_json(t) for t in ts] for ts in d["troops"]]
         s.pending = None if d["pending"] is None else Troop.from_json(d["pending"])
@@ -520,6 +574,18 @@ class InfoMixin:
         return s
 
 
+def check_thing_base(thing, base, drawn) -> None:
+    """After a reshuffle the Thing plus every seat's draws since is the reshuffled multiset
+    (M-E2); ``AssertionError`` otherwise."""
+    if (np.asarray(drawn) < 0).any():
+        raise AssertionError("negative draw counts since the reshuffle")
+    if base is None:
+        return
+    now = np.bincount(np.asarray(thing, dtype=np.int64), minlength=DATA.num_kinds)
+    if (now + np.asarray(drawn).sum(axis=0)).tolist() != np.asarray(base).tolist():
+        raise AssertionError("the Thing and the draws since the reshuffle are not what it held")
+
+
 def face_down_counts(contest, shape) -> np.ndarray:
     """Per seat and kind, the face-down challenge bonuses of ``contest`` (see ``face_down``)."""
     out = np.zeros(shape, dtype=np.int64)
@@ -545,6 +611,37 @@ def card_totals(
     for k in wild + [c["k"] for c in played] + list(pool) + (contest["held"] if contest else []):
         total[k] += 1
     return total
+
+
+def _take_within(pool: list, bound, size: int, events_last: bool) -> list:
+    """The first ``size`` cards of ``pool`` with at most ``bound[kind]`` of each kind (troop cards
+    before events and reactions when ``events_last``), in pool order."""
+    order = pool
+    if events_last:
+        order = [x for x in pool if x < A.FIRST_ACTION_CARD] + [
+            x for x in pool if x >= A.FIRST_ACTION_CARD
+        ]
+    room = np.array(bound, dtype=np.int64)
+    out = []
+    for x in order:
+        if len(out) == size:
+            break
+        if room[x] > 0:
+            room[x] -= 1
+            out.append(x)
+    return out
+
+
+def _minus(pool: list, taken: list) -> list:
+    """``pool`` without one copy of each card of ``taken`` (order kept)."""
+    left = np.bincount(np.asarray(taken, dtype=np.int64), minlength=DATA.num_kinds)
+    out = []
+    for x in pool:
+        if left[x] > 0:
+            left[x] -= 1
+        else:
+            out.append(x)
+    return out
 
 
 def _as_list(counts) -> list:

@@ -58,8 +58,10 @@ class MaskMixin:
         f = self.stack[-1]
         m, p = f["m"], f["p"]
         hand = self.hands[p]
-        if m == KROG:
-            mask[A.HIRE] = mask[A.PASS] = True
+        if m == KROG:  # hire needs a coin in hand; a coin reward can be revealed first (M-E3)
+            mask[A.PASS] = True
+            mask[A.HIRE] = self.coins[p] >= 1
+            self._mask_reveal(mask, p)
         elif m == PREP:
             mask[A.END_PHASE] = True
             if len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand):
@@ -110,6 +112,7 @@ class MaskMixin:
                     if len(combo) == len(chosen):
                         mask[A.FINISH] = True
             mask[A.CANCEL] = True
+            self._mask_reveal(mask, p)  # coins for more troops or a coin icon (M-E3)
         elif m in (DISCARD_REQ, SPOILS, EV_DISCARD):
             mask[A.BASE["discard"] : A.BASE["discard"] + A.NUM_KINDS] = hand > 0
         elif m == TAKE:
@@ -163,7 +166,9 @@ class MaskMixin:
         if name not in allowed:
             return False
         hand = self.hands[p]
-        if name in ("hire", "pass", "cancel", "refuse"):
+        if name == "hire":
+            return self.coins[p] >= 1
+        if name in ("pass", "cancel", "refuse"):
             return True
         if name == "end_phase":
             return True

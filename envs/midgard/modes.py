@@ -60,7 +60,7 @@ QUEUE_MODES = frozenset((REACT, BONUS, EV_DISCARD, ENGAGE))
 NUM_MODES = len(MODE_NAMES)
 
 MODE_RANGES = {
-    KROG: {"hire", "pass"},
+    KROG: {"hire", "pass", "reveal_reward"},
     PREP: {
         "end_phase",
         "new_troop",
@@ -77,7 +77,7 @@ MODE_RANGES = {
     CLAIM: {"claim", "cancel"},
     ONSLAUGHT: {"end_phase", "travel", "face", "attack", "reveal_reward"},
     TRAVEL: {"select_troop", "cancel"},
-    CHALLENGE: {"select_troop", "finish", "cancel"},
+    CHALLENGE: {"select_troop", "finish", "cancel", "reveal_reward"},
     DISCARD_REQ: {"discard"},
     TAKE: {"take_card"},
     RESERVE: {"reserve"},

@@ -217,6 +217,11 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             (n, DATA.num_kinds), dtype=np.int64
         )  # cards publicly known to be in each hand
         s.thing, s.krog = [], []
+        # M40 (M-E2): the Thing's cards at the last reshuffle (public: they came face up from
+        # Valhalla and the Krog; None before the first one) and each seat's draws from it since
+        # (private to that seat); the Thing plus those draws is that public multiset (determinize)
+        s.thing_base = None
+        s.thing_drawn = np.zeros((n, DATA.num_kinds), dtype=np.int64)
         s.valhalla = np.zeros(DATA.num_kinds, dtype=np.int64)
         s.troops = [[] for _ in range(n)]
         s.pending = None
@@ -260,21 +265,37 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         return C.season_of(self.calendar)
 
     def _draw(self, p: int, k: int = 1) -> None:
-        """Draw from the Thing, reshuffling Valhalla and Krog (but the Krog top) when empty
-        (M40)."""
+        """Draw ``k`` cards from the Thing, one by one. The moment the Thing runs out, Valhalla and
+        the Krog (but its top) are reshuffled into it, even between the cards of one draw and
+        when nobody needs a card yet (M40, M-E2: "it must immediately reshuffle"). A Thing that
+        ran out while there was nothing to reshuffle is refilled the same way by the next draw;
+        with nothing to reshuffle then either, that draw is skipped."""
         for _ in range(k):
             if not self.thing:
                 self._reshuffle()
                 if not self.thing:
                     return
-            self.hands[p, self.thing.pop()] += 1
+            kind = self.thing.pop()
+            self.hands[p, kind] += 1
+            self.thing_drawn[p, kind] += 1
+            if not self.thing:
+                self._reshuffle()
 
     def _reshuffle(self) -> None:
+        """Valhalla and the Krog but its top card become the Thing (MD5), a public event: the
+        Thing's cards are then known to all (``thing_base``) until drawn; a new count of each
+        seat's draws starts. Nothing to reshuffle: nothing changes."""
         pool = np.repeat(np.arange(DATA.num_kinds), self.valhalla).tolist() + self.krog[:-1]
+        if not pool:
+            return
         self.krog = self.krog[-1:]
         self.valhalla[:] = 0
         self.rng.shuffle(pool)
         self.thing = pool
+        self.thing_base = np.bincount(
+            np.asarray(pool, dtype=np.int64), minlength=DATA.num_kinds
+        ).astype(np.int64)
+        self.thing_drawn[:] = 0
 
     def _to_hand(self, p: int, kind: int, known: bool = False) -> None:
         """A card joins a hand; ``known`` when everyone saw which card it is (X7)."""
@@ -406,17 +427,25 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         self._krog_offer(p, p)
 
     def _krog_offer(self, ender: int, after: int) -> None:
-        """Offer the Krog top to the next seat after ``after`` that can pay, up to the ender
-        (M39)."""
+        """Offer the Krog top to the next seat after ``after`` that may be able to pay, up to the
+        ender (M39, MD10)."""
         n = self.game.num_players
         if self.krog:
             q = (after + 1) % n
             while q != ender:
-                if self.coins[q] >= 1:
+                if self._may_pay(q):
                     self.stack = [{"m": KROG, "p": q, "ender": ender}]
                     return
                 q = (q + 1) % n
         self._start_turn((ender + 1) % n)
+
+    def _may_pay(self, q: int) -> bool:
+        """Could seat ``q`` pay a coin, as the table sees it (MD10, M-E3)? It holds one, or it
+        holds a reward card (a coin reward "can be revealed anytime") while the Skat has a coin
+        to give for it. Only public counts decide (coins, the Skat, how many rewards a seat
+        holds, never which), so being offered or skipped tells nobody whether a seat's rewards
+        are coins; a seat whose rewards are all renown is offered too and can only pass."""
+        return self.coins[q] >= 1 or (self.skat >= 1 and self.rewards[q].sum() > 0)
 
     # ---- apply (masks: masks.py) ---------------------------------------------------------
     def _apply(self, action: int) -> None:
@@ -431,7 +460,12 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         name, c = A.decode(action)
         f = self.stack[-1]
         m, p = f["m"], f["p"]
-        if m == KROG:
+        if name == "reveal_reward":  # any decision that can spend coins (M44, MD9, M-E3)
+            k = c[0]
+            self.rewards[p, k] -= 1
+            self.revealed[p, k] += 1
+            self._gain_coins(p, DATA.rewards[k][1])
+        elif m == KROG:
             if name == "hire":
                 self._pay(p, 1)
                 self._to_hand(p, self.krog.pop(), known=True)
@@ -439,11 +473,6 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
                 self._start_turn((f["ender"] + 1) % self.game.num_players)
             else:
                 self._krog_offer(f["ender"], p)
-        elif name == "reveal_reward":
-            k = c[0]
-            self.rewards[p, k] -= 1
-            self.revealed[p, k] += 1
-            self._gain_coins(p, DATA.rewards[k][1])
         elif m == PREP:
             if name == "end_phase":
                 self.stack = [{"m": ONSLAUGHT, "p": p}]

@@ -18,6 +18,8 @@ FIELDS = (
     "hands",
     "known",
     "thing",
+    "thing_base",
+    "thing_drawn",
     "krog",
     "valhalla",
     "troops",
@@ -74,6 +76,24 @@ def _troop(f: Fields, name: str, value) -> Troop:
     return Troop.from_json(v)
 
 
+def _check_thing_base(f: Fields, n: int, kinds: int) -> None:
+    """The Thing's cards at the last reshuffle (null before the first) and each seat's draws
+    since (M-E2): the Thing plus the draws must be the reshuffled cards."""
+    rows = f.list("thing_drawn", n)
+    drawn = [f.ints(f"thing_drawn[{p}]", 0, kinds - 1, value=row) for p, row in enumerate(rows)]
+    if f.get("thing_base") is None:
+        return
+    base = f.ints("thing_base", 0, kinds - 1)
+    counts = np.bincount(np.asarray(base, dtype=np.int64), minlength=kinds)
+    cards = list(f.get("thing")) + [x for row in drawn for x in row]
+    now = np.bincount(np.asarray(cards, dtype=np.int64), minlength=kinds)
+    if now.tolist() != counts.tolist():
+        f.fail(
+            "thing_base",
+            "must be the Thing plus every seat's draws since the reshuffle (thing_drawn)",
+        )
+
+
 def check_state(game, d: dict) -> None:
     """``ValueError`` naming the field for anything a Midgard game cannot have reached."""
     n, kinds = game.num_players, DATA.num_kinds
@@ -92,6 +112,7 @@ def check_state(game, d: dict) -> None:
         counts(per_seat("known", kinds - 1), kinds),
     )
     piles = f.ints("thing", 0, kinds - 1) + f.ints("krog", 0, kinds - 1)
+    _check_thing_base(f, n, kinds)
     valhalla = counts([f.ints("valhalla", 0, kinds - 1)], kinds)[0]
     troops = []
     for p, ts in enumerate(f.list("troops", n)):
