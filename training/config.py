@@ -1,7 +1,8 @@
 """Training configuration: one documented dataclass, filled from YAML (configs/<game>.yaml).
 
 Every field below has a default; a YAML file sets only what it changes. Unknown keys, wrong
-types and out-of-range values raise ``ConfigError`` naming the key (``ppo.lerning_rate``).
+types and out-of-range values raise ``ConfigError`` naming the key (``ppo.lerning_rate``): the
+dataclasses are pydantic's, their annotations say each key's type and range.
 ``load_config(path)`` reads a file, ``config_from_dict(d)`` a dict, ``config_to_dict(cfg)`` is
 the inverse (written to the run folder as ``config.yaml``).
 
@@ -13,15 +14,25 @@ so an event happens at the first rollout boundary at or after each multiple of i
 from __future__ import annotations
 
 import dataclasses
-import math
-import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from deckzoo.envs.core.errors import ConfigError
 
-LEARNER = "learner"  # the opponents.mix key of a seat played (and trained) by the learner itself
+from .opponents import LEARNER, OpponentMix
+
 SECTIONS = ("ppo", "opponents", "eval", "pretrain", "vector", "rllib")  # the nested dataclasses
 
 
@@ -34,29 +45,41 @@ class ConfigKeyError(ConfigError):
         super().__init__(message)
 
 
+# Types and ranges are pydantic's (no coercion between types but int to float; no inf or nan);
+# unknown keys are refused. Checks that involve several keys or the game are in ``_check``.
+dataclass = pydantic_dataclass(config=ConfigDict(extra="forbid", allow_inf_nan=False))
+Count = Annotated[StrictInt, Field(ge=1)]
+NonNegative = Annotated[StrictInt, Field(ge=0)]
+Positive = Annotated[StrictFloat, Field(gt=0)]
+NonNegativeFloat = Annotated[StrictFloat, Field(ge=0)]
+Share = Annotated[StrictFloat, Field(ge=0, le=1)]
+
+
 @dataclass
 class PPOConfig:
     """sb3-contrib MaskablePPO hyper-parameters (their meaning is SB3's)."""
 
-    learning_rate: float = 3e-4
+    learning_rate: Positive = 3e-4
     """Adam step size (constant, so that a resumed run continues exactly)."""
-    n_steps: int = 512
+    n_steps: Count = 512
     """Env steps collected per env before each update; a rollout is ``n_steps * n_envs`` steps."""
-    batch_size: int = 256
+    batch_size: Count = 256
     """Minibatch size; must divide ``n_steps * n_envs``."""
-    n_epochs: int = 4
+    n_epochs: Count = 4
     """Passes over each rollout."""
-    gamma: float = 0.99
+    gamma: Share = 0.99
     """Discount per learner decision."""
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    ent_coef: float = 0.01
+    gae_lambda: Share = 0.95
+    clip_range: Positive = 0.2
+    ent_coef: NonNegativeFloat = 0.01
     """Entropy bonus: keeps the policy stochastic while the opponent pool changes."""
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    net_arch: list = field(default_factory=lambda: [128, 128])
+    vf_coef: NonNegativeFloat = 0.5
+    max_grad_norm: Positive = 0.5
+    net_arch: Annotated[list[Annotated[StrictInt, Field(gt=0)]], Field(min_length=1)] = field(
+        default_factory=lambda: [128, 128]
+    )
     """Hidden layer sizes, used for both the actor and the critic (separate networks)."""
-    activation: str = "tanh"
+    activation: Literal["tanh", "relu"] = "tanh"
     """tanh or relu."""
 
 
@@ -68,9 +91,9 @@ class OpponentConfig:
     """``{spec: weight}``: agent specs (random, heuristic, ppo:PATH, ...) and the self-play keys
     ``pool`` (a uniformly drawn past snapshot of the learner) and ``latest`` (the newest one).
     A game without a heuristic agent plays ``random`` in its place (a warning says so)."""
-    pool_size: int = 20
+    pool_size: Count = 20
     """Snapshots kept in the pool; the oldest is dropped beyond this."""
-    snapshot_every: int = 20_000
+    snapshot_every: Count = 20_000
     """Steps between snapshots of the learner added to the pool (one is taken at step 0)."""
 
 
@@ -78,19 +101,19 @@ class OpponentConfig:
 class EvalConfig:
     """Periodic evaluation on the engine: the learner in every seat in turn, against baselines."""
 
-    every: int = 50_000
+    every: NonNegative = 50_000
     """Steps between evaluations (0: only the final one)."""
-    games: int = 200
+    games: Count = 200
     """Games per opponent at each periodic evaluation."""
-    final_games: int = 1000
+    final_games: NonNegative = 1000
     """Games per opponent in the final evaluation (summary.json)."""
-    final_seed: Any = None
+    final_seed: NonNegative | None = None
     """Seed of the final evaluation's games (int), fixed in the config before the run so that the
     evaluation is pre-registered (its games are seeded from it, the final step and the opponent);
     null: ``seed`` instead."""
-    opponents: list = field(default_factory=lambda: ["random", "heuristic"])
+    opponents: list[StrictStr] = field(default_factory=lambda: ["random", "heuristic"])
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
-    deterministic: bool = True
+    deterministic: StrictBool = True
     """Evaluate the greedy policy (most likely legal action) rather than sampling it."""
 
 
@@ -98,21 +121,21 @@ class EvalConfig:
 class PretrainConfig:
     """Behaviour cloning before PPO (training/pretrain.py): the policy first imitates an agent."""
 
-    imitate: Any = None
+    imitate: StrictStr | None = None
     """Agent spec to imitate (``heuristic`` or any ``make_agent`` spec); null: no pretraining."""
-    decisions: int = 100_000
+    decisions: Count = 100_000
     """Decisions to record (whole games, every seat, until at least this many)."""
-    holdout: float = 0.1
+    holdout: Annotated[StrictFloat, Field(ge=0, lt=1)] = 0.1
     """Share of the recorded games held out to measure the imitation accuracy (0 <= holdout < 1)."""
-    epochs: int = 5
+    epochs: Count = 5
     """Passes over the recorded decisions."""
-    batch_size: int = 512
-    learning_rate: float = 1e-3
+    batch_size: Count = 512
+    learning_rate: Positive = 1e-3
     """Adam step size of the cloning (its own optimiser; PPO's starts fresh afterwards)."""
-    value: bool = True
+    value: StrictBool = True
     """Also fit the value head to the imitated agent's discounted returns (``ppo.gamma``, the
     run's ``reward``), so that PPO's first advantages are sane."""
-    eval_games: int = 200
+    eval_games: NonNegative = 200
     """Games per ``eval.opponents`` entry to evaluate the cloned policy before PPO (0: none)."""
 
 
@@ -123,25 +146,25 @@ class VectorConfig:
     decisions per lane in a rollout, ``ppo.batch_size`` the minibatch size (rounded so that whole
     minibatches cover the rollout), and every other ``ppo.*`` key has PPO's usual meaning."""
 
-    anneal_lr: bool = True
+    anneal_lr: StrictBool = True
     """Decay the learning rate linearly from ``ppo.learning_rate`` to 0 over ``total_timesteps``."""
-    norm_adv: bool = True
+    norm_adv: StrictBool = True
     """Normalise the advantages of each minibatch to mean 0 and standard deviation 1."""
-    clip_vloss: bool = True
+    clip_vloss: StrictBool = True
     """Clip the value update around the rollout's values with ``ppo.clip_range`` (as PPO2 and
     CleanRL do)."""
-    stagger: int = 1000
+    stagger: NonNegative = 1000
     """Before the first rollout, lane ``i`` plays a uniformly random number below this of random
     legal moves (not trained on), so that the lanes' games are at different stages (0: none)."""
-    scalar_lanes: Any = None
+    scalar_lanes: NonNegative | None = None
     """Lanes played on the scalar engine, for opponents that are agents there (``heuristic``,
     ``ismcts:N``, ``ppo:PATH`` in ``opponents.mix``); null: the share of games that draw such an
     opponent, times ``n_envs`` (docs/training.md, "The vector trainer")."""
-    features: Any = None
+    features: StrictStr | None = None
     """Input features appended to the observation before the network (``deckzoo.agents.features``,
     e.g. ``wizard``): fixed functions of the observation that the saved policy names, so that
     ``ppo:PATH`` applies them too; null: the observation alone."""
-    batched_agents: bool = True
+    batched_agents: StrictBool = True
     """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard, Go Big
     and Big Number heuristics) in batched lanes, deciding all of them in one call, instead of on
     the scalar engine; they make the same moves (Go Big's ties drawn from the lanes' generator).
@@ -159,18 +182,18 @@ class RLlibConfig:
     ``snapshot_every``, ``eval.*``, ``checkpoint_every``, ``seed`` and ``torch_threads``. Its
     ``total_timesteps`` and intervals count env steps: the decisions of every seat."""
 
-    env_runners: int = 1
+    env_runners: NonNegative = 1
     """Ray actors that play the games (0: the driver plays them itself)."""
-    envs_per_runner: int = 4
+    envs_per_runner: Count = 4
     """Games each env runner steps at once (one batched forward pass for all of them)."""
-    train_batch_size: int = 4000
+    train_batch_size: Count = 4000
     """Env steps collected per training iteration (all seats)."""
-    address: Any = None
+    address: Annotated[StrictStr, Field(min_length=1)] | None = None
     """null: start a local Ray instance of ``num_cpus`` CPUs; ``auto`` or ``HOST:PORT``: join
     that cluster (``deckzoo train --address``)."""
-    num_cpus: Any = None
+    num_cpus: Count | None = None
     """CPUs of the local Ray instance (null: ``max(env_runners, 1)``)."""
-    ship_code: bool = True
+    ship_code: StrictBool = True
     """When joining a cluster, send this deckzoo's code with the job (Ray ``runtime_env``), so
     the nodes need only Ray and deckzoo's dependencies installed."""
 
@@ -179,38 +202,38 @@ class RLlibConfig:
 class TrainConfig:
     """One training run of MaskablePPO on one game."""
 
-    trainer: str = "sb3"
-    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/train.py), vector (batched
+    trainer: Literal["sb3", "vector", "rllib"] = "sb3"
+    """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/sb3.py), vector (batched
     self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number) or
     rllib (RLlib's PPO, one policy for every seat, on a local Ray instance or a cluster,
     training/rllib.py)."""
-    game: str = "gobig"
+    game: StrictStr = "gobig"
     """Env name as in ``deckzoo.envs.ENVS`` (``gobig`` or ``gobig_v0``)."""
-    num_players: Any = None
+    num_players: StrictInt | None = None
     """Seats at the table (None: the game's default)."""
     game_options: dict = field(default_factory=dict)
     """Game options passed to ``Game(num_players, **game_options)``."""
-    reward: str = "win"
+    reward: Literal["win", "score", "dense"] = "win"
     """win, score or dense (see training/single_agent.py)."""
-    max_episode_steps: Any = None
+    max_episode_steps: Count | None = None
     """Truncate a training episode after this many learner decisions (None: never)."""
-    total_timesteps: int = 500_000
+    total_timesteps: Count = 500_000
     """Budget in learner env steps (rounded up to whole rollouts)."""
-    seed: int = 0
+    seed: StrictInt = 0
     """Seeds everything: torch, numpy, python, the envs and the evaluations."""
-    n_envs: int = 2
+    n_envs: Count = 2
     """Env copies stepped together (the policy runs on all of them in one batch)."""
-    vec_env: str = "dummy"
+    vec_env: Literal["dummy", "subproc"] = "dummy"
     """dummy (all envs in this process) or subproc (one process per env)."""
-    torch_threads: int = 1
+    torch_threads: Count = 1
     """torch intra-op threads. Small networks are far slower with more than one thread on a
     busy 2-core machine (see docs/training.md for the measurement)."""
-    device: str = "cpu"
-    checkpoint_every: int = 50_000
+    device: Literal["cpu", "cuda", "auto"] = "cpu"
+    checkpoint_every: Count = 50_000
     """Steps between checkpoints (run_dir/checkpoint.pkl, written atomically)."""
-    run_dir: str = "runs/{game}"
+    run_dir: StrictStr = "runs/{game}"
     """Output folder; ``{game}`` is replaced by the game name."""
-    progress_bar: bool = True
+    progress_bar: StrictBool = True
     ppo: PPOConfig = field(default_factory=PPOConfig)
     opponents: OpponentConfig = field(default_factory=OpponentConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
@@ -227,53 +250,45 @@ class TrainConfig:
 
 
 # ---- reading and checking ---------------------------------------------------------------------
-def _type_ok(value, tp) -> bool:
-    if tp is Any:
-        return True
-    if tp is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if tp is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, tp)
+BOUNDS = {
+    "greater_than": ">",
+    "greater_than_equal": ">=",
+    "less_than": "<",
+    "less_than_equal": "<=",
+}
 
 
-def _fill(cls, data: Any, where: str):
-    if not isinstance(data, dict):
-        raise ConfigKeyError(
-            where[:-1],
-            f"config {where[:-1] or 'file'}: expected a mapping, got {type(data).__name__}",
-        )
-    hints = typing.get_type_hints(cls)
-    known = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(known), key=str)
+def _key_error(e: ValidationError) -> ConfigKeyError:
+    """pydantic's first error as a ``ConfigKeyError`` naming the dotted key (``eval.opponents[1]``);
+    every unknown key of the same section at once, with the section's known keys."""
+    errors = e.errors()
+    unknown = [x["loc"] for x in errors if x["type"] == "unexpected_keyword_argument"]
     if unknown:
-        keys = ", ".join(repr(f"{where}{k}") for k in unknown)
-        raise ConfigKeyError(
-            f"{where}{unknown[0]}",
-            f"unknown config key {keys}; known keys"
-            f"{' in ' + where[:-1] if where else ''}: {', '.join(sorted(known))}",
-        )
-    kwargs = {}
-    for name, value in data.items():
-        tp = hints[name]
-        if dataclasses.is_dataclass(tp):
-            kwargs[name] = _fill(tp, value, f"{where}{name}.")
-            continue
-        if not _type_ok(value, tp):
-            raise ConfigKeyError(
-                f"{where}{name}",
-                f"config key '{where}{name}' must be {getattr(tp, '__name__', tp)}, got {value!r}",
-            )
-        if tp is float and not math.isfinite(value):
-            raise ConfigKeyError(
-                f"{where}{name}",
-                f"config key '{where}{name}' must be a finite number, got {value!r}",
-            )
-        kwargs[name] = float(value) if tp is float else value
-    return cls(**kwargs)
+        section = unknown[0][:-1]
+        keys = [_dotted(loc) for loc in unknown if loc[:-1] == section]
+        node = TrainConfig()
+        for name in section:
+            node = getattr(node, name)
+        known = ", ".join(sorted(f.name for f in dataclasses.fields(node)))
+        where = f" in {_dotted(section)}" if section else ""
+        listed = ", ".join(repr(k) for k in keys)
+        return ConfigKeyError(keys[0], f"unknown config key {listed}; known keys{where}: {known}")
+    x = errors[0]
+    key = _dotted(x["loc"])
+    if x["type"] in BOUNDS:
+        what = f"must be {BOUNDS[x['type']]} {next(iter(x['ctx'].values()))}"
+    else:
+        what = x["msg"][0].lower() + x["msg"][1:]
+    return ConfigKeyError(key, f"config key {key!r}: {what}, got {x['input']!r}")
+
+
+def _dotted(loc: tuple) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
 
 
 def _check(cfg: TrainConfig) -> None:
+    """What the types cannot say: the game and its options, agent specs, and the keys that depend
+    on each other or on the trainer."""
     import deckzoo.envs as E
 
     def bad(key, msg):
@@ -284,44 +299,8 @@ def _check(cfg: TrainConfig) -> None:
     except ConfigError as e:
         raise ConfigKeyError("game", f"config key 'game': {e}") from None
     cfg.game = E.ENVS[env_name].Game.name
-    if cfg.max_episode_steps is not None and not (
-        _type_ok(cfg.max_episode_steps, int) and cfg.max_episode_steps > 0
-    ):
-        bad("max_episode_steps", f"must be a positive int or null, got {cfg.max_episode_steps!r}")
-    if cfg.num_players is not None and not _type_ok(cfg.num_players, int):
-        bad("num_players", f"must be an int or null, got {cfg.num_players!r}")
-    if cfg.reward not in ("win", "score", "dense"):
-        bad("reward", f"must be win, score or dense, got {cfg.reward!r}")
-    if cfg.vec_env not in ("dummy", "subproc"):
-        bad("vec_env", f"must be dummy or subproc, got {cfg.vec_env!r}")
-    if cfg.device not in ("cpu", "cuda", "auto"):
-        bad("device", f"must be cpu, cuda or auto, got {cfg.device!r}")
     if cfg.device == "cuda" and not _cuda_available():
-        bad(
-            "device",
-            "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU when there is one)",
-        )
-    for key, v in [
-        ("total_timesteps", cfg.total_timesteps),
-        ("n_envs", cfg.n_envs),
-        ("torch_threads", cfg.torch_threads),
-        ("checkpoint_every", cfg.checkpoint_every),
-        ("ppo.n_steps", cfg.ppo.n_steps),
-        ("ppo.batch_size", cfg.ppo.batch_size),
-        ("ppo.n_epochs", cfg.ppo.n_epochs),
-        ("opponents.pool_size", cfg.opponents.pool_size),
-        ("opponents.snapshot_every", cfg.opponents.snapshot_every),
-        ("eval.games", cfg.eval.games),
-    ]:
-        if v < 1:
-            bad(key, f"must be >= 1, got {v}")
-    seed = cfg.eval.final_seed
-    if seed is not None and not (_type_ok(seed, int) and seed >= 0):
-        bad("eval.final_seed", f"must be an int >= 0 or null, got {cfg.eval.final_seed!r}")
-    if cfg.eval.every < 0 or cfg.eval.final_games < 0:
-        bad("eval.every" if cfg.eval.every < 0 else "eval.final_games", "must be >= 0")
-    if cfg.trainer not in ("sb3", "vector", "rllib"):
-        bad("trainer", f"must be sb3, vector or rllib, got {cfg.trainer!r}")
+        bad("device", "is cuda, but torch sees no GPU here; use cpu (or auto: a GPU if any)")
     if cfg.trainer == "vector":
         _check_vector(cfg, env_name, bad)
     elif cfg.trainer == "rllib":
@@ -335,56 +314,21 @@ def _check(cfg: TrainConfig) -> None:
             "ppo.batch_size",
             f"must divide ppo.n_steps * n_envs = {cfg.rollout_steps}, got {cfg.ppo.batch_size}",
         )
-    if not cfg.ppo.net_arch or not all(_type_ok(h, int) and h > 0 for h in cfg.ppo.net_arch):
-        bad("ppo.net_arch", f"must be a non-empty list of positive ints, got {cfg.ppo.net_arch!r}")
-    if cfg.ppo.activation not in ("tanh", "relu"):
-        bad("ppo.activation", f"must be tanh or relu, got {cfg.ppo.activation!r}")
-    for key in ("learning_rate", "clip_range", "max_grad_norm"):
-        if not getattr(cfg.ppo, key) > 0:
-            bad(f"ppo.{key}", f"must be > 0, got {getattr(cfg.ppo, key)}")
-    for key in ("ent_coef", "vf_coef"):
-        if not getattr(cfg.ppo, key) >= 0:
-            bad(f"ppo.{key}", f"must be >= 0, got {getattr(cfg.ppo, key)}")
-    for key in ("gamma", "gae_lambda"):
-        if not 0 <= getattr(cfg.ppo, key) <= 1:
-            bad(f"ppo.{key}", f"must be in [0, 1], got {getattr(cfg.ppo, key)}")
-    from .opponents import OpponentMix
-
     for k in OpponentMix.parse(cfg.opponents.mix).agent_specs():
         _check_spec(k, cfg.game, f"opponents.mix.{k}")
-    opponents = cfg.eval.opponents
-    if not isinstance(opponents, list) or not all(isinstance(s, str) for s in opponents):
-        bad("eval.opponents", f"must be a list of agent specs, got {cfg.eval.opponents!r}")
     for i, spec in enumerate(cfg.eval.opponents):
         _check_spec(spec, cfg.game, f"eval.opponents[{i}]")
-    pre = cfg.pretrain
-    if pre.imitate is not None:
+    if cfg.pretrain.imitate is not None:
         from deckzoo.agents.registry import make_agent
 
-        if not isinstance(pre.imitate, str):
-            bad(
-                "pretrain.imitate",
-                f"must be an agent spec (e.g. heuristic) or null, got {pre.imitate!r}",
-            )
         try:
-            make_agent(pre.imitate, cfg.game, 0)
+            make_agent(cfg.pretrain.imitate, cfg.game, 0)
         except ConfigError as e:
-            raise ConfigKeyError(
-                "pretrain.imitate", f"config key 'pretrain.imitate': {e}"
-            ) from None
-    for key in ("decisions", "epochs", "batch_size"):
-        if getattr(pre, key) < 1:
-            bad(f"pretrain.{key}", f"must be >= 1, got {getattr(pre, key)}")
-    if pre.eval_games < 0:
-        bad("pretrain.eval_games", f"must be >= 0, got {pre.eval_games}")
-    if not 0 <= pre.holdout < 1:
-        bad("pretrain.holdout", f"must be in [0, 1), got {pre.holdout}")
-    if not pre.learning_rate > 0:
-        bad("pretrain.learning_rate", f"must be > 0, got {pre.learning_rate}")
+            key = "pretrain.imitate"
+            raise ConfigKeyError(key, f"config key {key!r}: {e}") from None
     # The game itself validates num_players and its options (its error names the key).
-    game_cls = E.ENVS[env_name].Game
     try:
-        game_cls(cfg.num_players, **cfg.game_options)
+        E.ENVS[env_name].Game(cfg.num_players, **cfg.game_options)
     except ConfigError as e:
         key = "num_players" if "num_players" in str(e) else "game_options"
         raise ConfigKeyError(key, f"config key 'game_options'/'num_players': {e}") from None
@@ -414,16 +358,6 @@ RLLIB_MIX = (LEARNER, "pool", "random")
 
 def _check_rllib(cfg: TrainConfig, bad) -> None:
     r = cfg.rllib
-    for key in ("env_runners", "envs_per_runner", "train_batch_size"):
-        v = getattr(r, key)
-        if not _type_ok(v, int) or v < (0 if key == "env_runners" else 1):
-            bad(f"rllib.{key}", f"must be an int >= {0 if key == 'env_runners' else 1}, got {v!r}")
-    if r.num_cpus is not None and not (_type_ok(r.num_cpus, int) and r.num_cpus >= 1):
-        bad("rllib.num_cpus", f"must be a positive int or null, got {r.num_cpus!r}")
-    if r.address is not None and not (isinstance(r.address, str) and r.address):
-        bad("rllib.address", f"must be null, 'auto' or HOST:PORT, got {r.address!r}")
-    if not isinstance(r.ship_code, bool):
-        bad("rllib.ship_code", f"must be true or false, got {r.ship_code!r}")
     if cfg.ppo.batch_size > r.train_batch_size:
         bad(
             "ppo.batch_size",
@@ -457,11 +391,6 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
     if cfg.max_episode_steps is not None:
         bad("max_episode_steps", "is not supported by trainer: vector (its games always end)")
     v = cfg.vector
-    for key in ("anneal_lr", "norm_adv", "clip_vloss", "batched_agents"):
-        if not isinstance(getattr(v, key), bool):
-            bad(f"vector.{key}", f"must be true or false, got {getattr(v, key)!r}")
-    if not _type_ok(v.stagger, int) or v.stagger < 0:
-        bad("vector.stagger", f"must be an int >= 0, got {v.stagger!r}")
     if v.features is not None:
         from deckzoo.agents import features
 
@@ -472,13 +401,17 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
                 f"must be null or a feature set of {cfg.game} ({', '.join(known) or 'none'}), "
                 f"got {v.features!r}",
             )
-    lanes = v.scalar_lanes
-    if lanes is not None and not (_type_ok(lanes, int) and 0 <= lanes <= cfg.n_envs):
-        bad("vector.scalar_lanes", f"must be null or an int in [0, n_envs], got {lanes!r}")
+    if v.scalar_lanes is not None and v.scalar_lanes > cfg.n_envs:
+        bad("vector.scalar_lanes", f"must be null or at most n_envs, got {v.scalar_lanes!r}")
 
 
-def config_from_dict(data: dict) -> TrainConfig:
-    cfg = _fill(TrainConfig, data or {}, "")
+def config_from_dict(data: dict | None) -> TrainConfig:
+    if not isinstance(data or {}, dict):
+        raise ConfigKeyError("", f"config: expected a mapping, got {type(data).__name__}")
+    try:
+        cfg = TrainConfig(**(data or {}))
+    except ValidationError as e:
+        raise _key_error(e) from None
     _check(cfg)
     return cfg
 

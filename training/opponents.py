@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,10 +27,12 @@ from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import has_heuristic, make_agent
 from deckzoo.agents.stats import wilson_interval, win_credit
 
-from .config import LEARNER, ConfigKeyError, TrainConfig
+if TYPE_CHECKING:  # (the config, and pydantic with it, is not needed by the single-agent env)
+    from .config import TrainConfig
 
 log = logging.getLogger("deckzoo.training")
 
+LEARNER = "learner"  # the mix key of a seat played (and trained) by the learner itself
 SELF_PLAY_KEYS = ("pool", "latest", LEARNER)  # mix keys that are not agent specs
 
 
@@ -45,6 +48,8 @@ class OpponentMix:
     @classmethod
     def parse(cls, weights, key: str = "opponents.mix", what: str = "config key") -> OpponentMix:
         """A mix given by a user: errors name the entry (``ConfigKeyError``: ``key.entry``)."""
+        from .config import ConfigKeyError
+
         if not isinstance(weights, dict) or not weights:
             raise ConfigKeyError(key, f"{what} {key!r} must map agent specs to weights (empty)")
         for k, w in weights.items():

@@ -15,8 +15,8 @@ weights: uniform over the legal actions). Snapshots of ``main`` are taken every
 modules ``pool_0``... added with ``Algorithm.add_module``; once the pool is full the oldest
 slot's weights are replaced. ``policies_to_train`` is ``["main"]`` throughout.
 
-Bookkeeping between iterations, as the MaskablePPO trainer does it: snapshots, evaluation of
-the learner group's actor on the engine against ``eval.opponents`` (``train.evaluate``: the
+Bookkeeping between iterations is the run skeleton's (``run.py``), as for every trainer:
+snapshots, evaluation of the learner group's actor on the engine against ``eval.opponents`` (the
 learner in every seat in turn, win share with its 95% Wilson interval), TensorBoard scalars and
 checkpoints. A run folder holds::
 
@@ -24,7 +24,7 @@ checkpoints. A run folder holds::
     checkpoint/      RLlib's own checkpoint (Algorithm.save_to_path) plus deckzoo.json (the pool,
                      counters, evaluation history); ``--resume`` rebuilds the algorithm with the
                      same modules and restores it from there (Algorithm.restore_from_path)
-    eval.csv         every evaluation
+    eval.csv         every evaluation (and learning_curve.png, its chart)
     tb/              TensorBoard scalars (rollout/*, train/*, eval/*, time/*)
     policy.npz       the final actor, exported from the learner group, as a numpy policy file
                      (``ppo:<run>/policy.npz`` plays it in the arena, ``play`` and leaderboards)
@@ -53,8 +53,8 @@ import deckzoo.envs as E
 from deckzoo.agents.policy import save_policy
 from deckzoo.agents.ray_cluster import connect, require_ray
 
-from .config import LEARNER, TrainConfig, config_to_dict
-from .opponents import OpponentMix
+from .config import TrainConfig, config_to_dict
+from .opponents import LEARNER, OpponentMix
 from .run import Run, RunState, check_resumable, claim_run_dir, write_config
 
 log = logging.getLogger("deckzoo.training")

@@ -39,7 +39,7 @@ from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.adapter_options import RewardTracker
 from deckzoo.envs.core.errors import ConfigError
 
-from .config import LEARNER as LEARNER_KEY
+from .opponents import LEARNER as LEARNER_KEY
 from .opponents import OpponentMix
 
 LEARNER, RANDOM, POOL, AGENT = 0, 1, 2, 3

@@ -26,10 +26,10 @@ One iteration:
 4. **Update**: ``ppo.n_epochs`` passes of minibatches (``ppo.batch_size``) of the clipped PPO
    objective, the (clipped) value loss and the entropy bonus, advantages normalised per
    minibatch, gradients clipped to ``ppo.max_grad_norm``, the learning rate annealed linearly.
-5. **Bookkeeping** at the rollout boundary, as in the SB3 trainer: pool snapshots, evaluation on
-   the scalar engine against ``eval.opponents`` (``train.evaluate_opponents``, the SB3
-   trainer's: the learner greedy, in every seat in turn, win share with a 95% Wilson interval),
-   TensorBoard, checkpoints.
+5. **Bookkeeping** at the rollout boundary, the run skeleton's (``run.py``) as for every trainer:
+   pool snapshots, evaluation on the scalar engine against ``eval.opponents`` (the learner
+   greedy, in every seat in turn, win share with a 95% Wilson interval), TensorBoard,
+   checkpoints.
 
 An *env step* is one learner decision (a transition), as in the SB3 trainer: ``total_timesteps``,
 the intervals and steps/s count those. ``decisions/s`` in the logs counts every seat's.
