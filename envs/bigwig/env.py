@@ -12,8 +12,10 @@ envs/bigwig/rules.py, docs/rules/bigwig.md).
 | options | num_players, age_order, reward, illegal_action, render_mode |
 
 In the AEC env the players of a face-down trick commit one after another (youngest first, then
-clockwise) and no observation shows another seat's commit before the reveal; the Parallel env lets
-all of them commit in one step, and gives seats with nothing to decide a mask holding only NOOP.
+clockwise), and a holmgang's onlookers decide about their Til Valhallar tickets one after another
+(in age order, every onlooker, with or without a ticket); no observation shows another seat's
+commit or ticket decision before the reveal. The Parallel env lets all of them decide in one step,
+and gives seats with nothing to decide a mask holding only NOOP.
 """
 
 from ..core.aec import aec_constructors

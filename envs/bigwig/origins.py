@@ -119,14 +119,14 @@ class Origins:
                        [[[k, p[:]] for k, p in plays] for plays in self.unattributed])
 
     # ---- determinize --------------------------------------------------------------------
-    def deal_hidden(self, player: int, own: list[int], keep: dict[int, list[int]], pile_size: int,
+    def deal_hidden(self, player: int, own: list[int], pile_size: int,
                     rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
         """A consistent redeal of what ``player`` cannot see.
 
-        ``own``: the kinds ``player`` holds unseen by the others (hand and face-down card);
-        ``keep``: kinds another seat is known to hold now (the seat deciding about a ticket holds a
-        Til Valhallar). Returns each seat's hidden cards as counts per kind (``player``'s own row
-        is ``own``) and the draw pile (a shuffled list of kinds, top last).
+        ``own``: the kinds ``player`` holds unseen by the others (hand and face-down card); no other
+        seat's hidden card is known (every onlooker is asked about a ticket, so being asked shows
+        none). Returns each seat's hidden cards as counts per kind (``player``'s own row is
+        ``own``) and the draw pile (a shuffled list of kinds, top last).
 
         Every card is dealt from a pile it can have come from, to a seat that drew from that pile
         (or left in the current pile), in the numbers the record holds; the ambiguous plays are
@@ -141,7 +141,6 @@ class Origins:
         # (seat, kind, candidate piles, stays in hand): ambiguous plays first, then the known cards
         items = [(q, k, c, False) for q, plays in enumerate(self.unattributed) for k, c in plays]
         items += [(player, k, every, True) for k in own]
-        items += [(q, k, every, True) for q, kinds in keep.items() for k in kinds]
         if len(self.left) > 1:
             def options(item):
                 q, k, candidates, _ = item

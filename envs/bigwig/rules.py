@@ -498,10 +498,7 @@ class BigWigState(State):
             if action == JOIN:  # kept secret until every onlooker has decided
                 self.tickets.append(p)
             self.queue.pop(0)
-            if self.queue:
-                self.current_player = self.queue[0]
-            else:
-                self._reveal_tickets()
+            self._next_ticket()
         elif ph == PHASE_TARGET:
             self.target = (p + action - TARGET_BASE + 1) % self.game.num_players
             self.phase = PHASE_STAKE
@@ -510,17 +507,21 @@ class BigWigState(State):
             self.trump = POINT_TRUMP[self.stake].tolist()  # B12
             duel = (self.challenger, self.target)
             self.queue = [s for s in self.game.age_order if s not in duel]
-            if self.queue:
-                self.phase = PHASE_TICKET
-                self.current_player = self.queue[0]
-            else:
-                self._reveal_tickets()
+            self._next_ticket()
+
+    def _next_ticket(self) -> None:
+        """B27: the next onlooker in age order decides about a ticket (every onlooker is asked,
+        with or without a Til Valhallar); after the last one, the joins are revealed."""
+        if self.queue:
+            self.phase = PHASE_TICKET
+            self.current_player = self.queue[0]
+        else:
+            self._reveal_tickets()
 
     def _reveal_tickets(self) -> None:
-        """B27 (W-E1): every onlooker has decided, each unaware of the others' decisions (asked
-        in age order, revealed together, like a trick's commits). Every onlooker is asked, with
-        or without a Til Valhallar, so being asked shows nothing. The joiners discard their
-        tickets (in age order) and play the duel's trick."""
+        """B27 (W-E1): every onlooker has decided, each unaware of the others' decisions, like a
+        trick's commits; being asked showed nothing, every onlooker is. Now the joiners discard
+        their tickets (in age order) and play the duel's trick."""
         for s in self.tickets:
             self.hands[s, TIL_VALHALLAR] -= 1  # the ticket is discarded, not played
             self.discard[TIL_VALHALLAR] += 1
@@ -688,7 +689,7 @@ class BigWigState(State):
         own = np.repeat(np.arange(NUM_KINDS), self.hands[player]).tolist()
         if self.commits[player] not in (NONE, WELL):
             own.append(self.commits[player])
-        hands, s.draw = self.origins.deal_hidden(player, own, {}, len(self.draw), rng)
+        hands, s.draw = self.origins.deal_hidden(player, own, len(self.draw), rng)
         for q in range(n):
             if q == player:
                 continue
@@ -939,9 +940,9 @@ class BigWigState(State):
             lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
         elif v["phase"] == "ticket":  # every onlooker decides at once (B27)
             waiting = (
-                "you decide whether to join with a Til Valhallar"
+                "you decide whether to join the holmgang"
                 if v["to_act"]
-                else "the onlookers decide whether to join with a Til Valhallar"
+                else "the onlookers decide whether to join the holmgang"
             )
             lines.append(f"holmgang tickets: {waiting}")
         else:
