@@ -24,6 +24,7 @@ import io
 import json
 import os
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,7 +134,7 @@ class RunState:
     eval_history: list = field(default_factory=list)
 
 
-class Run:
+class Run(ABC):
     """One run of a trainer: ``run()`` trains to ``total_timesteps`` and returns the summary."""
 
     label = ""  # the trainer's name in summary.json, the progress bar and the learning curve
@@ -152,37 +153,41 @@ class Run:
         self.ready = False  # set up (``setup``)
 
     # ---- what a trainer supplies ----
+    @abstractmethod
     def setup(self) -> None:
-        raise NotImplementedError
+        """Claim the run folder, build (or restore) everything; sets ``ready``."""
 
+    @abstractmethod
     def steps(self) -> int:
         """Env steps done: what ``total_timesteps`` and every interval count."""
-        raise NotImplementedError
 
+    @abstractmethod
     def iterate(self) -> dict:
         """One rollout and its update; returns the statistics to log."""
-        raise NotImplementedError
 
+    @abstractmethod
     def log(self, stats: dict, step: int) -> None:
         """Record an iteration's statistics (and the evaluation's) at ``step``."""
 
+    @abstractmethod
     def log_scalar(self, key: str, value: float, step: int) -> None:
-        raise NotImplementedError
+        """Record one value (an evaluation's win share) at ``step``."""
 
+    @abstractmethod
     def snapshot(self, step: int) -> None:
         """Add the learner as it is now to the self-play pool."""
-        raise NotImplementedError
 
+    @abstractmethod
     def policy_weights(self):
         """The learner's actor as numpy ``PolicyWeights`` (what is evaluated and exported)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def save_checkpoint(self) -> Path:
-        raise NotImplementedError
+        """Write the checkpoint a resume continues exactly from."""
 
+    @abstractmethod
     def export(self) -> dict:
         """Write the final policy file(s); returns what summary.json adds about the run."""
-        raise NotImplementedError
 
     def cpu_seconds(self) -> float:
         return time.process_time()

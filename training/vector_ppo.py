@@ -385,7 +385,7 @@ class VectorTrainer(Run):
 
     def collect(self) -> dict:
         """``ppo.n_steps`` steps in every lane; learner decisions go into ``self.buffer``."""
-        lanes, buf, pending, rets = self.lanes, self.buffer, self.pending, self.episode_return
+        lanes = self.lanes
         lane_ids = np.arange(lanes.L)
         finished, finished_return = 0, 0.0
         for _ in range(self.cfg.ppo.n_steps):
@@ -394,38 +394,51 @@ class VectorTrainer(Run):
             actions = np.zeros(lanes.L, dtype=np.int64)
             rows = np.flatnonzero(kind == LEARNER)
             if len(rows):
-                obs, mask = self.inputs(lanes.obs[rows]), lanes.mask[rows]
-                with torch.no_grad():
-                    a, logp, obs_t = act(self.net.actor, obs, mask, self.sampler, self.device)
-                    value = self.net.value(obs_t)
-                a = a.cpu().numpy()
-                idx = buf.add(obs, mask, a, logp.cpu().numpy(), value.cpu().numpy())
-                seats = player[rows]
-                prev = pending[rows, seats]
-                buf.next[prev[prev >= 0]] = idx[prev >= 0]  # a seat's previous decision -> this
-                pending[rows, seats] = idx
-                actions[rows] = a
+                actions[rows] = self._learner_actions(rows, player[rows])
             self._opponent_actions(kind, actions)
             rewards, ended = lanes.step(actions)
-            # every reward goes to its seat's latest decision, whoever's move produced it
-            open_ = pending >= 0
-            buf.reward[pending[open_]] += rewards[open_]
-            rets += rewards
-            done_lanes = np.flatnonzero(ended)
-            if len(done_lanes):
-                p = pending[done_lanes]
-                buf.done[p[p >= 0]] = True
-                learner_seats = p >= 0  # the seats the learner decided in
-                finished += int(learner_seats.sum())
-                finished_return += float(rets[done_lanes][learner_seats].sum())
-                pending[done_lanes] = -1
-                rets[done_lanes] = 0.0
+            episodes, returns = self._credit(rewards, ended)
+            finished, finished_return = finished + episodes, finished_return + returns
             self.rs.step += len(rows)
             self.rs.decisions += lanes.L
         return {
             "charts/episode_return": finished_return / max(finished, 1),
             "charts/episodes": finished,
         }
+
+    def _learner_actions(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Sample the learner's actions in ``rows`` and record them as transitions, each linked
+        from its seat's previous one."""
+        buf, pending = self.buffer, self.pending
+        obs, mask = self.inputs(self.lanes.obs[rows]), self.lanes.mask[rows]
+        with torch.no_grad():
+            a, logp, obs_t = act(self.net.actor, obs, mask, self.sampler, self.device)
+            value = self.net.value(obs_t)
+        a = a.cpu().numpy()
+        idx = buf.add(obs, mask, a, logp.cpu().numpy(), value.cpu().numpy())
+        prev = pending[rows, seats]
+        buf.next[prev[prev >= 0]] = idx[prev >= 0]  # a seat's previous decision -> this one
+        pending[rows, seats] = idx
+        return a
+
+    def _credit(self, rewards: np.ndarray, ended: np.ndarray) -> tuple[int, float]:
+        """Every reward goes to its seat's latest decision, whoever's move produced it; a game's
+        end closes its seats' trajectories. Returns the learner's finished episodes and their
+        summed return."""
+        buf, pending, rets = self.buffer, self.pending, self.episode_return
+        open_ = pending >= 0
+        buf.reward[pending[open_]] += rewards[open_]
+        rets += rewards
+        done_lanes = np.flatnonzero(ended)
+        if not len(done_lanes):
+            return 0, 0.0
+        p = pending[done_lanes]
+        buf.done[p[p >= 0]] = True
+        learner_seats = p >= 0  # the seats the learner decided in
+        episodes, total = int(learner_seats.sum()), float(rets[done_lanes][learner_seats].sum())
+        pending[done_lanes] = -1
+        rets[done_lanes] = 0.0
+        return episodes, total
 
     def inputs(self, obs: np.ndarray) -> np.ndarray:
         """What the networks (learner and pool) take for rows of observations."""

@@ -14,7 +14,7 @@ from deckzoo.training.pretrain import accuracy, collect_demos, fit, random_accur
 from deckzoo.training.sb3 import SB3Trainer as Trainer
 from deckzoo.training.sb3 import make_vec_env, new_model
 
-from .test_train import _params, _same_tensors, tiny
+from .test_train import model_params, same_tensors, tiny
 
 
 def _first_game(game, seed):
@@ -134,7 +134,7 @@ def test_pretraining_runs_once_and_resume_is_exact(tmp_path, monkeypatch):
     resumed = Trainer(tiny(tmp_path / "b", rollouts=3, pretrain=PRE), resume=True)
     resumed.run()
     assert resumed.rs.pretrain["accuracy"] == rep["accuracy"]
-    assert _same_tensors(_params(straight.model), _params(resumed.model))
+    assert same_tensors(model_params(straight.model), model_params(resumed.model))
     assert (tmp_path / "a" / "eval.csv").read_text() == (tmp_path / "b" / "eval.csv").read_text()
     # the pretraining section may not change on resume
     with pytest.raises(ConfigError, match="pretrain.epochs"):

@@ -116,11 +116,11 @@ def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
     assert r["abandoned"] == 0 and r["games"] == 8 and r["uniform"] == 0.25
 
 
-def _params(model):
+def model_params(model):
     return {k: v.clone() for k, v in model.policy.state_dict().items()}
 
 
-def _same_tensors(a, b):
+def same_tensors(a, b):
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
@@ -133,7 +133,7 @@ def stopped_and_resumed(tmp_path_factory):
     venv = first.venv
     first.run()
     live = {
-        "params": _params(first.model),
+        "params": model_params(first.model),
         "optim": first.model.policy.optimizer.state_dict(),
         "steps": first.model.num_timesteps,
         "updates": first.model._n_updates,
@@ -156,7 +156,7 @@ def stopped_and_resumed(tmp_path_factory):
 
 def test_resume_restores_model(stopped_and_resumed):
     live, resumed = stopped_and_resumed
-    assert _same_tensors(live["params"], _params(resumed.model))
+    assert same_tensors(live["params"], model_params(resumed.model))
     np.testing.assert_array_equal(live["last_obs"], resumed.model._last_obs)
 
 
@@ -217,7 +217,7 @@ def test_interrupted_run_equals_uninterrupted_run(tmp_path):
     resumed = Trainer(tiny(tmp_path / "b", rollouts=4, opponents=opp), resume=True)
     resumed.run()
     assert straight.model.num_timesteps == resumed.model.num_timesteps == 4 * ROLLOUT
-    assert _same_tensors(_params(straight.model), _params(resumed.model))
+    assert same_tensors(model_params(straight.model), model_params(resumed.model))
     assert (tmp_path / "a" / "eval.csv").read_text() == (tmp_path / "b" / "eval.csv").read_text()
     a, b = PPOAgent(str(tmp_path / "a" / "policy.npz")), PPOAgent(str(tmp_path / "b" / "final.zip"))
     assert a.weights.equals(b.weights)
@@ -282,7 +282,7 @@ def test_subproc_vec_env_matches_dummy(tmp_path):
     dummy.run()
     sub = Trainer(tiny(tmp_path / "s", rollouts=2, vec_env="subproc"))
     sub.run()
-    assert _same_tensors(_params(dummy.model), _params(sub.model))
+    assert same_tensors(model_params(dummy.model), model_params(sub.model))
     resumed = Trainer(tiny(tmp_path / "s", rollouts=3, vec_env="dummy"), resume=True)
     resumed.run()
     assert resumed.model.num_timesteps == 3 * ROLLOUT
