@@ -1,19 +1,20 @@
-"""midgard_v0: the PettingZoo AEC env of Midgard: The Card Game (rules and layouts:
+"""midgard_v1: the PettingZoo AEC env of Midgard: The Card Game (rules and layouts:
 envs/midgard/rules.py, docs/rules/midgard.md).
 
 | | |
 |---|---|
-| import | `from deckzoo.envs import midgard_v0` |
-| make | `pettingzoo.make("aec", "deckzoo/midgard-v0")` |
+| import | `from deckzoo.envs import midgard_v1` |
+| make | `pettingzoo.make("aec", "deckzoo/midgard-v1")` |
 | agents | `player_0` ... `player_{n-1}`, n = 3-6 (default 4) |
 | actions | Discrete(557), ranges in envs/midgard/actions.py |
 | observation | `{"observation": float32 (envs/midgard/encoding.py), "action_mask": int8 (557,)}` |
 | options | num_players, start_position, max_turns, max_decisions, start_player, |
-| | reward, illegal_action, render_mode |
+| | reaction_windows, reward, illegal_action, render_mode |
 
 Events, reaction windows and bonus cards are played (envs/midgard/cardplay.py): reactions and
 bonuses are out-of-turn decisions, so ``agent_selection`` moves to the seat a window or a bonus
-round asks.
+round asks: every seat with a card, whether or not one fits (a forced pass then; MD15), so that
+``agent_selection`` tells nobody what a seat holds.
 """
 
 from ..core.aec import aec_constructors

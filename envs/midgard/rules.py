@@ -27,12 +27,13 @@ Events, reactions and bonuses (cardplay.py). One event per Preparation (Bragi's 
 another), effect at once, then Valhalla (not before: MD20); attack events hit every seat (the
 player too), personal ones the player. Reactions are the only out-of-turn play: after each
 trigger a reaction window asks the seats in the ruled order (the active seat, then clockwise;
-M42), a seat only while it holds a matching reaction (MD15); a played event or reaction opens
-its own window (Odin's Reprimand cancels it; chains resolve last-in first-out); the reactor
-draws a replacement at once. Bonus cards (any event or reaction for its +3/+5/+7, face down,
-one per side): on a challenge the opponents from the left until one places, then the facing
-seat (M30); in a battle the attacker, then the defender, secretly (M37, MD16); revealed
-together, then Valhalla.
+M42), every seat the trigger lets answer that holds a card, with a forced pass where none of its
+cards fits (MD15: being asked is public); a played event or reaction opens its own window (Odin's
+Reprimand cancels it; chains resolve last-in first-out); the reactor draws a replacement at once.
+Bonus cards (any event or reaction for its +3/+5/+7, face down, one per side), asked as the
+windows are: on a challenge the opponents from the left until one places, then the facing seat
+(M30); in a battle the attacker, then the defender, secretly (M37, MD16); revealed together,
+then Valhalla.
 
 Options
     start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).
@@ -41,6 +42,10 @@ Options
     max_decisions   decisions (all seats) before the game is cut off and scored, a guard against
                     policies that loop inside a turn; default 20000, range 1..10000000.
     start_player    None (default: seeded chance, M7) or a seat 0..N-1.
+    reaction_windows
+                    "all" (default): windows and bonus rounds ask every seat with a card (MD15);
+                    "holders_leaky": only the seats holding a card that fits, as v0 did, with
+                    fewer decisions, but being asked or skipped then reveals hidden cards.
 
 Actions (one fixed Discrete(557) space for every player count; ranges in ``actions.RANGES``)
     0 hire, 1 pass (Krog); 2 end phase; 3 new troop; 4 finish/confirm; 5 cancel; 6 refuse to
@@ -65,7 +70,11 @@ secret renown rewards are added at the last step).
 
 Version history: v0 - part 1 (no event/reaction play, no bonuses); then part 2 within v0:
 events, reaction windows and bonus cards (new actions appended, observation grown; golden
-playthroughs regenerated).
+playthroughs regenerated). v1 - rule-fidelity round 3 (issue #45): reaction windows and bonus
+rounds ask every seat with a card, a forced pass where none fits (M-E1, MD15; the option
+``reaction_windows`` keeps v0's skipping as a leaky mode); the Thing is reshuffled the moment it
+runs out (M-E2); coin rewards can be revealed at the Krog offer and while choosing troops for a
+challenge (M-E3).
 """
 
 from __future__ import annotations
@@ -117,7 +126,7 @@ MIGHT = DATA.might
 class MidgardGame(Game):
     name = "midgard"
     title = "Midgard"
-    version = 0
+    version = 1
     decision_phases = MODE_NAMES  # the decision mode on top of the stack
     min_players = 3
     max_players = 6

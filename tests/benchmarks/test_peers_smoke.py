@@ -78,7 +78,7 @@ def test_summary_targets_use_the_issue_goals(peers):
 
     rows = [
         row("deckzoo", "gobig_v0", "aec", [[100, 0.5], [100, 0.25], [100, 0.25]]),  # 300 steps/s
-        row("deckzoo", "midgard_v0", "aec", [[50, 0.5], [50, 0.25], [50, 0.25]]),
+        row("deckzoo", "midgard_v1", "aec", [[50, 0.5], [50, 0.25], [50, 0.25]]),
         row("deckzoo", "gobig_v0", "engine", [[500, 0.5], [250, 0.25], [250, 0.25]]),
         row("deckzoo", "gobig_v0", "clone+det", [[50, 0.5], [25, 0.25], [25, 0.25]]),
         row(
@@ -100,8 +100,8 @@ def test_summary_targets_use_the_issue_goals(peers):
     assert gobig["ratio"] == 3.0 and gobig["met"] and gobig["goal"] == 3.0
     # round by round the ratio was 4, 2 and 4: the spread shows it
     assert gobig["spread"][0] < 3.0 < gobig["spread"][1] <= 4.0
-    assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["goal"] == 1.0
-    assert by["midgard_v0 AEC vs texas_holdem_v4 AEC"]["met"]
+    assert by["midgard_v1 AEC vs texas_holdem_v4 AEC"]["goal"] == 1.0
+    assert by["midgard_v1 AEC vs texas_holdem_v4 AEC"]["met"]
     assert by["gobig_v0 clone+determinize in engine steps"]["met"]
     assert "wizard_v0 engine vs oh_hell engine" not in by  # no wizard or oh_hell rows, no target
 

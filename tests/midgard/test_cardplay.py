@@ -715,7 +715,7 @@ def test_windows_ask_every_seat_with_a_card_and_skip_empty_hands():
 def test_aec_agent_selection_follows_windows_and_bonus_rounds():
     from deckzoo.envs import make
 
-    env = make("midgard_v0", num_players=4, start_position=4, max_turns=60)
+    env = make("midgard_v1", num_players=4, start_position=4, max_turns=60)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     out_of_turn = 0

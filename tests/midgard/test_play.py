@@ -143,7 +143,7 @@ def test_hidden_information_is_not_in_the_view():
 def test_aec_reports_the_turn_cap_as_truncation():
     from deckzoo.envs import make
 
-    env = make("midgard_v0", num_players=3, max_turns=3)
+    env = make("midgard_v1", num_players=3, max_turns=3)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for agent in env.agent_iter():
