@@ -54,6 +54,7 @@ def evaluate_shipped(game: str, entry: dict, seed: int) -> list[dict]:
         t0, c0 = time.perf_counter(), time.process_time()
         row = evaluate(agent, E.game_class(game)(**cfg), opponent, games, seed)
         row.update(
+            env=E.GAMES[game].env_name(),  # the version played, which may postdate the training
             seed=seed,
             mode="greedy" if agent.deterministic else "sample",
             seconds=time.perf_counter() - t0,
@@ -76,21 +77,30 @@ def report(plan: dict) -> str:
             "`deckzoo/agents/zoo/<game>.npz` "
             "in its play mode: the policy in seat g mod P of game g against P-1 copies of the "
             "opponent, all games seeded from the plan's seed; win share with its 95% Wilson "
-            "interval; **>1/P** marks an interval wholly above 1/P."
+            "interval; **>1/P** marks an interval wholly above 1/P. *trained on* is the version "
+            "of the game the policy was trained on, *played* the version of these games; a "
+            "policy whose game has moved on since its training is marked **older version**."
         ),
         "",
-        "| game | P | mode | opponent | games | win share | 95% CI | 1/P | seed | CPU s |",
-        "|---|---:|---|---|---:|---:|---|---:|---:|---:|",
+        (
+            "| game | trained on | played | P | mode | opponent | games | win share | 95% CI "
+            "| 1/P | seed | CPU s |"
+        ),
+        "|---|---|---|---:|---|---|---:|---:|---|---:|---:|---:|",
     ]
     notes = []
     for game in plan["games"]:
         if game not in zoo.available():
             continue
         meta = zoo.metadata(game)
+        trained = meta.get("env") or "?"
+        if not zoo.trained_for_current(game):
+            trained += " (**older version**)"
         for r in meta["extra"].get("evaluation", []):
             above = " **>1/P**" if r["ci_low"] > r["uniform"] else ""
             lines.append(
-                f"| {game} | {meta['game_config']['num_players']} | {r['mode']} | "
+                f"| {game} | {trained} | {r.get('env', meta.get('env'))} | "
+                f"{meta['game_config']['num_players']} | {r['mode']} | "
                 f"{r['opponent']} | {r['games']} | {r['win_share']:.3f}{above} | "
                 f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['uniform']:.3f} | "
                 f"{r['seed']} | {r['cpu_seconds']:.0f} |"
