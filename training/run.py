@@ -39,6 +39,9 @@ from .opponents import OpponentMix, eval_opponents, evaluate_opponents
 
 # Config keys that may change when a run is resumed (everything else must match the run's own).
 RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "vec_env", "eval.final_games"}
+# Options removed since (no shipped config used them), with their defaults: every trainer's saved
+# config holds them, and a run that left them at their defaults resumes as if they never existed.
+REMOVED_KEYS = {"vector.precision": "float32", "vector.norm_obs": False, "vector.target_kl": None}
 EVAL_COLUMNS = ("step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
                 "abandoned")
 
@@ -98,6 +101,9 @@ def flatten(d: dict, prefix: str = "") -> dict:
 def check_resumable(saved: dict, given: dict, allowed=RESUMABLE_CHANGES) -> None:
     """The config of a resume may differ from the run's own only in the ``allowed`` keys."""
     a, b = flatten(saved), flatten(given)
+    for key, default in REMOVED_KEYS.items():
+        if key in a and a[key] == default:
+            del a[key]
     diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k) and k not in allowed)
     if diff:
         raise ConfigError(

@@ -78,9 +78,6 @@ from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes, tw
 
 CHECKPOINT = "checkpoint.ckpt"
 LOSS_STATS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
-# options removed since (unused by any shipped config): a saved run that left them at their
-# default resumes as if they had never existed
-REMOVED_VECTOR_KEYS = {"precision": "float32", "norm_obs": False, "target_kl": None}
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
@@ -610,9 +607,6 @@ class VectorTrainer(Run):
         # runs saved before vector.batched_agents existed seated every agent on the scalar engine
         saved.setdefault("vector", {}).setdefault("batched_agents", False)
         saved["vector"].setdefault("features", None)  # runs saved before the key had none
-        for key, default in REMOVED_VECTOR_KEYS.items():  # at their default, they change nothing
-            if saved["vector"].get(key, default) == default:
-                saved["vector"].pop(key, None)
         check_resumable(saved, config_to_dict(self.cfg))
         self.rs = VectorRunState(**meta["run_state"])
         self.net.load_state_dict(tensors["net"])

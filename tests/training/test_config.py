@@ -10,6 +10,7 @@ import pytest
 from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.config import TrainConfig, config_from_dict, config_to_dict, load_config
+from deckzoo.training.run import check_resumable
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 TRAINING_CONFIGS = [CONFIG_DIR / f"{game}.yaml" for game in registry.games()]
@@ -79,3 +80,14 @@ def test_defaults_and_overrides(tmp_path):
     assert cfg.ppo.learning_rate == TrainConfig().ppo.learning_rate
     assert isinstance(config_from_dict({"ppo": {"learning_rate": 1}}).ppo.learning_rate, float)
     assert cfg.resolved_run_dir() == Path("runs/gobig")
+
+
+def test_a_run_saved_with_removed_options_at_their_defaults_resumes():
+    """vector.precision, norm_obs and target_kl are gone; every trainer's saved config has them."""
+    given = config_to_dict(config_from_dict({"game": "gobig"}))
+    saved = config_to_dict(config_from_dict({"game": "gobig"}))
+    saved["vector"].update(precision="float32", norm_obs=False, target_kl=None)
+    check_resumable(saved, given)
+    saved["vector"]["precision"] = "bfloat16"
+    with pytest.raises(ConfigError, match=r"differs .* in vector\.precision"):
+        check_resumable(saved, given)
