@@ -29,7 +29,7 @@ from pydantic import (
 )
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-from deckzoo.envs.core.errors import ConfigError
+from deckzoo.envs.core.errors import ConfigError, closest
 
 from .opponents import LEARNER, OpponentMix
 
@@ -265,13 +265,18 @@ def _key_error(e: ValidationError) -> ConfigKeyError:
     unknown = [x["loc"] for x in errors if x["type"] == "unexpected_keyword_argument"]
     if unknown:
         section = unknown[0][:-1]
-        keys = [_dotted(loc) for loc in unknown if loc[:-1] == section]
+        locs = [loc for loc in unknown if loc[:-1] == section]
+        keys = [_dotted(loc) for loc in locs]
         node = TrainConfig()
         for name in section:
             node = getattr(node, name)
-        known = ", ".join(sorted(f.name for f in dataclasses.fields(node)))
+        fields = sorted(f.name for f in dataclasses.fields(node))
+        known = ", ".join(fields)
         where = f" in {_dotted(section)}" if section else ""
-        listed = ", ".join(repr(k) for k in keys)
+        listed = ", ".join(
+            repr(k) + (f" (did you mean {c!r}?)" if (c := closest(loc[-1], fields)) else "")
+            for k, loc in zip(keys, locs)
+        )
         return ConfigKeyError(keys[0], f"unknown config key {listed}; known keys{where}: {known}")
     x = errors[0]
     key = _dotted(x["loc"])
