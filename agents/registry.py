@@ -20,7 +20,7 @@ import importlib.util
 import pkgutil
 from collections.abc import Callable
 
-from deckzoo.envs.core.errors import ConfigError
+from deckzoo.envs.core.errors import ConfigError, did_you_mean
 
 from .base import Agent, RandomAgent
 
@@ -101,8 +101,9 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     _load_plugins()
     if name in _FACTORIES:
         return _FACTORIES[name](game_name, seed, arg or None)
+    known = [*BUILT_IN_USAGE, *sorted(_FACTORIES)]
     raise ConfigError(
-        f"unknown agent {spec!r}; known: random, heuristic, {', '.join(sorted(_FACTORIES))}"
+        f"unknown agent {spec!r}{did_you_mean(name, known)} (known: {', '.join(known)})"
     )
 
 

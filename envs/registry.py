@@ -24,7 +24,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from .core.errors import ConfigError
+from .core.errors import ConfigError, did_you_mean
 from .core.game import Game
 
 # Packages of deckzoo/envs that are not games.
@@ -95,7 +95,10 @@ def canonical(name: str) -> str:
                 return game.env_name()
             raise ConfigError(f"unknown env {name!r}: {game.name} is at version {game.version} "
                               f"({game.env_name()})")
-    raise ConfigError(f"unknown env {name!r}; available: {', '.join(env_names())}")
+    near = {n: g.env_name() for g in _discover().values()
+            for n in (g.name, g.title.replace(" ", "").lower())}
+    raise ConfigError(f"unknown env {name!r}{did_you_mean(base, near)} "
+                      f"(available: {', '.join(env_names())})")
 
 
 def game_class(name: str) -> type[Game]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, closest
 
 
 @dataclass(frozen=True)
@@ -41,10 +41,14 @@ def check_seat(value, num_players: int | None, where: str, name: str) -> None:
 def validate_options(spec: list[Option] | tuple[Option, ...], given: dict, where: str) -> dict:
     """Return defaults updated by ``given``; raise ``ConfigError`` naming any bad key."""
     known = {o.name: o for o in spec}
-    unknown = sorted(set(given) - set(known))
+    unknown = sorted(set(given) - set(known), key=str)
     if unknown:
+        listed = ", ".join(
+            repr(k) + (f" (did you mean {c!r}?)" if (c := closest(k, list(known))) else "")
+            for k in unknown
+        )
         raise ConfigError(
-            f"{where}: unknown option(s) {', '.join(map(repr, unknown))}; "
+            f"{where}: unknown option(s) {listed}; "
             f"known options are {', '.join(sorted(known)) or '(none)'}"
         )
     out = {}
