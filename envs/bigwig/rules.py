@@ -377,7 +377,9 @@ class BigWigState(State):
             else:  # a blind pick: uniform over the cards (X4)
                 k = int(
                     np.searchsorted(
-                        np.cumsum(self.altar), self.rng.integers(self.altar.sum()), side="right"
+                        np.cumsum(self.altar),
+                        self.event_rng("loki").integers(self.altar.sum()),
+                        side="right",
                     )
                 )
                 self.altar[k] -= 1
@@ -412,7 +414,7 @@ class BigWigState(State):
                 if not self.discard.any():
                     return
                 pile = np.repeat(np.arange(NUM_KINDS), self.discard)
-                self.rng.shuffle(pile)
+                self.event_rng("reshuffle").shuffle(pile)
                 self.draw = pile.tolist()
                 self.origins.reshuffle(self.discard.tolist())  # X7: its composition stays public
                 self.discard[:] = 0
@@ -739,6 +741,8 @@ class BigWigState(State):
         s.joiners, s.queue = list(self.joiners), list(self.queue)
         s.tickets = list(self.tickets)
         s.last_trick, s.last_winner = list(self.last_trick), self.last_winner
+        if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
+            s.chance = self.chance.copy()
         return s
 
     def check_invariants(self) -> None:

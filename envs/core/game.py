@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import json
+import zlib
 from typing import Any, ClassVar
 
 import numpy as np
@@ -110,6 +111,33 @@ def fork_rng(rng: np.random.Generator) -> np.random.Generator:
 
 def _forked(seed_bytes: bytes) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(_Words(seed_bytes)))
+
+
+class KeyedChance:
+    """Chance drawn from streams keyed by event, for duplicate boards (``new_state(seed,
+    keyed_chance=True)``, docs/evaluation.md).
+
+    A game that draws its chance from one sequential generator desyncs two games of the same deal
+    as soon as their play differs: a reshuffle that comes earlier in one of them moves every later
+    draw. Here the ``k``-th event of a kind (``"reshuffle"``, ``"loki"``) draws from a generator
+    seeded by ``(seed, kind, k)`` only, so it is the same in every game of the board that reaches
+    it, whatever happened before. The counters travel with clones (``copy``).
+    """
+
+    __slots__ = ("counts", "seed")
+
+    def __init__(self, seed: int, counts: dict[str, int] | None = None):
+        self.seed = int(seed)
+        self.counts = {} if counts is None else counts
+
+    def next(self, event: str) -> np.random.Generator:
+        """The generator of the next event of kind ``event`` (and count it)."""
+        k = self.counts.get(event, 0)
+        self.counts[event] = k + 1
+        return np.random.default_rng([self.seed, zlib.crc32(event.encode()), k])
+
+    def copy(self) -> KeyedChance:
+        return KeyedChance(self.seed, dict(self.counts))
 
 
 def as_action(action: Any, num_actions: int, legal_fn) -> int:
@@ -258,9 +286,19 @@ class Game:
     def _setup(self) -> None:
         raise NotImplementedError
 
-    def new_state(self, seed: int | None = None) -> State:
-        """A fresh game; all chance comes from one generator seeded here."""
-        return self._new_state(np.random.default_rng(seed))
+    def new_state(self, seed: int | None = None, *, keyed_chance: bool = False) -> State:
+        """A fresh game; all chance comes from one generator seeded here.
+
+        With ``keyed_chance`` (a duplicate board's games, docs/evaluation.md) the set-up is the
+        same, but the chance events that play can move in time draw from ``KeyedChance(seed)``
+        (``State.event_rng``), so they stay the same in games of this seed whose play differs.
+        """
+        state = self._new_state(np.random.default_rng(seed))
+        if keyed_chance:
+            if seed is None:
+                raise ValueError("keyed_chance needs a seed (the board's)")
+            state.chance = KeyedChance(seed)
+        return state
 
     def _new_state(self, rng: np.random.Generator) -> State:
         raise NotImplementedError
@@ -286,6 +324,8 @@ class State:
     game: Game
     rng: np.random.Generator
     current_player: int | None
+    # keyed chance streams of a duplicate board (``Game.new_state``); None: everything from ``rng``
+    chance: KeyedChance | None = None
 
     # ---- the protocol a game fills in -------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -430,8 +470,19 @@ class State:
         return state
 
     def reseed(self, rng: np.random.Generator) -> None:
-        """Give this state a fresh chance generator, ``fork_rng(rng)``."""
+        """Give this state a fresh chance generator, ``fork_rng(rng)`` (and drop keyed chance:
+        a search's copy must not learn a board's future chance events)."""
         self.rng = fork_rng(rng)
+        if self.chance is not None:
+            self.chance = None
+
+    def event_rng(self, event: str) -> np.random.Generator:
+        """The generator for the next chance event of kind ``event`` that play can move in time
+        (a reshuffle, a blind pick): ``rng`` itself, or with keyed chance that event's own stream
+        (``KeyedChance``), so the ordinary seeded game draws exactly as before."""
+        if self.chance is None:
+            return self.rng
+        return self.chance.next(event)
 
     def render_view(self, player: int) -> str:
         """The table as ``player`` sees it, from ``view(player)`` only (``deckzoo play``); games
@@ -545,6 +596,8 @@ class LazyRng:
 
     def reseed(self, rng: np.random.Generator) -> None:
         self.defer_rng(rng.bytes(32))  # fork_rng(rng), built when first needed
+        if self.chance is not None:  # as State.reseed: no keyed chance in a search's copy
+            self.chance = None
 
     def _rng_state(self) -> dict:
         src = self._rng_src

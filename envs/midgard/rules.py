@@ -261,6 +261,13 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
         s._mask = None
         return s
 
+    def clone(self) -> MidgardState:
+        """``InfoMixin.clone``, and a duplicate board's keyed chance (``Game.new_state``)."""
+        s = super().clone()
+        if self.chance is not None:
+            s.chance = self.chance.copy()
+        return s
+
     # ---- small helpers ------------------------------------------------------------------
     @property
     def current_player(self):
@@ -299,7 +306,7 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             return
         self.krog = self.krog[-1:]
         self.valhalla[:] = 0
-        self.rng.shuffle(pool)
+        self.event_rng("reshuffle").shuffle(pool)
         self.thing = pool
         self.thing_base = np.bincount(
             np.asarray(pool, dtype=np.int64), minlength=DATA.num_kinds
