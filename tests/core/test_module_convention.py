@@ -7,8 +7,10 @@ from the registry, so a version bump or a sixth game folder follows with no edit
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ from deckzoo.envs import registry
 from .sixth_game import FILES
 
 ENV_NAMES = registry.env_names()
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.mark.parametrize("name", ENV_NAMES)
@@ -96,3 +99,15 @@ def test_a_sixth_game_and_a_version_bump_need_no_edit(tiny_game, monkeypatch):
     assert importlib.import_module("deckzoo.envs.tiny_v1") is registry.env_module("tiny_v1")
     with pytest.raises(ModuleNotFoundError, match="tiny is at tiny_v1 now"):
         importlib.import_module("deckzoo.envs.tiny_v2")
+
+
+def test_the_readmes_use_an_env_snippet_runs_without_deprecation_warnings():
+    """The README leads with ``pettingzoo.make``, as PettingZoo 1.27 recommends; its first snippet
+    plays a game to the end in a fresh interpreter, warnings about deprecated APIs as errors."""
+    section = README.read_text().split("## Use an env", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    assert "pettingzoo.make(" in code
+    done = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "game over" in done.stdout
