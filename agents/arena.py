@@ -25,6 +25,18 @@ own and results do not depend on the number of worker processes or on their sche
 (agents with a wall-clock budget, ``ismcts:0.5s``, are the exception: they search as far as time
 allows).
 
+Duplicate boards. ``duplicate=True`` plays the games in *boards*: board ``b`` takes one table of
+the cycle (in turn) and plays one deal seed in every line-up of it (``rotate``: its P rotations;
+``orders``: every order, each rotated), with the same seed for each seat's agent, and with the
+game's keyed chance (``Game.new_state(seed, keyed_chance=True)``): every chance event is the same
+in the board's games as long as the same events occur, so the luck of the cards is shared and
+each board is one paired comparison (``agents/duplicate.py``, docs/evaluation.md). Records gain
+``board``; ``games`` and ``first_game`` must be whole boards (``board_size``).
+``until_separated=(A, B)`` (needs ``duplicate``) stops at the first board after which an
+anytime-valid confidence sequence on A's "ahead of B" share excludes 1/2 (``agents/confseq.py``),
+or after ``games`` games; boards are judged in index order, so where it stops does not depend on
+workers or backend, and games of later boards that were already running are dropped.
+
 Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are built inside the
 workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the
 pool and keeps every finished game: the results are summarised and written as usual, marked
@@ -58,6 +70,7 @@ import numpy as np
 
 from deckzoo.envs.core.errors import ConfigError
 
+from .duplicate import SeparationMonitor, paired_summary
 from .match import play_match
 from .registry import make_agent
 from .stats import RATING_ORDERS, summarize
@@ -86,6 +99,10 @@ class ArenaConfig:
             records gain ``actions`` and ``agent_seeds`` (``agents/replay.py``).
         seating: ``rotate`` (each table in its P rotations) or ``orders`` (each table in every
             order round it, each in its P rotations); see the module docstring.
+        duplicate: play boards (one deal in every line-up of a table, with the same chance
+            outcomes); see the module docstring.
+        until_separated: two agent labels ``(A, B)``: with ``duplicate``, stop once they are
+            separated (``games`` is then the most games played).
     """
 
     game: str
@@ -101,6 +118,8 @@ class ArenaConfig:
     address: str | None = None
     save_games: int = 0
     seating: str = "rotate"
+    duplicate: bool = False
+    until_separated: tuple[str, str] | list[str] | None = None
 
 
 SEATINGS = ("rotate", "orders")
@@ -115,9 +134,11 @@ class ArenaResult:
     summary: list[dict]
     interrupted: bool
     seconds: float
+    paired: dict | None = None  # duplicate runs: agents.duplicate.paired_summary
+    stopping: dict | None = None  # until_separated: agents.duplicate.SeparationMonitor.report
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "config": asdict(self.config),
             "game": self.game_name,
             "num_players": self.num_players,
@@ -126,6 +147,11 @@ class ArenaResult:
             "games_played": len(self.records),
             "summary": self.summary,
         }
+        if self.paired is not None:
+            out["paired"] = self.paired
+        if self.stopping is not None:
+            out["stopping"] = self.stopping
+        return out
 
 
 def parse_agents(specs: list[str]) -> list[tuple[str, str]]:
@@ -195,6 +221,11 @@ def schedule_length(num_agents: int, players: int, seating: str = "rotate") -> i
     return len(schedule(num_agents, players, seating))
 
 
+def board_size(num_agents: int, players: int, seating: str = "rotate") -> int:
+    """Games in one duplicate board: the line-ups of one table."""
+    return len(_tables(num_agents, players, seating)[0])
+
+
 def _resolve(cfg: ArenaConfig):
     import deckzoo.envs as E
 
@@ -231,6 +262,8 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
         num_players = _resolve(cfg).num_players
     agents = parse_agents(cfg.agents)
     tables = _tables(len(agents), num_players, cfg.seating)
+    if cfg.duplicate:
+        return _board_tasks(cfg, agents, tables, num_players)
     lineups = [lineup for table in tables for lineup in table]
     per_table = len(tables[0])
     children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game :]
@@ -261,6 +294,42 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
     return tasks
 
 
+def _board_tasks(cfg: ArenaConfig, agents, tables, num_players: int) -> list[dict]:
+    """``game_tasks`` of a duplicate run: board ``b`` (one child of ``SeedSequence(seed)``) plays
+    table ``b mod len(tables)`` in each of its line-ups, with one deal seed and one agent seed per
+    seat for all of them."""
+    size = len(tables[0])
+    first, boards = cfg.first_game // size, cfg.games // size
+    children = np.random.SeedSequence(cfg.seed).spawn(first + boards)[first:]
+    options_json = json.dumps(cfg.options, sort_keys=True)
+    tasks = []
+    saved: dict[int, int] = {}
+    for b, child in enumerate(children, start=first):
+        rng = np.random.default_rng(child)
+        game_seed = int(rng.integers(2**63))
+        agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
+        pairing = b % len(tables)
+        for i, lineup in enumerate(tables[pairing]):
+            save = saved.get(pairing, 0) < cfg.save_games
+            saved[pairing] = saved.get(pairing, 0) + save
+            tasks.append(
+                {
+                    "index": b * size + i,
+                    "board": b,
+                    "seed": game_seed,
+                    "keyed_chance": True,
+                    "game": cfg.game,
+                    "players": num_players,
+                    "options_json": options_json,
+                    "seats": [agents[j][0] for j in lineup],
+                    "specs": [agents[j][1] for j in lineup],
+                    "agent_seeds": agent_seeds,
+                    "save": save,
+                }
+            )
+    return tasks
+
+
 def play_task(task: dict, make=make_agent) -> dict:
     """Play one scheduled game (module-level so that worker processes can run it). ``make``
     builds an agent from ``(spec, game_name, seed)``; a remote backend passes one that finds the
@@ -269,9 +338,14 @@ def play_task(task: dict, make=make_agent) -> dict:
     agents = [make(spec, game.name, seed) for spec, seed in zip(task["specs"], task["agent_seeds"])]
     t0 = time.perf_counter()
     actions = [] if task.get("save") else None
-    res = play_match(game, agents, task["seats"], seed=task["seed"], actions=actions)
-    rec = {
-        "index": task["index"],
+    keyed = task.get("keyed_chance", False)
+    res = play_match(
+        game, agents, task["seats"], seed=task["seed"], actions=actions, keyed_chance=keyed
+    )
+    rec = {"index": task["index"]}
+    if "board" in task:
+        rec.update(board=task["board"], keyed_chance=keyed)
+    rec.update({
         "seed": task["seed"],
         "seats": task["seats"],
         "specs": task["specs"],
@@ -285,7 +359,7 @@ def play_task(task: dict, make=make_agent) -> dict:
         "think_cpu_seconds": res.think_cpu_seconds,
         "max_think_cpu_seconds": res.max_think_cpu_seconds,
         "seconds": time.perf_counter() - t0,
-    }
+    })
     if actions is not None:
         rec.update(actions=actions, agent_seeds=task["agent_seeds"])
     return rec
@@ -324,9 +398,37 @@ def check_arena(cfg: ArenaConfig):
     if cfg.address is not None and cfg.backend != "ray":
         raise ConfigError("arena: 'address' needs backend ray")
     game = _resolve(cfg)
-    for _, spec in parse_agents(cfg.agents):  # fail fast on bad specs, before any process starts
+    agents = parse_agents(cfg.agents)
+    for _, spec in agents:  # fail fast on bad specs, before any process starts
         make_agent(spec, game.name, 0)
+    _check_duplicate(cfg, [label for label, _ in agents], game.num_players)
     return game
+
+
+def _check_duplicate(cfg: ArenaConfig, labels: list[str], players: int) -> None:
+    """Whole boards, and ``until_separated`` naming two of the agents (with ``duplicate``)."""
+    if cfg.until_separated is not None:
+        pair = list(cfg.until_separated)
+        if not cfg.duplicate:
+            raise ConfigError("arena: 'until_separated' needs duplicate boards (duplicate=True)")
+        if len(pair) != 2 or pair[0] == pair[1] or any(p not in labels for p in pair):
+            raise ConfigError(
+                f"arena: 'until_separated' must name two different agents of {', '.join(labels)}"
+                f", got {pair!r}"
+            )
+        if min(len(labels), players) < 2:
+            raise ConfigError("arena: 'until_separated' needs both agents at one table")
+    if not cfg.duplicate:
+        return
+    size = board_size(len(labels), players, cfg.seating)
+    for key in ("games", "first_game"):
+        value = getattr(cfg, key)
+        if value % size:
+            raise ConfigError(
+                f"arena: with duplicate boards {key!r} must be a multiple of the board size {size}"
+                f" (every line-up of a table once), got {value}; e.g. {value - value % size} or "
+                f"{value - value % size + size}"
+            )
 
 
 def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
@@ -334,6 +436,7 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     game = check_arena(cfg)
     n = game.num_players
     tasks = game_tasks(cfg, n)
+    monitor = _monitor(cfg, n, type(game).score_sign)
     records: list[dict] = []
     interrupted = False
     bar = None
@@ -362,6 +465,15 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
                 on_record(rec)
             if bar is not None:
                 bar.update(1)
+            if monitor is not None and monitor.add(rec):
+                break
+        if monitor is not None and monitor.stopped_at is not None:
+            if hasattr(results, "close"):
+                results.close()
+            if pool is not None:
+                pool.terminate()  # games of later boards still running are not needed
+                pool.join()
+                pool = None
         if pool is not None:
             pool.close()
             pool.join()
@@ -378,8 +490,25 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         if bar is not None:
             bar.close()
     records.sort(key=lambda r: r["index"])
-    summary = summarize(records, n, type(game).score_sign) if records else []
-    return ArenaResult(cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0)
+    stopping = None
+    if monitor is not None:
+        if monitor.stopped_at is not None:  # boards after the stopping one are not counted
+            records = [r for r in records if r["board"] <= monitor.stopped_at]
+        stopping = monitor.report()
+    sign = type(game).score_sign
+    summary = summarize(records, n, sign) if records else []
+    paired = paired_summary(records, sign) if cfg.duplicate and records else None
+    return ArenaResult(
+        cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0, paired, stopping
+    )
+
+
+def _monitor(cfg: ArenaConfig, num_players: int, score_sign: int):
+    if cfg.until_separated is None:
+        return None
+    size = board_size(len(cfg.agents), num_players, cfg.seating)
+    a, b = cfg.until_separated
+    return SeparationMonitor(a, b, size, score_sign, first_board=cfg.first_game // size)
 
 
 # ---- output ---------------------------------------------------------------------------------
@@ -423,7 +552,75 @@ def summary_markdown(result: ArenaResult) -> str:
             f"{r['ci_high']:.3f}] | {verdict} | {r['mean_score']:.2f} | {r['rating_mu']:.2f} | "
             f"{r['rating_sigma']:.2f} | {r['rating_ordinal']:.2f} | {r['sec_per_move']:.4f} |"
         )
+    if result.paired is not None:
+        lines += paired_markdown(result)
     return "\n".join(lines) + "\n"
+
+
+def _ci(d: dict, digits: int = 3) -> str:
+    return f"{d['mean']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+
+
+def paired_markdown(result: ArenaResult) -> list[str]:
+    """The duplicate run's paired statistics (``agents/duplicate.py``) as markdown lines."""
+    p = result.paired
+    lines = [
+        "",
+        "## Paired over boards (duplicate)",
+        "",
+        (
+            f"- {p['boards']} boards, {p['games']} games; each board is one deal in every seating "
+            "with the same chance events; intervals are 95% t intervals over board means"
+        ),
+        "- ratings: openskill with each board one game (board win share, then board score)",
+        "",
+        "| agent | boards | win share [95% CI] | mean score [95% CI] | rating mu | sigma |",
+        "|---|---:|---|---|---:|---:|",
+    ]
+    for r in p["agents"]:
+        lines.append(
+            f"| {r['agent']} | {r['boards']} | {_ci(r['win_share'])} | "
+            f"{_ci(r['mean_score'], 2)} | {r['rating_mu']:.2f} | {r['rating_sigma']:.2f} |"
+        )
+    if p["pairs"]:
+        lines += [
+            "",
+            (
+                "| A vs B | boards | games | A ahead of B [95% CI] | score A-B paired [95% CI] | "
+                "unpaired half-width | variance reduction |"
+            ),
+            "|---|---:|---:|---|---|---:|---:|",
+        ]
+        for q in p["pairs"]:
+            lines.append(
+                f"| {q['a']} vs {q['b']} | {q['boards']} | {q['games']} | "
+                f"{_ci(q['ahead_share'])} | {_ci(q['score_diff'], 2)} | "
+                f"{q['score_diff_unpaired']['half_width']:.2f} | "
+                f"{q['variance_reduction']:.2f}x |"
+            )
+    st = result.stopping
+    if st is not None:
+        lo, hi = st["ahead_share_sequence"]
+        verdict = (
+            f"separated after board {st['stopped_at_board']}: {st['leader']} ahead"
+            if st["separated"]
+            else "not separated within the games allowed"
+        )
+        lines += [
+            "",
+            (
+                f"- until separated ({st['a']}, {st['b']}): {verdict}; {st['boards_used']} boards "
+                f"judged; {st['a']}'s ahead-of share confidence sequence [{lo:.3f}, {hi:.3f}] "
+                f"(level {1 - st['alpha']:.0%}: {st['method']})"
+            ),
+        ]
+    return lines
+
+
+def print_paired(result: ArenaResult) -> None:
+    """The paired statistics of a duplicate run, as plain lines."""
+    for line in paired_markdown(result)[1:]:
+        print(line)
 
 
 def print_summary(result: ArenaResult, console=None) -> None:
@@ -541,12 +738,15 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
 __all__ = [
     "ArenaConfig",
     "ArenaResult",
+    "board_size",
     "check_arena",
     "check_out_dir",
     "comparable",
     "game_tasks",
+    "paired_markdown",
     "parse_agents",
     "play_task",
+    "print_paired",
     "print_summary",
     "run_arena",
     "schedule",

@@ -5,6 +5,11 @@ shares (95% intervals) and ratings. With --out it writes games.csv, games.json, 
 summary.md and win_share.png there. Ctrl-C stops early: the games that finished are summarised
 and written as usual, and the exit status is 130.
 
+With --duplicate the games come in boards: one deal played in every seating of the line-up with
+the same chance events, so the luck of the cards is shared, and the summary adds paired
+statistics over boards (docs/evaluation.md). --until-separated A,B --max-games N plays boards
+until an anytime-valid confidence sequence separates A from B, or N games.
+
 With --backend ray the games are Ray tasks: on a local Ray instance of --workers CPUs, or with
 --address auto|HOST:PORT on every CPU of that cluster (needs deckzoo[ray]).
 """
@@ -18,6 +23,7 @@ import time
 from pathlib import Path
 
 from deckzoo.envs import registry
+from deckzoo.envs.core.errors import ConfigError
 
 from .cli_args import add_backend_arguments, add_option_argument, count_arg, seed_arg
 from .registry import agent_kinds
@@ -34,10 +40,13 @@ def run(args) -> int:
         write_results,
     )
 
+    pair = args.until_separated.split(",") if args.until_separated else None
+    if args.max_games is not None and pair is None:
+        raise ConfigError("arena: --max-games goes with --until-separated (else use --games)")
     cfg = ArenaConfig(
         game=args.game,
         agents=args.agents.split(","),
-        games=args.games,
+        games=args.max_games if pair and args.max_games else args.games,
         players=args.players,
         options=dict(args.option or []),
         seed=args.seed,
@@ -47,15 +56,17 @@ def run(args) -> int:
         backend=args.backend,
         address=args.address,
         seating=args.seating,
+        duplicate=args.duplicate or pair is not None,
+        until_separated=pair,
     )
     if args.out:
         check_out_dir(args.out, args.force)
     game = check_arena(cfg)  # every ConfigError is one line and exit status 2 (deckzoo.agents.cli)
     cycle = schedule_length(len(cfg.agents), game.num_players, cfg.seating)
-    if args.games % cycle:
+    if cfg.games % cycle:
         what = "seat rotation" if cfg.seating == "rotate" else "cycle of seatings"
         print(
-            f"note: {cycle} games make one full {what}; {args.games} is not a multiple, "
+            f"note: {cycle} games make one full {what}; {cfg.games} is not a multiple, "
             "so seats are not perfectly balanced",
             file=sys.stderr,
         )
@@ -80,6 +91,10 @@ def run(args) -> int:
             "(view one: deckzoo replay FILE --html OUT.html)"
         )
     print_summary(result)
+    if result.paired is not None:
+        from .arena import print_paired
+
+        print_paired(result)
     if args.out:
         out = write_results(result, args.out)
         print(
@@ -140,6 +155,26 @@ def add_parser(sub) -> None:
     )
     p.add_argument(
         "--force", action="store_true", help="with --out: overwrite earlier results in DIR"
+    )
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play boards: each deal in every seating of the line-up, with the same chance "
+        "events; paired statistics over boards (--games must be whole boards)",
+    )
+    p.add_argument(
+        "--until-separated",
+        default=None,
+        metavar="A,B",
+        help="with boards (implies --duplicate): stop once an anytime-valid 95%% confidence "
+        "sequence on A's ahead-of-B share per board excludes 1/2, or after --max-games",
+    )
+    p.add_argument(
+        "--max-games",
+        type=count_arg(1),
+        default=None,
+        metavar="N",
+        help="with --until-separated: the most games to play (default: --games)",
     )
     add_backend_arguments(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

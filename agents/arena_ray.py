@@ -6,6 +6,7 @@ batch as one Ray task that calls ``arena.play_task`` on its games. A batch amort
 per task (about a millisecond) over games that take a few milliseconds each. The records are the
 local arena's, record for record: every game carries its own seeds, so which node plays it, in
 which order, or how often (a task lost with its node is run again by Ray) does not matter.
+Duplicate boards are the unit of work: a batch holds whole boards (``board_batch``).
 
 Files named by agent specs (``ppo:runs/gobig/policy.npz``) are read here, put into Ray's object
 store once, and written on each node that plays a game (``ray_cluster.localize``); the specs in
@@ -82,8 +83,21 @@ def ray_batches(
             ray.cancel(ref, force=True)
 
 
+def board_batch(board_size: int, size: int = BATCH) -> int:
+    """A batch of whole duplicate boards (the unit of work): the most that fit ``size`` games,
+    at least one."""
+    return board_size * max(1, size // board_size)
+
+
 def ray_records(tasks: list[dict], cfg: ArenaConfig, size: int = BATCH) -> Iterator[dict]:
-    """The records of ``tasks`` played on Ray (in the order batches finish)."""
+    """The records of ``tasks`` played on Ray (in the order batches finish). Duplicate boards
+    are never split between batches (``board_batch``)."""
+    boards = {}
+    for t in tasks:
+        if "board" in t:
+            boards[t["board"]] = boards.get(t["board"], 0) + 1
+    if boards:
+        size = board_batch(max(boards.values()), size)
     gen = ray_batches(tasks, cfg, size)
     try:
         for records, _ in gen:
@@ -92,4 +106,4 @@ def ray_records(tasks: list[dict], cfg: ArenaConfig, size: int = BATCH) -> Itera
         gen.close()
 
 
-__all__ = ["BATCH", "batches", "play_batch", "ray_batches", "ray_records"]
+__all__ = ["BATCH", "batches", "board_batch", "play_batch", "ray_batches", "ray_records"]

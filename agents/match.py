@@ -32,14 +32,20 @@ class MatchResult:
 
 
 def play_match(
-    game: Game, agents: list[Agent], labels: list[str], seed: int, actions: list[int] | None = None
+    game: Game,
+    agents: list[Agent],
+    labels: list[str],
+    seed: int,
+    actions: list[int] | None = None,
+    keyed_chance: bool = False,
 ) -> MatchResult:
     """One game; agent i sits in seat i. Agents only ever see ``state.for_player(seat)``.
 
     Every action taken is appended to ``actions`` if given (what a replay file keeps). A game
     longer than the game's declared ``max_game_length`` is an engine bug, so it raises.
+    ``keyed_chance``: a duplicate board's game (``Game.new_state``).
     """
-    state = game.new_state(seed)
+    state = game.new_state(seed, keyed_chance=keyed_chance)
     steps = 0
     n = game.num_players
     decisions, think, longest = [0] * n, [0.0] * n, [0.0] * n

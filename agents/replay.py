@@ -66,7 +66,10 @@ def replay_states(record: dict) -> Iterator[tuple[State, int | None]]:
     The same state object is advanced in place; clone it to keep a position. A recorded action
     that is illegal where it stands raises ``ConfigError`` naming its step.
     """
-    state = replay_game(record).new_state(record["seed"])
+    # a duplicate board's game drew its chance from keyed streams (Game.new_state)
+    state = replay_game(record).new_state(
+        record["seed"], keyed_chance=record.get("keyed_chance", False)
+    )
     for i, a in enumerate(record["actions"]):
         yield state, a
         try:
@@ -127,6 +130,8 @@ def arena_replay(game: Game, task_result: dict) -> dict:
         "actions": list(task_result["actions"]),
         "arena_index": task_result["index"],
     }
+    if task_result.get("keyed_chance"):
+        record["keyed_chance"] = True
     record["finished"] = True
     record["scores"], record["winners"] = task_result["scores"], task_result["winners"]
     return record
