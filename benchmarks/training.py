@@ -164,10 +164,8 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
     learner env steps per second and per CPU second of training (no evaluation, no checkpoints).
     Rows: SB3 with configs/<game>.yaml (no cloning), with one and with two torch threads; the
     vector config as shipped, the vector config with self-play opponents only (``SELF_PLAY_MIX``:
-    no scalar lanes), both of those again with ``vector.precision: bfloat16`` (the network's
-    products in bfloat16), and with two torch threads (both cores): the shipped and the
-    self-play mix in float32, self-play in bfloat16 (which precision is faster depends on the
-    processor). The vector runs skip the lanes' initial stagger, a one-off cost of a few CPU
+    no scalar lanes), and both of those again with two torch threads (both cores). The vector
+    runs skip the lanes' initial stagger, a one-off cost of a few CPU
     seconds."""
     import yaml
 
@@ -181,20 +179,14 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
     plain = {**vec, "vector": {**vec.get("vector", {}), "stagger": 0}}
     self_play = {**plain, "opponents": {**vec["opponents"], "mix": SELF_PLAY_MIX}}
 
-    def bf16(data):
-        return {**data, "vector": {**data["vector"], "precision": "bfloat16"}}
-
     sb3 = read(game)
     runs = [
         ("sb3", sb3, sb3_steps),
         ("sb3", {**sb3, "torch_threads": 2}, sb3_steps),
         ("vector", plain, vector_steps),
         ("vector, self-play only", self_play, vector_steps),
-        ("vector, bfloat16", bf16(plain), vector_steps),
-        ("vector, self-play only, bfloat16", bf16(self_play), vector_steps),
         ("vector", {**plain, "torch_threads": 2}, vector_steps),
         ("vector, self-play only", {**self_play, "torch_threads": 2}, vector_steps),
-        ("vector, self-play only, bfloat16", {**bf16(self_play), "torch_threads": 2}, vector_steps),
     ]
     rows = []
     for trainer, data, steps in runs:
