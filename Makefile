@@ -6,13 +6,14 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-fast lint playthroughs layout-tables bench bench-peers clean-venv browser screenshots
+.PHONY: demo test test-fast lint playthroughs layout-tables bench bench-peers clean-venv browser screenshots \
+	docs docs-serve
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q $(TORCH)
-	$(PY) -m pip install -q -e ".[train,dev,ray]"
+	$(PY) -m pip install -q -e ".[train,dev,ray,docs]"
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -39,6 +40,15 @@ browser:
 # Refresh the pictures of docs/viewer.md (the replay page of each game, from the browser test).
 screenshots: $(STAMP) browser
 	DECKZOO_SCREENSHOTS=docs/viewer $(PY) -m pytest -q tests/viewer/test_browser.py -k replay_page
+
+# The documentation site (mkdocs.yml) in site/: warnings are errors, so a broken link or anchor, a
+# page left out of the nav or an API object that does not exist fails the build.
+# tests/core/test_docs_site.py builds it too, so `make test` checks it.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	$(VENV)/bin/mkdocs serve --strict
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow"
