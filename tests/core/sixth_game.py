@@ -1,157 +1,34 @@
-"""A throw-away sixth game, written into a temporary folder by ``test_registry.py``.
+"""A throw-away sixth game, copied into a temporary folder by ``test_registry.py``.
 
-Tiny: 2-3 players are dealt two cards each from twelve (0-5, twice), face down; in turn each
-plays one card face up; the highest total wins. Small, but with hidden cards, so every piece of
-the protocol (determinize included) means something. ``FILES`` holds the folder as
-docs/adding-a-game.md describes it: ``__init__.py`` exporting ``Game``, ``rules.py``, ``env.py``.
+Tiny (``tests/core/tiny/``, the folder as docs/adding-a-game.md lists it): 2-3 players are dealt
+two cards each from twelve, play one a turn, and the highest total wins. Small, but with hidden
+cards, so every piece of the protocol (determinize included) means something, and with every
+optional file a game may have but a heuristic and a zoo policy: a saved-state check
+(``saved.py``), a batched engine (``batched.py``), the viewer's scene (``scene.py``) and the facts
+the generic suites need (``testing.py``). It is a good template.
+
+``CHECK`` runs in a fresh interpreter and makes the tools use it (PettingZoo, Gymnasium, the
+arena, the conformance harness, the playthroughs); ``SUITES`` runs the registry-parametrised test
+suites on it, its cases only (``-k tiny``), and prints what each test did.
 """
-
-INIT = '''"""Tiny: the throw-away sixth game of tests/core/test_registry.py."""
-
-from .rules import TinyGame as Game
-
-__all__ = ["Game"]
-'''
-
-RULES = '''"""Tiny's rules: two hidden cards each, play one a turn, highest total wins."""
 
 from __future__ import annotations
 
-import numpy as np
+import shutil
+from pathlib import Path
 
-from ..core.encoding import Layout
-from ..core.game import Game, State
-from ..core.global_state import StateLayout
-
-VALUES, COPIES, HAND = 6, 2, 2
+FOLDER = Path(__file__).with_name("tiny")
+FILES = {p.name: p.read_text() for p in sorted(FOLDER.glob("*.py"))}  # file name -> its text
 
 
-class TinyGame(Game):
-    name = "tiny"
-    title = "Tiny"
-    min_players, max_players, default_players = 2, 3, 2
-
-    def _setup(self):
-        n = self.num_players
-        self.num_actions = VALUES
-        self.layout = Layout([("hand", VALUES), ("played", (n, VALUES)), ("current_player", n)])
-        self.observation_shape = (self.layout.size,)
-        # the global state: the observation but the own hand, then every hand and the undealt cards
-        self.state_layout = StateLayout(self.layout, ("hand",),
-                                        [("hands", (n, VALUES)), ("rest", VALUES)])
-        self.max_game_length = HAND * n
-        self.score_bounds = (0, HAND * (VALUES - 1))
-        self.score_scale = 5.0
-
-    def _new_state(self, rng):
-        deck = np.repeat(np.arange(VALUES), COPIES)
-        rng.shuffle(deck)
-        s = TinyState()
-        s.game, s.rng, s.current_player = self, rng, 0
-        n = self.num_players
-        s.hands = [sorted(int(c) for c in deck[HAND * p:HAND * (p + 1)]) for p in range(n)]
-        s.rest = sorted(int(c) for c in deck[HAND * n:])
-        s.played = [[] for _ in range(n)]
-        return s
+def write_game(games: Path) -> Path:
+    """Copy Tiny into ``games/tiny`` (a folder that a fresh interpreter adds to deckzoo.envs)."""
+    return Path(shutil.copytree(FOLDER, games / "tiny",
+                                ignore=shutil.ignore_patterns("__pycache__")))
 
 
-class TinyState(State):
-    def legal_mask(self):
-        mask = np.zeros(VALUES, dtype=bool)
-        mask[self.hands[self.current_player]] = True
-        return mask
-
-    def _apply(self, action):
-        p = self.current_player
-        self.hands[p].remove(action)
-        self.played[p].append(action)
-        n = self.game.num_players
-        self.current_player = None if not any(self.hands) else (p + 1) % n
-
-    def is_terminal(self):
-        return self.current_player is None
-
-    def scores(self):
-        return np.array([sum(x) for x in self.played])
-
-    def winners(self):
-        s = self.scores()
-        return [int(p) for p in np.flatnonzero(s == s.max())]
-
-    def view(self, player):
-        return {"player": player, "num_players": self.game.num_players,
-                "hand": list(self.hands[player]), "played": [list(x) for x in self.played],
-                "current_player": self.current_player}
-
-    def observe(self, player):
-        buf, v = self.game.layout.new()
-        n = self.game.num_players
-        for c in self.hands[player]:
-            v["hand"][c] += 0.5
-        for r in range(n):
-            for c in self.played[(player + r) % n]:
-                v["played"][r, c] += 0.5
-        if self.current_player is not None:
-            v["current_player"][(self.current_player - player) % n] = 1.0
-        return buf
-
-    def global_state(self):
-        buf, v = self.game.state_layout.start(self.observe(0))
-        for p, hand in enumerate(self.hands):
-            for c in hand:
-                v["hands"][p, c] += 0.5
-        for c in self.rest:
-            v["rest"][c] += 0.5
-        return buf
-
-    def _determinize(self, player, rng):
-        s = self.clone()
-        others = [q for q in range(self.game.num_players) if q != player]
-        pool = self.rest + [c for q in others for c in self.hands[q]]
-        rng.shuffle(pool)
-        for q in others:
-            k = len(self.hands[q])
-            s.hands[q], pool = sorted(pool[:k]), pool[k:]
-        s.rest = sorted(pool)
-        return s
-
-    def action_name(self, action):
-        return f"play {action}"
-
-    def render(self):
-        lines = [f"player_{p}: hand {h}, played {x}"
-                 for p, (h, x) in enumerate(zip(self.hands, self.played))]
-        over = self.is_terminal()
-        lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
-        return "\\n".join(lines)
-
-    def _to_dict(self):
-        return {"current_player": self.current_player, "hands": self.hands, "rest": self.rest,
-                "played": self.played}
-
-    @classmethod
-    def _from_dict(cls, game, d):
-        s = cls()
-        s.game, s.current_player = game, d["current_player"]
-        s.hands, s.rest = [list(h) for h in d["hands"]], list(d["rest"])
-        s.played = [list(x) for x in d["played"]]
-        return s
-'''
-
-ENV = '''"""tiny_v0: the PettingZoo AEC env of Tiny."""
-
-from ..core.aec import aec_constructors
-from .rules import TinyGame as Game
-
-env, raw_env = aec_constructors(Game)
-
-PLAYTHROUGH_CONFIGS = [{"num_players": 2}, {"num_players": 3}]
-'''
-
-FILES = {"__init__.py": INIT, "rules.py": RULES, "env.py": ENV}
-
-# Run in a fresh interpreter with argv [folder holding tiny/, a repository root for playthroughs]:
-# the folder joins deckzoo/envs as a game folder would, then every tool must know the game.
+# Run with argv [folder holding tiny/, a repository root for playthroughs]: the folder joins
+# deckzoo/envs as a game folder would, then every tool must know the game.
 CHECK = '''
 import sys
 from pathlib import Path
@@ -168,7 +45,9 @@ from pettingzoo.test import api_test
 
 import deckzoo.training  # registers the Gymnasium ids
 from deckzoo.agents.arena import ArenaConfig, run_arena
-from deckzoo.envs import playthrough
+from deckzoo.agents.batched import batched_specs
+from deckzoo.agents.registry import has_heuristic
+from deckzoo.envs import playthrough, vector
 from deckzoo.envs.core.conformance import check_determinism, check_random_play
 
 api_test(pettingzoo.make("aec", "deckzoo/tiny-v0", num_players=3), num_cycles=50)
@@ -188,10 +67,12 @@ assert term and -1 <= reward <= 1
 
 res = run_arena(ArenaConfig("tiny", ["a=random", "b=random"], games=4, players=2, seed=3))
 assert len(res.records) == 4
+assert not has_heuristic("tiny") and batched_specs("tiny") == []
 
 game = E.game_class("tiny_v0")(num_players=3)
 check_random_play(game, num_games=5, seed=0, deep_every=1)
 check_determinism(game, seed=0)
+assert "tiny_v0" in vector.available()
 
 root = Path(sys.argv[2])
 paths = playthrough.regenerate(root, ["tiny"])
@@ -201,4 +82,49 @@ for p in paths:
     text = p.read_text()
     assert playthrough.replay(text) == text and "env: tiny_v0" in text and "obs[1] hand:" in text
 print("sixth game ok")
+'''
+
+# The registry-parametrised suites (the game's docs page and golden playthroughs are its own
+# files outside envs/; CHECK writes and replays the playthroughs in a scratch repository).
+SUITE_PATHS = [
+    "tests/core/test_envs.py",
+    "tests/core/test_env_inputs.py",
+    "tests/core/test_fast_paths.py",
+    "tests/core/test_global_state.py",
+    "tests/core/test_information_leaks.py",
+    "tests/core/test_registry.py",
+    "tests/core/test_saved_states.py",
+    "tests/vector",
+    "tests/viewer/test_scenes.py",
+    "tests/agents/test_zoo.py",
+]
+
+# Run in the repository root with argv [folder holding tiny/, *SUITE_PATHS]; prints one JSON line
+# after OUTCOMES: {test id: [outcome, skip reason]} for every test that ran.
+SUITES = '''
+import json
+import sys
+
+import deckzoo.envs as E
+
+E.__path__.append(sys.argv[1])
+
+import pytest
+
+
+class Outcomes:
+    def __init__(self):
+        self.seen = {}
+
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call" or report.outcome != "passed":
+            reason = report.longrepr[2] if report.skipped else ""
+            self.seen.setdefault(report.nodeid, [report.outcome, reason])
+
+
+outcomes = Outcomes()
+code = pytest.main(["-q", "-p", "no:cacheprovider", "-k", "tiny", *sys.argv[2:]],
+                   plugins=[outcomes])
+print("OUTCOMES" + json.dumps(outcomes.seen))
+sys.exit(code)
 '''

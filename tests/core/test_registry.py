@@ -4,16 +4,20 @@ an import loads, registration order) run in a subprocess."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 import deckzoo.envs as E
 from deckzoo.envs import registry
 
-from .sixth_game import CHECK, FILES
+from .sixth_game import CHECK, SUITE_PATHS, SUITES, write_game
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_python(code: str, *args: str) -> str:
@@ -69,14 +73,24 @@ print(aec.metadata["name"], par.metadata["name"], only_bigwig)
 
 
 def test_a_sixth_game_needs_only_its_folder(tmp_path):
-    """A tiny game written into a temporary folder beside the others is picked up by the AEC env,
-    the Gymnasium env, the arena, the random-play harness and the playthrough machinery."""
-    folder = tmp_path / "games" / "tiny"
-    folder.mkdir(parents=True)
-    for name, text in FILES.items():
-        (folder / name).write_text(text)
+    """A tiny game with a batched engine, copied into a temporary folder beside the others, is
+    picked up by the AEC env, the Gymnasium env, the arena, the random-play harness and the
+    playthrough machinery, and goes through every registry-parametrised test suite: nothing
+    outside its folder names it (its facts for the suites are in its testing.py)."""
+    write_game(tmp_path / "games")
     out = run_python(CHECK, str(tmp_path / "games"), str(tmp_path / "repo"))
     assert "sixth game ok" in out
+    done = subprocess.run([sys.executable, "-c", SUITES, str(tmp_path / "games"), *SUITE_PATHS],
+                          cwd=ROOT, check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    seen = json.loads(done.stdout.rpartition("OUTCOMES")[2])  # test id -> [outcome, reason]
+    for path in SUITE_PATHS:  # every suite played the game; the zoo's skip it, saying why
+        ran = [result for test, result in seen.items() if test.startswith(path)]
+        if path.endswith("test_zoo.py"):
+            assert ran and all(o == "skipped" and "tiny has no zoo policy" in why
+                               for o, why in ran), ran
+        else:
+            assert ["passed", ""] in ran, f"{path}: no test of tiny passed ({ran})"
 
 
 @pytest.fixture
