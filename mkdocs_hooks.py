@@ -1,6 +1,6 @@
 """MkDocs hooks for the documentation site (``mkdocs.yml`` names this file under ``hooks``).
 
-Two things the site needs that MkDocs and mkdocstrings cannot do from configuration alone:
+What the site needs that MkDocs and mkdocstrings cannot do from configuration alone:
 
 * **The package, where mkdocstrings looks for it.** The folders ``envs/``, ``agents/`` and
   ``training/`` install as ``deckzoo.envs``, ``deckzoo.agents`` and ``deckzoo.training``
@@ -9,22 +9,20 @@ Two things the site needs that MkDocs and mkdocstrings cannot do from configurat
   do here. ``on_config`` builds a temporary folder ``deckzoo/`` whose three entries are links to
   those folders and makes it the Python handler's search path; nothing is imported and nothing
   is written into the repository.
-* **The measured results.** The benchmarks write ``benchmarks/results/<name>.md`` and ``.png``,
-  outside ``docs/``; copying them there would leave two versions to drift apart. ``on_files``
-  publishes them as they are, as the site's ``results/<name>.md`` (and ``.png``), and
+* **The measured results.** The benchmarks write ``benchmarks/results/<name>.md``, outside
+  ``docs/``; copying them there would leave two versions to drift apart. ``on_files``
+  publishes them as they are, as the site's ``results/<name>.md``, and
   ``on_page_markdown`` points the docs' links to them (``../benchmarks/results/training.md``,
   right on GitHub) at those pages, so a link to a result that does not exist still fails the
   strict build.
-
-The docstrings are written to read as plain text (``help()``, an editor) in a reStructuredText
-habit: a literal block announced by ``::``, or a heading line with its indented table right under
-it (``Options``, ``Actions (23 ids)`` in each engine). ``ReadableDocstrings``, a griffe extension
-(mkdocs.yml lists it for the Python handler), shows those blocks as code, as they read in the
-source, rather than run together into one paragraph.
-
-And one difference between GitHub's Markdown and MkDocs' (Python-Markdown): GitHub nests a list
-indented by two spaces under the item above it, Python-Markdown only one indented by four, so
-``on_page_markdown`` indents such nested items by four (the docs stay as they read on GitHub).
+* **Docstrings as they read.** The docstrings are written as plain text (for ``help()`` and
+  editors) in a reStructuredText habit: a literal block announced by ``::``, or a heading line
+  with its indented table right under it (``Options``, ``Actions (23 ids)`` in each engine).
+  ``ReadableDocstrings``, a griffe extension (mkdocs.yml lists it for the Python handler), shows
+  those blocks as code, as in the source, rather than run together into one paragraph.
+* **GitHub's nested lists.** GitHub nests a list indented by two spaces under the item above it,
+  Python-Markdown only one indented by four, so ``on_page_markdown`` indents such nested items by
+  four (the docs stay as they read on GitHub).
 """
 
 from __future__ import annotations
@@ -46,7 +44,7 @@ RESULTS_DIR = ROOT / "benchmarks" / "results"
 RESULTS_IN_REPO = "benchmarks/results/"  # as a path from the repository root
 RESULTS_ON_SITE = "results/"  # as a path from docs_dir
 NESTED_ITEM = re.compile(r"^ {1,3}(?=(?:[-*+]|\d+[.)]) )")
-LINK = re.compile(r"\]\(([^)\s#]+\.(?:md|png))(#[^)\s]*)?\)")
+LINK = re.compile(r"\]\(([^)\s#]+\.md)(#[^)\s]*)?\)")
 
 GOOGLE_SECTION = re.compile(r"^(Args|Arguments|Attributes|Parameters|Returns|Raises|Yields|Warns|"
                             r"Examples?|Notes?|Warnings?|Other Parameters):$")
@@ -76,12 +74,10 @@ def on_shutdown():
 
 
 def on_files(files, config):
-    """Publish ``benchmarks/results/*.md`` and ``*.png`` as the site's ``results/`` pages."""
-    for path in sorted(RESULTS_DIR.glob("*")):
-        if path.suffix in (".md", ".png"):
-            files.append(File(RESULTS_ON_SITE + path.name, src_dir=str(RESULTS_DIR.parent),
-                              dest_dir=config.site_dir,
-                              use_directory_urls=config.use_directory_urls))
+    """Publish ``benchmarks/results/*.md`` as the site's ``results/`` pages."""
+    for path in sorted(RESULTS_DIR.glob("*.md")):
+        files.append(File(RESULTS_ON_SITE + path.name, src_dir=str(RESULTS_DIR.parent),
+                          dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
     return files
 
 

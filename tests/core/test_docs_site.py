@@ -57,8 +57,7 @@ def test_site_builds_strictly(tmp_path):
         check=False, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
     assert (site / "index.html").exists()
-    assert (site / "api" / "engine" / "index.html").exists()
-    engine_page = (site / "api" / "engine" / "index.html").read_text(encoding="utf-8")
+    engine_page = (site / "api" / "engine.html").read_text(encoding="utf-8")
     assert "IllegalActionError" in engine_page, "the API pages hold no generated reference"
 
 
