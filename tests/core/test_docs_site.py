@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from deckzoo.envs import registry
 
@@ -63,6 +62,7 @@ def test_site_builds_strictly(tmp_path):
 
 def test_every_game_has_a_page_in_the_nav_with_its_screenshot():
     """A game's page is its rules page, in the site's nav, with the replay page's picture."""
+    yaml = pytest.importorskip("yaml")
     nav = _nav_pages(yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"])
     for game in registry.games():
         assert f"rules/{game}.md" in nav, f"mkdocs.yml's nav lacks docs/rules/{game}.md"
