@@ -37,20 +37,41 @@ from .stats import Z95, ranks_from_result, rate_games, win_credit
 
 
 def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile without scipy: exact for 1 and 2 degrees of freedom, else the
-    Cornish-Fisher expansion around the normal quantile (error below 1e-3 from 3 up)."""
+    """Student's t quantile (``p`` above 1/2) without scipy: bisection on the exact CDF for
+    integer degrees of freedom up to 200 (Abramowitz and Stegun 26.7.3-4), above that the
+    Cornish-Fisher expansion around the normal quantile (error below 1e-6 there)."""
     if df < 1:
         return math.nan
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    z = _normal_quantile(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+    if df > 200:
+        z = _normal_quantile(p)
+        g1 = (z**3 + z) / 4
+        g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+        g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+        return z + g1 / df + g2 / df**2 + g3 / df**3
+    target, lo, hi = 2 * p - 1, 0.0, 1.0
+    while _t_central(hi, df) < target:
+        hi *= 2
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _t_central(mid, df) < target else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _t_central(t: float, df: int) -> float:
+    """P(|T| < t) for Student's t with integer ``df`` (Abramowitz and Stegun 26.7.3-4)."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2:  # odd
+        term, total = 1.0, 1.0 if df > 1 else 0.0
+        for k in range(1, (df - 1) // 2):
+            term *= c2 * (2 * k) / (2 * k + 1)
+            total += term
+        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
+    term, total = 1.0, 1.0
+    for k in range(1, df // 2):
+        term *= c2 * (2 * k - 1) / (2 * k)
+        total += term
+    return math.sin(theta) * total
 
 
 def _normal_quantile(p: float) -> float:
