@@ -117,10 +117,15 @@ def literal_blocks(text: str) -> str:
     A line indented by four or more right under an unindented line that is neither a list item
     nor a Google-style section title (``Args:``, which the docstring parser reads) starts a
     block: a blank line before it makes Markdown show it as code instead of running it into the
-    paragraph above. reStructuredText's ``text::`` becomes ``text:`` and a lone ``::`` goes.
+    paragraph above. reStructuredText's ``text::`` becomes ``text:`` and a lone ``::`` goes. A
+    first line that is a usage line (``deckzoo arena GAME [--games N] ...``) becomes code, since
+    Markdown reads its brackets as links.
     """
     out: list[str] = []
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    if lines[0].startswith("deckzoo ") and "[" in lines[0] and "`" not in lines[0]:
+        lines[0] = f"``{lines[0]}``"
+    for line in lines:
         prev = out[-1] if out else ""
         starts_block = (line.startswith("    ") and prev.strip() and not prev.startswith(" ")
                         and not GOOGLE_SECTION.match(prev) and not LIST_ITEM.match(prev))

@@ -103,3 +103,11 @@ def test_plain_text_blocks_of_docstrings_show_as_code():
     assert hooks.literal_blocks(doc) == (
         "Options\n\n    end_rule  when the game ends\n    start_player  who begins\n"
         "Args:\n    x: a value\n* item\n    continued\nUsage:\n\n    make()\n\n\n    b()")
+
+
+@needs_docs_extra
+def test_a_usage_line_shows_as_code():
+    hooks = _load_hooks()
+    assert hooks.literal_blocks("deckzoo arena GAME [--games N] [--out DIR]\n\nPlays.") == (
+        "``deckzoo arena GAME [--games N] [--out DIR]``\n\nPlays.")
+    assert hooks.literal_blocks("deckzoo environments.") == "deckzoo environments."
