@@ -7,7 +7,7 @@ and written as usual, and the exit status is 130.
 
 With --duplicate the games come in boards: one deal played in every seating of the line-up with
 the same chance events, so the luck of the cards is shared, and the summary adds paired
-statistics over boards (docs/evaluation.md). --until-separated A,B --max-games N plays boards
+statistics over boards. --until-separated A,B --max-games N plays boards
 until an anytime-valid confidence sequence separates A from B, or N games.
 
 With --backend ray the games are Ray tasks: on a local Ray instance of --workers CPUs, or with
