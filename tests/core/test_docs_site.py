@@ -3,9 +3,12 @@
 A strict build fails on a broken link or anchor, a page missing from the nav, and an API object
 (``::: deckzoo...`` in docs/api/) that does not exist, so this is where `make test` notices that a
 rename broke the docs. Skipped, saying so, only where the ``docs`` extra is not installed.
+Beside the build: each game's page is in the nav with its screenshot and names every option, and
+the hooks of mkdocs_hooks.py do what they say.
 """
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -69,6 +72,14 @@ def test_every_game_has_a_page_in_the_nav_with_its_screenshot():
         assert (ROOT / "docs" / "viewer" / f"{game}.png").exists(), f"no screenshot of {game}"
         page = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
         assert f"](../viewer/{game}.png)" in page, f"docs/rules/{game}.md lacks its screenshot"
+
+
+def test_every_option_of_a_game_is_named_on_its_page():
+    """The game's page says what each of its options does: each is named there, as code."""
+    for name, game_cls in registry.games().items():
+        page = (ROOT / "docs" / "rules" / f"{name}.md").read_text()
+        unnamed = [o.name for o in game_cls.OPTIONS if not re.search(rf"`{o.name}\b", page)]
+        assert not unnamed, f"docs/rules/{name}.md does not name the options {unnamed}"
 
 
 @needs_docs_extra
