@@ -20,7 +20,7 @@ demo: $(STAMP)
 	$(VENV)/bin/deckzoo demo
 
 test: $(STAMP) browser
-	$(VENV)/bin/ruff check envs agents training benchmarks tests
+	$(VENV)/bin/ruff check envs agents training benchmarks tests mkdocs_hooks.py
 	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 # The viewer's browser tests (tests/viewer/test_browser.py) drive the distribution's Chromium;
@@ -54,7 +54,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check envs agents training benchmarks tests
+	$(VENV)/bin/ruff check envs agents training benchmarks tests mkdocs_hooks.py
 
 playthroughs: $(STAMP)
 	$(PY) -m deckzoo.envs.playthrough
