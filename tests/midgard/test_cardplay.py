@@ -734,7 +734,8 @@ def test_aec_agent_selection_follows_windows_and_bonus_rounds():
 
 def test_deep_checks_on_every_part_2_decision():
     """Exact masks, JSON round trips, observe == f(view) and determinize on every reaction window,
-    bonus round, event discard/engage and move met in short random games."""
+    bonus round, event discard/engage and move met in short random games where the seat has a
+    choice, and on the first forced passes (MD15) of each mode in each game."""
     from deckzoo.envs.core.conformance import check_state
 
     modes = (REACT, BONUS, EV_DISCARD, ENGAGE, MOVE)
@@ -744,9 +745,12 @@ def test_deep_checks_on_every_part_2_decision():
         game = MidgardGame(n, start_position=4, max_turns=30)
         for g in range(4):
             s = game.new_state(100 * n + g)
+            forced = dict.fromkeys(modes, 0)
             while not s.is_terminal():
-                if s.mode in modes:
-                    seen.add(s.mode)
+                legal = np.flatnonzero(s.legal_mask())
+                if s.mode in modes and (len(legal) > 1 or forced[s.mode] < 3):
+                    forced[s.mode] += len(legal) == 1
+                    seen.add((s.mode, len(legal) > 1))
                     check_state(s, rng, deep=True)
-                s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
-    assert seen >= {REACT, BONUS}
+                s.apply(int(rng.choice(legal)))
+    assert seen >= {(REACT, True), (REACT, False), (BONUS, True), (BONUS, False)}
