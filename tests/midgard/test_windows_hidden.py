@@ -7,8 +7,11 @@ hidden card of seat ``k`` (a card that could answer in one world, a class card i
 two swapped with the Thing's bottom card), plays the same moves in both and checks, at every
 decision through the window or bonus round, that every other seat sees the same thing: its view
 and observation, the deciding seat, the deciding seat's mask when that is not ``k``, and the
-number of steps. The option ``reaction_windows="holders_leaky"`` keeps the old skipping, and the
-same check tells its worlds apart.
+number of steps. Those are what the AEC env shows (envs/core/aec.py): ``agent_selection`` is the
+seat ``current_player`` names, an agent's observation is ``observe(seat)`` and its
+``action_mask`` the legal mask for the deciding seat, zeros for the others. The option
+``reaction_windows="holders_leaky"`` keeps the old skipping, and the same check tells its worlds
+apart.
 """
 
 from __future__ import annotations
