@@ -27,6 +27,11 @@ half) with Wilson intervals; seconds a move (wall clock on this shared machine, 
 playing process). "Separated" says whether the rating
 intervals of random, heuristic and the better of ISMCTS and zoo are disjoint in that order.
 
+With ``--duplicate`` a new run plays duplicate boards (``agents/arena.py``: one deal in every
+line-up of its seating, 24 or 4 games, with the same chance events; batches are whole boards),
+keeps that when continued, and its summary adds the paired statistics over boards
+(``paired``, ``agents/duplicate.py``).
+
 Games are played in batches of ``--batch`` and saved after each batch; running again with a larger
 ``--games`` continues the recorded games (same agents and seed), so a long run can be spread out.
 A run's count can be fixed in advance and played over sittings (``--minutes``), closed short of
@@ -52,8 +57,9 @@ import time
 from pathlib import Path
 
 import deckzoo.envs as E
-from deckzoo.agents.arena import SEATINGS, ArenaConfig, run_arena
+from deckzoo.agents.arena import SEATINGS, ArenaConfig, board_size, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
+from deckzoo.agents.duplicate import paired_summary
 from deckzoo.agents.ladder import LABELS as LADDER
 from deckzoo.agents.ladder import ladder
 from deckzoo.agents.stats import RATING_ORDERS, Z95, ranks_from_result, summarize, wilson_interval
@@ -153,6 +159,9 @@ def play(
         if deadline is not None and time.monotonic() >= deadline:
             break
         n = min(batch, games - len(records))
+        if (arena or {}).get("duplicate"):  # whole boards
+            size = board_size(len(agents), PLAYERS, arena.get("seating", "rotate"))
+            n = max(size, n - n % size)
         res = run_arena(
             ArenaConfig(
                 env,
@@ -165,7 +174,10 @@ def play(
                 **(arena or {}),
             )
         )
-        records += finished_in_order(res.records, len(records))
+        done = finished_in_order(res.records, len(records))
+        if (arena or {}).get("duplicate"):  # a board cut short is played again, whole
+            done = done[: len(done) - len(done) % size]
+        records += done
         save()
         rows = table(records, sign)
         print(
@@ -327,6 +339,13 @@ def summarise_env(res: dict, env: str) -> None:
     res["pairwise"] = pairwise(res["records"], sign)
     res["separation"] = separated(res["rows"])
     res["separation"]["complete"] = sequential.complete(res)
+    if duplicate_of(res):
+        res["paired"] = paired_summary(res["records"], sign)
+
+
+def duplicate_of(res: dict) -> bool:
+    """Whether a run plays duplicate boards (runs recorded before boards existed did not)."""
+    return res.get("duplicate", False)
 
 
 def seating_of(res: dict) -> str:
@@ -369,6 +388,12 @@ def parser() -> argparse.ArgumentParser:
         help="how a new run seats the agents (default orders: every order round the table, "
         "24 line-ups; rotate: one line-up rotated, the order round the table fixed); a recorded "
         "run keeps its own",
+    )
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="a new run plays duplicate boards (one deal in every line-up, the same chance "
+        "events; whole boards per batch); a recorded run keeps its own",
     )
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument(
@@ -443,17 +468,19 @@ def open_run(data: dict, env: str, specs: list[tuple[str, str]], args) -> dict:
         or res["specs"] != [list(s) for s in specs]
         or res["seed"] != args.seed
         or (args.seating is not None and seating_of(res) != args.seating)
+        or (args.duplicate and not duplicate_of(res))
     ):
         return res
     if res is not None and res["records"] and not args.fresh:
         raise SystemExit(
-            f"{env}: the recorded games used other agents, another seed or another "
-            "seating; pass --fresh to start again"
+            f"{env}: the recorded games used other agents, another seed, another "
+            "seating or no duplicate boards; pass --fresh to start again"
         )
     res = data["envs"][env] = {
         "specs": [list(s) for s in specs],
         "seed": args.seed,
         "seating": args.seating or "orders",
+        "duplicate": bool(args.duplicate),
         "records": [],
         "load_average": [],
     }
@@ -489,7 +516,12 @@ def play_sitting(env, res, specs, games, args, save_all, deadline) -> None:
     sequential.start_sitting(res, env, games)
     print(f"{env}: {len(res['records'])} of {games} games recorded", flush=True)
     res["load_average"].append(list(os.getloadavg()))
-    arena = {"backend": args.backend, "address": args.address, "seating": seating_of(res)}
+    arena = {
+        "backend": args.backend,
+        "address": args.address,
+        "seating": seating_of(res),
+        "duplicate": duplicate_of(res),
+    }
     play(
         env,
         specs,

@@ -13,6 +13,10 @@ on separation makes the interval slightly optimistic (a sequential test); ``--mi
 that small. The ISMCTS budget is in iterations, so every game is reproducible; its measured
 seconds per move are reported next to it (the targets ask for at most one second per move).
 
+With ``--duplicate`` the games come in duplicate boards (``agents/arena.py``: one deal in every
+seat rotation, with the same chance events; a batch is whole boards) and each row also keeps the
+paired statistics over boards (``agents/duplicate.py``).
+
 Writes ``benchmarks/results/strength.md`` and ``strength.json`` (``--out`` to change).
 
     .venv/bin/python benchmarks/strength.py                       # everything, defaults
@@ -31,6 +35,7 @@ from pathlib import Path
 import deckzoo.envs as E
 from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
+from deckzoo.agents.duplicate import paired_summary
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.agents.stats import summarize
 from deckzoo.agents.strongest import DEFAULT_ISMCTS, strongest_ismcts
@@ -66,6 +71,10 @@ def sequential_matchup(
     hero_row = opp_row = None
     while len(records) < max_games:
         n = min(batch, max_games - len(records))
+        if arena.get("duplicate"):
+            n -= n % players  # whole boards (a board is one deal in every rotation)
+            if not n:
+                break
         res = run_arena(
             ArenaConfig(
                 env,
@@ -91,7 +100,7 @@ def sequential_matchup(
         )
         if separated and len(records) >= min_games:
             break
-    return {
+    row = {
         "env": env,
         "players": players,
         "options": options,
@@ -110,6 +119,10 @@ def sequential_matchup(
             else "not separated"
         ),
     }
+    if arena.get("duplicate"):
+        row["duplicate"] = True
+        row["paired"] = paired_summary(records, E.game_class(env).score_sign)
+    return row
 
 
 def markdown(rows: list[dict], meta: dict) -> str:
@@ -227,6 +240,11 @@ def main(argv=None) -> int:
     )
     p.add_argument("--workers", type=int, default=2)
     add_backend_arguments(p)
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play duplicate boards (one deal in every seat rotation, the same chance events)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument(
@@ -349,7 +367,7 @@ def merge_rows(kept: list[dict], rows: list[dict]) -> list[dict]:
 
 
 def run_all(args, rows, skipped, ismcts_for, players_for, options_for, skip, save) -> None:
-    arena = {"backend": args.backend, "address": args.address}
+    arena = {"backend": args.backend, "address": args.address, "duplicate": args.duplicate}
     for env in [e.strip() for e in args.envs.split(",") if e.strip()]:
         game_cls = E.game_class(env)
         env = game_cls.env_name()
