@@ -21,10 +21,20 @@ JSON API (errors are ``{"error": message}`` with a 4xx status and change nothing
 
 Games are independent (one lock each), and one left alone for ``--idle-timeout`` seconds is
 dropped: its id then answers 404 like any unknown id.
+
+Bounds. No request can pin the server: every opponent's move runs in one pool of
+``--agent-threads`` threads (``AgentPool``) and is held to ``--max-move-seconds`` (default 2) of
+thinking. A search agent (``ismcts``) is given that time budget on the wall clock, which also
+bounds its CPU time: a spec that asks for more time is refused in one line, one that asks only for
+iterations (``ismcts:100000000``) is capped at the limit, and the seat's label says so. Any other
+agent is held to it by a deadline (twice the limit and a second more): a move not back by then
+stops its game. The other games keep answering meanwhile, with at most ``--agent-threads`` moves
+computed at once.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import secrets
 import threading
@@ -36,13 +46,18 @@ import numpy as np
 
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
+from .base import Agent
 from .cli_args import count_arg
+from .ismcts import ISMCTSAgent
 from .registry import make_agent
 from .replay import finish_record, new_record
 from .viewer.frames import last_action, legal_list, observer_scene, scene_module, status
 
 AGENT_EXAMPLES = ("heuristic", "random", "ismcts:200", "ismcts:0.5s", "ppo:PATH")
 MAX_BODY = 64 * 1024
+MAX_MOVE_SECONDS = 2.0  # default --max-move-seconds
+AGENT_THREADS = 4  # default --agent-threads
+QUEUE_SECONDS = 30.0  # how long a move waits for a free agent thread before the request is refused
 
 
 class RequestError(Exception):
@@ -87,15 +102,90 @@ def _specs(opponents, n: int) -> list[str]:
     return specs
 
 
+class MoveOverrun(RequestError):
+    """An opponent's move that did not come back within the pool's deadline."""
+
+    def __init__(self, message: str):
+        super().__init__(HTTPStatus.SERVICE_UNAVAILABLE, message)
+
+
+class AgentPool:
+    """Where every opponent move of a server is computed: at most ``threads`` at once, each held
+    to ``max_move_seconds`` (see the module docstring, "Bounds").
+
+    A Python thread cannot be stopped from outside, so a move past its deadline runs on after its
+    game is stopped; it holds its thread's slot until it ends, so such moves can never take more
+    than ``threads`` cores, and a move waiting for a slot gives up after ``queue_seconds``.
+    """
+
+    def __init__(self, max_move_seconds: float = MAX_MOVE_SECONDS, threads: int = AGENT_THREADS,
+                 queue_seconds: float = QUEUE_SECONDS):
+        if not max_move_seconds > 0 or threads < 1:
+            raise ValueError("max_move_seconds must be > 0 and threads >= 1")
+        self.max_move_seconds = float(max_move_seconds)
+        self.threads = threads
+        self.queue_seconds = queue_seconds
+        self.deadline = 2 * self.max_move_seconds + 1.0
+        self._slots = threading.BoundedSemaphore(threads)
+
+    def bound(self, spec: str, agent: Agent) -> str:
+        """Hold a new opponent to the limit: a search gets a wall-clock budget of at most
+        ``max_move_seconds`` (a spec asking for more is refused); returns what the seat's label
+        adds ("" when the agent's own budget already fits)."""
+        if not isinstance(agent, ISMCTSAgent):
+            return ""
+        limit = self.max_move_seconds
+        if agent.seconds is not None and agent.seconds > limit:
+            raise RequestError(
+                HTTPStatus.BAD_REQUEST,
+                f"opponent {spec!r} asks for {agent.seconds:g} s a move; this server allows at "
+                f"most {limit:g} s (deckzoo serve --max-move-seconds)",
+            )
+        capped = agent.seconds is None
+        agent.seconds, agent.clock = agent.seconds or limit, "wall"
+        return f", at most {limit:g} s a move" if capped else ""
+
+    def move(self, agent: Agent, view, who: str) -> int:
+        """``agent.act(view)`` on one of the pool's threads; ``MoveOverrun`` if it is not back
+        in time (``who`` names the seat in that message)."""
+        if not self._slots.acquire(timeout=self.queue_seconds):
+            raise RequestError(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                f"all {self.threads} agent threads are busy; try again in a moment",
+            )
+        result: dict = {}
+        done = threading.Event()
+
+        def think():
+            try:
+                result["action"] = int(agent.act(view))
+            except Exception as e:  # noqa: BLE001 (raised again on the request's thread)
+                result["error"] = e
+            finally:
+                self._slots.release()
+                done.set()
+
+        threading.Thread(target=think, name="deckzoo-agent", daemon=True).start()
+        if not done.wait(self.deadline):
+            raise MoveOverrun(
+                f"{who} took over {self.deadline:g} s for a move (the limit is "
+                f"{self.max_move_seconds:g} s); the game is stopped"
+            )
+        if "error" in result:
+            raise result["error"]
+        return result["action"]
+
+
 class Session:
     """One game between a person (``seat``) and agents; every method runs under ``lock``."""
 
-    def __init__(self, game, seat: int, specs: list[str], seed: int):
+    def __init__(self, game, seat: int, specs: list[str], seed: int, pool: AgentPool):
         n = game.num_players
         self.id = secrets.token_urlsafe(12)
         self.lock = threading.Lock()
         self.touched = time.monotonic()
-        self.game, self.seat = game, seat
+        self.game, self.seat, self.pool = game, seat, pool
+        self.stopped = ""  # why the game was stopped, once an opponent overran its deadline
         self.mod = scene_module(game.name)
         seeds = [int(x) for x in np.random.default_rng(seed).integers(2**63, size=n)]
         seat_specs = specs[:seat] + ["human"] + specs[seat:]
@@ -104,8 +194,10 @@ class Session:
             for p, spec in enumerate(seat_specs)
             if p != seat
         }
+        notes = {p: pool.bound(seat_specs[p], agent) for p, agent in self.agents.items()}
         self.labels = [
-            f"player_{p}" if p == seat else f"player_{p} ({s})" for p, s in enumerate(seat_specs)
+            f"player_{p}" if p == seat else f"player_{p} ({s}{notes[p]})"
+            for p, s in enumerate(seat_specs)
         ]
         self.record = new_record(game, seed, seat, seat_specs, seeds)
         self.state = game.new_state(seed)
@@ -125,9 +217,16 @@ class Session:
         state = self.state
         while not state.is_terminal() and state.current_player != self.seat:
             p = state.current_player
-            self._apply(int(self.agents[p].act(state.for_player(p))))
+            try:
+                action = self.pool.move(self.agents[p], state.for_player(p), self.labels[p])
+            except MoveOverrun as e:
+                self.stopped = str(e)
+                raise
+            self._apply(action)
 
     def act(self, action, step) -> None:
+        if self.stopped:
+            raise RequestError(HTTPStatus.CONFLICT, f"this game was stopped: {self.stopped}")
         if self.state.is_terminal():
             raise RequestError(HTTPStatus.CONFLICT, "the game is over")
         if step is not None and step != len(self.record["actions"]):
@@ -176,9 +275,11 @@ class Session:
 class Lobby:
     """The games of one server, by id; drops games idle for ``idle_timeout`` seconds."""
 
-    def __init__(self, idle_timeout: float = 1800.0, max_games: int = 100):
+    def __init__(self, idle_timeout: float = 1800.0, max_games: int = 100,
+                 pool: AgentPool | None = None):
         self.idle_timeout = idle_timeout
         self.max_games = max_games
+        self.pool = pool or AgentPool()
         self.sessions: dict[str, Session] = {}
         self.lock = threading.Lock()
 
@@ -201,23 +302,30 @@ class Lobby:
         seed = _int(body, "seed", lo=0)
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % 2**63)
+        with self.lock:  # before the opponents' first moves are computed, and again after
+            self._check_room()
         try:
             game = E.game_class(name)(_int(body, "players"), **options)
             seat = _int(body, "seat", 0, lo=0)
             if seat >= game.num_players:
                 raise ConfigError(f"'seat' must be in 0..{game.num_players - 1}, got {seat}")
-            session = Session(game, seat, _specs(body.get("opponents"), game.num_players), seed)
+            specs = _specs(body.get("opponents"), game.num_players)
+            session = Session(game, seat, specs, seed, self.pool)
         except ConfigError as e:
             raise RequestError(HTTPStatus.BAD_REQUEST, str(e)) from e
         with self.lock:
-            self._sweep()
-            if len(self.sessions) >= self.max_games:
-                raise RequestError(
-                    HTTPStatus.SERVICE_UNAVAILABLE,
-                    f"{self.max_games} games are running; finish or abandon one first",
-                )
+            self._check_room()
             self.sessions[session.id] = session
         return session
+
+    def _check_room(self) -> None:
+        """Refuse a new game while ``max_games`` are held (call with ``lock`` held)."""
+        self._sweep()
+        if len(self.sessions) >= self.max_games:
+            raise RequestError(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                f"{self.max_games} games are running; finish or abandon one first",
+            )
 
     def get(self, gid: str) -> Session:
         with self.lock:
@@ -371,11 +479,12 @@ def make_server(
     idle_timeout: float = 1800.0,
     max_games: int = 100,
     quiet: bool = True,
+    max_move_seconds: float = MAX_MOVE_SECONDS,
+    agent_threads: int = AGENT_THREADS,
 ) -> ThreadingHTTPServer:
     """A server (not yet serving: call ``serve_forever``); port 0 picks a free port."""
-    handler = type(
-        "DeckzooHandler", (Handler,), {"lobby": Lobby(idle_timeout, max_games), "quiet": quiet}
-    )
+    lobby = Lobby(idle_timeout, max_games, AgentPool(max_move_seconds, agent_threads))
+    handler = type("DeckzooHandler", (Handler,), {"lobby": lobby, "quiet": quiet})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
@@ -384,7 +493,8 @@ def make_server(
 def run(args) -> int:
     try:
         server = make_server(
-            args.host, args.port, args.idle_timeout, args.max_games, quiet=not args.verbose
+            args.host, args.port, args.idle_timeout, args.max_games, quiet=not args.verbose,
+            max_move_seconds=args.max_move_seconds, agent_threads=args.agent_threads,
         )
     except OSError as e:
         print(f"deckzoo serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
@@ -398,6 +508,17 @@ def run(args) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def seconds_arg(text: str) -> float:
+    """A positive number of seconds, for argparse."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (value > 0 and np.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 def add_parser(sub) -> None:
@@ -423,5 +544,19 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--max-games", type=count_arg(1), default=100,
                    help="games held at once (default 100)")
+    p.add_argument(
+        "--max-move-seconds",
+        type=seconds_arg,
+        default=MAX_MOVE_SECONDS,
+        help=f"the most an opponent may think per move (default {MAX_MOVE_SECONDS:g}): ismcts "
+        "specs asking for more time are refused, iteration budgets are capped at it, and any "
+        "other agent's game is stopped when a move takes twice that and a second more",
+    )
+    p.add_argument(
+        "--agent-threads",
+        type=count_arg(1),
+        default=AGENT_THREADS,
+        help=f"opponent moves computed at once, over all games (default {AGENT_THREADS})",
+    )
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.set_defaults(func=run)
