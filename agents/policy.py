@@ -467,8 +467,9 @@ def check_env_version(meta: dict, game: str, source: str) -> str | None:
     if current is None or trained_on == current:
         return None
     text = (
-        f"{source} was trained on {trained_on} and now plays {current}, a later version of the "
-        f"game: its strength there is unmeasured (retrain it on {current} to use it as a reference)"
+        f"{source} was trained on {trained_on} and now plays {current}, another version of the "
+        f"game (the rules, observation or decisions changed since): retrain it on {current} "
+        "before relying on it as a reference"
     )
     warnings.warn(text, OtherVersionWarning, stacklevel=3)
     return text
