@@ -82,15 +82,19 @@ def _normal_quantile(p: float) -> float:
     return NormalDist().inv_cdf(p)
 
 
-def mean_interval(values: Sequence[float]) -> dict:
-    """Mean of ``values`` with its 95% t interval (``nan`` ends for fewer than two)."""
+def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = None) -> dict:
+    """Mean of ``values`` with its 95% t interval (``nan`` ends for fewer than two), its ends
+    clipped to ``bounds`` when the values have them (a share lies in [0, 1])."""
     x = np.asarray(values, dtype=np.float64)
     n = len(x)
     mean = float(x.mean()) if n else math.nan
     if n < 2:
         return {"mean": mean, "low": math.nan, "high": math.nan, "half_width": math.nan, "n": n}
     half = t_quantile(0.975, n - 1) * float(x.std(ddof=1)) / math.sqrt(n)
-    return {"mean": mean, "low": mean - half, "high": mean + half, "half_width": half, "n": n}
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return {"mean": mean, "low": low, "high": high, "half_width": half, "n": n}
 
 
 def board_key(rec: dict):
@@ -164,7 +168,7 @@ def pair_summary(boards: list[list[dict]], a: str, b: str, score_sign: int = 1) 
     if not per_board:
         return None
     games = [x for g in per_board for x in g]
-    ahead = mean_interval([np.mean([x[0] for x in g]) for g in per_board])
+    ahead = mean_interval([np.mean([x[0] for x in g]) for g in per_board], (0.0, 1.0))
     diff = mean_interval([np.mean([x[1] for x in g]) for g in per_board])
     unpaired = mean_interval([x[1] for x in games])
     k = len(games) / len(per_board)
@@ -205,7 +209,7 @@ def paired_summary(records: Iterable[dict], score_sign: int = 1) -> dict:
             {
                 "agent": lb,
                 "boards": len(per_agent[lb]["win"]),
-                "win_share": mean_interval(per_agent[lb]["win"]),
+                "win_share": mean_interval(per_agent[lb]["win"], (0.0, 1.0)),
                 "mean_score": mean_interval(per_agent[lb]["score"]),
                 "rating_mu": ratings[lb]["mu"],
                 "rating_sigma": ratings[lb]["sigma"],
