@@ -30,8 +30,9 @@ the cycle (in turn) and plays one deal seed in every line-up of it (``rotate``: 
 ``orders``: every order, each rotated), with the same seed for each seat's agent, and with the
 game's keyed chance (``Game.new_state(seed, keyed_chance=True)``): every chance event is the same
 in the board's games as long as the same events occur, so the luck of the cards is shared and
-each board is one paired comparison (``agents/duplicate.py``, docs/evaluation.md). Records gain
-``board``; ``games`` and ``first_game`` must be whole boards (``board_size``).
+each board is one paired comparison (``agents/duplicate.py``; docs/agents.md, "Duplicate
+boards"). Records gain ``board``; ``games`` and ``first_game`` must be whole boards
+(``board_size``).
 ``until_separated=(A, B)`` (needs ``duplicate``) stops at the first board after which an
 anytime-valid confidence sequence on A's "ahead of B" share excludes 1/2 (``agents/confseq.py``),
 or after ``games`` games; boards are judged in index order, so where it stops does not depend on

@@ -1,10 +1,10 @@
 """Paired statistics of duplicate boards, and the ``--until-separated`` monitor.
 
-A *board* (``ArenaConfig(duplicate=True)``, docs/evaluation.md) is one deal seed played in every
-seating of one table: the same cards, the same chance events, every agent in every seat. The luck
-of the deal is shared by the agents of a board, so differences between them are measured against
-the same cards; boards, not games, are the independent units. Everything here therefore averages
-within a board first and computes intervals over boards:
+A *board* (``ArenaConfig(duplicate=True)``; docs/agents.md, "Duplicate boards") is one deal seed
+played in every seating of one table: the same cards, the same chance events, every agent in
+every seat. The luck of the deal is shared by the agents of a board, so differences between them
+are measured against the same cards; boards, not games, are the independent units. Everything
+here therefore averages within a board first and computes intervals over boards:
 
 - per agent: the mean win credit and score over the seat-games it played in each board; win share
   and mean score are the means of those board means, with a t interval over boards;

@@ -225,7 +225,7 @@ def markdown(data: dict) -> str:
         (
             "Stopping rule: hedged-capital betting confidence sequence (Waudby-Smith & Ramdas "
             "2024) on the zoo's per-board ahead-of share, stopping when it excludes 1/2 "
-            "(agents/confseq.py); docs/evaluation.md."
+            "(agents/confseq.py); docs/agents.md, 'Duplicate boards'."
         ),
     ]
     return "\n".join(lines) + "\n"

@@ -115,7 +115,7 @@ def _forked(seed_bytes: bytes) -> np.random.Generator:
 
 class KeyedChance:
     """Chance drawn from streams keyed by event, for duplicate boards (``new_state(seed,
-    keyed_chance=True)``, docs/evaluation.md).
+    keyed_chance=True)``; docs/agents.md, "Duplicate boards").
 
     A game that draws its chance from one sequential generator desyncs two games of the same deal
     as soon as their play differs: a reshuffle that comes earlier in one of them moves every later
@@ -289,9 +289,10 @@ class Game:
     def new_state(self, seed: int | None = None, *, keyed_chance: bool = False) -> State:
         """A fresh game; all chance comes from one generator seeded here.
 
-        With ``keyed_chance`` (a duplicate board's games, docs/evaluation.md) the set-up is the
-        same, but the chance events that play can move in time draw from ``KeyedChance(seed)``
-        (``State.event_rng``), so they stay the same in games of this seed whose play differs.
+        With ``keyed_chance`` (a duplicate board's games; docs/agents.md, "Duplicate boards") the
+        set-up is the same, but the chance events that play can move in time draw from
+        ``KeyedChance(seed)`` (``State.event_rng``), so they stay the same in games of this seed
+        whose play differs.
         """
         state = self._new_state(np.random.default_rng(seed))
         if keyed_chance:
