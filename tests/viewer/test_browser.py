@@ -19,7 +19,7 @@ import pytest
 
 import deckzoo.envs as E
 from deckzoo.agents.replay import final_state, replay_states
-from deckzoo.agents.viewer.frames import replay_data
+from deckzoo.agents.viewer.frames import read_frames, replay_data
 from deckzoo.agents.viewer.page import replay_page
 
 from .browser import screenshot
@@ -104,7 +104,7 @@ def test_replay_page_matches_the_engine(browser, tmp_path, game_name):
     page.write_text(replay_page(record), encoding="utf-8")
     browser.get(page.as_uri())
     last = len(states) - 1
-    frames = replay_data(record)["frames"]
+    frames = read_frames(replay_data(record))
     starts = [i for i in range(1, len(frames)) if frames[i]["round"] != frames[i - 1]["round"]]
     press(browser, Keys.PAGE_DOWN)  # round starts: where the round label changes
     assert browser.execute_script(READ_PAGE)["step"] == (starts[0] if starts else last)

@@ -11,11 +11,19 @@ from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli import main
 from deckzoo.agents.play import replay
 from deckzoo.agents.replay import final_state, load_replay, replay_states, write_arena_replays
-from deckzoo.agents.viewer.frames import replay_data
+from deckzoo.agents.viewer.frames import (
+    all_scenes,
+    last_action,
+    legal_list,
+    read_frames,
+    replay_data,
+    scene_module,
+    status,
+)
 from deckzoo.agents.viewer.page import replay_page
 from deckzoo.envs import ConfigError
 
-from .helpers import check_reproduces, recorded_game
+from .helpers import GAME_NAMES, check_reproduces, recorded_game
 
 
 def test_arena_keeps_the_first_games_of_each_pairing(tmp_path):
@@ -87,15 +95,43 @@ def test_replay_page_is_self_contained(tmp_path):
     assert "<" not in data  # the embedded JSON cannot close its element
 
 
+def engine_frames(record: dict) -> list[dict]:
+    """The frames of ``record`` built straight from the engine, every scene whole (as JSON)."""
+    mod = scene_module(record["game"])
+    frames, last = [], None
+    for step, (state, action) in enumerate(replay_states(record)):
+        scenes = all_scenes(mod, state)
+        legal = [list(pair) for pair in legal_list(state)]
+        round_ = scenes[0].get("round", "")
+        frames.append({"step": step, "last": last, "legal": legal, "round": round_,
+                       **status(state), "scenes": scenes})
+        if action is not None:
+            last = last_action(mod, state, action)
+    return json.loads(json.dumps(frames))
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_the_compact_record_rebuilds_every_frame(game_name):
+    # What the page reads (the record through JSON) gives back every observer's whole scene.
+    record = recorded_game(game_name, players=3)
+    data = json.loads(json.dumps(replay_data(record)))
+    assert read_frames(data) == engine_frames(record)
+    assert data["seats"] == [f"player_{p} ({record['seats'][p]})" for p in range(3)]
+    assert data["finished"] and data["observers"] == 4
+    for name in ("card", "zone", "seat"):  # each distinct value stored once
+        rows = [json.dumps(r) for r in data["tables"][name]["rows"]]
+        assert len(set(rows)) == len(rows)
+    changed = [len(change) // 2 for change in data["frames"][1:]]
+    assert max(changed) < len(data["slots"])  # a later frame names only what changed
+
+
 def test_frames_follow_the_engine():
     record = recorded_game("bignumber", players=3)
-    data = replay_data(record)
-    frames = data["frames"]
+    frames = read_frames(replay_data(record))
     assert len(frames) == len(record["actions"]) + 1
-    assert data["seats"] == [f"player_{p} (heuristic)" for p in range(3)]
     for (state, action), frame in zip(replay_states(record), frames):
-        legal = data["parts"][frame["legal"]]
-        assert legal == [[int(a), state.action_name(int(a))] for a in state.legal_actions()]
+        legal = [[int(a), state.action_name(int(a))] for a in state.legal_actions()]
+        assert frame["legal"] == legal
         assert frame["scores"] == state.scores().tolist() and frame["actor"] == state.current_player
         nxt = frames[frame["step"] + 1] if action is not None else None
         if nxt is not None:
@@ -105,15 +141,19 @@ def test_frames_follow_the_engine():
                 "name": state.action_name(action),
                 "public": None,
             }
-        packed = frame["scenes"][0]
-        seat0 = data["parts"][packed["seats"][0]]
-        assert all(isinstance(z, int) for z in seat0["zones"])  # zones stored once, by index
     assert frames[-1]["over"] and frames[-1]["winners"] == record["winners"]
+
+
+def test_a_whole_midgard_game_makes_a_small_page():
+    # The longest game at its full length and four seats: under 1 MB (7 MB with whole frames).
+    record = recorded_game("midgard", players=4, options={})
+    assert record["finished"] and len(record["actions"]) > 500
+    assert len(replay_page(record).encode("utf-8")) < 1_000_000
 
 
 def test_secret_moves_keep_their_public_text():
     record = recorded_game("bigwig", players=3)
-    frames = replay_data(record)["frames"]
+    frames = read_frames(replay_data(record))
     commits = [f["last"] for f in frames[1:] if f["last"]["name"].startswith("play ")]
     assert commits and all(m["public"] == "a card is played face down" for m in commits)
 

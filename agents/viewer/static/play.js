@@ -131,7 +131,7 @@
       }
       legal.appendChild(list);
     }
-    $("stage").replaceChildren(DZ.scene(g.scene, null,
+    $("stage").replaceChildren(DZ.scene(g.scene,
       {labels: g.seats, scores: g.scores, me: g.seat, winners: g.winners}));
     const log = $("log");
     log.replaceChildren(...g.log.map((m, i) => {

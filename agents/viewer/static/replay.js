@@ -1,10 +1,67 @@
-// deckzoo replay page: steps through the frames embedded in the page (agents/viewer/frames.py).
+// deckzoo replay page: steps through the game embedded in the page as a compact record
+// (agents/viewer/frames.py), whose frames it rebuilds first (as frames.read_frames does).
 // Keys: Left/Right one step, Home/End first/last, PageUp/PageDown (or [ and ]) round starts.
 "use strict";
 
+// The dicts a row table stores: each row's values under the table's keys, null meaning absent.
+function fromRows(table) {
+  return table.rows.map((row) => {
+    const d = {};
+    table.keys.forEach((k, i) => {
+      if (row[i] !== undefined && row[i] !== null) d[k] = row[i];
+    });
+    return d;
+  });
+}
+
+// Every frame, whole: {last, legal, round, actor, scores, over, winners, scenes}. Each table
+// entry is decoded once and shared; each frame is the one before with the slots that changed.
+function readFrames(data) {
+  const t = data.tables;
+  const card = fromRows(t.card);
+  const zone = fromRows(t.zone).map((z) => ({...z, cards: z.cards.map((c) => card[c])}));
+  const chips = t.chips.map((refs) => refs.map((c) => t.chip[c]));
+  const seat = fromRows(t.seat).map((s) => ({...s, stats: chips[s.stats],
+    zones: s.zones.map((z) => zone[z])}));
+  const decode = {
+    value: (r) => t.value[r],
+    last: (r) => t.last[r],
+    legal: (r) => t.legal[r].map((a) => t.action[a]),
+    chips: (r) => chips[r],
+    zones: (r) => t.zones[r].map((z) => zone[z]),
+    seat: (r) => seat[r],
+  };
+  const now = new Map();
+  return data.frames.map((change) => {
+    for (let i = 0; i < change.length; i += 2) {
+      if (change[i + 1] < 0) now.delete(change[i]);
+      else now.set(change[i], change[i + 1]);
+    }
+    const frame = {};
+    const scenes = Array.from({length: data.observers},
+      () => ({seats: new Array(data.num_players).fill(null)}));
+    for (const [slot, ref] of now) {
+      const [kind, key, table] = data.slots[slot];
+      if (kind === "frame") {
+        frame[key] = decode[table](ref);
+        continue;
+      }
+      const refs = t.each[ref];
+      scenes.forEach((sc, o) => {
+        const r = refs.length === 1 ? refs[0] : refs[o];
+        if (r === null) return;
+        if (kind === "seat") sc.seats[key] = decode[table](r);
+        else sc[key] = decode[table](r);
+      });
+    }
+    frame.scenes = scenes;
+    return frame;
+  });
+}
+
 (() => {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
-  const frames = data.frames;
+  const frames = readFrames(data);
   const $ = (id) => document.getElementById(id);
   const slider = $("slider");
   const observerSelect = $("observer");
@@ -65,7 +122,7 @@
     last.replaceChildren(DZ.el("b", null, "last move: "), DZ.lastAction(f.last, data.seats, seat));
     renderLegal(f, sc, seat);
     const stage = $("stage");
-    stage.replaceChildren(DZ.scene(sc, data.parts, {labels: data.seats, scores: f.scores, me: seat,
+    stage.replaceChildren(DZ.scene(sc, {labels: data.seats, scores: f.scores, me: seat,
       winners: f.winners}));
     $("prev").disabled = $("first").disabled = step === 0;
     $("next").disabled = $("end").disabled = step === frames.length - 1;
@@ -79,7 +136,7 @@
       box.appendChild(DZ.el("b", null, `game over - winners: ${w}`));
       return;
     }
-    const legal = DZ.part(data.parts, f.legal);
+    const legal = f.legal;
     if (seat === null || seat === f.actor) {
       const who = data.seats[f.actor];
       box.appendChild(DZ.el("b", null, `legal actions for ${who} (${legal.length}):`));
@@ -93,8 +150,8 @@
       box.appendChild(list);
     } else {
       const acting = [];
-      sc.seats.forEach((ref, p) => {
-        if (DZ.part(data.parts, ref).active) acting.push(data.seats[p]);
+      sc.seats.forEach((s, p) => {
+        if (s.active) acting.push(data.seats[p]);
       });
       const text = acting.length ? `waiting for ${acting.join(", ")}` : "waiting for another seat";
       box.appendChild(DZ.el("b", null, text));

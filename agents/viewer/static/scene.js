@@ -1,6 +1,6 @@
 // deckzoo scene renderer: draws any game's scene (format: envs/core/scene.py) as HTML and CSS.
-// Shared by the replay page and the play page. A scene may be packed (its zones, seats and info
-// given as indices into `parts`, see agents/viewer/frames.py) or plain (the objects themselves).
+// Shared by the replay page (which rebuilds its scenes from the page's compact record first) and
+// the play page.
 "use strict";
 
 const DZ = (() => {
@@ -12,10 +12,6 @@ const DZ = (() => {
     if (cls) e.className = cls;
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
-  }
-
-  function part(parts, ref) {
-    return typeof ref === "number" ? parts[ref] : ref;
   }
 
   function card(c) {
@@ -71,17 +67,16 @@ const DZ = (() => {
   }
 
   // opts: {labels: [seat names], scores: [...], me: seat index or null, winners: [...]}
-  function scene(sc, parts, opts) {
+  function scene(sc, opts) {
     const root = el("div", "scene");
     const table = el("div", "panel table-panel");
-    table.appendChild(chips(part(parts, sc.info)));
+    table.appendChild(chips(sc.info));
     const tz = el("div", "zones");
-    for (const ref of sc.table || []) tz.appendChild(zone(part(parts, ref)));
+    for (const z of sc.table || []) tz.appendChild(zone(z));
     table.appendChild(tz);
     root.appendChild(table);
     const seats = el("div", "seats");
-    (sc.seats || []).forEach((ref, p) => {
-      const s = part(parts, ref);
+    (sc.seats || []).forEach((s, p) => {
       const box = el("div", "seat");
       box.dataset.seat = p;
       if (s.active) box.classList.add("active");
@@ -97,7 +92,7 @@ const DZ = (() => {
       box.appendChild(head);
       box.appendChild(chips(s.stats));
       const zs = el("div", "zones");
-      for (const zr of s.zones || []) zs.appendChild(zone(part(parts, zr)));
+      for (const z of s.zones || []) zs.appendChild(zone(z));
       box.appendChild(zs);
       seats.appendChild(box);
     });
@@ -126,5 +121,5 @@ const DZ = (() => {
     return box;
   }
 
-  return { el, part, card, zone, chips, scene, lastAction, fmt };
+  return { el, card, zone, chips, scene, lastAction, fmt };
 })();
