@@ -45,6 +45,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
+    """The module's names and the env names, so that completion offers ``gobig_v0``."""
     return sorted({*globals(), "ENVS", "GAMES", *registry.env_names()})
 
 
