@@ -91,7 +91,7 @@ def test_a_huge_search_is_capped_and_another_clients_game_answers_within_a_secon
     assert answer["seats"][first_to_move] == searching and answer["your_turn"]
     searcher = server.lobby.sessions[answer["id"]].agents[first_to_move]
     assert (searcher.seconds, searcher.clock) == (LIMIT, "wall")
-    assert 0 < searcher.last_iterations < 100000000
+    assert searcher.last_iterations < 100000000  # 0 where its last decision had one legal move
 
 
 @pytest.mark.parametrize("spec", ["ismcts:5s", "ismcts:100:seconds=3", "ismcts:2s:clock=cpu"])
