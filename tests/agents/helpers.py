@@ -34,10 +34,11 @@ def agent_specs(game_name: str, iterations: int = 8) -> list[str]:
 
 
 def positions(game, seed: int, count: int, skip: int = 3) -> list:
-    """``count`` non-terminal states from seeded random play, every ``skip``-th decision."""
+    """``count`` non-terminal states from seeded random play, every ``skip``-th decision (those
+    with a choice); a game too short to have them fails, naming it, rather than loop forever."""
     rng = np.random.default_rng(seed)
     found = []
-    while len(found) < count:
+    for _ in range(100 * count):
         state = game.new_state(int(rng.integers(2**63)))
         step = 0
         while not state.is_terminal() and len(found) < count:
@@ -45,7 +46,10 @@ def positions(game, seed: int, count: int, skip: int = 3) -> list:
                 found.append(state.clone())
             state.apply(int(rng.choice(state.legal_actions())))
             step += 1
-    return found
+        if len(found) == count:
+            return found
+    raise AssertionError(f"{game!r}: {len(found)} of {count} positions with a choice at every "
+                         f"{skip}-th decision in {100 * count} random games")
 
 
 def run_cli(argv, capsys, stdin=None, monkeypatch=None):

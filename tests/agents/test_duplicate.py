@@ -19,10 +19,11 @@ from deckzoo.agents.duplicate import (
     t_quantile,
 )
 from deckzoo.agents.replay import arena_replay, final_state
-from deckzoo.envs import GAMES, ConfigError
+from deckzoo.envs import GAMES, ConfigError, registry
 from deckzoo.envs.core.game import KeyedChance
 
-# small settings of every game, so that whole boards take milliseconds
+# small settings of the games, so that whole boards take milliseconds (another game: its
+# SHORT_OPTIONS, through fast())
 FAST = {
     "gobig": {},
     "bignumber": {},
@@ -32,6 +33,10 @@ FAST = {
 }
 
 
+def fast(game: str) -> dict:
+    return FAST.get(game, registry.short_options(game))
+
+
 def board_records(game, agents, players=3, games=None, seating="rotate", **kw):
     size = board_size(len(agents), players, seating)
     cfg = ArenaConfig(
@@ -39,7 +44,7 @@ def board_records(game, agents, players=3, games=None, seating="rotate", **kw):
         agents=agents,
         games=games or 2 * size,
         players=players,
-        options=FAST[game],
+        options=fast(game),
         seed=5,
         duplicate=True,
         seating=seating,
@@ -52,7 +57,7 @@ def board_records(game, agents, players=3, games=None, seating="rotate", **kw):
 # ---- keyed chance in the engines ------------------------------------------------------------
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_keyed_chance_leaves_the_set_up_as_the_ordinary_seeded_game(game):
-    g = GAMES[game](3, **FAST[game])
+    g = GAMES[game](3, **fast(game))
     plain, keyed = g.new_state(17), g.new_state(17, keyed_chance=True)
     assert plain.to_dict() == keyed.to_dict()  # same deal, same generator state
     assert plain.chance is None and keyed.chance.seed == 17

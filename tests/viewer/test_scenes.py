@@ -60,8 +60,8 @@ def test_scenes_are_well_formed_true_and_leak_nothing(game_name, players):
             truth = hand_names(state, p)
             assert shown(hand(spectator, p)) == truth, (step, p)  # the spectator sees every hand
             own = hand(scenes[1 + p], p)
-            if backs(own):  # only Wizard's Foresight round hides a seat's own card from it
-                assert game_name == "wizard" and state.own_hand_hidden(p)
+            if backs(own):  # only a game's own_hand_hidden (Wizard's Foresight round) hides them
+                assert state.own_hand_hidden(p)
                 hidden_own += 1
             else:
                 assert shown(own) == truth, (step, p)

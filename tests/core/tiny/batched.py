@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.batched import BatchedEngine, relative_seats
-from .rules import COPIES, HAND, VALUES, TinyGame
+from .rules import CARD, COPIES, HAND, VALUES, TinyGame
 
 DECK = np.repeat(np.arange(VALUES), COPIES)
 
@@ -63,10 +63,11 @@ class TinyBatched(BatchedEngine):
         lanes = self.all if lanes is None else lanes
         obs = np.zeros((len(lanes), self.obs_dim), dtype=np.float32)
         a, b = self._pieces["hand"]
-        obs[:, a:b] = self.hands[lanes, seats] * np.float32(0.5)
+        obs[:, a:b] = self.hands[lanes, seats] * np.float32(CARD)
         a, b = self._pieces["played"]
         order = relative_seats(seats, self.n)
-        obs[:, a:b] = (self.played[lanes[:, None], order] * np.float32(0.5)).reshape(len(lanes), -1)
+        played = self.played[lanes[:, None], order] * np.float32(CARD)
+        obs[:, a:b] = played.reshape(len(lanes), -1)
         a, _ = self._pieces["current_player"]
         cur = self.cur[lanes]
         going = np.flatnonzero(cur >= 0)

@@ -1,8 +1,8 @@
-"""Tiny's rules: two hidden cards each, play one a turn, highest total wins.
+"""Tiny's rules: four hidden cards each, play one a turn, highest total wins.
 
-2-3 players are dealt two cards each from twelve (0-5, twice), face down; in turn each plays one
-card face up; the highest total of played cards wins (ties share). Small, but with hidden cards,
-so every piece of the protocol (determinize included) means something.
+2-3 players are dealt four cards each from eighteen (0-5, three times), face down; in turn each
+plays one card face up; the highest total of played cards wins (ties share). Small, but with
+hidden cards, so every piece of the protocol (determinize included) means something.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from ..core.encoding import Layout
 from ..core.game import Game, State
 from ..core.global_state import StateLayout
 
-VALUES, COPIES, HAND = 6, 2, 2
+VALUES, COPIES, HAND = 6, 3, 4
+CARD = 0.25  # a card's weight in the encodings: three copies stay below 1
 
 
 class TinyGame(Game):
@@ -79,10 +80,10 @@ class TinyState(State):
         buf, v = self.game.layout.new()
         n = self.game.num_players
         for c in self.hands[player]:
-            v["hand"][c] += 0.5
+            v["hand"][c] += CARD
         for r in range(n):
             for c in self.played[(player + r) % n]:
-                v["played"][r, c] += 0.5
+                v["played"][r, c] += CARD
         if self.current_player is not None:
             v["current_player"][(self.current_player - player) % n] = 1.0
         return buf
@@ -91,9 +92,9 @@ class TinyState(State):
         buf, v = self.game.state_layout.start(self.observe(0))
         for p, hand in enumerate(self.hands):
             for c in hand:
-                v["hands"][p, c] += 0.5
+                v["hands"][p, c] += CARD
         for c in self.rest:
-            v["rest"][c] += 0.5
+            v["rest"][c] += CARD
         return buf
 
     def _determinize(self, player, rng):
@@ -110,9 +111,22 @@ class TinyState(State):
     def action_name(self, action):
         return f"play {action}"
 
-    def render(self):
+    def render(self, observer=None):
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
+        if observer is not None:
+            return self.render_view(observer)
         lines = [f"player_{p}: hand {h}, played {x}"
                  for p, (h, x) in enumerate(zip(self.hands, self.played))]
+        over = self.is_terminal()
+        lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
+        return "\n".join(lines)
+
+    def render_view(self, player):
+        """The table as ``player`` sees it, from its view only (``deckzoo play``)."""
+        v = self.view(player)
+        lines = [f"your hand: {' '.join(map(str, v['hand'])) or '-'}"]
+        lines += [f"player_{p}{' (you)' if p == player else ''}: played {x}"
+                  for p, x in enumerate(v["played"])]
         over = self.is_terminal()
         lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
         return "\n".join(lines)
