@@ -327,3 +327,15 @@ def test_until_separated_stops_at_max_games_when_the_agents_are_level():
     assert len(res.records) == 40
     lo, hi = res.stopping["ahead_share_sequence"]
     assert lo <= 0.5 <= hi
+
+
+def test_until_separated_from_the_command_line(tmp_path, capsys):
+    argv = ["arena", "gobig", "--agents", "a=heuristic,b=random", "--players", "2",
+            "--until-separated", "a,b", "--max-games", "200", "--workers", "1", "--no-progress",
+            "--out", str(tmp_path / "o")]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "until separated (a, b): separated after board" in out
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["config"]["duplicate"] and summary["config"]["games"] == 200
+    assert summary["stopping"]["separated"] and summary["games_played"] < 200
