@@ -162,7 +162,7 @@ def playthrough_configs(name: str) -> list[dict]:
     return [dict(c) for c in getattr(env_module(name), "PLAYTHROUGH_CONFIGS", [])]
 
 
-# ---- what each game's testing.py declares for the generic test suites (all optional) ---------
+# ---- what each game's testing.py declares for the generic test suites (envs/core/testing.py) --
 _NO_DEFAULT = object()
 
 
