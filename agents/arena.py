@@ -62,6 +62,7 @@ import itertools
 import json
 import multiprocessing as mp
 import signal
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -441,6 +442,10 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     records: list[dict] = []
     interrupted = False
     bar = None
+    if cfg.backend == "ray":
+        from .ray_cluster import require_ray
+
+        require_ray()  # a missing extra is one line, before any progress bar
     if cfg.progress:
         from tqdm import tqdm
 
@@ -657,7 +662,14 @@ def print_summary(result: ArenaResult, console=None) -> None:
 
 
 def plot_win_share(summary: list[dict], title: str, path: Path) -> None:
-    import matplotlib
+    """The win-share chart. matplotlib is the agents extra's, not the base install's: without it
+    the results are written all the same and one line says how to get the chart."""
+    try:
+        import matplotlib
+    except ImportError:
+        print(f"{path} not drawn: it needs matplotlib (pip install 'deckzoo[agents]')",
+              file=sys.stderr)
+        return
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

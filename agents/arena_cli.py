@@ -97,10 +97,9 @@ def run(args) -> int:
         print_paired(result)
     if args.out:
         out = write_results(result, args.out)
-        print(
-            f"results written to {out}/ (games.csv, games.json, summary.md, summary.json, "
-            "win_share.png)"
-        )
+        names = ("games.csv", "games.json", "summary.md", "summary.json", "win_share.png")
+        written = ", ".join(n for n in names if (out / n).exists())
+        print(f"results written to {out}/ ({written})")
     return 130 if result.interrupted else 0
 
 

@@ -372,7 +372,13 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
 
     ``policy.pth`` is a plain state dict, read with ``torch.load(weights_only=True)``; the
     activation is read from the JSON part (SB3 writes the class's name next to its pickled form)."""
-    import torch
+    try:
+        import torch
+    except ImportError:
+        raise ConfigError(
+            f"ppo: {zf.filename} is a Stable-Baselines3 archive, read with torch: "
+            "pip install 'deckzoo[train]' (a .npz policy needs no torch)"
+        ) from None
 
     where = f"{zf.filename}"
     try:

@@ -4,12 +4,28 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import logging
 import shlex
 import sys
 
 from deckzoo.agents.cli_args import count_arg, parse_key_value
+from deckzoo.envs.core.errors import ConfigError
+
+# What every trainer needs (the train extra): the config's validation and torch.
+TRAIN_EXTRA = ("pydantic", "torch")
+
+
+def require_train_extra() -> None:
+    """One line naming the extra, rather than a traceback, on an install without it."""
+    missing = [m for m in TRAIN_EXTRA if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigError(
+            f"training needs the train extra ({', '.join(missing)} not installed): "
+            "pip install 'deckzoo[train]', after torch's CPU build where there is no NVIDIA GPU "
+            "(https://pytorch.org/get-started/locally/)"
+        )
 
 
 def overrides_of(args: argparse.Namespace) -> tuple[dict, dict]:
@@ -45,6 +61,7 @@ def _resume_command(args: argparse.Namespace) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    require_train_extra()
     from .config import load_config
     from .run import RunFinished, TrainingInterrupted
     from .train import train
