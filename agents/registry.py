@@ -37,6 +37,12 @@ def register_agent(
     _USAGE[name] = usage or name
 
 
+def unregister_agent(name: str) -> None:
+    """Forget a kind registered with ``register_agent`` (tests register throw-away kinds)."""
+    _FACTORIES.pop(name, None)
+    _USAGE.pop(name, None)
+
+
 BUILT_IN_USAGE = {
     "random": "random: uniform over the legal actions",
     "heuristic": "heuristic: the game's rule-of-thumb player",

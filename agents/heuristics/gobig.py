@@ -50,10 +50,10 @@ GROUP_BONUS = (1.0, 1.35, 1.7, 1.7)
 
 def unseen_counts(view: dict) -> np.ndarray:
     """Copies of each value (index 0 = value 1) in the deck and in other players' hands."""
-    return np.asarray(_unseen(view), dtype=np.int64)
+    return np.asarray(unseen_list(view), dtype=np.int64)
 
 
-def _unseen(view: dict) -> list[int]:
+def unseen_list(view: dict) -> list[int]:
     seen = [h + b for h, b in zip(view["hand"], view["box"])]
     for bank in view["banks"]:
         for i, c in enumerate(bank):
@@ -79,7 +79,7 @@ def prob_at_least(k: int, n: int, p: float) -> float:
 
 
 @lru_cache(maxsize=1 << 16)
-def _holds(k: int, n: int, copies: int, total: int) -> float:
+def holds(k: int, n: int, copies: int, total: int) -> float:
     """P(a hand of ``n`` unseen cards holds >= ``k`` of a value with ``copies`` of ``total``
     unseen)."""
     return prob_at_least(k, n, copies / total)
@@ -91,7 +91,7 @@ def survival(
     """Chance that our display ``size`` x ``value`` is still there at our next turn."""
     me, n = view["player"], view["num_players"]
     if unseen is None:
-        unseen = _unseen(view)
+        unseen = unseen_list(view)
     total = sum(unseen)
     if value == 1 or total == 0:
         return 1.0
@@ -114,7 +114,7 @@ def survival(
             continue
         can = 1.0
         for v in range(shield, value):
-            can *= 1.0 - _holds(size, h, unseen[v - 1], total)
+            can *= 1.0 - holds(size, h, unseen[v - 1], total)
         surv *= 1.0 - AGGRESSION * (1.0 - can)
     return surv
 
@@ -147,7 +147,7 @@ class HeuristicAgent(Agent):
 
     def _best_plays(self, view: dict, info_state: InfoState) -> list[int]:
         options = info_state.game.options
-        unseen = _unseen(view)
+        unseen = unseen_list(view)
         legal = info_state.legal_actions()
         scored = [(self._score_play(view, options, int(a), unseen), int(a)) for a in legal]
         best = max(s for s, _ in scored)
@@ -183,7 +183,7 @@ class HeuristicAgent(Agent):
 
     def _draw(self, view: dict) -> int:
         hand = view["hand"]
-        unseen = _unseen(view)
+        unseen = unseen_list(view)
         total = sum(unseen)
 
         def worth(v: int) -> float:
@@ -197,4 +197,4 @@ class HeuristicAgent(Agent):
         return TAKE_MARKET if market > deck else DRAW_DECK
 
 
-__all__ = ["HeuristicAgent", "prob_at_least", "survival", "unseen_counts"]
+__all__ = ["HeuristicAgent", "prob_at_least", "survival", "unseen_counts", "unseen_list"]

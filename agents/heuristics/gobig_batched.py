@@ -17,8 +17,8 @@ How the scalar agent is matched:
   the shield up, denials are added in seat order (the ``0.0`` of a seat not beaten leaves a sum
   unchanged, as multiplying by ``1.0`` leaves a product), and the draw's per-card worth adds the
   values in ascending order.
-* Tables. The chance that an opponent holds a set (the scalar ``_holds``) is looked up in a table
-  filled by calling ``_holds`` itself for each (size, hand size, copies, unseen) the lanes need,
+* Tables. The chance that an opponent holds a set (the scalar ``holds``) is looked up in a table
+  filled by calling ``holds`` itself for each (size, hand size, copies, unseen) the lanes need,
   the first time they need it; the worth of a card comes from the scalar ``GROUP_BONUS``.
 """
 
@@ -39,14 +39,14 @@ from deckzoo.envs.gobig.rules import (
     decode_play,
 )
 
-from .gobig import AGGRESSION, BREAK_COST, GROUP_BONUS, _holds
+from .gobig import AGGRESSION, BREAK_COST, GROUP_BONUS, holds
 
 _SIZE = np.array([decode_play(a)[1] for a in range(NUM_PLAYS)]).reshape(3, VALUES)  # (3, 7)
 _VALUE = np.array([decode_play(a)[0] for a in range(NUM_PLAYS)]).reshape(3, VALUES)
 _VALUE_OF = np.arange(1, VALUES + 1)
 # the worth of a card of value v when the hand holds c (0..3+) of it: v * GROUP_BONUS[min(c, 3)]
 _WORTH = np.array([[v * GROUP_BONUS[c] for c in range(4)] for v in range(1, VALUES + 1)])
-# _holds(k, h, copies, total) by [k - 1, h, copies, total]; NaN until first needed
+# holds(k, h, copies, total) by [k - 1, h, copies, total]; NaN until first needed
 _HOLDS = np.full((3, TOTAL_CARDS + 1, COPIES + 1, TOTAL_CARDS + 1), np.nan)
 _HOLDS_FLAT = _HOLDS.reshape(-1)  # (a view: filling it fills the table)
 
@@ -96,7 +96,7 @@ def _unseen(engine: GoBigBatched, lanes: np.ndarray, me: np.ndarray) -> np.ndarr
 
 
 def _holds_table(k: np.ndarray, h: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """``_holds(k, h, c, t)`` elementwise (broadcast), filling the table where it is new."""
+    """``holds(k, h, c, t)`` elementwise (broadcast), filling the table where it is new."""
     _, H, C, T = _HOLDS.shape
     flat = (((k - 1) * H + h) * C + c) * T + t  # (np.ravel_multi_index, by broadcasting)
     got = _HOLDS_FLAT[flat]
@@ -104,7 +104,7 @@ def _holds_table(k: np.ndarray, h: np.ndarray, c: np.ndarray, t: np.ndarray) -> 
     if new.any():
         for i in np.unique(flat[new]).tolist():
             kk, hh, cc, tt = np.unravel_index(i, _HOLDS.shape)
-            _HOLDS_FLAT[i] = _holds(int(kk) + 1, int(hh), int(cc), int(tt))
+            _HOLDS_FLAT[i] = holds(int(kk) + 1, int(hh), int(cc), int(tt))
         got = _HOLDS_FLAT[flat]
     return got
 
@@ -177,7 +177,7 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
         unseen[:, None, None, :],
         t[:, None, None, None],
     )  # (k, n - 1, 3 sizes, 7 values the opponent could play)
-    miss = 1.0 - holds  # the scalar's 1.0 - _holds(...)
+    miss = 1.0 - holds  # the scalar's 1.0 - holds(...)
     can = np.ones((k, n - 1, 3, VALUES))
     for v in range(1, VALUES):  # ascending, as the scalar product
         use = (shield <= v) & (v < V[:, None])

@@ -49,12 +49,12 @@ def sample_hidden(
                 break
             rng.shuffle(cards)
         else:
-            owner, cards = _place_one_by_one(cards, capacities, voids, rng)
+            owner, cards = place_one_by_one(cards, capacities, voids, rng)
     flat = np.bincount(owner * NUM_KINDS + cards, minlength=len(capacities) * NUM_KINDS)
     return flat.reshape(len(capacities), NUM_KINDS).astype(np.int8)
 
 
-def _place_one_by_one(
+def place_one_by_one(
     cards: np.ndarray, capacities: list[int], voids: list[int], rng: np.random.Generator
 ):
     """The constrained fallback of ``sample_hidden``: (owner, card) arrays of a consistent deal.

@@ -13,7 +13,7 @@ from deckzoo.agents.policy import POLICY_VERSION, PolicyAgent, load_policy, save
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.wizard.cards import NULL, NUM_SUITED, RANKS, WIZARD, trick_winner
 
-from .test_policy_file import _meta, _rewrite, random_weights
+from .test_policy_file import meta_of, random_weights, rewrite_file
 
 
 def wizard_positions(n=4, games=6, seed=0, **options):
@@ -146,7 +146,7 @@ def test_policy_file_with_features_round_trips_and_plays(wizard_policy):
 )
 def test_policy_file_with_damaged_features_is_refused(wizard_policy, change, why):
     _, _, path = wizard_policy
-    bad = _rewrite(path, meta=_meta(path, **change))
+    bad = rewrite_file(path, meta=meta_of(path, **change))
     with pytest.raises(ConfigError, match=why):
         load_policy(bad)
 

@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from deckzoo.agents.heuristics.gobig import HeuristicAgent, _unseen, ends_game
+from deckzoo.agents.heuristics.gobig import HeuristicAgent, ends_game, unseen_list
 from deckzoo.agents.heuristics.gobig_batched import best_plays, decide
 from deckzoo.envs import vector
 from deckzoo.envs.gobig.rules import (
@@ -180,7 +180,7 @@ def _play_kinds(hero, s, top):
     view = s.view(s.current_player)
     me = view["player"]
     options = s.game.options
-    unseen = _unseen(view)
+    unseen = unseen_list(view)
     scores = {int(a): hero._score_play(view, options, int(a), unseen) for a in s.legal_actions()}
     value, size = decode_play(top[0])
     out = [f"size {size}"]
@@ -315,8 +315,8 @@ def test_plays_a_rounding_error_apart_tie_as_in_the_scalar():
     hero = HeuristicAgent(0)
     view, options = s.view(0), s.game.options
     pair_of_2s, pair_of_3s = encode_play(2, 2), encode_play(3, 2)
-    a = hero._score_play(view, options, pair_of_2s, _unseen(view))
-    b = hero._score_play(view, options, pair_of_3s, _unseen(view))
+    a = hero._score_play(view, options, pair_of_2s, unseen_list(view))
+    b = hero._score_play(view, options, pair_of_3s, unseen_list(view))
     assert a != b and abs(a - b) < 1e-9
     assert hero.best_plays(s.for_player(0)) == [pair_of_2s, pair_of_3s]
     batch = batch_of([s] * 200, 6, "after_draw")

@@ -100,7 +100,7 @@ def test_policy_for_another_game_is_refused(policy_file):
         make_agent(f"ppo:{path}", "wizard")
 
 
-def _rewrite(path, **changes):
+def rewrite_file(path, **changes):
     """A copy of a policy file's arrays with some replaced (None removes one)."""
     with np.load(path) as z:
         arrays = {k: z[k] for k in z.files}
@@ -114,7 +114,7 @@ def _rewrite(path, **changes):
     return out
 
 
-def _meta(path, **changes):
+def meta_of(path, **changes):
     with np.load(path) as z:
         meta = json.loads(str(z["meta"]))
     meta.update(changes)
@@ -154,27 +154,27 @@ def test_damaged_files_are_refused_naming_the_file(policy_file, case, message):
         with zipfile.ZipFile(bad, "w") as zf:
             zf.writestr("hello.txt", "hi")
     elif case == "missing_head":
-        bad = _rewrite(path, head_weight=None)
+        bad = rewrite_file(path, head_weight=None)
     elif case == "bad_shape":
-        bad = _rewrite(path, hidden_1_weight=np.zeros((3, 8), np.float32))
+        bad = rewrite_file(path, hidden_1_weight=np.zeros((3, 8), np.float32))
     elif case == "nan":
-        bad = _rewrite(path, head_bias=np.full(w.num_actions, np.nan, np.float32))
+        bad = rewrite_file(path, head_bias=np.full(w.num_actions, np.nan, np.float32))
     elif case == "int_array":
-        bad = _rewrite(path, head_bias=np.zeros(w.num_actions, np.int64))
+        bad = rewrite_file(path, head_bias=np.zeros(w.num_actions, np.int64))
     elif case == "meta_not_json":
-        bad = _rewrite(path, meta=np.array("{not json"))
+        bad = rewrite_file(path, meta=np.array("{not json"))
     elif case == "wrong_format":
-        bad = _rewrite(path, meta=_meta(path, format="something"))
+        bad = rewrite_file(path, meta=meta_of(path, format="something"))
     elif case == "bad_version":
-        bad = _rewrite(path, meta=_meta(path, version="1"))
+        bad = rewrite_file(path, meta=meta_of(path, version="1"))
     elif case == "meta_mismatch":
-        bad = _rewrite(path, meta=_meta(path, num_actions=3))
+        bad = rewrite_file(path, meta=meta_of(path, num_actions=3))
     elif case == "unknown_key":
-        bad = _rewrite(path, meta=_meta(path, surprise=1))
+        bad = rewrite_file(path, meta=meta_of(path, surprise=1))
     elif case == "extra_array":
-        bad = _rewrite(path, surprise=np.zeros(2, np.float32))
+        bad = rewrite_file(path, surprise=np.zeros(2, np.float32))
     elif case == "bad_activation":
-        bad = _rewrite(path, meta=_meta(path, activation="gelu"))
+        bad = rewrite_file(path, meta=meta_of(path, activation="gelu"))
     with pytest.raises(ConfigError, match=message) as err:
         load_policy(bad)
     assert str(bad) in str(err.value)
@@ -184,7 +184,7 @@ def test_damaged_files_are_refused_naming_the_file(policy_file, case, message):
 
 def test_newer_format_version_says_to_upgrade(policy_file):
     path, _ = policy_file
-    bad = _rewrite(path, meta=_meta(path, version=POLICY_VERSION + 1))
+    bad = rewrite_file(path, meta=meta_of(path, version=POLICY_VERSION + 1))
     with pytest.raises(ConfigError, match="upgrade deckzoo"):
         load_policy(bad)
 
@@ -211,7 +211,7 @@ def test_a_pickle_payload_as_metadata_does_not_run(policy_file, tmp_path):
     marker = tmp_path / "pwned"
     meta = np.empty((), dtype=object)
     meta[()] = _Payload(marker)
-    bad = _rewrite(path, meta=meta)
+    bad = rewrite_file(path, meta=meta)
     assert b"pwned" in bad.read_bytes()  # the payload really is in the file
     with pytest.raises(ConfigError, match="not a usable policy file"):
         load_policy(bad)
@@ -223,7 +223,7 @@ def test_a_pickle_payload_as_weights_does_not_run(policy_file, tmp_path):
     marker = tmp_path / "pwned"
     arr = np.empty(2, dtype=object)
     arr[0] = _Payload(marker)
-    bad = _rewrite(path, head_bias=arr)
+    bad = rewrite_file(path, head_bias=arr)
     with pytest.raises(ConfigError, match="not a usable policy file"):
         load_policy(bad)
     assert not marker.exists()

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from deckzoo.envs.core.conformance import check_state
-from deckzoo.envs.midgard.rules import BONUS, DEFEND, KEEP, KROG, ONSLAUGHT, PREP, SPOILS
+from deckzoo.envs.midgard.frames import KrogFrame
+from deckzoo.envs.midgard.rules import BONUS, DEFEND, KEEP, ONSLAUGHT, PREP, SPOILS
 
 from .util import A, act, at, blank, ch, complete, give, k, pass_forced, troop, world
 
@@ -38,7 +39,7 @@ def _bonus(name: str) -> int:
 
 
 # ---- known cards: a face-down challenge bonus (M-D3) --------------------------------------------
-def _jotun_with_known_odin(placed: str):
+def jotun_with_known_odin(placed: str):
     """Peter (seat 0) faces the Jotun. Seat 1 holds an Odin's Reprimand everyone saw it take (the
     Krog) and an unseen Loki's Trick, and puts ``placed`` face down on the Jotun."""
     s = blank(4)
@@ -63,7 +64,7 @@ def _jotun_with_known_odin(placed: str):
 def test_M_D3_a_face_down_challenge_bonus_keeps_the_known_cards_until_the_reveal():
     # "Bonuses are always placed facedown ... revealed simultaneously": before Peter chooses his
     # own bonus he must not learn whether the known +7 or an unseen card lies on the Jotun
-    odin, loki = _jotun_with_known_odin("Odin's Reprimand"), _jotun_with_known_odin("Loki's Trick")
+    odin, loki = jotun_with_known_odin("Odin's Reprimand"), jotun_with_known_odin("Loki's Trick")
     _same_for(odin, loki, (0, 2, 3))
     assert odin.view(0)["known_in_hand"][1] == [k("Odin's Reprimand")]
     act(odin, "pass")  # the reveal shows the Odin's Reprimand: now it is known to have left
@@ -73,7 +74,7 @@ def test_M_D3_a_face_down_challenge_bonus_keeps_the_known_cards_until_the_reveal
 
 
 def test_M_D3_determinize_may_deal_the_known_card_as_the_face_down_bonus():
-    s = _jotun_with_known_odin("Loki's Trick")
+    s = jotun_with_known_odin("Loki's Trick")
     rng = np.random.default_rng(3)
     seen = set()
     for _ in range(60):
@@ -190,7 +191,7 @@ def _hire_then_discard(hidden: str):
     s.krog = [k("Kriger")]
     give(s, 1, k(hidden), k("Hyggelig"))
     complete(s, thing_top=[k("Göddar"), k("Göddar")])  # the hire's card and seat 1's Hiring
-    s.stack = [{"m": KROG, "p": 1, "ender": 0}]
+    s.stack = [KrogFrame(1, ender=0)]
     s.invalidate()
     act(s, "hire")
     assert s.mode == PREP and s.current_player == 1 and s.known[1, k("Kriger")] == 1

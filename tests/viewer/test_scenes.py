@@ -129,9 +129,9 @@ def test_check_scene_names_the_broken_piece():
 def test_midgard_known_card_maybe_face_down_is_not_drawn_in_the_hand(placed):
     # MD22: seat 1 holds a known Odin's Reprimand and puts one of two cards face down on a
     # challenge; the others cannot tell which, so the known card is shown apart from the hand.
-    from ..midgard.test_information import _jotun_with_known_odin
+    from ..midgard.test_information import jotun_with_known_odin
 
-    state = _jotun_with_known_odin(placed)
+    state = jotun_with_known_odin(placed)
     mod = scene_module("midgard")
     scene = all_scenes(mod, state)[1 + 0]  # seat 0's own view
     zones = {z["label"]: z for z in scene["seats"][1]["zones"]}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from deckzoo.agents.base import RandomAgent
-from deckzoo.agents.registry import _FACTORIES, register_agent
+from deckzoo.agents.registry import register_agent, unregister_agent
 from deckzoo.agents.replay import final_state
 from deckzoo.envs.core.game import InfoState
 
@@ -238,6 +238,6 @@ def test_opponents_get_only_their_seats_view(server):
     try:
         game = play_out(server, new_game(server, players=4, seat=2, opponents="spy"), seed=5)
     finally:
-        del _FACTORIES["spy"]
+        unregister_agent("spy")
     assert game["over"] and seen
     assert all(kind is InfoState and seat == to_act != 2 for kind, seat, to_act in seen)

@@ -12,7 +12,7 @@ import pytest
 
 import deckzoo.envs as E
 from deckzoo.agents.base import RandomAgent
-from deckzoo.agents.registry import _FACTORIES, register_agent
+from deckzoo.agents.registry import make_agent, register_agent, unregister_agent
 from deckzoo.agents.serve import AgentPool, MoveOverrun, RequestError, seconds_arg
 
 from .server import Running
@@ -40,7 +40,7 @@ def sleeper():
     register_agent("sleeper", lambda game, seed, arg: Sleeper(seed))
     yield release
     release.set()
-    del _FACTORIES["sleeper"]
+    unregister_agent("sleeper")
 
 
 def first_seat(seed: int) -> int:
@@ -143,7 +143,7 @@ def test_an_agent_past_the_deadline_stops_only_its_own_game(sleeper):
 
 def test_the_pool_computes_at_most_its_threads_moves_at_once(sleeper):
     pool = AgentPool(max_move_seconds=0.1, threads=1, queue_seconds=0.3)
-    blocked = _FACTORIES["sleeper"]("gobig", 0, None)
+    blocked = make_agent("sleeper", "gobig", 0)
     with pytest.raises(MoveOverrun):
         pool.move(blocked, None, "player_1 (sleeper)")  # overruns, and keeps its thread
     quick = RandomAgent(0)

@@ -160,14 +160,14 @@ def test_sample_hidden_with_a_void_is_uniform_over_consistent_deals():
 
 
 def test_constrained_fallback_always_completes_a_consistent_deal():
-    from deckzoo.envs.wizard.hidden import _place_one_by_one
+    from deckzoo.envs.wizard.hidden import place_one_by_one
 
     rng = np.random.default_rng(5)
     hidden = np.array(cards("D1 D2 D3 H1 H2 E1 E2 E3 G1 G2 W N"))
     voids = [0b0011, 0b0100, 0b1000, 0]  # holder 0: no Dwarves/Humans; 1: no Elves; 2: no Giants
     for _ in range(300):
         rng.shuffle(hidden)
-        owner, placed = _place_one_by_one(hidden, [4, 4, 3, 1], voids, rng)
+        owner, placed = place_one_by_one(hidden, [4, 4, 3, 1], voids, rng)
         assert sorted(placed.tolist()) == sorted(hidden.tolist())
         assert np.bincount(owner, minlength=4).tolist() == [4, 4, 3, 1]
         for h, c in zip(owner.tolist(), placed.tolist()):
