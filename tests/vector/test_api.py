@@ -47,7 +47,7 @@ def test_options_are_validated_and_unbatchable_ones_refused_by_name():
     with pytest.raises(ConfigError, match="num_envs"):
         vector.make("gobig_v0", num_envs=0)
     with pytest.raises(ConfigError, match="batched"):
-        vector.make("bigwig_v1", num_envs=2)
+        vector.make("midgard_v1", num_envs=2)
 
 
 @pytest.mark.parametrize("name", GAMES)
