@@ -109,6 +109,7 @@ _POS52 = np.arange(DECK_SIZE)
 
 class BigWigBatched(BatchedEngine):
     game_cls = BigWigGame
+    simultaneous = True
 
     def __init__(self, game: BigWigGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)
@@ -328,9 +329,9 @@ class BigWigBatched(BatchedEngine):
 
     # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
-        return self._mask_for(self.all, self.cur)
+        return self.mask_for(self.all, self.cur)
 
-    def _mask_for(self, lanes, seats) -> np.ndarray:
+    def mask_for(self, lanes, seats) -> np.ndarray:
         """``(k, A)``: each seat's mask in its lane (``legal_mask_for``: all False for a seat with
         nothing to decide)."""
         k = len(lanes)

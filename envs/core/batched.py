@@ -152,6 +152,20 @@ class BatchedEngine:
         """Copy scalar states (positions in progress) into ``lanes``."""
         raise NotImplementedError
 
+    # ---- simultaneous games (``BatchedEnv.step_parallel``) --------------------------------------
+    #: whether the engine fills in ``acting`` and ``mask_for`` (a game whose seats decide at once)
+    simultaneous: ClassVar[bool] = False
+
+    def acting(self, lanes: np.ndarray | None = None) -> np.ndarray:
+        """``(k, n)`` bool: the seats that decide at once now (``State.simultaneous_players``)."""
+        raise NotImplementedError
+
+    def mask_for(self, lanes: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """``(k, A)`` bool: each seat's mask in its lane, now or when it is asked within the current
+        simultaneous step (``State.legal_mask_for``); all False for a seat with nothing to
+        decide."""
+        raise NotImplementedError
+
     def state_nbytes(self) -> int:
         """Bytes of game state held for all lanes (the arrays of ``vars(self)``)."""
         return sum(
@@ -186,6 +200,17 @@ class Step(NamedTuple):
     rewards: np.ndarray  # (B, P) float32: every seat's reward for this step
     terminated: np.ndarray  # (B,) bool: the lane's game ended in this step (and was restarted)
     info: dict  # "final_obs", "final_lanes", "final_player", "final_scores", "illegal"
+
+
+class ParallelStep(NamedTuple):
+    """What ``BatchedEnv.step_parallel`` returns: every seat's view (like the Parallel env)."""
+
+    obs: np.ndarray  # (B, P, obs_dim) float32: each seat's observation
+    mask: np.ndarray  # (B, P, A + 1) bool: each seat's mask; the last id is NOOP
+    acting: np.ndarray  # (B, P) bool: the seats that decide in the next step_parallel call
+    rewards: np.ndarray  # (B, P) float32
+    terminated: np.ndarray  # (B,) bool: the lane's game ended in this step (and was restarted)
+    info: dict  # "final_obs" (k, P, obs_dim), "final_lanes", "final_scores", "illegal"
 
 
 class BatchedEnv:
@@ -341,6 +366,86 @@ class BatchedEnv:
                 self._last_scores[final] = eng.scores(final)
         self._mask = eng.legal_mask()
         return Step(eng.observe(eng.cur), self._mask, eng.cur.copy(), rewards, done, info)
+
+    # ---- simultaneous decisions ----------------------------------------------------------------
+    def parallel_view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(obs, mask, acting)`` of every seat in every lane, as the scalar Parallel env gives
+        them: ``(B, P, obs_dim)`` observations, ``(B, P, A + 1)`` masks whose last id is NOOP (the
+        only choice of a seat with nothing to decide) and the ``(B, P)`` seats that act now."""
+        eng = self._simultaneous_engine()
+        return self._parallel_view(eng.all)
+
+    def _parallel_view(self, lanes: np.ndarray):
+        eng, P, k = self.engine, self.num_players, len(lanes)
+        acting = eng.acting(lanes)
+        obs = np.empty((k, P, self.obs_dim), dtype=np.float32)
+        mask = np.zeros((k, P, self.num_actions + 1), dtype=bool)
+        for q in range(P):
+            seat = np.full(k, q)
+            obs[:, q] = eng.observe(seat, lanes)
+            mask[:, q, :-1] = eng.mask_for(lanes, seat)
+        mask[:, :, -1] = ~acting
+        return obs, mask, acting
+
+    def _simultaneous_engine(self) -> BatchedEngine:
+        if not self.engine.simultaneous:
+            raise ConfigError(
+                f"{self.game.name} (batched): no seats decide at once in this game; use step()"
+            )
+        return self.engine
+
+    def step_parallel(self, actions) -> ParallelStep:
+        """One action per seat and lane, ``(B, P)`` ints: every seat that decides now (``acting``
+        from ``parallel_view`` or the last ``step_parallel``) acts, in the order the AEC step asks
+        them; every other seat passes NOOP (``num_actions``). As in the scalar Parallel env the
+        step is atomic per lane: an illegal action raises before any lane changes, or with
+        ``illegal_action="penalize"`` gives its seat -1 (the lane's others 0) and ends that game.
+        """
+        eng = self._simultaneous_engine()
+        B, P, A = self.num_envs, self.num_players, self.num_actions
+        a = np.asarray(actions)
+        if a.shape != (B, P) or not np.issubdtype(a.dtype, np.integer):
+            raise IllegalActionError(
+                actions, [], f"actions must be an integer array of shape ({B}, {P}), "
+                f"got {a.dtype} {a.shape}"
+            )
+        a = a.astype(np.int64, copy=False)
+        _, mask, acting = self._parallel_view(eng.all)
+        inside = (a >= 0) & (a <= A)
+        ok = inside & np.take_along_axis(mask, np.where(inside, a, A)[:, :, None], axis=2)[..., 0]
+        bad_lanes = np.flatnonzero(~ok.all(axis=1))
+        if len(bad_lanes) and self.illegal_action == "raise":
+            lane = int(bad_lanes[0])
+            seat = int(np.flatnonzero(~ok[lane])[0])
+            raise IllegalActionError(
+                int(a[lane, seat]),
+                np.flatnonzero(mask[lane, seat]),
+                f"lane {lane} (player {seat}): not legal now (NOOP = {A}); no lane was changed",
+            )
+        count = acting.sum(axis=1)
+        count[bad_lanes] = 0
+        for j in range(int(count.max(initial=0))):
+            lanes = np.flatnonzero(count > j)
+            seats = eng.cur[lanes]
+            eng.apply(lanes, a[lanes, seats])
+        good = np.flatnonzero(count > 0)
+        rewards, done = self._rewards(good)
+        if len(bad_lanes):
+            rewards[bad_lanes] = np.where(~ok[bad_lanes], -1.0, 0.0)
+            done[bad_lanes] = True
+        info = {"illegal": np.zeros(B, dtype=bool)}
+        info["illegal"][bad_lanes] = True
+        final = np.flatnonzero(done)
+        if len(final):
+            info["final_lanes"] = final
+            info["final_obs"] = self._parallel_view(final)[0]
+            info["final_scores"] = eng.scores(final)
+            eng.start(final)
+            if self.reward_mode == "dense":
+                self._last_scores[final] = eng.scores(final)
+        self._mask = eng.legal_mask()
+        obs, mask, acting = self._parallel_view(eng.all)
+        return ParallelStep(obs, mask, acting, rewards, done, info)
 
     # ---- saving and restoring -------------------------------------------------------------------
     def get_state(self) -> tuple[dict[str, np.ndarray], dict]:
