@@ -314,7 +314,7 @@ class HeuristicAgent(Agent):
         unknown card counts as +7); otherwise keep the cards."""
         c = s.contest
         f = s.stack[-1]
-        side = f["side"]
+        side = f.side
         cards = sorted(
             (DATA.bonus[k], k) for k in range(A.FIRST_ACTION_CARD, DATA.num_kinds) if s.hands[p, k]
         )
@@ -341,7 +341,7 @@ class HeuristicAgent(Agent):
     def _react(self, s, p, mask):
         """Play every reaction the window offers, but Odin's Reprimand only against another seat's
         attack event and Skuld's Thread only against a challenge that would be won."""
-        for r in s.stack[-1]["kinds"]:
+        for r in s.stack[-1].kinds:
             a = A.BASE["react"] + r - A.FIRST_REACTION
             if not mask[a]:
                 continue

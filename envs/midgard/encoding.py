@@ -181,7 +181,7 @@ def _order_array(n: int, player: int) -> np.ndarray:
 def encode_observation(s, player: int) -> np.ndarray:
     """Fill the layout: array pieces by slice, every scalar entry collected as (flat index, value)
     and written with one fancy assignment (numpy scalar writes one by one cost more than the
-    rest)."""
+    rest). The pieces are filled by the ``_put_*`` helpers below, in layout order."""
     game = s.game
     n = game.num_players
     buf = np.zeros(game.layout.size, dtype=np.float32)
@@ -190,16 +190,33 @@ def encode_observation(s, player: int) -> np.ndarray:
     rel = [0] * n
     for i, q in enumerate(order):
         rel[q] = i
-    # Per-seat numbers as Python lists (a few tolist() calls cost less than numpy ops per piece).
-    hands = s.hands
-    rewards = s.rewards.tolist()
-    revealed = s.revealed.tolist()
-    coins = s.coins.tolist()
-    sizes = hands.sum(axis=1).tolist()
     idx: list[int] = [o["skat"]]
     val: list[float] = [s.skat / 50.0]
+    _put_cards(s, player, buf, o, n)
+    _put_seats(s, player, o, order, idx, val)
+    _put_troops(s, o, order, idx, val)
+    _put_challenges(s, o, rel, idx, val)
+    _put_piles(s, player, o, rel, idx, val)
+    _put_cardplay(s, o, idx, val)
+    if s.contest is not None:
+        _put_contest(s.contest, player, o, rel, n, idx, val)
+    if s.stack:
+        f = s.stack[-1]
+        idx += (o["current_player"] + rel[f.p], o["mode"] + f.m)
+        val += (1.0, 1.0)
+        put = _CONTEXT.get(f.m)
+        if put is not None:
+            put(f, player, o, rel, idx, val)
+    buf[np.array(idx, dtype=np.intp)] = (
+        val  # an index array first: a list index takes a slower path
+    )
+    return buf
+
+
+def _put_cards(s, player: int, buf, o, n: int) -> None:
+    """The array pieces: the observer's hand, every seat's known cards, Valhalla."""
     a = o["hand"]
-    np.multiply(hands[player], 0.125, out=buf[a : a + K], casting="unsafe")  # exact: counts / 8
+    np.multiply(s.hands[player], 0.125, out=buf[a : a + K], casting="unsafe")  # exact: counts / 8
     a = o["known_in_hand"]
     np.multiply(
         s.known[_order_array(n, player)],
@@ -209,6 +226,15 @@ def encode_observation(s, player: int) -> np.ndarray:
     )
     a = o["valhalla"]
     np.multiply(s.valhalla, 0.125, out=buf[a : a + K], casting="unsafe")
+
+
+def _put_seats(s, player: int, o, order, idx, val) -> None:
+    """Own rewards; per seat hand size, coins, rewards held and revealed, world. Per-seat numbers
+    as Python lists (a few tolist() calls cost less than numpy ops per piece)."""
+    rewards = s.rewards.tolist()
+    revealed = s.revealed.tolist()
+    coins = s.coins.tolist()
+    sizes = s.hands.sum(axis=1).tolist()
     a = o["own_rewards"]
     for k, x in enumerate(rewards[player]):
         if x:
@@ -228,6 +254,10 @@ def encode_observation(s, player: int) -> np.ndarray:
     for r, q in enumerate(order):
         idx.append(a + r * NW + world[q])
         val.append(1.0)
+
+
+def _put_troops(s, o, order, idx, val) -> None:
+    """Every seat's troops and the troop being laid down."""
     a_slots, a_flags = o["troops"], o["troop_flags"]
     for r, q in enumerate(order):
         for ti, t in enumerate(s.troops[q]):
@@ -247,12 +277,16 @@ def encode_observation(s, player: int) -> np.ndarray:
         base = o["pending_flags"]
         idx += (base, base + 1, base + 2, base + 3)
         val += (1.0, float(t.series), nc, mt)
+
+
+def _put_challenges(s, o, rel, idx, val) -> None:
+    """Open, reserved, won and discarded challenges, the active ones' difficulties, the deck."""
     a = o["open"]
     for c in s.open:
         idx.append(a + c)
         val.append(1.0)
     a_res, a_won = o["reserved"], o["won"]
-    for q in range(n):
+    for q in range(len(rel)):
         c = s.reserved[q]
         if c >= 0:
             idx.append(a_res + rel[q] * NCH + c)
@@ -280,6 +314,10 @@ def encode_observation(s, player: int) -> np.ndarray:
             val.append(min(d / 30.0, 1.0))
     idx.append(o["challenge_deck"])
     val.append(len(s.ch_deck) / NCH)
+
+
+def _put_piles(s, player: int, o, rel, idx, val) -> None:
+    """The Krog, the Thing's size, the calendar, the reward pile, the turn's flags."""
     krog = s.krog
     if krog:
         a = o["krog"]
@@ -300,9 +338,13 @@ def encode_observation(s, player: int) -> np.ndarray:
         float(s.made_trip),
         float(s.won_challenge),
         float(s.had_troops),
-        min(s.turn / game.options["max_turns"], 1.0),
+        min(s.turn / s.game.options["max_turns"], 1.0),
         min(s.events_left / 2.0, 1.0),
     )
+
+
+def _put_cardplay(s, o, idx, val) -> None:
+    """Cards in play (and whether the top one is cancelled), Loki's pool."""
     played = s.played
     if played:
         a = o["played"]
@@ -317,76 +359,105 @@ def encode_observation(s, player: int) -> np.ndarray:
         for k in set(pool):
             idx.append(a + k)
             val.append(pool.count(k) * 0.125)
-    c = s.contest
-    if c is not None:
-        a = o["contest"]
-        idx += (a, a + 1, a + 2, a + 3)
-        val += (
-            float(c["t"] == "ch"),
-            float(c["t"] == "bt"),
-            min(c.get("ign", 0) / 2.0, 1.0),
-            min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0),
-        )
-        a = o["contest_seats"]
-        idx.append(a + rel[c["p"]])
-        val.append(1.0)
-        if c["t"] == "ch":
-            idx.append(o["ctx_challenge"] + c["ch"])
-        else:
-            idx.append(a + n + rel[c["q"]])
-        val.append(1.0)
-        for side in (0, 1):
-            k, owner = c["b"][side], c["bs"][side]
-            if owner == player:
-                idx += (o["own_bonus"] + k, o["bonus_placed"] + side)
-                val += (1.0, 1.0)
-            elif k >= 0 and c["t"] == "ch":
-                idx.append(o["bonus_placed"] + side)
-                val.append(1.0)
-    if s.stack:
-        f = s.stack[-1]
-        m = f["m"]
-        idx += (o["current_player"] + rel[f["p"]], o["mode"] + m)
-        val += (1.0, 1.0)
-        if m in (CHALLENGE, DISCARD_REQ):
-            idx.append(o["ctx_challenge"] + f["ch"])
-            val.append(1.0)
-            a = o["ctx_chosen"]
-            chosen = f["chosen"] if m == CHALLENGE else f["troops"]
-            idx += [a + i for i in chosen]
-            val += [1.0] * len(chosen)
-            if m == DISCARD_REQ:
-                idx.append(o["ctx_discard_left"])
-                val.append(f["left"] / 3.0)
-        elif m == TRAVEL:
-            idx.append(o["ctx_world"] + f["world"])
-            val.append(1.0)
-            a = o["ctx_chosen"]
-            idx += [a + i for i in f["chosen"]]
-            val += [1.0] * len(f["chosen"])
-        elif m == CLAIM:
-            idx.append(o["ctx_target"] + rel[f["target"]] * MAX_TROOPS + f["troop"])
-            val.append(1.0)
-        elif m == DEFEND:
-            idx.append(o["ctx_target"] + rel[f["att"]] * MAX_TROOPS + f["troop"])
-            val.append(1.0)
-        elif m == RELOCATE:
-            a = o["ctx_relocate"]
-            idx += (a + f["troop"], a + 6 + (0 if f["wild"] == TYR else 1))
-            idx += [a + 8 + x for x in f["options"]]
-            val += [1.0] * (2 + len(f["options"]))
-        elif m == REACT:
-            a = o["window"]
-            for r in f["kinds"]:
-                idx.append(a + TRIGGERS.index(CARDS[r].trigger))
-                val.append(1.0)
-        elif m == KEEP and f["p"] == player:
-            a = o["ctx_keep"]
-            drawn = list(f["drawn"])
-            for k in set(drawn):
-                idx.append(a + k)
-                val.append(drawn.count(k) * 0.5)
-    buf[np.array(idx, dtype=np.intp)] = (
-        val  # an index array first: a list index takes a slower path
+
+
+def _put_contest(c: dict, player: int, o, rel, n: int, idx, val) -> None:
+    """A challenge attempt or battle: its kind, ignored requirements, difficulty change, seats,
+    and the bonuses as ``player`` sees them (own card, or only that one was placed)."""
+    a = o["contest"]
+    idx += (a, a + 1, a + 2, a + 3)
+    val += (
+        float(c["t"] == "ch"),
+        float(c["t"] == "bt"),
+        min(c.get("ign", 0) / 2.0, 1.0),
+        min(max((c.get("dd", 0) + 4) / 8.0, 0.0), 1.0),
     )
-    return buf
+    a = o["contest_seats"]
+    idx.append(a + rel[c["p"]])
+    val.append(1.0)
+    if c["t"] == "ch":
+        idx.append(o["ctx_challenge"] + c["ch"])
+    else:
+        idx.append(a + n + rel[c["q"]])
+    val.append(1.0)
+    for side in (0, 1):
+        k, owner = c["b"][side], c["bs"][side]
+        if owner == player:
+            idx += (o["own_bonus"] + k, o["bonus_placed"] + side)
+            val += (1.0, 1.0)
+        elif k >= 0 and c["t"] == "ch":
+            idx.append(o["bonus_placed"] + side)
+            val.append(1.0)
+
+
+# ---- the decision's context, by mode of the top frame (_CONTEXT) -----------------------------
+def _ctx_chosen(troops, o, idx, val) -> None:
+    a = o["ctx_chosen"]
+    idx += [a + i for i in troops]
+    val += [1.0] * len(troops)
+
+
+def _ctx_challenge(f, player: int, o, rel, idx, val) -> None:
+    idx.append(o["ctx_challenge"] + f.ch)
+    val.append(1.0)
+    _ctx_chosen(f.chosen, o, idx, val)
+
+
+def _ctx_discard_req(f, player: int, o, rel, idx, val) -> None:
+    idx.append(o["ctx_challenge"] + f.ch)
+    val.append(1.0)
+    _ctx_chosen(f.troops, o, idx, val)
+    idx.append(o["ctx_discard_left"])
+    val.append(f.left / 3.0)
+
+
+def _ctx_travel(f, player: int, o, rel, idx, val) -> None:
+    idx.append(o["ctx_world"] + f.world)
+    val.append(1.0)
+    _ctx_chosen(f.chosen, o, idx, val)
+
+
+def _ctx_claim(f, player: int, o, rel, idx, val) -> None:
+    idx.append(o["ctx_target"] + rel[f.target] * MAX_TROOPS + f.troop)
+    val.append(1.0)
+
+
+def _ctx_defend(f, player: int, o, rel, idx, val) -> None:
+    idx.append(o["ctx_target"] + rel[f.att] * MAX_TROOPS + f.troop)
+    val.append(1.0)
+
+
+def _ctx_relocate(f, player: int, o, rel, idx, val) -> None:
+    a = o["ctx_relocate"]
+    idx += (a + f.troop, a + 6 + (0 if f.wild == TYR else 1))
+    idx += [a + 8 + x for x in f.options]
+    val += [1.0] * (2 + len(f.options))
+
+
+def _ctx_react(f, player: int, o, rel, idx, val) -> None:
+    a = o["window"]
+    for r in f.kinds:
+        idx.append(a + TRIGGERS.index(CARDS[r].trigger))
+        val.append(1.0)
+
+
+def _ctx_keep(f, player: int, o, rel, idx, val) -> None:
+    if f.p != player:  # only the chooser sees the rewards drawn
+        return
+    a = o["ctx_keep"]
+    drawn = list(f.drawn)
+    for k in set(drawn):
+        idx.append(a + k)
+        val.append(drawn.count(k) * 0.5)
+
+
+_CONTEXT = {
+    CHALLENGE: _ctx_challenge,
+    DISCARD_REQ: _ctx_discard_req,
+    TRAVEL: _ctx_travel,
+    CLAIM: _ctx_claim,
+    DEFEND: _ctx_defend,
+    RELOCATE: _ctx_relocate,
+    REACT: _ctx_react,
+    KEEP: _ctx_keep,
+}

@@ -65,8 +65,8 @@ def encode_state(s) -> np.ndarray:
                 v["bonus_owner"][side, c["bs"][side]] = 1.0
     keep = v["keep_drawn"]
     for f in s.stack:
-        if f["m"] == KEEP:
-            for k in f["drawn"]:
+        if f.m == KEEP:
+            for k in f.drawn:
                 keep[k] += 0.5
     if s.reward_top_known >= 0 and s.reward_deck:
         v["reward_top_known"][s.reward_top_known] = 1.0

@@ -9,6 +9,7 @@ import numpy as np
 from . import actions as A
 from .cards import DATA, WORLD_NAMES
 from .encoding import encode_observation
+from .frames import frame_from_dict
 from .global_state import encode_state
 from .modes import BONUS, KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
 from .troops import Troop
@@ -17,10 +18,11 @@ MIGHT = DATA.might
 
 
 class InfoMixin:
-    def _frame_view(self, f: dict, player: int) -> dict:
-        out = {"mode": MODE_NAMES[f["m"]], **{k: v for k, v in f.items() if k != "m"}}
-        if f["m"] == KEEP and player != f["p"]:
-            out["drawn"] = len(f["drawn"])  # only the chooser sees the rewards drawn
+    def _frame_view(self, f, player: int) -> dict:
+        d = f.to_dict()
+        out = {"mode": MODE_NAMES[f.m], **{k: v for k, v in d.items() if k != "m"}}
+        if f.m == KEEP and player != f.p:
+            out["drawn"] = len(f.drawn)  # only the chooser sees the rewards drawn
         return out
 
     def _contest_view(self, player: int):
@@ -179,8 +181,8 @@ class InfoMixin:
             and c["t"] == "bt"
             and player != c["p"]
             and self.stack
-            and self.stack[-1]["m"] == BONUS
-            and self.stack[-1]["side"] == 1
+            and self.stack[-1].m == BONUS
+            and self.stack[-1].side == 1
         ):
             # the attacker's secret choice (placed or not, and which; MD16) is resampled from its
             # resampled hand: no bonus or any event/reaction in it
@@ -192,11 +194,11 @@ class InfoMixin:
             s.contest["b"], s.contest["bs"] = [k, c["b"][1]], [q if k >= 0 else -1, c["bs"][1]]
         keep_top = self.reward_top_known == player and self.reward_deck
         rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
-        hidden_keep = [f for f in s.stack if f["m"] == KEEP and f["p"] != player]
+        hidden_keep = [f for f in s.stack if f.m == KEEP and f.p != player]
         for q in others:
             rpool.extend(np.repeat(np.arange(len(DATA.rewards)), self.rewards[q]).tolist())
         for f in hidden_keep:
-            rpool.extend(f["drawn"])
+            rpool.extend(f.drawn)
         rng.shuffle(rpool)
         for q in others:
             k = int(self.rewards[q].sum())
@@ -204,9 +206,9 @@ class InfoMixin:
                 np.asarray(rpool[:k], dtype=np.int64), minlength=len(DATA.rewards)
             )
             rpool = rpool[k:]
-        for f in hidden_keep:
-            k = len(f["drawn"])
-            f["drawn"], rpool = rpool[:k], rpool[k:]
+        for f in hidden_keep:  # the clone's own copies (KeepFrame.copy)
+            k = len(f.drawn)
+            f.drawn, rpool = rpool[:k], rpool[k:]
         s.reward_deck = rpool + ([self.reward_deck[-1]] if keep_top else [])
         s.ch_deck = list(self.ch_deck)
         rng.shuffle(s.ch_deck)
@@ -276,7 +278,7 @@ class InfoMixin:
             self.won_challenge,
             self.had_troops,
         )
-        s.stack = [_copy_frame(f) for f in self.stack]
+        s.stack = [f.copy() for f in self.stack]
         s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
         s.played = [_copy_frame(c) for c in self.played]
         s.pool = list(self.pool)
@@ -294,7 +296,7 @@ class InfoMixin:
             self.thing + self.krog,
             self.troops,
             self.pending,
-            self.stack,
+            [f.wild for f in self.stack if f.m == RELOCATE],
             self.played,
             self.pool,
             self.contest,
@@ -317,8 +319,8 @@ class InfoMixin:
             np.asarray(self.reward_deck, dtype=np.int64), minlength=len(DATA.rewards)
         )
         for f in self.stack:
-            if f["m"] == KEEP:
-                for k in f["drawn"]:
+            if f.m == KEEP:
+                for k in f.drawn:
                     rtotal[k] += 1
         if rtotal.tolist() != list(DATA.reward_counts):
             raise AssertionError(f"reward conservation broken: {rtotal.tolist()}")
@@ -331,7 +333,7 @@ class InfoMixin:
                 raise AssertionError(f"seat {p} has {len(self.troops[p])} troops")
             for t in self.troops[p]:
                 if not t.is_valid() and not any(
-                    f["m"] == RELOCATE and f["p"] == p for f in self.stack
+                    f.m == RELOCATE and f.p == p for f in self.stack
                 ):
                     raise AssertionError(f"seat {p} has an invalid troop {t}")
 
@@ -510,7 +512,7 @@ class InfoMixin:
             "made_trip": self.made_trip,
             "won_challenge": self.won_challenge,
             "had_troops": self.had_troops,
-            "stack": [_copy_frame(f) for f in self.stack],
+            "stack": [f.to_dict() for f in self.stack],
             "over": self.over,
             "truncated": self.truncated,
             "end_reason": self.end_reason,
@@ -565,7 +567,7 @@ class InfoMixin:
             d["won_challenge"],
             d["had_troops"],
         )
-        s.stack = [_copy_frame(f) for f in d["stack"]]
+        s.stack = [frame_from_dict(f) for f in d["stack"]]
         s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
         s.played = [_copy_frame(c) for c in d["played"]]
         s.pool = list(d["pool"])
@@ -597,18 +599,19 @@ def face_down_counts(contest, shape) -> np.ndarray:
 
 
 def card_totals(
-    hands, valhalla, piles, troops, pending, stack, played, pool, contest
+    hands, valhalla, piles, troops, pending, wild, played, pool, contest
 ) -> np.ndarray:
     """Copies of each card kind found in all places a card can be (card conservation): hands and
-    Valhalla (counts), the Thing and Krog (``piles``), troops and the one being laid down, a
-    displaced wildcard, played cards, Loki's pool and a contest's held bonuses."""
+    Valhalla (counts), the Thing and Krog (``piles``), troops and the one being laid down, the
+    displaced wildcards (``wild``: of the stack's relocate frames), played cards, Loki's pool and
+    a contest's held bonuses."""
     total = np.asarray(hands).sum(axis=0) + valhalla
     total += np.bincount(np.asarray(piles, dtype=np.int64), minlength=DATA.num_kinds)
     for t in [t for ts in troops for t in ts] + ([] if pending is None else [pending]):
         for k in t.cards():
             total[k] += 1
-    wild = [f["wild"] for f in stack if f["m"] == RELOCATE]
-    for k in wild + [c["k"] for c in played] + list(pool) + (contest["held"] if contest else []):
+    held = contest["held"] if contest else []
+    for k in list(wild) + [c["k"] for c in played] + list(pool) + held:
         total[k] += 1
     return total
 
@@ -654,6 +657,6 @@ def _as_counts(kinds, size: int) -> np.ndarray:
 
 
 def _copy_frame(f: dict) -> dict:
-    """Frames (and contests, played cards) hold ints, strings, flat lists, lists of lists that are
-    never changed in place, and a continuation dict that is never changed."""
+    """Contests and played cards hold ints, strings, flat lists and lists of lists that are never
+    changed in place."""
     return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}

@@ -25,6 +25,7 @@ from .modes import (
     KROG,
     MODE_RANGES,
     MOVE,
+    NUM_MODES,
     ONSLAUGHT,
     PREP,
     REACT,
@@ -53,216 +54,249 @@ class MaskMixin:
 
     def _compute_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
-        if not self.stack:
-            return mask
-        f = self.stack[-1]
-        m, p = f["m"], f["p"]
-        hand = self.hands[p]
-        if m == KROG:  # hire needs a coin in hand; a coin reward can be revealed first (M-E3)
-            mask[A.PASS] = True
-            mask[A.HIRE] = self.coins[p] >= 1
-            self._mask_reveal(mask, p)
-        elif m == PREP:
-            mask[A.END_PHASE] = True
-            if len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand):
-                mask[A.NEW_TROOP] = True
-            for ti, t in enumerate(self.troops[p]):
-                self._mask_place(mask, t, ti, hand, table=True)
-            if self.had_troops:
-                self._mask_claim_targets(mask, p, hand)
-            self._mask_reveal(mask, p)
-            if self.events_left > 0:
-                base = A.BASE["play_event"]
-                mask[base : base + DATA.num_events] = hand[FIRST:FIRST_REACTION] > 0
-        elif m == BUILD:
-            self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
-            mask[A.FINISH] = self.pending.is_valid()
-            mask[A.CANCEL] = True
-        elif m == RELOCATE:
-            for r in f["options"]:
-                mask[A.BASE["relocate"] + r] = True
-        elif m == CLAIM:
-            t = self.troops[f["target"]][f["troop"]]
-            nw = (t.ncards(), t.nwild())
-            for slot in range(12):
-                for form in range(4):
-                    if claim_check(t, slot, form, hand, nw):
-                        mask[A.encode("claim", slot, form)] = True
-            mask[A.CANCEL] = True
-        elif m == ONSLAUGHT:
-            mask[A.END_PHASE] = True
-            self._mask_onslaught(mask, p)
-            self._mask_reveal(mask, p)
-        elif m == TRAVEL:
-            need = DATA.worlds[f["world"]].troops
-            sizes = self._regrouped_sizes(p)
-            for ti in sizes:
-                if ti not in f["chosen"] and C.travel_completable(sizes, f["chosen"] + [ti], need):
-                    mask[A.BASE["select_troop"] + ti] = True
-            mask[A.CANCEL] = True
-        elif m == CHALLENGE:
-            ch = DATA.challenges[f["ch"]]
-            sets = self._feasible_sets(p, ch)
-            chosen = set(f["chosen"])
-            for combo in sets:
-                if chosen.issubset(combo):
-                    for ti in combo:
-                        if ti not in chosen:
-                            mask[A.BASE["select_troop"] + ti] = True
-                    if len(combo) == len(chosen):
-                        mask[A.FINISH] = True
-            mask[A.CANCEL] = True
-            self._mask_reveal(mask, p)  # coins for more troops or a coin icon (M-E3)
-        elif m in (DISCARD_REQ, SPOILS, EV_DISCARD):
-            mask[A.BASE["discard"] : A.BASE["discard"] + A.NUM_KINDS] = hand > 0
-        elif m == TAKE:
-            base = A.BASE["take_card"]
-            if f["src"] == "valhalla":
-                mask[base : base + A.NUM_KINDS] = self.valhalla > 0
-            elif f["src"] == "pool":
-                for k in self.pool:
-                    mask[base + k] = True
-            else:
-                for k in self.krog:
-                    mask[base + k] = True
-        elif m == RESERVE:
-            for cid in self.open:
-                mask[A.BASE["reserve"] + cid] = True
-        elif m == KEEP:
-            for k in f["drawn"]:
-                mask[A.BASE["keep_reward"] + k] = True
-        elif m == REACT:
-            mask[A.PASS] = True
-            for r in f["kinds"]:
-                if hand[r] > 0:
-                    mask[A.BASE["react"] + r - FIRST_REACTION] = True
-        elif m == BONUS:
-            mask[A.PASS] = True
-            base = A.BASE["bonus"]
-            mask[base : base + A.NUM_KINDS - FIRST] = hand[FIRST:] > 0
-        elif m == ENGAGE:
-            for ti, t in enumerate(self.troops[p]):
-                if not t.engaged:
-                    mask[A.BASE["select_troop"] + ti] = True
-        elif m == MOVE:
-            base = A.BASE["move"]
-            mask[base : base + A.NUM_WORLDS] = True
-            mask[base + self.world[p]] = False
-        elif m == DEFEND:
-            mask[A.REFUSE] = True
-            for ti, t in enumerate(self.troops[p]):
-                if not t.engaged:
-                    mask[A.BASE["defend"] + ti] = True
+        if self.stack:
+            f = self.stack[-1]
+            MASKS[f.m](self, mask, f, self.hands[f.p])
         return mask
 
+    # ---- the mask of each decision mode (MASKS) ---------------------------------------------
+    def _mask_krog(self, mask, f, hand) -> None:
+        """Hire needs a coin in hand; a coin reward can be revealed first (M-E3)."""
+        mask[A.PASS] = True
+        mask[A.HIRE] = self.coins[f.p] >= 1
+        self._mask_reveal(mask, f.p)
+
+    def _mask_prep(self, mask, f, hand) -> None:
+        p = f.p
+        mask[A.END_PHASE] = True
+        if len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand):
+            mask[A.NEW_TROOP] = True
+        for ti, t in enumerate(self.troops[p]):
+            self._mask_place(mask, t, ti, hand, table=True)
+        if self.had_troops:
+            self._mask_claim_targets(mask, p, hand)
+        self._mask_reveal(mask, p)
+        if self.events_left > 0:
+            base = A.BASE["play_event"]
+            mask[base : base + DATA.num_events] = hand[FIRST:FIRST_REACTION] > 0
+
+    def _mask_build(self, mask, f, hand) -> None:
+        self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
+        mask[A.FINISH] = self.pending.is_valid()
+        mask[A.CANCEL] = True
+
+    def _mask_relocate(self, mask, f, hand) -> None:
+        for r in f.options:
+            mask[A.BASE["relocate"] + r] = True
+
+    def _mask_claim(self, mask, f, hand) -> None:
+        t = self.troops[f.target][f.troop]
+        nw = (t.ncards(), t.nwild())
+        for slot in range(12):
+            for form in range(4):
+                if claim_check(t, slot, form, hand, nw):
+                    mask[A.encode("claim", slot, form)] = True
+        mask[A.CANCEL] = True
+
+    def _mask_onslaught(self, mask, f, hand) -> None:
+        mask[A.END_PHASE] = True
+        self._mask_trips_and_fights(mask, f.p)
+        self._mask_reveal(mask, f.p)
+
+    def _mask_travel(self, mask, f, hand) -> None:
+        need = DATA.worlds[f.world].troops
+        sizes = self._regrouped_sizes(f.p)
+        for ti in sizes:
+            if ti not in f.chosen and C.travel_completable(sizes, f.chosen + [ti], need):
+                mask[A.BASE["select_troop"] + ti] = True
+        mask[A.CANCEL] = True
+
+    def _mask_challenge(self, mask, f, hand) -> None:
+        sets = self._feasible_sets(f.p, DATA.challenges[f.ch])
+        chosen = set(f.chosen)
+        for combo in sets:
+            if chosen.issubset(combo):
+                for ti in combo:
+                    if ti not in chosen:
+                        mask[A.BASE["select_troop"] + ti] = True
+                if len(combo) == len(chosen):
+                    mask[A.FINISH] = True
+        mask[A.CANCEL] = True
+        self._mask_reveal(mask, f.p)  # coins for more troops or a coin icon (M-E3)
+
+    def _mask_discard(self, mask, f, hand) -> None:
+        mask[A.BASE["discard"] : A.BASE["discard"] + A.NUM_KINDS] = hand > 0
+
+    def _mask_take(self, mask, f, hand) -> None:
+        base = A.BASE["take_card"]
+        if f.src == "valhalla":
+            mask[base : base + A.NUM_KINDS] = self.valhalla > 0
+            return
+        for k in self.pool if f.src == "pool" else self.krog:
+            mask[base + k] = True
+
+    def _mask_reserve(self, mask, f, hand) -> None:
+        for cid in self.open:
+            mask[A.BASE["reserve"] + cid] = True
+
+    def _mask_keep(self, mask, f, hand) -> None:
+        for k in f.drawn:
+            mask[A.BASE["keep_reward"] + k] = True
+
+    def _mask_react(self, mask, f, hand) -> None:
+        mask[A.PASS] = True
+        for r in f.kinds:
+            if hand[r] > 0:
+                mask[A.BASE["react"] + r - FIRST_REACTION] = True
+
+    def _mask_bonus(self, mask, f, hand) -> None:
+        mask[A.PASS] = True
+        base = A.BASE["bonus"]
+        mask[base : base + A.NUM_KINDS - FIRST] = hand[FIRST:] > 0
+
+    def _mask_engage(self, mask, f, hand) -> None:
+        for ti, t in enumerate(self.troops[f.p]):
+            if not t.engaged:
+                mask[A.BASE["select_troop"] + ti] = True
+
+    def _mask_move(self, mask, f, hand) -> None:
+        base = A.BASE["move"]
+        mask[base : base + A.NUM_WORLDS] = True
+        mask[base + self.world[f.p]] = False
+
+    def _mask_defend(self, mask, f, hand) -> None:
+        mask[A.REFUSE] = True
+        for ti, t in enumerate(self.troops[f.p]):
+            if not t.engaged:
+                mask[A.BASE["defend"] + ti] = True
+
+    # ---- one action (LEGAL) -------------------------------------------------------------------
     def is_legal(self, action: int) -> bool:
-        """``legal_mask()[action]`` without building the whole mask (same predicates)."""
+        """``legal_mask()[action]`` without building the whole mask (same predicates): the
+        action's range must be one the top frame's mode uses (``MODE_RANGES``), then the range's
+        predicate (``LEGAL``) decides."""
         if not self.stack:
             return False
         name, c = A.decode(action)
         f = self.stack[-1]
-        m, p = f["m"], f["p"]
-        allowed = MODE_RANGES[m]
-        if name not in allowed:
+        if name not in MODE_RANGES[f.m]:
             return False
-        hand = self.hands[p]
-        if name == "hire":
-            return self.coins[p] >= 1
-        if name in ("pass", "cancel", "refuse"):
-            return True
-        if name == "end_phase":
-            return True
-        if name == "play_event":
-            return self.events_left > 0 and hand[FIRST + c[0]] > 0
-        if name == "react":
-            r = FIRST_REACTION + c[0]
-            return r in f["kinds"] and hand[r] > 0
-        if name == "bonus":
-            return hand[FIRST + c[0]] > 0
-        if name == "move":
-            return c[0] != self.world[p]
-        if name == "reveal_reward":
-            return c[0] in REWARD_COIN_KINDS and self.rewards[p, c[0]] > 0
-        if name == "new_troop":
-            return len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand)
-        if name.startswith("place_"):
-            ti = c[0]
-            if m == BUILD:
-                if ti != A.PENDING:
-                    return False
-                t, table = self.pending, False
-            else:
-                if ti >= len(self.troops[p]):
-                    return False
-                t, table = self.troops[p][ti], True
-            kind, pos = place_kind_pos(name, c)
-            if kind == SNEDIG and t.series:
+        return LEGAL[name](self, f, c, self.hands[f.p])
+
+    def _legal_always(self, f, c, hand) -> bool:
+        """``pass``, ``cancel``, ``refuse``, ``end_phase``: in range, always legal."""
+        return True
+
+    def _legal_hire(self, f, c, hand) -> bool:
+        return self.coins[f.p] >= 1
+
+    def _legal_play_event(self, f, c, hand) -> bool:
+        return self.events_left > 0 and hand[FIRST + c[0]] > 0
+
+    def _legal_react(self, f, c, hand) -> bool:
+        r = FIRST_REACTION + c[0]
+        return r in f.kinds and hand[r] > 0
+
+    def _legal_bonus(self, f, c, hand) -> bool:
+        return hand[FIRST + c[0]] > 0
+
+    def _legal_move(self, f, c, hand) -> bool:
+        return c[0] != self.world[f.p]
+
+    def _legal_reveal_reward(self, f, c, hand) -> bool:
+        return c[0] in REWARD_COIN_KINDS and self.rewards[f.p, c[0]] > 0
+
+    def _legal_new_troop(self, f, c, hand) -> bool:
+        return len(self.troops[f.p]) < A.MAX_TROOPS and can_form_troop(hand)
+
+    def _legal_place(self, f, c, hand, name: str) -> bool:
+        ti = c[0]
+        if f.m == BUILD:
+            if ti != A.PENDING:
                 return False
-            return place_check(t, kind, pos, hand, table)[0]
-        if name == "finish":
-            if m == BUILD:
-                return self.pending.is_valid()
-            return tuple(sorted(f["chosen"])) in self._feasible_sets(p, DATA.challenges[f["ch"]])
-        if name == "claim_target":
-            n = self.game.num_players
-            if not self.had_troops or c[0] + 1 >= n:
+            t, table = self.pending, False
+        else:
+            if ti >= len(self.troops[f.p]):
                 return False
-            q = (p + c[0] + 1) % n
-            return c[1] < len(self.troops[q]) and self._claimable(self.troops[q][c[1]], hand)
-        if name == "claim":
-            return claim_check(self.troops[f["target"]][f["troop"]], c[0], c[1], hand)
-        if name == "relocate":
-            return c[0] in f["options"]
-        if name == "select_troop" and m == ENGAGE:
-            return c[0] < len(self.troops[p]) and not self.troops[p][c[0]].engaged
-        if name == "select_troop":
-            ti = c[0]
-            if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f["chosen"]:
-                return False
-            if m == TRAVEL:
-                return C.travel_completable(
-                    self._regrouped_sizes(p), f["chosen"] + [ti], DATA.worlds[f["world"]].troops
-                )
-            want = set(f["chosen"]) | {ti}
-            return any(
-                want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f["ch"]])
+            t, table = self.troops[f.p][ti], True
+        kind, pos = place_kind_pos(name, c)
+        if kind == SNEDIG and t.series:
+            return False
+        return place_check(t, kind, pos, hand, table)[0]
+
+    def _legal_finish(self, f, c, hand) -> bool:
+        if f.m == BUILD:
+            return self.pending.is_valid()
+        return tuple(sorted(f.chosen)) in self._feasible_sets(f.p, DATA.challenges[f.ch])
+
+    def _legal_claim_target(self, f, c, hand) -> bool:
+        n = self.game.num_players
+        if not self.had_troops or c[0] + 1 >= n:
+            return False
+        q = (f.p + c[0] + 1) % n
+        return c[1] < len(self.troops[q]) and self._claimable(self.troops[q][c[1]], hand)
+
+    def _legal_claim(self, f, c, hand) -> bool:
+        return claim_check(self.troops[f.target][f.troop], c[0], c[1], hand)
+
+    def _legal_relocate(self, f, c, hand) -> bool:
+        return c[0] in f.options
+
+    def _legal_select_troop(self, f, c, hand) -> bool:
+        ti, p = c[0], f.p
+        if f.m == ENGAGE:
+            return ti < len(self.troops[p]) and not self.troops[p][ti].engaged
+        if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f.chosen:
+            return False
+        if f.m == TRAVEL:
+            return C.travel_completable(
+                self._regrouped_sizes(p), f.chosen + [ti], DATA.worlds[f.world].troops
             )
-        if name == "travel":
-            w = c[0]
-            sizes = self._regrouped_sizes(p)
-            return (
-                bool(sizes)
-                and w != self.world[p]
-                and C.travel_completable(sizes, [], DATA.worlds[w].troops)
-            )
-        if name == "face":
-            cid = c[0]
-            return (cid in self.open or cid == self.reserved[p]) and self._can_face(p, cid)
-        if name == "attack":
-            n = self.game.num_players
-            if c[0] + 1 >= n or self.coins[p] < 1:
-                return False
-            q = (p + c[0] + 1) % n
-            ti = c[1]
-            return (
-                self.world[q] == self.world[p]
-                and bool(self.troops[q])
-                and ti < len(self.troops[p])
-                and not self.troops[p][ti].engaged
-            )
-        if name == "defend":
-            return c[0] < len(self.troops[p]) and not self.troops[p][c[0]].engaged
-        if name == "discard":
-            return hand[c[0]] > 0
-        if name == "take_card":
-            if f["src"] == "pool":
-                return c[0] in self.pool
-            return self.valhalla[c[0]] > 0 if f["src"] == "valhalla" else c[0] in self.krog
-        if name == "reserve":
-            return c[0] in self.open
-        if name == "keep_reward":
-            return c[0] in f["drawn"]
-        return False
+        want = set(f.chosen) | {ti}
+        return any(want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f.ch]))
+
+    def _legal_travel(self, f, c, hand) -> bool:
+        w = c[0]
+        sizes = self._regrouped_sizes(f.p)
+        return (
+            bool(sizes)
+            and w != self.world[f.p]
+            and C.travel_completable(sizes, [], DATA.worlds[w].troops)
+        )
+
+    def _legal_face(self, f, c, hand) -> bool:
+        cid = c[0]
+        return (cid in self.open or cid == self.reserved[f.p]) and self._can_face(f.p, cid)
+
+    def _legal_attack(self, f, c, hand) -> bool:
+        n, p = self.game.num_players, f.p
+        if c[0] + 1 >= n or self.coins[p] < 1:
+            return False
+        q = (p + c[0] + 1) % n
+        ti = c[1]
+        return (
+            self.world[q] == self.world[p]
+            and bool(self.troops[q])
+            and ti < len(self.troops[p])
+            and not self.troops[p][ti].engaged
+        )
+
+    def _legal_defend(self, f, c, hand) -> bool:
+        return c[0] < len(self.troops[f.p]) and not self.troops[f.p][c[0]].engaged
+
+    def _legal_discard(self, f, c, hand) -> bool:
+        return hand[c[0]] > 0
+
+    def _legal_take_card(self, f, c, hand) -> bool:
+        if f.src == "pool":
+            return c[0] in self.pool
+        return self.valhalla[c[0]] > 0 if f.src == "valhalla" else c[0] in self.krog
+
+    def _legal_reserve(self, f, c, hand) -> bool:
+        return c[0] in self.open
+
+    def _legal_keep_reward(self, f, c, hand) -> bool:
+        return c[0] in f.drawn
 
     def _mask_place(self, mask, t: Troop, ti: int, hand, table: bool) -> None:
         for c in range(10):
@@ -337,7 +371,7 @@ class MaskMixin:
             return False
         return bool(self._feasible_sets(p, ch))
 
-    def _mask_onslaught(self, mask, p: int) -> None:
+    def _mask_trips_and_fights(self, mask, p: int) -> None:
         sizes = self._regrouped_sizes(p)
         if not sizes:
             return
@@ -355,7 +389,63 @@ class MaskMixin:
                     for ti in sizes:
                         mask[A.encode("attack", r - 1, ti)] = True
 
-    # ---- apply --------------------------------------------------------------------------
+
+
+def _placing(name: str):
+    """The ``LEGAL`` predicate of a ``place_*`` range (which piece goes where: ``name``)."""
+    return lambda s, f, c, hand: s._legal_place(f, c, hand, name)
+
+
+MASKS = {
+    KROG: MaskMixin._mask_krog,
+    PREP: MaskMixin._mask_prep,
+    BUILD: MaskMixin._mask_build,
+    RELOCATE: MaskMixin._mask_relocate,
+    CLAIM: MaskMixin._mask_claim,
+    ONSLAUGHT: MaskMixin._mask_onslaught,
+    TRAVEL: MaskMixin._mask_travel,
+    CHALLENGE: MaskMixin._mask_challenge,
+    DISCARD_REQ: MaskMixin._mask_discard,
+    TAKE: MaskMixin._mask_take,
+    RESERVE: MaskMixin._mask_reserve,
+    KEEP: MaskMixin._mask_keep,
+    DEFEND: MaskMixin._mask_defend,
+    SPOILS: MaskMixin._mask_discard,
+    REACT: MaskMixin._mask_react,
+    BONUS: MaskMixin._mask_bonus,
+    EV_DISCARD: MaskMixin._mask_discard,
+    ENGAGE: MaskMixin._mask_engage,
+    MOVE: MaskMixin._mask_move,
+}
+LEGAL = {  # action range -> its predicate, after the range is checked against the mode
+    "pass": MaskMixin._legal_always,
+    "cancel": MaskMixin._legal_always,
+    "refuse": MaskMixin._legal_always,
+    "end_phase": MaskMixin._legal_always,
+    "hire": MaskMixin._legal_hire,
+    "play_event": MaskMixin._legal_play_event,
+    "react": MaskMixin._legal_react,
+    "bonus": MaskMixin._legal_bonus,
+    "move": MaskMixin._legal_move,
+    "reveal_reward": MaskMixin._legal_reveal_reward,
+    "new_troop": MaskMixin._legal_new_troop,
+    "finish": MaskMixin._legal_finish,
+    "claim_target": MaskMixin._legal_claim_target,
+    "claim": MaskMixin._legal_claim,
+    "relocate": MaskMixin._legal_relocate,
+    "select_troop": MaskMixin._legal_select_troop,
+    "travel": MaskMixin._legal_travel,
+    "face": MaskMixin._legal_face,
+    "attack": MaskMixin._legal_attack,
+    "defend": MaskMixin._legal_defend,
+    "discard": MaskMixin._legal_discard,
+    "take_card": MaskMixin._legal_take_card,
+    "reserve": MaskMixin._legal_reserve,
+    "keep_reward": MaskMixin._legal_keep_reward,
+    **{name: _placing(name) for name in ("place_class", "place_snedig", "place_tyr", "place_thor")},
+}
+assert sorted(MASKS) == list(range(NUM_MODES)), "every decision mode has its mask"
+assert set(LEGAL) == set(A.BASE), "every action range has its predicate"
 
 
 def place_kind_pos(name: str, c) -> tuple[int, int]:

@@ -84,13 +84,14 @@ import numpy as np
 from ..core.game import Game, LazyRng, State
 from ..core.options import Option
 from . import actions as A
+from . import cardplay, onslaught, turn
 from . import challenges as C
-from .cardplay import FIRST, FIRST_REACTION, CardPlayMixin
+from .cardplay import CardPlayMixin
 from .cards import DATA
 from .encoding import make_layout
 from .global_state import make_state_layout
 from .info import InfoMixin
-from .masks import MaskMixin, place_kind_pos
+from .masks import MaskMixin
 from .modes import (  # noqa: F401  (re-exported: the modes are part of the engine's API)
     BONUS,
     BUILD,
@@ -118,7 +119,9 @@ from .modes import (  # noqa: F401  (re-exported: the modes are part of the engi
     TOTAL_COINS,
     TRAVEL,
 )
-from .troops import REL_NAMES, Troop, claim, place, relocate, relocation_options
+from .onslaught import OnslaughtMixin
+from .troops import REL_NAMES
+from .turn import TurnMixin
 
 MIGHT = DATA.might
 
@@ -186,7 +189,9 @@ class MidgardGame(Game):
         return MidgardState.setup(self, rng)
 
 
-class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
+class MidgardState(
+    LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin, InfoMixin, State
+):
     # The chance generator is materialised lazily (LazyRng): clones and JSON dumps copy its state
     # dict (a few microseconds) instead of building a new generator each time.
 
@@ -271,11 +276,11 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
     # ---- small helpers ------------------------------------------------------------------
     @property
     def current_player(self):
-        return self.stack[-1]["p"] if self.stack else None
+        return self.stack[-1].p if self.stack else None
 
     @property
     def mode(self) -> int | None:
-        return self.stack[-1]["m"] if self.stack else None
+        return self.stack[-1].m if self.stack else None
 
     def season(self) -> int:
         return C.season_of(self.calendar)
@@ -375,94 +380,6 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus
         )
 
-    # ---- challenges list (M33, M34) -----------------------------------------------------
-    def _open_one(self) -> int:
-        """Open the top challenge and apply its instant effects; returns how many more it asks to
-        open."""
-        cid = self.ch_deck.pop()
-        self.open.append(cid)
-        more = 0
-        for e in DATA.challenges[cid].instant:
-            if e.kind == "all_to_midgard":
-                self._all_to_midgard(range(self.game.num_players))  # not a trip (M23)
-            elif e.kind == "open_another":
-                more += 1
-        return more
-
-    def _refill(self) -> None:
-        """Open challenges until 6 are open, plus one more for each "open another" opened (M33)."""
-        extra = 0
-        while self.ch_deck and (len(self.open) < MIN_OPEN or extra > 0):
-            if len(self.open) >= MIN_OPEN:
-                extra -= 1
-            extra += self._open_one()
-
-    def _calendar_left(self) -> bool:
-        """Is any calendar challenge still in the deck, the open list or a reservation? (M48)"""
-        pool = self.ch_deck + self.open + [c for c in self.reserved if c >= 0]
-        return any(DATA.challenges[c].calendar for c in pool)
-
-    # ---- turn structure -----------------------------------------------------------------
-    def _end_game(self, reason: str, truncated: bool = False) -> None:
-        self.over = True
-        self.truncated = truncated
-        self.end_reason = reason
-        self.stack = []
-        while self.played:  # an effect that ends the game is done: its card reaches Valhalla
-            self.valhalla[self.played.pop()["k"]] += 1
-        if self.pending is not None:  # cannot happen from play; keeps conservation if forced
-            for k in self.pending.cards():
-                self.hands[self.active, k] += 1
-            self.pending = None
-
-    def _start_turn(self, p: int) -> None:
-        if self.turn >= self.game.options["max_turns"]:
-            self._end_game("max_turns", truncated=True)
-            return
-        self.turn += 1
-        self.active = p
-        self._draw(p)  # Hiring (M9)
-        for t in self.troops[p]:
-            t.engaged = False  # regroup (M10, M12)
-        self.had_troops = bool(self.troops[p])
-        self.made_trip = self.won_challenge = False
-        self.events_left = 1  # one event per Preparation (more only where a card allows)
-        self.stack = [{"m": PREP, "p": p}]
-
-    def _end_onslaught(self) -> None:
-        p = self.active
-        if self.hands[p].sum() > 0:
-            self.stack = [{"m": SPOILS, "p": p}]
-        else:
-            self._finish_spoils()
-
-    def _finish_spoils(self) -> None:
-        p = self.active
-        if self.made_trip or self.won_challenge:  # Reset Hand (M38)
-            self._draw(p, max(0, HAND_SIZE - int(self.hands[p].sum())))
-        self._krog_offer(p, p)
-
-    def _krog_offer(self, ender: int, after: int) -> None:
-        """Offer the Krog top to the next seat after ``after`` that may be able to pay, up to the
-        ender (M39, MD10)."""
-        n = self.game.num_players
-        if self.krog:
-            q = (after + 1) % n
-            while q != ender:
-                if self._may_pay(q):
-                    self.stack = [{"m": KROG, "p": q, "ender": ender}]
-                    return
-                q = (q + 1) % n
-        self._start_turn((ender + 1) % n)
-
-    def _may_pay(self, q: int) -> bool:
-        """Could seat ``q`` pay a coin, as the table sees it (MD10, M-E3)? It holds one, or it
-        holds a reward card (a coin reward "can be revealed anytime") while the Skat has a coin
-        to give for it. Only public counts decide (coins, the Skat, how many rewards a seat
-        holds, never which), so being offered or skipped tells nobody whether a seat's rewards
-        are coins; a seat whose rewards are all renown is offered too and can only pass."""
-        return self.coins[q] >= 1 or (self.skat >= 1 and self.rewards[q].sum() > 0)
-
     # ---- apply (masks: masks.py) ---------------------------------------------------------
     def _apply(self, action: int) -> None:
         self._mask = None
@@ -473,249 +390,14 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             self._end_game("max_decisions", truncated=True)
 
     def _step(self, action: int) -> None:
+        """Apply ``action`` to the top frame: a coin reward's reveal from any decision that can
+        spend coins (M44, MD9, M-E3), otherwise the handler of the frame's mode (``STEP``)."""
         name, c = A.decode(action)
         f = self.stack[-1]
-        m, p = f["m"], f["p"]
-        if name == "reveal_reward":  # any decision that can spend coins (M44, MD9, M-E3)
-            k = c[0]
-            self.rewards[p, k] -= 1
-            self.revealed[p, k] += 1
-            self._gain_coins(p, DATA.rewards[k][1])
-        elif m == KROG:
-            if name == "hire":
-                self._pay(p, 1)
-                self._to_hand(p, self.krog.pop(), known=True)
-                self._draw(p)
-                self._start_turn((f["ender"] + 1) % self.game.num_players)
-            else:
-                self._krog_offer(f["ender"], p)
-        elif m == PREP:
-            if name == "end_phase":
-                self.stack = [{"m": ONSLAUGHT, "p": p}]
-            elif name == "new_troop":
-                self.pending = Troop()
-                self.stack.append({"m": BUILD, "p": p})
-            elif name == "play_event":
-                k = FIRST + c[0]
-                self._from_hand(p, k)
-                self.events_left -= 1
-                self._play_card(k, p)
-            elif name == "claim_target":
-                n = self.game.num_players
-                self.stack.append({"m": CLAIM, "p": p, "target": (p + c[0] + 1) % n, "troop": c[1]})
-            else:
-                self._do_place(p, name, c)
-        elif m == BUILD:
-            if name == "finish":
-                self.troops[p].append(self.pending)
-                self.pending = None
-                self.stack.pop()
-            elif name == "cancel":
-                for k in self.pending.cards():
-                    self._to_hand(p, k, known=True)  # they were on the table for all to see
-                self.pending = None
-                self.stack.pop()
-            else:
-                self._do_place(p, name, c)
-        elif m == RELOCATE:
-            t = self.pending if f["troop"] == A.PENDING else self.troops[p][f["troop"]]
-            relocate(t, f["wild"], c[0])
-            self.stack.pop()
-        elif m == CLAIM:
-            self.stack.pop()
-            if name == "claim":
-                given, taken = claim(self.troops[f["target"]][f["troop"]], c[0], c[1])
-                for k in given:
-                    self._from_hand(p, k)
-                for k in taken:
-                    self._to_hand(p, k, known=True)
-        elif m == ONSLAUGHT:
-            if name == "end_phase":
-                self._end_onslaught()
-            elif name == "travel":
-                self.stack.append({"m": TRAVEL, "p": p, "world": c[0], "chosen": []})
-            elif name == "face":
-                self.stack.append({"m": CHALLENGE, "p": p, "ch": c[0], "chosen": []})
-            else:  # attack
-                self._attack(p, (p + c[0] + 1) % self.game.num_players, c[1])
-        elif m == TRAVEL:
-            if name == "cancel":
-                self.stack.pop()
-            else:
-                f["chosen"].append(c[0])
-                if len(f["chosen"]) == len(DATA.worlds[f["world"]].troops):
-                    self.stack.pop()
-                    self._travel(p, f["world"], f["chosen"])
-        elif m == CHALLENGE:
-            if name == "cancel":
-                self.stack.pop()
-            elif name == "select_troop":
-                f["chosen"].append(c[0])
-            else:
-                self.stack.pop()
-                self._declare_challenge(p, f["ch"], sorted(f["chosen"]))
-        elif m == DISCARD_REQ:
-            self._from_hand(p, c[0])
-            self._dispose(c[0])
-            f["left"] -= 1
-            if f["left"] == 0:
-                self.stack.pop()
-                self._start_bonus()
-        elif m == TAKE:
-            k = c[0]
-            if f["src"] == "pool":
-                self.stack.pop()
-                self._take_from_pool(p, k)
-                return
-            if f["src"] == "valhalla":
-                self.valhalla[k] -= 1
-            else:
-                del self.krog[self.krog.index(k)]  # the copy deepest in the pile (MD6)
-            self._to_hand(p, k, known=True)
-            self.stack.pop()
-        elif m == RESERVE:
-            self.stack.pop()
-            self._reserve(p, c[0])
-        elif m == KEEP:
-            self.stack.pop()
-            drawn = list(f["drawn"])
-            drawn.remove(c[0])
-            self.rewards[p, c[0]] += 1
-            for k in drawn:  # the other goes back on top of the reward pile (M25, M37)
-                self.reward_deck.append(k)
-                self.reward_top_known = p
-        elif m == DEFEND:
-            self.stack.pop()
-            if name == "refuse":
-                self.contest = None
-                self._undefended(f["att"])
-            else:
-                self._defend(c[0])
-        elif m == SPOILS:
-            self._from_hand(p, c[0])
-            self._dispose(c[0])
-            self._finish_spoils()
-        elif m == REACT:
-            if name == "react":
-                self._react(f, FIRST_REACTION + c[0])
-            else:
-                f["p"] = -1
-        elif m == BONUS:
-            if name == "bonus":
-                self._place_bonus(f, FIRST + c[0])
-            else:
-                f["p"] = -1
-        elif m == EV_DISCARD:
-            self._event_discard(f, c[0])
-        elif m == ENGAGE:
-            self.troops[p][c[0]].engaged = True
-            f["p"] = -1
-        elif m == MOVE:
-            self.world[p] = c[0]  # a move by a card effect: no trip, no benefit (M23)
-            self.stack.pop()
-
-    def _do_place(self, p: int, name: str, c) -> None:
-        ti = c[0]
-        t = self.pending if ti == A.PENDING else self.troops[p][ti]
-        kind, pos = place_kind_pos(name, c)
-        used, displaced = place(t, kind, pos)
-        for k in used:
-            self._from_hand(p, k)
-        if displaced is not None:
-            opts = relocation_options(t, displaced)
-            if len(opts) == 1:  # a choice of one is no choice
-                relocate(t, displaced, opts[0])
-            else:
-                self.stack.append(
-                    {"m": RELOCATE, "p": p, "troop": ti, "wild": displaced, "options": opts}
-                )
-
-    # ---- travel (M23-M26) ---------------------------------------------------------------
-    def _travel(self, p: int, w: int, chosen) -> None:
-        for ti in chosen:
-            self.troops[p][ti].engaged = True
-        self.world[p] = w
-        self.made_trip = True
-        b = DATA.worlds[w].benefit
-        if b.kind == "draw_cards":
-            self._draw(p, b.n)
-        elif b.kind == "gain_coins":
-            self._gain_coins(p, b.n)
-        elif b.kind == "take_from_valhalla":
-            if self.valhalla.sum() > 0:
-                self.stack.append({"m": TAKE, "p": p, "src": "valhalla"})
-        elif b.kind == "take_from_krog":
-            if self.krog:
-                self.stack.append({"m": TAKE, "p": p, "src": "krog"})
-        elif b.kind == "reserve_challenge":
-            if self.open:
-                self.stack.append({"m": RESERVE, "p": p})
-        elif b.kind == "draw_rewards":
-            for _ in range(b.n):
-                self._draw_reward(p)
-        elif b.kind == "draw_rewards_keep_one":
-            self._draw_keep_one(p, b.n)
-
-    def _draw_keep_one(self, p: int, k: int) -> None:
-        drawn = [self.reward_deck.pop() for _ in range(min(k, len(self.reward_deck)))]
-        if drawn:
-            self.reward_top_known = -1
-        if len(drawn) == 1:
-            self.rewards[p, drawn[0]] += 1
-        elif drawn:
-            self.stack.append({"m": KEEP, "p": p, "drawn": drawn})
-
-    def _reserve(self, p: int, cid: int) -> None:
-        if self.reserved[p] >= 0:
-            self.ch_out.append(self.reserved[p])  # the first reservation is discarded (M26)
-        self.reserved[p] = cid
-        self.open.remove(cid)
-        self._refill()
-        if not self._calendar_left():
-            self._end_game("no calendar challenge left (M48)")
-
-    # ---- challenges (M28-M32, M47) ------------------------------------------------------
-    def _resolve_challenge(
-        self, p: int, cid: int, chosen, bonus_might: int = 0, bonus_difficulty: int = 0
-    ) -> None:
-        ch = DATA.challenges[cid]
-        troops = [self.troops[p][ti] for ti in chosen]
-        if C.might(ch, troops, MIGHT, bonus_might) < self.challenge_difficulty(
-            cid, bonus_difficulty
-        ):
-            return  # troops stay engaged, the challenge stays (M32)
-        if self.reserved[p] == cid:
-            self.reserved[p] = -1
+        if name == "reveal_reward":
+            self._reveal_reward(f.p, c[0])
         else:
-            self.open.remove(cid)
-        self.won[p].append(cid)
-        self.won_challenge = True
-        for ti in sorted(chosen, reverse=True):
-            for k in self.troops[p][ti].cards():
-                self.valhalla[k] += 1  # winning troops go to Valhalla whatever their type (M41)
-            del self.troops[p][ti]
-        self._refill()
-        if ch.calendar:
-            self.calendar = (self.calendar + 1) % C.CALENDAR_STEPS
-            if self.calendar == 0:
-                self._end_game("calendar (M47)")
-                return
-        if not self._calendar_left():
-            self._end_game("no calendar challenge left (M48)")
-            return
-        self._won_window(p)
-
-    # ---- battles (M35-M37) --------------------------------------------------------------
-    def _battle(
-        self, p: int, ti: int, q: int, di: int, bonus_att: int = 0, bonus_def: int = 0
-    ) -> None:
-        self.troops[q][di].engaged = True
-        att = self.troops[p][ti].might(MIGHT) + bonus_att
-        dfn = self.troops[q][di].might(MIGHT) + bonus_def
-        self._draw_reward(p if att >= dfn else q)  # ties go to the attacker
-
-    def _undefended(self, p: int) -> None:
-        self._draw_keep_one(p, 2)
+            STEP[f.m](self, f, name, c)
 
     # ---- results ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -754,7 +436,9 @@ class MidgardState(LazyRng, CardPlayMixin, MaskMixin, InfoMixin, State):
             self.final_coins().tolist(),
         )
 
-    # ---- information --------------------------------------------------------------------
+
+STEP = {**turn.STEP, **onslaught.STEP, **cardplay.STEP}  # decision mode -> its step handler
+assert sorted(STEP) == list(range(NUM_MODES)), "every decision mode has a step handler"
 
 
 def winners_of(renown, challenge_renown, coins) -> list[int]:

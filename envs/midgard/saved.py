@@ -10,8 +10,9 @@ import numpy as np
 from ..core.saved import Fields, check_conservation
 from .actions import MAX_TROOPS
 from .cards import DATA, NUM_CLASSES, THOR, WORLD_NAMES
+from .frames import frame_keys
 from .info import card_totals, face_down_counts
-from .modes import MODE_NAMES, TOTAL_COINS
+from .modes import MODE_NAMES, REACT, RELOCATE, TOTAL_COINS
 from .troops import NUM_SLOTS, THOR_TAIL, Troop
 
 FIELDS = (
@@ -94,6 +95,20 @@ def _check_thing_base(f: Fields, n: int, kinds: int) -> None:
         )
 
 
+def _check_frame(f: Fields, i: int, frame, n: int) -> None:
+    """A decision frame: its mode, its seat, and exactly its mode's fields (frames.py; a reaction
+    window's ``kinds`` only once it has asked a seat), so that the typed frame can be built."""
+    fr = Fields(frame, f"{f.where}: field 'stack[{i}]'")
+    m = fr.int("m", 0, len(MODE_NAMES) - 1)
+    fr.int("p", -1, n - 1)
+    keys = frame_keys(m)
+    optional = {"kinds"} if m == REACT else set()
+    Fields(frame, fr.where, known=("m", "p", *keys))
+    for key in keys:
+        if key not in optional:
+            fr.get(key)
+
+
 def check_state(game, d: dict) -> None:
     """``ValueError`` naming the field for anything a Midgard game cannot have reached."""
     n, kinds = game.num_players, DATA.num_kinds
@@ -154,9 +169,7 @@ def check_state(game, d: dict) -> None:
     f.int("events_left", 0, 100)
     stack = f.list("stack")
     for i, frame in enumerate(stack):
-        fr = Fields(frame, f"{f.where}: field 'stack[{i}]'")
-        fr.int("m", 0, len(MODE_NAMES) - 1)
-        fr.int("p", -1, n - 1)
+        _check_frame(f, i, frame, n)
     if over != (not stack):
         f.fail(
             "stack",
@@ -177,7 +190,8 @@ def check_state(game, d: dict) -> None:
         if contest["t"] == "ch":
             c.ints("b", -1, kinds - 1, 2)
             c.ints("bs", -1, n - 1, 2)
-    total = card_totals(hands, valhalla, piles, troops, pending, stack, played, pool, contest)
+    wild = [fr["wild"] for fr in stack if fr["m"] == RELOCATE]
+    total = card_totals(hands, valhalla, piles, troops, pending, wild, played, pool, contest)
     check_conservation(
         f.where,
         total,

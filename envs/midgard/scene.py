@@ -218,6 +218,6 @@ def secret_action(state, action: int) -> str | None:
     p = state.current_player
     if name == "keep_reward":
         return f"player_{p} keeps a reward"
-    if name == "bonus" or (name == "pass" and state.stack and state.stack[-1]["m"] == BONUS):
+    if name == "bonus" or (name == "pass" and state.stack and state.stack[-1].m == BONUS):
         return f"player_{p} makes a face-down bonus decision"
     return None

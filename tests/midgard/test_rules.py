@@ -138,7 +138,7 @@ def test_complete_own_troop_with_relocation_choice():
     complete(s)
     at(s, 0, PREP)
     act(s, "place_class", 0, 2)
-    assert s.mode == RELOCATE and s.stack[-1]["wild"] == TYR
+    assert s.mode == RELOCATE and s.stack[-1].wild == TYR
     assert [a for a in s.legal_actions()] == [A.encode("relocate", 0), A.encode("relocate", 1)]
     s.check_invariants()
     act(s, "relocate", 1)
@@ -326,7 +326,7 @@ def test_asgard_keep_one_reward_the_other_on_top():
     at(s, 0, ONSLAUGHT)
     act(s, "travel", world("Asgard"))
     act(s, "select_troop", 0)
-    assert s.mode == KEEP and sorted(s.stack[-1]["drawn"]) == [0, 5]
+    assert s.mode == KEEP and sorted(s.stack[-1].drawn) == [0, 5]
     assert s.view(1)["stack"][-1]["drawn"] == 2  # the others only see that two were drawn
     act(s, "keep_reward", 5)
     assert s.rewards[0, 5] == 1 and s.reward_deck[-1] == 0 and s.view(0)["reward_top"] == 0
@@ -514,7 +514,7 @@ def test_undefended_attacker_keeps_one_of_two():
     top2 = sorted(s.reward_deck[-2:])
     act(s, "attack", 0, 0)
     act(s, "refuse")
-    assert s.current_player == 0 and s.mode == KEEP and sorted(s.stack[-1]["drawn"]) == top2
+    assert s.current_player == 0 and s.mode == KEEP and sorted(s.stack[-1].drawn) == top2
     act(s, "keep_reward", top2[0])
     assert s.rewards[0, top2[0]] == 1 and s.reward_deck[-1] == top2[1]
     s.check_invariants()
@@ -528,7 +528,7 @@ def test_all_engaged_defender_cannot_defend_m37a():
     )
     act(s, "attack", 0, 0)
     assert s.mode == KEEP and s.current_player == 0
-    act(s, "keep_reward", s.stack[-1]["drawn"][0])
+    act(s, "keep_reward", s.stack[-1].drawn[0])
     assert legal(s, "attack", 0, 1)  # repeated attacks are allowed as written
     s.coins[0] = 0
     s.skat = 50 - 12

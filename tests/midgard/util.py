@@ -9,6 +9,7 @@ import numpy as np
 
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.cards import DATA, SNEDIG, THOR, TYR
+from deckzoo.envs.midgard.frames import frame_from_dict
 from deckzoo.envs.midgard.rules import BONUS, REACT, MidgardGame, MidgardState
 from deckzoo.envs.midgard.troops import EMPTY, THOR_TAIL, Troop
 
@@ -87,7 +88,7 @@ def complete(s: MidgardState, thing_top=(), open_first=()) -> MidgardState:
 
 def at(s: MidgardState, p: int, mode: int, **frame) -> MidgardState:
     s.active = p
-    s.stack = [{"m": mode, "p": p, **frame}]
+    s.stack = [frame_from_dict({"m": mode, "p": p, **frame})]
     s.invalidate()
     return s
 
