@@ -38,6 +38,7 @@ import numpy as np
 
 from ..core.batched import (
     BatchedEngine,
+    flat_order,
     float32_table,
     relative_seats,
     seat_positions,
@@ -79,13 +80,13 @@ from .rules import (
     PHASE_TICKET,
     PLAY_WELL,
     SACRIFICE_BASE,
-    SMALL_TOTAL,
     TARGET_BASE,
     BigWigGame,
 )
 from .trick import EFFECT_KINDS
 
 NONE = -1
+SMALL_TOTAL = int(SMALL_COPIES.sum())  # the altar pile: 20 point cards, 4 holmgangs
 _KINDS = np.arange(NUM_KINDS)
 _DECK = np.repeat(_KINDS, KIND_COPIES).astype(np.int8)
 _SMALL = np.repeat(np.arange(NUM_SMALL_KINDS), SMALL_COPIES).astype(np.int8)
@@ -105,6 +106,7 @@ _PILE_SCALE = float32_table(np.arange(DECK_SIZE + 1) / DECK_SIZE)
 _DRAWN_SCALE = np.arange(DECK_SIZE + 1, dtype=np.float32) / DECK_SIZE  # float32 / int, as scalar
 _ALTAR_PILE_SCALE = float32_table(np.arange(SMALL_TOTAL + 1) / SMALL_TOTAL)
 _POS52 = np.arange(DECK_SIZE)
+_THERMO = np.arange(NUM_HOLMGANGS) < np.arange(NUM_HOLMGANGS + 1)[:, None]  # holmgangs seen
 
 
 class BigWigBatched(BatchedEngine):
@@ -305,6 +307,8 @@ class BigWigBatched(BatchedEngine):
             self.phase[pl] = PHASE_COMMIT
             self.cur[pl] = self._turn_order[0]
             hl = lanes[~point]
+            if not len(hl):
+                return
             self.holmgangs[hl] += 1
             vp = self.collected[hl].astype(np.int64) @ _POINT_VP
             c = (vp * self.n + self._age_rank).argmin(axis=1)  # B24: ties to the youngest
@@ -318,6 +322,8 @@ class BigWigBatched(BatchedEngine):
 
     def _finish_round(self, lanes) -> np.ndarray:
         """B32: over after the 4th holmgang's round; returns the lanes that go on."""
+        if not len(lanes):
+            return lanes
         over = (self.round_card[lanes] == HOLMGANG) & (self.holmgangs[lanes] == NUM_HOLMGANGS)
         self.phase[lanes[over]] = PHASE_OVER
         self.cur[lanes[over]] = NONE
@@ -391,6 +397,8 @@ class BigWigBatched(BatchedEngine):
 
     def _commit(self, lanes, a) -> None:
         p = self.cur[lanes]
+        if not len(lanes):
+            return
         wl = a == PLAY_WELL
         self.well[lanes[wl], p[wl]] = False
         self.hands[lanes[~wl], p[~wl], a[~wl]] -= 1
@@ -434,6 +442,8 @@ class BigWigBatched(BatchedEngine):
     def _next_ticket(self, lanes) -> None:
         """B27: the next onlooker in age order decides; after the last, the joins are revealed
         (the tickets discarded) and the duel's trick starts."""
+        if not len(lanes):
+            return
         q = self.queue[lanes]
         more = q.any(axis=1)
         ml = lanes[more]
@@ -561,6 +571,8 @@ class BigWigBatched(BatchedEngine):
     def _draw(self, lanes, p, entitlement) -> None:
         """Draw the entitlement, capped by the hand limit (B21); an empty draw pile is refilled
         from the shuffled discard pile (B23), unless that is empty too: no more cards."""
+        if not len(lanes):
+            return
         size = self.hands[lanes, p].sum(axis=1, dtype=np.int64) + self.well[lanes, p]
         count = np.clip(np.minimum(entitlement, HAND_LIMIT - size), 0, None)
         for j in range(int(count.max(initial=0))):
@@ -604,82 +616,92 @@ class BigWigBatched(BatchedEngine):
 
     # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
+        """Each lane's observation by ``seats``, as ``encoding.py`` writes it: the one-hot entries
+        of every lane scattered by one flat assignment (an absent one points at cell 0, the first
+        hand entry, which the dense pieces overwrite afterwards), then the dense pieces, per-seat
+        values rotated to the observer's order by flat ``take`` and the scalar's float tables."""
         n, o, D = self.n, self._o, self.obs_dim
+        pick = Ellipsis if lanes is None else lanes
         if lanes is None:
             lanes = self.all
         seats = np.asarray(seats, dtype=np.int64)
-        k = len(lanes)
-        rows = np.arange(k)
+        k = len(seats)
         order = relative_seats(seats, n)  # relative position -> absolute seat
+        flat = flat_order(order)
         rel = seat_positions(seats, n)  # absolute seat -> relative position
-        r2 = rows[:, None]
-        buf = np.zeros((k, D), dtype=np.float32)
-        ph = self.phase[lanes]
-        live = ph != PHASE_OVER
-        a = o["hand"]
-        buf[:, a : a + NUM_KINDS] = _HALF[self.hands[lanes, seats]]
-        buf[:, o["well_in_hand"]] = self.well[lanes, seats]
-        mine = self.commits[lanes, seats]
-        has = mine != NONE
-        buf[rows[has], o["my_commit"] + mine[has]] = 1.0
-        buf[:, o["to_act"]] = self._to_act(lanes, seats, ph)
-        buf[rows[live], o["phase"] + ph[live]] = 1.0
-        cur = self.cur[lanes]
+        own = lanes * n + seats  # (lane, seat) rows of the (B * n, ...) arrays
+        ph, cur = self.phase[pick], self.cur[pick]
+        commits = self.commits[pick]
+        # ---- one-hot entries
+        rowbase = np.arange(k) * n
+        hot = np.zeros((k, 8 + n), dtype=np.int64)
+        mine = commits.reshape(-1).take(rowbase + seats)
+        hot[:, 0] = np.where(mine != NONE, o["my_commit"] + mine, 0)
+        hot[:, 1] = np.where(ph != PHASE_OVER, o["phase"] + ph, 0)
         shown = (ph == PHASE_TARGET) | (ph == PHASE_STAKE) | (ph == PHASE_SACRIFICE)
-        buf[rows[shown], o["current_player"] + rel[rows[shown], cur[shown]]] = 1.0
-        rc = self.round_card[lanes]
-        has = rc != NONE
-        buf[rows[has], o["round_card"] + rc[has]] = 1.0
-        a = o["trump"]
-        buf[:, a : a + 4] = self.trump[lanes]
-        a = o["participants"]
-        buf[:, a : a + n] = self.participants[lanes][r2, order]
-        for name, arr in (("challenger", self.challenger), ("target", self.target)):
-            v = arr[lanes]
-            has = v != NONE
-            buf[rows[has], o[name] + rel[rows[has], v[has]]] = 1.0
-        st = self.stake[lanes]
-        has = st != NONE
-        buf[rows[has], o["stake"] + st[has]] = 1.0
-        a = o["joiners"]
-        buf[:, a : a + n] = self.joiners[lanes][r2, order]
-        coll = self.collected[lanes][r2, order]  # (k, n, 15) relative seats
-        a = o["collected"]
-        buf[:, a : a + n * NUM_POINT_KINDS] = _HALF[coll.reshape(k, -1)]
-        a = o["vp"]
-        buf[:, a : a + n] = _VP_SCALE[coll.astype(np.int64) @ _POINT_VP]
-        a = o["altar"]
-        buf[:, a : a + NUM_POINT_KINDS] = _HALF[self.altar[lanes]]
-        a = o["discard"]
-        buf[:, a : a + NUM_KINDS] = _HALF[self.discard[lanes]]
-        sizes = (
-            self.hands[lanes].sum(axis=2, dtype=np.int64)
-            + self.well[lanes]
-            + (self.commits[lanes] != NONE)
+        rel_of = rel.reshape(-1)  # (lane i, absolute seat s) at i * n + s
+        cur_rel = rel_of.take(rowbase + np.maximum(cur, 0))
+        hot[:, 2] = np.where(shown, o["current_player"] + cur_rel, 0)
+        rc = self.round_card[pick]
+        hot[:, 3] = np.where(rc != NONE, o["round_card"] + rc, 0)
+        seat_hots = (
+            ("challenger", self.challenger),
+            ("target", self.target),
+            ("last_winner", self.last_winner),
         )
+        for j, (name, arr) in enumerate(seat_hots, start=4):
+            v = arr[pick]
+            hot[:, j] = np.where(v != NONE, o[name] + rel_of.take(rowbase + np.maximum(v, 0)), 0)
+        st = self.stake[pick]
+        hot[:, 7] = np.where(st != NONE, o["stake"] + st, 0)
+        lt = self.last_trick[pick].reshape(-1).take(flat).reshape(k, n)  # by relative seat
+        hot[:, 8:] = np.where(lt != NONE, o["last_trick"] + self._seats * (NUM_KINDS + 1) + lt, 0)
+        hot += (np.arange(k) * D)[:, None]
+        buf = np.zeros((k, D), dtype=np.float32)
+        buf.reshape(-1)[hot.ravel()] = 1.0
+        # ---- dense pieces
+        a = o["hand"]
+        hands = self.hands.reshape(-1, NUM_KINDS)
+        buf[:, a : a + NUM_KINDS] = _HALF.take(hands.take(own, axis=0))
+        well = self.well.reshape(-1)
+        buf[:, o["well_in_hand"]] = well.take(own)
+        buf[:, o["to_act"]] = self._to_act(lanes, seats, ph)
+        a = o["trump"]
+        buf[:, a : a + 4] = self.trump[pick]
+        a = o["participants"]
+        buf[:, a : a + n] = self.participants[pick].reshape(-1).take(flat).reshape(k, n)
+        a = o["joiners"]
+        buf[:, a : a + n] = self.joiners[pick].reshape(-1).take(flat).reshape(k, n)
+        coll = self.collected[pick].reshape(-1, NUM_POINT_KINDS).take(flat, axis=0)
+        a = o["collected"]
+        buf[:, a : a + n * NUM_POINT_KINDS] = _HALF.take(coll).reshape(k, -1)
+        a = o["vp"]
+        buf[:, a : a + n] = _VP_SCALE.take(coll.astype(np.int64) @ _POINT_VP).reshape(k, n)
+        a = o["altar"]
+        buf[:, a : a + NUM_POINT_KINDS] = _HALF.take(self.altar[pick])
+        a = o["discard"]
+        buf[:, a : a + NUM_KINDS] = _HALF.take(self.discard[pick])
+        sizes = self.hands[pick].sum(axis=2, dtype=np.int64) + self.well[pick] + (commits != NONE)
         a = o["hand_sizes"]
-        buf[:, a : a + n] = _SIZE_SCALE[sizes[r2, order]]
-        buf[:, o["draw_pile"]] = _PILE_SCALE[self.draw_len[lanes]]
-        rs = self.resh[lanes]
-        a = o["reshuffled"]
-        buf[rs, a : a + NUM_KINDS] = _HALF[self.resh_cards[lanes[rs]]]
+        buf[:, a : a + n] = _SIZE_SCALE.take(sizes.reshape(-1).take(flat)).reshape(k, n)
+        buf[:, o["draw_pile"]] = _PILE_SCALE.take(self.draw_len[pick])
+        rs = self.resh[pick]
+        if rs.any():
+            a = o["reshuffled"]
+            buf[rs, a : a + NUM_KINDS] = _HALF.take(self.resh_cards[pick][rs])
         a = o["drawn_since"]
-        buf[:, a : a + n] = _DRAWN_SCALE[self.drawn_since[lanes][r2, order]]
-        buf[:, o["altar_pile"]] = _ALTAR_PILE_SCALE[self.small_len[lanes]]
+        drawn = self.drawn_since[pick].reshape(-1).take(flat).reshape(k, n)
+        buf[:, a : a + n] = _DRAWN_SCALE.take(drawn)
+        buf[:, o["altar_pile"]] = _ALTAR_PILE_SCALE.take(self.small_len[pick])
         a = o["holmgangs"]
-        buf[:, a : a + NUM_HOLMGANGS] = np.arange(NUM_HOLMGANGS) < self.holmgangs[lanes][:, None]
-        lt = self.last_trick[lanes][r2, order]  # (k, n) by relative seat
-        has = lt != NONE
-        rr, qq = np.nonzero(has)
-        buf[rr, o["last_trick"] + qq * (NUM_KINDS + 1) + lt[rr, qq]] = 1.0
-        lw = self.last_winner[lanes]
-        has = lw != NONE
-        buf[rows[has], o["last_winner"] + rel[rows[has], lw[has]]] = 1.0
+        buf[:, a : a + NUM_HOLMGANGS] = _THERMO.take(self.holmgangs[pick], axis=0)
         a = o["age_rank"]
-        buf[:, a : a + n] = self._age_scaled[order]
+        buf[:, a : a + n] = self._age_scaled.take(order)
         sac = ph == PHASE_SACRIFICE
-        a = o["to_sacrifice"]
-        buf[sac, a : a + n] = self.queue[lanes[sac]][rows[: sac.sum(), None], order[sac]]
+        if sac.any():
+            a = o["to_sacrifice"]
+            queue = self.queue[pick].reshape(-1).take(flat).reshape(k, n)
+            buf[:, a : a + n] = queue & sac[:, None]
         return buf
 
     def _to_act(self, lanes, seats, ph) -> np.ndarray:
