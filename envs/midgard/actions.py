@@ -133,61 +133,64 @@ def _slot_name(slot: int) -> str:
     return f"{DATA.class_names[slot - 1]} slot"
 
 
+def _troop(t: int) -> str:
+    return "the new troop" if t == PENDING else f"troop {t}"
+
+
+def _thor_name(c) -> str:
+    """Class 9 only in a Runecästr series: Thor stands for two of them."""
+    upper = DATA.class_names[c[1] + 1 if c[1] < 9 else 9]
+    return f"put Thor for {DATA.class_names[c[1]]}+{upper} into {_troop(c[0])}"
+
+
+def _reward_name(verb: str):
+    def name(c) -> str:
+        kind, value = DATA.rewards[c[0]]
+        return f"{verb} reward {kind} {value}"
+
+    return name
+
+
+_K = DATA.kind_names
+# Each action range's name, from its coordinates (a flat table: one line per range).
+_NAMES = {
+    "hire": lambda c: "hire in Krog",
+    "pass": lambda c: "pass",
+    "end_phase": lambda c: "end phase",
+    "new_troop": lambda c: "lay down a new troop",
+    "finish": lambda c: "finish / confirm",
+    "cancel": lambda c: "cancel",
+    "refuse": lambda c: "refuse to defend",
+    "place_class": lambda c: f"put {DATA.class_names[c[1]]} into {_troop(c[0])}",
+    "place_snedig": lambda c: (
+        f"put Snedig on the {'left' if c[1] == 0 else 'right'} flank of {_troop(c[0])}"
+    ),
+    "place_tyr": lambda c: f"put Tyr at the {_slot_name(c[1])} of {_troop(c[0])}",
+    "place_thor": _thor_name,
+    "relocate": lambda c: f"move the wildcard to the {REL_NAMES[c[0]]}",
+    "claim_target": lambda c: f"claim for gods on seat +{c[0] + 1}'s troop {c[1]}",
+    "claim": lambda c: f"{CLAIM_NAMES[c[1]]} at the {_slot_name(c[0])}",
+    "travel": lambda c: f"travel to {WORLD_NAMES[c[0]]}",
+    "face": lambda c: f"face {DATA.challenges[c[0]].name}",
+    "select_troop": lambda c: f"engage troop {c[0]}",
+    "attack": lambda c: f"attack seat +{c[0] + 1} with troop {c[1]}",
+    "defend": lambda c: f"defend with troop {c[0]}",
+    "take_card": lambda c: f"take {_K[c[0]]}",
+    "discard": lambda c: f"discard {_K[c[0]]}",
+    "reserve": lambda c: f"reserve {DATA.challenges[c[0]].name}",
+    "play_event": lambda c: f"play {_K[FIRST_ACTION_CARD + c[0]]}",
+    "bonus": lambda c: (
+        f"bonus {_K[FIRST_ACTION_CARD + c[0]]} "
+        f"(+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
+    ),
+    "react": lambda c: f"react with {_K[FIRST_REACTION + c[0]]}",
+    "move": lambda c: f"move to {WORLD_NAMES[c[0]]}",
+    "keep_reward": _reward_name("keep"),
+    "reveal_reward": _reward_name("reveal"),
+}
+assert set(_NAMES) == set(BASE), "every action range has its name"
+
+
 def action_name(action: int) -> str:
     name, c = decode(action)
-    k = DATA.kind_names
-    troop = lambda t: "the new troop" if t == PENDING else f"troop {t}"
-    if name in ("hire", "pass", "end_phase", "new_troop", "finish", "cancel", "refuse"):
-        return {
-            "hire": "hire in Krog",
-            "pass": "pass",
-            "end_phase": "end phase",
-            "new_troop": "lay down a new troop",
-            "finish": "finish / confirm",
-            "cancel": "cancel",
-            "refuse": "refuse to defend",
-        }[name]
-    if name == "place_class":
-        return f"put {DATA.class_names[c[1]]} into {troop(c[0])}"
-    if name == "place_snedig":
-        return f"put Snedig on the {'left' if c[1] == 0 else 'right'} flank of {troop(c[0])}"
-    if name == "place_tyr":
-        return f"put Tyr at the {_slot_name(c[1])} of {troop(c[0])}"
-    if name == "place_thor":  # class 9 only in a Runecästr series: Thor stands for two of them
-        upper = DATA.class_names[c[1] + 1 if c[1] < 9 else 9]
-        return f"put Thor for {DATA.class_names[c[1]]}+{upper} into {troop(c[0])}"
-    if name == "relocate":
-        return f"move the wildcard to the {REL_NAMES[c[0]]}"
-    if name == "claim_target":
-        return f"claim for gods on seat +{c[0] + 1}'s troop {c[1]}"
-    if name == "claim":
-        return f"{CLAIM_NAMES[c[1]]} at the {_slot_name(c[0])}"
-    if name == "travel":
-        return f"travel to {WORLD_NAMES[c[0]]}"
-    if name == "face":
-        return f"face {DATA.challenges[c[0]].name}"
-    if name == "select_troop":
-        return f"engage troop {c[0]}"
-    if name == "attack":
-        return f"attack seat +{c[0] + 1} with troop {c[1]}"
-    if name == "defend":
-        return f"defend with troop {c[0]}"
-    if name == "take_card":
-        return f"take {k[c[0]]}"
-    if name == "discard":
-        return f"discard {k[c[0]]}"
-    if name == "reserve":
-        return f"reserve {DATA.challenges[c[0]].name}"
-    if name == "play_event":
-        return f"play {k[FIRST_ACTION_CARD + c[0]]}"
-    if name == "bonus":
-        return (
-            f"bonus {k[FIRST_ACTION_CARD + c[0]]} "
-            f"(+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
-        )
-    if name == "react":
-        return f"react with {k[FIRST_REACTION + c[0]]}"
-    if name == "move":
-        return f"move to {WORLD_NAMES[c[0]]}"
-    kind, value = DATA.rewards[c[0]]
-    return f"{'keep' if name == 'keep_reward' else 'reveal'} reward {kind} {value}"
+    return _NAMES[name](c)

@@ -370,178 +370,17 @@ def _unique_names(lst: list, key: str) -> None:
 
 
 def validate(raw: dict) -> CardData:
-    """Check a parsed data file and build ``CardData``; raise ``DataError`` on the first problem."""
+    """Check a parsed data file and build ``CardData``; raise ``DataError`` on the first problem.
+    One helper per section of the file, in file order."""
     if not isinstance(raw, dict):
         _fail("file", "the top level must be an object")
     if raw.get("format") != 2:
         _fail("file", f"unsupported 'format' {raw.get('format')!r} (expected 2)")
-
-    classes = _section(raw, "classes", NUM_CLASSES)
-    _unique_names(classes, "classes")
-    for i, rec in enumerate(classes):
-        where = f"classes[{i}] ({rec['name']!r})"
-        if _int(rec, "seq", where, 0, 9) != i:
-            _fail(
-                where,
-                f"classes must be listed in sequence order; expected seq {i}, got {rec['seq']}",
-            )
-        _int(rec, "might", where, 0, 20)
-        _int(rec, "count", where, 1, 40)
-        _source(rec, where, "classes")
-    sn = raw.get("snedig")
-    if not isinstance(sn, dict):
-        _fail("snedig", "missing or not an object")
-    if _str(sn, "name", "snedig") != "Snedig":
-        _fail("snedig", f"name must be 'Snedig', got {sn['name']!r}")
-    _int(sn, "might", "snedig", 0, 20)
-    _int(sn, "count", "snedig", 1, 40)
-    _source(sn, "snedig", "snedig")
-
-    wild = _section(raw, "wildcards", 2)
-    for i, (rec, name, rep) in enumerate(zip(wild, ("Tyr", "Thor"), (1, 2))):
-        where = f"wildcards[{i}]"
-        if _str(rec, "name", where) != name:
-            _fail(where, f"expected the wildcard {name!r}, got {rec['name']!r}")
-        if _int(rec, "replaces", where, 1, 2) != rep:
-            _fail(where, f"{name} replaces {rep} card(s) (rulebook), got {rec['replaces']}")
-        _int(rec, "might", where, 0, 20)
-        _int(rec, "count", where, 1, 20)
-        _source(rec, where, "wildcards")
-
-    events = _section(raw, "events")
-    reactions = _section(raw, "reactions")
-    _unique_names(events + reactions, "events+reactions")
-    action_cards = []
-    for is_event, lst, key in ((True, events, "events"), (False, reactions, "reactions")):
-        for i, rec in enumerate(lst):
-            where = f"{key}[{i}] ({rec['name']!r})"
-            typ = _str(
-                rec, "type", where, ("attack", "personal") if is_event else ("defense", "personal")
-            )
-            bonus = _int(rec, "bonus", where, 0, 99)
-            if bonus not in BONUS_VALUES:
-                _fail(where, f"field 'bonus' must be one of {list(BONUS_VALUES)}, got {bonus}")
-            trigger = None
-            if is_event:
-                if "trigger" in rec:
-                    _fail(where, "events have no 'trigger' (only reactions do)")
-                effects = _effects(rec, "effects", where, EVENT_EFFECTS, True)
-            else:
-                trigger = _str(rec, "trigger", where, REACTION_TRIGGERS)
-                effects = _effects(rec, "effects", where, REACTION_EFFECTS, True)
-            src = _source(rec, where, key)
-            action_cards.append(
-                ActionCard(
-                    FIRST_ACTION_CARD + len(action_cards),
-                    rec["name"],
-                    is_event,
-                    typ,
-                    bonus,
-                    effects,
-                    trigger,
-                    src,
-                )
-            )
-
-    worlds_raw = _section(raw, "worlds", len(WORLD_NAMES))
-    worlds = []
-    for i, rec in enumerate(worlds_raw):
-        where = f"worlds[{i}]"
-        name = _str(rec, "name", where)
-        if name != WORLD_NAMES[i]:
-            _fail(
-                where,
-                f"worlds must be listed as {list(WORLD_NAMES)}; "
-                f"expected {WORLD_NAMES[i]!r}, got {name!r}",
-            )
-        troops = rec.get("troops")
-        if (
-            not isinstance(troops, list)
-            or not troops
-            or len(troops) > 5
-            or not all(
-                isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 12 for t in troops
-            )
-        ):
-            _fail(
-                f"{where} ({name!r})",
-                f"field 'troops' must list 1-5 minimum troop sizes in 1..12, got {troops!r}",
-            )
-        benefit = _effect(rec.get("benefit"), f"{where} ({name!r}).benefit", WORLD_BENEFITS)
-        src = _source(rec, f"{where} ({name!r})", "worlds")
-        worlds.append(World(i, name, tuple(troops), benefit, src))
-
-    rewards_raw = _section(raw, "rewards")
-    rewards, reward_counts, seen = [], [], set()
-    for i, rec in enumerate(rewards_raw):
-        where = f"rewards[{i}]"
-        key = (_str(rec, "kind", where, ("renown", "coins")), _int(rec, "value", where, 1, 20))
-        if key in seen:
-            _fail(where, f"duplicate reward {key}")
-        seen.add(key)
-        rewards.append(key)
-        reward_counts.append(_int(rec, "count", where, 1, 30))
-        _source(rec, where, "rewards")
-
-    chal_raw = _section(raw, "challenges", COMPONENTS["challenges"])
-    _unique_names(chal_raw, "challenges")
-    class_index = {rec["name"]: i for i, rec in enumerate(classes)}
-    class_index["Snedig"] = SNEDIG
-    challenges = []
-    for i, rec in enumerate(chal_raw):
-        where = f"challenges[{i}] ({rec['name']!r})"
-        ws = rec.get("worlds")
-        if not isinstance(ws, list) or len(set(ws)) != len(ws if isinstance(ws, list) else ()):
-            _fail(where, "field 'worlds' must be a list of distinct world names ([] = any world)")
-        for w in ws:
-            if w not in WORLD_NAMES:
-                _fail(where, f"unknown world {w!r}; worlds are {list(WORLD_NAMES)}")
-        req = rec.get("requires")
-        if not isinstance(req, dict) or not req:
-            _fail(where, "field 'requires' must be a non-empty object of requirement: count")
-        cls = [0] * (NUM_CLASSES + 1)
-        special = {"Tyr": 0, "Thor": 0, "coins": 0, "discard": 0}
-        for label in req:
-            n = _int(req, label, f"{where}.requires", 1, 8)
-            if label in class_index:
-                cls[class_index[label]] = n
-            elif label in special:
-                special[label] = n
-            else:
-                _fail(
-                    f"{where}.requires",
-                    f"unknown requirement {label!r}; known: class names, Snedig, "
-                    f"Tyr, Thor, coins, discard",
-                )
-        season = rec.get("season", {})
-        if not isinstance(season, dict) or len(season) > 1 or any(k not in SEASONS for k in season):
-            _fail(
-                where, f"field 'season' must be {{'summer': n}} or {{'winter': n}}, got {season!r}"
-            )
-        sb = tuple(_int(season, s, f"{where}.season", 1, 10) if s in season else 0 for s in SEASONS)
-        cal = rec.get("calendar")
-        if not isinstance(cal, bool):
-            _fail(where, f"field 'calendar' must be true or false, got {cal!r}")
-        challenges.append(
-            Challenge(
-                id=i,
-                name=rec["name"],
-                worlds=frozenset(WORLD_NAMES.index(w) for w in ws),
-                classes=tuple(cls),
-                tyr=special["Tyr"],
-                thor=special["Thor"],
-                coins=special["coins"],
-                discard=special["discard"],
-                difficulty=_int(rec, "difficulty", where, 1, 40),
-                season_bonus=sb,
-                renown=_int(rec, "renown", where, 0, 40),
-                calendar=cal,
-                instant=_effects(rec, "instant", where, CHALLENGE_INSTANT, False),
-                lasting=_effects(rec, "lasting", where, CHALLENGE_LASTING, False),
-                source=_source(rec, where, "challenges"),
-            )
-        )
-
+    classes, sn, wild = _troop_cards(raw)
+    events, reactions, action_cards = _action_cards(raw)
+    worlds = _worlds(raw)
+    rewards, reward_counts = _rewards(raw)
+    challenges = _challenges(raw, classes)
     counts = {
         "troops": sum(r["count"] for r in classes) + sn["count"],
         "wildcards": sum(r["count"] for r in wild),
@@ -585,6 +424,199 @@ def validate(raw: dict) -> CardData:
         tuple(reward_counts),
         tuple(challenges),
         raw,
+    )
+
+
+
+
+def _troop_cards(raw: dict) -> tuple[list, dict, list]:
+    """The classes (in sequence order), Snedig, and the wildcards Tyr and Thor."""
+    classes = _section(raw, "classes", NUM_CLASSES)
+    _unique_names(classes, "classes")
+    for i, rec in enumerate(classes):
+        where = f"classes[{i}] ({rec['name']!r})"
+        if _int(rec, "seq", where, 0, 9) != i:
+            _fail(
+                where,
+                f"classes must be listed in sequence order; expected seq {i}, got {rec['seq']}",
+            )
+        _int(rec, "might", where, 0, 20)
+        _int(rec, "count", where, 1, 40)
+        _source(rec, where, "classes")
+    sn = raw.get("snedig")
+    if not isinstance(sn, dict):
+        _fail("snedig", "missing or not an object")
+    if _str(sn, "name", "snedig") != "Snedig":
+        _fail("snedig", f"name must be 'Snedig', got {sn['name']!r}")
+    _int(sn, "might", "snedig", 0, 20)
+    _int(sn, "count", "snedig", 1, 40)
+    _source(sn, "snedig", "snedig")
+
+    wild = _section(raw, "wildcards", 2)
+    for i, (rec, name, rep) in enumerate(zip(wild, ("Tyr", "Thor"), (1, 2))):
+        where = f"wildcards[{i}]"
+        if _str(rec, "name", where) != name:
+            _fail(where, f"expected the wildcard {name!r}, got {rec['name']!r}")
+        if _int(rec, "replaces", where, 1, 2) != rep:
+            _fail(where, f"{name} replaces {rep} card(s) (rulebook), got {rec['replaces']}")
+        _int(rec, "might", where, 0, 20)
+        _int(rec, "count", where, 1, 20)
+        _source(rec, where, "wildcards")
+
+    return classes, sn, wild
+
+
+def _action_cards(raw: dict) -> tuple[list, list, list]:
+    """Events and reactions, as ``ActionCard`` (kinds after the troop cards)."""
+    events = _section(raw, "events")
+    reactions = _section(raw, "reactions")
+    _unique_names(events + reactions, "events+reactions")
+    action_cards = []
+    for is_event, lst, key in ((True, events, "events"), (False, reactions, "reactions")):
+        for i, rec in enumerate(lst):
+            where = f"{key}[{i}] ({rec['name']!r})"
+            typ = _str(
+                rec, "type", where, ("attack", "personal") if is_event else ("defense", "personal")
+            )
+            bonus = _int(rec, "bonus", where, 0, 99)
+            if bonus not in BONUS_VALUES:
+                _fail(where, f"field 'bonus' must be one of {list(BONUS_VALUES)}, got {bonus}")
+            trigger = None
+            if is_event:
+                if "trigger" in rec:
+                    _fail(where, "events have no 'trigger' (only reactions do)")
+                effects = _effects(rec, "effects", where, EVENT_EFFECTS, True)
+            else:
+                trigger = _str(rec, "trigger", where, REACTION_TRIGGERS)
+                effects = _effects(rec, "effects", where, REACTION_EFFECTS, True)
+            src = _source(rec, where, key)
+            action_cards.append(
+                ActionCard(
+                    FIRST_ACTION_CARD + len(action_cards),
+                    rec["name"],
+                    is_event,
+                    typ,
+                    bonus,
+                    effects,
+                    trigger,
+                    src,
+                )
+            )
+
+    return events, reactions, action_cards
+
+
+def _worlds(raw: dict) -> list:
+    worlds_raw = _section(raw, "worlds", len(WORLD_NAMES))
+    worlds = []
+    for i, rec in enumerate(worlds_raw):
+        where = f"worlds[{i}]"
+        name = _str(rec, "name", where)
+        if name != WORLD_NAMES[i]:
+            _fail(
+                where,
+                f"worlds must be listed as {list(WORLD_NAMES)}; "
+                f"expected {WORLD_NAMES[i]!r}, got {name!r}",
+            )
+        troops = rec.get("troops")
+        if (
+            not isinstance(troops, list)
+            or not troops
+            or len(troops) > 5
+            or not all(
+                isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 12 for t in troops
+            )
+        ):
+            _fail(
+                f"{where} ({name!r})",
+                f"field 'troops' must list 1-5 minimum troop sizes in 1..12, got {troops!r}",
+            )
+        benefit = _effect(rec.get("benefit"), f"{where} ({name!r}).benefit", WORLD_BENEFITS)
+        src = _source(rec, f"{where} ({name!r})", "worlds")
+        worlds.append(World(i, name, tuple(troops), benefit, src))
+
+    return worlds
+
+
+def _rewards(raw: dict) -> tuple[list, list]:
+    rewards_raw = _section(raw, "rewards")
+    rewards, reward_counts, seen = [], [], set()
+    for i, rec in enumerate(rewards_raw):
+        where = f"rewards[{i}]"
+        key = (_str(rec, "kind", where, ("renown", "coins")), _int(rec, "value", where, 1, 20))
+        if key in seen:
+            _fail(where, f"duplicate reward {key}")
+        seen.add(key)
+        rewards.append(key)
+        reward_counts.append(_int(rec, "count", where, 1, 30))
+        _source(rec, where, "rewards")
+
+    return rewards, reward_counts
+
+
+def _challenges(raw: dict, classes: list) -> list:
+    chal_raw = _section(raw, "challenges", COMPONENTS["challenges"])
+    _unique_names(chal_raw, "challenges")
+    class_index = {rec["name"]: i for i, rec in enumerate(classes)}
+    class_index["Snedig"] = SNEDIG
+    challenges = []
+    for i, rec in enumerate(chal_raw):
+        challenges.append(_challenge(i, rec, class_index))
+    return challenges
+
+
+def _challenge(i: int, rec: dict, class_index: dict) -> Challenge:
+    """One challenge record: worlds, requirements (class names, Snedig, Tyr, Thor, coins,
+    discard), season bonus, calendar flag, effects."""
+    where = f"challenges[{i}] ({rec['name']!r})"
+    ws = rec.get("worlds")
+    if not isinstance(ws, list) or len(set(ws)) != len(ws if isinstance(ws, list) else ()):
+        _fail(where, "field 'worlds' must be a list of distinct world names ([] = any world)")
+    for w in ws:
+        if w not in WORLD_NAMES:
+            _fail(where, f"unknown world {w!r}; worlds are {list(WORLD_NAMES)}")
+    req = rec.get("requires")
+    if not isinstance(req, dict) or not req:
+        _fail(where, "field 'requires' must be a non-empty object of requirement: count")
+    cls = [0] * (NUM_CLASSES + 1)
+    special = {"Tyr": 0, "Thor": 0, "coins": 0, "discard": 0}
+    for label in req:
+        n = _int(req, label, f"{where}.requires", 1, 8)
+        if label in class_index:
+            cls[class_index[label]] = n
+        elif label in special:
+            special[label] = n
+        else:
+            _fail(
+                f"{where}.requires",
+                f"unknown requirement {label!r}; known: class names, Snedig, "
+                f"Tyr, Thor, coins, discard",
+            )
+    season = rec.get("season", {})
+    if not isinstance(season, dict) or len(season) > 1 or any(k not in SEASONS for k in season):
+        _fail(
+            where, f"field 'season' must be {{'summer': n}} or {{'winter': n}}, got {season!r}"
+        )
+    sb = tuple(_int(season, s, f"{where}.season", 1, 10) if s in season else 0 for s in SEASONS)
+    cal = rec.get("calendar")
+    if not isinstance(cal, bool):
+        _fail(where, f"field 'calendar' must be true or false, got {cal!r}")
+    return Challenge(
+        id=i,
+        name=rec["name"],
+        worlds=frozenset(WORLD_NAMES.index(w) for w in ws),
+        classes=tuple(cls),
+        tyr=special["Tyr"],
+        thor=special["Thor"],
+        coins=special["coins"],
+        discard=special["discard"],
+        difficulty=_int(rec, "difficulty", where, 1, 40),
+        season_bonus=sb,
+        renown=_int(rec, "renown", where, 0, 40),
+        calendar=cal,
+        instant=_effects(rec, "instant", where, CHALLENGE_INSTANT, False),
+        lasting=_effects(rec, "lasting", where, CHALLENGE_LASTING, False),
+        source=_source(rec, where, "challenges"),
     )
 
 

@@ -266,73 +266,99 @@ def place_check(t: Troop, kind: int, pos: int, hand, table: bool) -> tuple[bool,
     if hand[kind] < 1:
         return False, None
     if t.series:
-        c = t.cls
-        if kind == c:
-            return True, None
-        if kind == TYR and pos == slot_of_class(c):
-            return _cap_ok_after_wild(t, table), None
-        if kind == THOR and pos == c:
-            return _cap_ok_after_wild(t, table), None
-        return False, None
-    line = t.line
-    rng = t.class_range()
-    single = t.single_natural()
+        return _place_series(t, kind, pos, table)
     if kind < NUM_CLASSES:
-        c = kind
-        occ = line[slot_of_class(c)]
-        if rng is None:
-            return True, None
-        if occ == EMPTY:
-            return (c == rng[0] - 1 or c == rng[1] + 1), None
-        if occ == TYR:
-            probe = t.copy()
-            probe.line[slot_of_class(c)] = c
-            return bool(relocation_options(probe, TYR)), TYR
-        if occ == THOR:
-            partner = c + 1
-            if hand[partner] < 1:
-                return False, None
-            probe = t.copy()
-            probe.line[slot_of_class(c)] = c
-            probe.line[slot_of_class(partner)] = partner
-            return bool(relocation_options(probe, THOR)), THOR
-        if single == c:
-            return True, None  # becomes a series
-        return False, None
+        return _place_natural(t, kind, hand)
     if kind == SNEDIG:
-        side = LEFT if pos == 0 else RIGHT
-        occ = line[side]
-        if occ == EMPTY:
-            return True, None
-        if occ == TYR:
-            probe = t.copy()
-            probe.line[side] = SNEDIG
-            return bool(relocation_options(probe, TYR)), TYR
-        return False, None
-    if not any(0 <= k <= SNEDIG for k in line):
+        return _place_snedig(t, pos)
+    if not any(0 <= k <= SNEDIG for k in t.line):
         return False, None  # a troop being laid down starts with a natural card
     if kind == TYR:
-        if pos in (LEFT, RIGHT):
-            return line[pos] == EMPTY and _cap_ok_after_wild(t, table), None
-        c = pos - 1
-        if rng is None:
-            return True, None
-        if single == c:
-            return True, None  # a Tyr in the slot of the single card: a series
-        if line[pos] == EMPTY and (c == rng[0] - 1 or c == rng[1] + 1):
-            return _cap_ok_after_wild(t, table), None
-        return False, None
+        return _place_tyr(t, pos, table)
     if kind == THOR:
-        s = pos
-        if single == s:
-            return True, None  # a Thor in the slot of the single card: a series (Runecästr too)
-        if not 0 <= s <= 8:
+        return _place_thor(t, pos, table)
+    return False, None
+
+
+def _place_series(t: Troop, kind: int, pos: int, table: bool) -> tuple[bool, int | None]:
+    """A series takes its class, a Tyr in its class slot or a Thor naming its class."""
+    c = t.cls
+    if kind == c:
+        return True, None
+    if kind == TYR and pos == slot_of_class(c):
+        return _cap_ok_after_wild(t, table), None
+    if kind == THOR and pos == c:
+        return _cap_ok_after_wild(t, table), None
+    return False, None
+
+
+def _place_natural(t: Troop, c: int, hand) -> tuple[bool, int | None]:
+    """A natural of class ``c`` in a sequence: next to the run, in a wildcard's slot (which then
+    moves), or on the single card of its class (a series)."""
+    occ = t.line[slot_of_class(c)]
+    rng = t.class_range()
+    if rng is None:
+        return True, None
+    if occ == EMPTY:
+        return (c == rng[0] - 1 or c == rng[1] + 1), None
+    if occ == TYR:
+        probe = t.copy()
+        probe.line[slot_of_class(c)] = c
+        return bool(relocation_options(probe, TYR)), TYR
+    if occ == THOR:
+        partner = c + 1
+        if hand[partner] < 1:
             return False, None
-        if rng is None:
-            return True, None
-        if s + 1 == rng[0] - 1 or s == rng[1] + 1:
-            return _cap_ok_after_wild(t, table), None
+        probe = t.copy()
+        probe.line[slot_of_class(c)] = c
+        probe.line[slot_of_class(partner)] = partner
+        return bool(relocation_options(probe, THOR)), THOR
+    if t.single_natural() == c:
+        return True, None  # becomes a series
+    return False, None
+
+
+def _place_snedig(t: Troop, pos: int) -> tuple[bool, int | None]:
+    """A Snedig on an empty flank, or on a Tyr's flank (the Tyr then moves)."""
+    side = LEFT if pos == 0 else RIGHT
+    occ = t.line[side]
+    if occ == EMPTY:
+        return True, None
+    if occ == TYR:
+        probe = t.copy()
+        probe.line[side] = SNEDIG
+        return bool(relocation_options(probe, TYR)), TYR
+    return False, None
+
+
+def _place_tyr(t: Troop, pos: int, table: bool) -> tuple[bool, int | None]:
+    """A Tyr on an empty flank, next to the run, or on the single card of its class."""
+    line = t.line
+    if pos in (LEFT, RIGHT):
+        return line[pos] == EMPTY and _cap_ok_after_wild(t, table), None
+    c = pos - 1
+    rng = t.class_range()
+    if rng is None:
+        return True, None
+    if t.single_natural() == c:
+        return True, None  # a Tyr in the slot of the single card: a series
+    if line[pos] == EMPTY and (c == rng[0] - 1 or c == rng[1] + 1):
+        return _cap_ok_after_wild(t, table), None
+    return False, None
+
+
+def _place_thor(t: Troop, s: int, table: bool) -> tuple[bool, int | None]:
+    """A Thor covering classes ``s`` and ``s + 1`` next to the run, or naming the single card's
+    class (a series)."""
+    if t.single_natural() == s:
+        return True, None  # a Thor in the slot of the single card: a series (Runecästr too)
+    if not 0 <= s <= 8:
         return False, None
+    rng = t.class_range()
+    if rng is None:
+        return True, None
+    if s + 1 == rng[0] - 1 or s == rng[1] + 1:
+        return _cap_ok_after_wild(t, table), None
     return False, None
 
 
