@@ -14,7 +14,7 @@ docs/vector.md for the whole contract, how chance is made to match the scalar en
 tests, and the measured speed.
 
 Batched games (``available()``): every game whose folder has a ``batched.py`` defining its
-``BatchedEngine`` subclass (Wizard, Go Big and Big Number so far).
+``BatchedEngine`` subclass (Wizard, Go Big, Big Number and BigWig so far).
 """
 
 from __future__ import annotations
