@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from deckzoo.envs import vector
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "throughput.py"
 
 
@@ -37,10 +39,11 @@ def test_throughput_writes_tables_targets_and_chart(throughput, tmp_path):
         ]
     )
     loops = {(r["env"], r["loop"]) for r in result["results"]}
-    for name in ("wizard_v0", "gobig_v0", "bignumber_v0"):
+    batched = set(vector.available())  # the default --envs: every batched game
+    for name in batched:
         assert {(name, "batched B=1"), (name, "batched B=8"), (name, "engine+obs")} <= loops
     assert all(r["steps"] > 0 for r in result["results"])
-    assert {m["env"] for m in result["memory"]} == {"wizard_v0", "gobig_v0", "bignumber_v0"}
+    assert {m["env"] for m in result["memory"]} == batched
     assert any("cost per step" in t["target"] for t in result["targets"])
     saved = json.loads((tmp_path / "throughput.json").read_text())
     assert saved["results"] == result["results"]
