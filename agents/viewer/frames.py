@@ -101,7 +101,10 @@ def seat_labels(record: dict, num_players: int) -> list[str]:
     return [f"player_{p} ({names[p]})" for p in range(num_players)]
 
 
-# Tables whose entries are dicts without null values, stored as rows under one list of keys.
+# Every table of the record (each present, if empty), and those whose entries are dicts without
+# null values, stored as rows under one list of keys.
+TABLES = ("card", "zone", "seat", "chip", "chips", "zones", "action", "legal", "last", "value",
+          "each")
 ROW_TABLES = ("card", "zone", "seat")
 
 
@@ -127,18 +130,18 @@ def from_rows(table: dict) -> list[dict]:
 class Tables:
     """Named tables that store each distinct value once; a value is named by its index there."""
 
-    def __init__(self):
-        self.tables: dict[str, list] = {}
-        self._index: dict[str, dict[str, int]] = {}
+    def __init__(self, names: tuple[str, ...]):
+        self.tables: dict[str, list] = {name: [] for name in names}
+        self._index: dict[str, dict[str, int]] = {name: {} for name in names}
 
     def ref(self, table: str, value, pack=None) -> int:
         """The index of ``value`` in ``table``, where it is stored (as ``pack(value)`` if given:
         the parts of a new value are stored in their own tables only once it is found new)."""
-        index = self._index.setdefault(table, {})
+        index = self._index[table]
         key = json.dumps(value, sort_keys=True, ensure_ascii=False)
         i = index.get(key)
         if i is None:
-            rows = self.tables.setdefault(table, [])
+            rows = self.tables[table]
             i = index[key] = len(rows)
             rows.append(value if pack is None else pack(value))
         return i
@@ -150,7 +153,7 @@ class Packer:
     lists only the slots whose value changed since the frame before."""
 
     def __init__(self, num_observers: int):
-        self.t = Tables()
+        self.t = Tables(TABLES)
         self.observers = num_observers
         self.slots: list[list] = []  # [kind, key, table]
         self._slot: dict[tuple, int] = {}
@@ -258,16 +261,13 @@ def replay_data(record: dict) -> dict:
     }
 
 
-def read_frames(data: dict) -> list[dict]:
-    """The frames a compact record holds, each whole: what replay.js rebuilds in the page, for
-    the tests and for tools. A frame has ``step``, ``last``, ``legal`` (``[id, name]`` pairs),
-    ``round``, ``actor``, ``scores``, ``over``, ``winners`` and ``scenes`` (one per observer)."""
-    t = {**data["tables"], **{k: from_rows(data["tables"][k]) for k in ROW_TABLES}}
+def decoders(t: dict[str, list]) -> dict:
+    """For each table a slot may name, index -> the value it stands for, whole."""
     zone = [{**z, "cards": [t["card"][c] for c in z["cards"]]} for z in t["zone"]]
     chips = [[t["chip"][c] for c in refs] for refs in t["chips"]]
     seat = [{**s, "stats": chips[s["stats"]], "zones": [zone[z] for z in s["zones"]]}
             for s in t["seat"]]
-    decode = {
+    return {
         "value": lambda r: t["value"][r],
         "last": lambda r: t["last"][r],
         "legal": lambda r: [t["action"][a] for a in t["legal"][r]],
@@ -275,6 +275,14 @@ def read_frames(data: dict) -> list[dict]:
         "zones": lambda r: [zone[z] for z in t["zones"][r]],
         "seat": lambda r: seat[r],
     }
+
+
+def read_frames(data: dict) -> list[dict]:
+    """The frames a compact record holds, each whole: what replay.js rebuilds in the page, for
+    the tests and for tools. A frame has ``step``, ``last``, ``legal`` (``[id, name]`` pairs),
+    ``round``, ``actor``, ``scores``, ``over``, ``winners`` and ``scenes`` (one per observer)."""
+    t = {**data["tables"], **{k: from_rows(data["tables"][k]) for k in ROW_TABLES}}
+    decode = decoders(t)
     now: dict[int, int] = {}
     frames = []
     for step, change in enumerate(data["frames"]):
