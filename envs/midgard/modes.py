@@ -1,8 +1,9 @@
 """Midgard turn constants and decision modes (the kinds of frame on the decision stack).
 
-The top frame of ``state.stack`` is a dict ``{"m": mode, "p": seat, ...}``: the seat that
-decides now and what it decides. ``MODE_RANGES`` lists the action ranges each mode may use
-(``is_legal`` rejects every other range at once).
+The top frame of ``state.stack`` (one class per mode, frames.py; saved as a dict ``{"m": mode,
+"p": seat, ...}``) says the seat that decides now (``p``) and what it decides (``m``).
+``MODE_RANGES`` lists the action ranges each mode may use (``is_legal`` rejects every other
+range at once).
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ implementation's MD rulings) with its reason, the action table and the observati
 docs/rules/midgard.md. Card data (88 troops, 9 wildcards, 17 events, 8 reactions, 40 challenges,
 30 rewards, 9 worlds) is ``data/midgard.json``: invented values are marked synthetic there.
 
+Code by phase: this module (the game, the state's cards, coins and results, ``_step``'s table of
+handlers by decision mode), turn.py (Hiring, Preparation, Spoils, the Krog offer), onslaught.py
+(travel, challenges, battles), cardplay.py (events, reaction windows, bonuses), masks.py (legal
+actions), frames.py (the decision frames), info.py (views, determinization, clones, JSON).
+
 Summary. 3-6 Järls, 9 cards and 6 coins each, 6 open challenges (instant effects and "open
 another" cascades applied), everyone in Midgard, the calendar at its start. A turn: (1) Hiring:
 draw 1 from the Thing. (2) Preparation: own troops regroup; lay down troops (3+ cards in sequence,
