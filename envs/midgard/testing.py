@@ -22,6 +22,13 @@ def corruptible(state) -> bool:
     return not state.is_terminal() and state.turn > 2 and bool(state.known.any())
 
 
+def _other_mode(st) -> None:
+    """The top frame claims another mode than its fields are for (KROG needs ``ender``; a KROG
+    frame made PREP has one field too many)."""
+    frame = st["stack"][-1]
+    frame["m"] = 0 if frame["m"] != 0 else 1
+
+
 CORRUPTIONS = [
     ("hands", add_row("hands")),
     ("known", lambda st: st["known"].__setitem__(0, list(st["hands"][0]) + [0])),
@@ -31,6 +38,8 @@ CORRUPTIONS = [
     ("troops", lambda st: st["troops"][0].append(["bad"])),
     ("stack", set_field("stack", [])),
     ("stack", lambda st: st["stack"][-1].__setitem__("m", 99)),
+    ("stack", _other_mode),
+    ("stack", lambda st: st["stack"][-1].__setitem__("extra", 1)),
     ("world", lambda st: st["world"].__setitem__(0, 42)),
     ("rewards/revealed", lambda st: st["reward_deck"].append(0)),
 ]
