@@ -89,9 +89,13 @@ POINT_VP = np.array([len(c) + 1 for c in POINT_COLOURS], dtype=np.int64)  # 2, 3
 POINT_COPIES = np.array([2] * 4 + [1] * 10 + [2], dtype=np.int64)
 NUM_HOLMGANGS = 4
 SMALL_COPIES = np.append(POINT_COPIES, NUM_HOLMGANGS)  # 24 small cards
+SMALL_TOTAL = int(SMALL_COPIES.sum())  # 24
 TOTAL_VP = int(POINT_VP @ POINT_COPIES)  # 60
 # Trump colours of each point card as a bool row over (red, yellow, blue, green); white is implied.
 POINT_TRUMP = np.array([[c in cs for c in range(4)] for cs in POINT_COLOURS], dtype=bool)
+
+DEAL = 7  # large cards dealt to each player (the well card besides)
+HAND_LIMIT = 9  # no draw beyond 9 cards in hand, the well included (B21)
 
 
 def card_name(kind: int) -> str:

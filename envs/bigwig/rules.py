@@ -66,13 +66,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.encoding import Layout
 from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
 from ..core.options import Option
+
+# The action ids and phases (actions.py) and the hand sizes (cards.py) were defined here before
+# the engine was split by what it does; importing them from rules.py keeps working.
+from .actions import (
+    JOIN,
+    NONE,
+    PASS,
+    PHASE_COMMIT,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_SACRIFICE,
+    PHASE_STAKE,
+    PHASE_TARGET,
+    PHASE_TICKET,
+    PLAY_BASE,
+    PLAY_WELL,
+    SACRIFICE_BASE,
+    TARGET_BASE,
+    action_name,
+    num_actions,
+    stake_base,
+)
 from .cards import (
-    COLOURS,
-    DECK_SIZE,
+    DEAL,
+    HAND_LIMIT,
     HOLMGANG,
     KIND_COPIES,
     NUM_HOLMGANGS,
@@ -82,44 +103,20 @@ from .cards import (
     POINT_TRUMP,
     POINT_VP,
     SMALL_COPIES,
+    SMALL_TOTAL,  # noqa: F401  (re-exported)
     TIL_VALHALLAR,
     TOTAL_VP,
     WELL,
-    card_name,
     draw_entitlement,
-    small_name,
 )
+from .determinize import determinize
+from .encoding import encode_observation, make_layout, view
 from .global_state import encode_state, make_state_layout
+from .invariants import check_invariants
 from .origins import Origins
+from .saved import check_state, from_dict, to_dict
+from .text import render, render_view
 from .trick import resolve_trick
-
-DEAL = 7
-HAND_LIMIT = 9
-SMALL_TOTAL = int(SMALL_COPIES.sum())  # 24
-# Lookup tables for the observation (a float32 take is cheaper than int * float then a cast).
-_HALF = (np.arange(3) / 2).astype(np.float32)  # card counts (at most 2 of a kind) / 2
-_VP_SCALE = (np.arange(TOTAL_VP + 1) / TOTAL_VP).astype(np.float32)
-_SIZE_SCALE = (np.arange(HAND_LIMIT + 1) / HAND_LIMIT).astype(np.float32)
-
-PLAY_BASE = 0
-PLAY_WELL = NUM_KINDS  # 46
-SACRIFICE_BASE = PLAY_WELL + 1  # 47
-JOIN = SACRIFICE_BASE + NUM_KINDS  # 93
-PASS = JOIN + 1  # 94
-TARGET_BASE = PASS + 1  # 95: offset 1 .. n-1
-
-
-def stake_base(n: int) -> int:
-    return TARGET_BASE + n - 1
-
-
-def num_actions(n: int) -> int:
-    return stake_base(n) + NUM_POINT_KINDS
-
-
-PHASE_TARGET, PHASE_STAKE, PHASE_TICKET, PHASE_COMMIT, PHASE_SACRIFICE, PHASE_OVER = range(6)
-PHASE_NAMES = ("target", "stake", "ticket", "commit", "sacrifice", "over")
-NONE = -1  # "no card / no seat" in integer fields
 
 
 def winners_of(vp, hand_sizes) -> list[int]:
@@ -186,58 +183,7 @@ class BigWigGame(Game):
         points = int(SMALL_COPIES.sum()) - NUM_HOLMGANGS
         self.max_game_length = points * 2 * n + NUM_HOLMGANGS * (2 + (n - 2) + 2 * n)
         self.score_bounds = (0, TOTAL_VP)
-        self.layout = Layout(
-            [
-                ("hand", NUM_KINDS),  # own cards per kind / 2
-                ("well_in_hand", 1),  # own well card in hand (0 while it lies in the trick)
-                (
-                    "my_commit",
-                    NUM_KINDS + 1,
-                ),  # one-hot: own face-down card in the current trick (46 = well)
-                (
-                    "to_act",
-                    1,
-                ),  # the observer has a decision to make now (in a trick: has not committed yet)
-                ("phase", 5),  # one-hot: target, stake, ticket, commit, sacrifice
-                (
-                    "current_player",
-                    n,
-                ),  # one-hot seat deciding now (none in a trick or the ticket window)
-                (
-                    "round_card",
-                    NUM_SMALL_KINDS,
-                ),  # one-hot: the revealed altar card (point kinds, holmgang)
-                (
-                    "trump",
-                    4,
-                ),  # red, yellow, blue, green shown on the card at stake (white is always trump)
-                ("participants", n),  # relative seats playing the current trick
-                ("challenger", n),  # one-hot
-                ("target", n),  # one-hot
-                ("stake", NUM_POINT_KINDS),  # one-hot point kind at stake in the holmgang
-                ("joiners", n),  # relative seats that joined with Til Valhallar
-                ("collected", (n, NUM_POINT_KINDS)),  # face-up point cards per relative seat / 2
-                ("vp", n),  # victory points per relative seat / 60
-                ("altar", NUM_POINT_KINDS),  # point cards under the altar / 2 (public, B36)
-                ("discard", NUM_KINDS),  # face-up discard pile per kind / 2
-                (
-                    "hand_sizes",
-                    n,
-                ),  # cards in hand (well included; a committed card still counts) / 9
-                ("draw_pile", 1),  # large cards left to draw / 52
-                ("reshuffled", NUM_KINDS),  # the draw pile's cards when it was reshuffled / 2 (X7)
-                ("drawn_since", n),  # cards each relative seat drew from the current draw pile / 52
-                ("altar_pile", 1),  # unrevealed small cards / 24
-                ("holmgangs", NUM_HOLMGANGS),  # thermometer: holmgang cards revealed
-                (
-                    "last_trick",
-                    (n, NUM_KINDS + 1),
-                ),  # one-hot card of each relative seat in the last trick
-                ("last_winner", n),  # one-hot winner of the last trick
-                ("age_rank", n),  # rank from youngest (0) to oldest (1)
-                ("to_sacrifice", n),  # relative seats still to take their well draw this round
-            ]
-        )
+        self.layout = make_layout(n)
         self.observation_shape = (self.layout.size,)
         self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
@@ -549,13 +495,13 @@ class BigWigState(State):
         """Cards in hand, the well included (a committed card does not count)."""
         return int(self.hands[p].sum()) + int(self.well[p])
 
-    def _public_sizes(self) -> np.ndarray:
+    def public_sizes(self) -> np.ndarray:
         return self.hands.sum(axis=1) + np.asarray(self.well) + (np.asarray(self.commits) != NONE)
 
     def public_hand_sizes(self) -> list[int]:
         """Hand sizes as the table sees them: face-down committed cards still count until the
         reveal."""
-        return self._public_sizes().tolist()
+        return self.public_sizes().tolist()
 
     def winners(self) -> list[int]:
         return winners_of(
@@ -578,149 +524,20 @@ class BigWigState(State):
         return self.current_player
 
     def view(self, player: int) -> dict:
-        """What ``player`` may know (B36): own hand and commit; everything public; never another
-        seat's commit or whether it has committed yet."""
-        commit = self.commits[player]
-        return {
-            "player": player,
-            "num_players": self.game.num_players,
-            "age_order": list(self.game.age_order),
-            "phase": PHASE_NAMES[self.phase],
-            "round": self.round,
-            "current_player": self.shown_current_player(player),
-            "to_act": self.to_act(player),
-            "hand": self.hands[player].tolist(),
-            "well_in_hand": self.well[player],
-            "my_commit": None if commit == NONE else commit,
-            "round_card": None if self.round_card == NONE else self.round_card,
-            "point_on_table": self.point_on_table,
-            "trump": list(self.trump),
-            "participants": list(self.participants),
-            "challenger": None if self.challenger == NONE else self.challenger,
-            "target": None if self.target == NONE else self.target,
-            "stake": None if self.stake == NONE else self.stake,
-            "joiners": list(self.joiners),
-            "to_sacrifice": list(self.queue) if self.phase == PHASE_SACRIFICE else [],
-            "collected": self.collected.tolist(),
-            "vp": self.vp().tolist(),
-            "altar": self.altar.tolist(),
-            "discard": self.discard.tolist(),
-            "hand_sizes": self.public_hand_sizes(),
-            "draw_pile": len(self.draw),
-            "reshuffled": self.origins.reshuffled(),
-            "drawn_since": list(self.origins.drawn[-1]),
-            "origins": self.origins.to_dict(),
-            "altar_pile": len(self.small),
-            "holmgangs": self.holmgangs,
-            "last_trick": [None if k == NONE else k for k in self.last_trick],
-            "last_winner": None if self.last_winner == NONE else self.last_winner,
-        }
+        """What ``player`` may know (B36; encoding.py)."""
+        return view(self, player)
 
     def observe(self, player: int) -> np.ndarray:
-        """Encode ``view(player)`` into the layout (written at precomputed offsets: it runs every
-        step)."""
-        game = self.game
-        n = game.num_players
-        o = game.offsets
-        buf = np.zeros(game.layout.size, dtype=np.float32)
-        order = game.seat_order[player]  # relative seat i -> absolute seat
-        rel = game.relative[player]  # absolute seat -> relative seat
-        buf[o["hand"] : o["hand"] + NUM_KINDS] = _HALF[self.hands[player]]
-        buf[o["well_in_hand"]] = self.well[player]
-        if self.commits[player] != NONE:
-            buf[o["my_commit"] + self.commits[player]] = 1.0
-        buf[o["to_act"]] = self.to_act(player)
-        if self.phase != PHASE_OVER:
-            buf[o["phase"] + self.phase] = 1.0
-            shown = self.shown_current_player(player)
-            if shown is not None:
-                buf[o["current_player"] + rel[shown]] = 1.0
-        if self.round_card != NONE:
-            buf[o["round_card"] + self.round_card] = 1.0
-        buf[o["trump"] : o["trump"] + 4] = self.trump
-        for s in self.participants:
-            buf[o["participants"] + rel[s]] = 1.0
-        if self.challenger != NONE:
-            buf[o["challenger"] + rel[self.challenger]] = 1.0
-        if self.target != NONE:
-            buf[o["target"] + rel[self.target]] = 1.0
-        if self.stake != NONE:
-            buf[o["stake"] + self.stake] = 1.0
-        for s in self.joiners:
-            buf[o["joiners"] + rel[s]] = 1.0
-        collected = self.collected[order]
-        buf[o["collected"] : o["collected"] + n * NUM_POINT_KINDS] = _HALF[collected.ravel()]
-        buf[o["vp"] : o["vp"] + n] = _VP_SCALE[collected @ POINT_VP]
-        buf[o["altar"] : o["altar"] + NUM_POINT_KINDS] = _HALF[self.altar]
-        buf[o["discard"] : o["discard"] + NUM_KINDS] = _HALF[self.discard]
-        buf[o["hand_sizes"] : o["hand_sizes"] + n] = _SIZE_SCALE[self._public_sizes()[order]]
-        buf[o["draw_pile"]] = len(self.draw) / DECK_SIZE
-        origins = self.origins
-        if len(origins.cards) > 1:
-            buf[o["reshuffled"] : o["reshuffled"] + NUM_KINDS] = _HALF[origins.cards[-1]]
-        drawn = np.asarray(origins.drawn[-1], dtype=np.float32)
-        buf[o["drawn_since"] : o["drawn_since"] + n] = drawn[order] / DECK_SIZE
-        buf[o["altar_pile"]] = len(self.small) / SMALL_TOTAL
-        buf[o["holmgangs"] : o["holmgangs"] + self.holmgangs] = 1.0
-        base = o["last_trick"]
-        for s, k in enumerate(self.last_trick):
-            if k != NONE:
-                buf[base + rel[s] * (NUM_KINDS + 1) + k] = 1.0
-        if self.last_winner != NONE:
-            buf[o["last_winner"] + rel[self.last_winner]] = 1.0
-        buf[o["age_rank"] : o["age_rank"] + n] = game.age_rank_scaled[order]
-        if self.phase == PHASE_SACRIFICE:
-            for s in self.queue:
-                buf[o["to_sacrifice"] + rel[s]] = 1.0
-        return buf
+        return encode_observation(self, player)
 
     def global_state(self) -> np.ndarray:
         return encode_state(self)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
-        """Resample what ``player`` cannot see: other hands, their face-down commits (the well
-        included), the draw pile's contents and order, and the order of the altar pile.
+        """Resample what ``player`` cannot see (determinize.py)."""
+        return determinize(self, player, rng)
 
-        The hidden cards are redealt consistently with the public record of the draw piles
-        (``origins.py``): a card of a reshuffled pile is still in it or in the hand of a seat that
-        drew from it since. In the ticket window the other onlookers' secret decisions are
-        resampled too: one that has decided joins with probability 1/2 if its new hand holds a
-        Til Valhallar, else declines (every onlooker is asked, so being asked says nothing)."""
-        s = self.clone()
-        n = self.game.num_players
-        own = np.repeat(np.arange(NUM_KINDS), self.hands[player]).tolist()
-        if self.commits[player] not in (NONE, WELL):
-            own.append(self.commits[player])
-        hands, s.draw = self.origins.deal_hidden(player, own, len(self.draw), rng)
-        for q in range(n):
-            if q == player:
-                continue
-            s.hands[q] = hands[q]
-            s.well[q] = True
-            if self.commits[q] != NONE:  # any of q's cards may be the face-down one, even the well
-                cards = np.repeat(np.arange(NUM_KINDS), hands[q])
-                pick = int(rng.integers(len(cards) + 1))
-                if pick == len(cards):
-                    s.well[q] = False
-                    s.commits[q] = WELL
-                else:
-                    s.hands[q, cards[pick]] -= 1
-                    s.commits[q] = int(cards[pick])
-        if self.phase == PHASE_TICKET:  # the other onlookers' decisions are secret
-            s.tickets = []
-            for q in self._decided():
-                if q == player:
-                    joins = q in self.tickets
-                else:
-                    joins = bool(s.hands[q, TIL_VALHALLAR]) and rng.random() < 0.5
-                if joins:
-                    s.tickets.append(q)
-        small = list(self.small)
-        rng.shuffle(small)
-        s.small = small
-        return s
-
-    def _decided(self) -> list[int]:
+    def decided(self) -> list[int]:
         """The onlookers that have made their ticket decision, in age order (ticket window)."""
         duel = (self.challenger, self.target)
         return [s for s in self.game.age_order if s not in duel and s not in self.queue]
@@ -746,276 +563,30 @@ class BigWigState(State):
         return s
 
     def check_invariants(self) -> None:
-        """Card conservation (52 large cards, one well each, 20 point cards, 4 holmgangs) and the
-        hand limit."""
-        n = self.game.num_players
-        large = self.hands.sum(axis=0) + self.discard
-        for k in self.draw:
-            large[k] += 1
-        wells = list(self.well)
-        for s in range(n):
-            k = self.commits[s]
-            if k == WELL:
-                if wells[s]:
-                    raise AssertionError(f"seat {s}'s well is both in hand and in the trick")
-                wells[s] = True
-            elif k != NONE:
-                large[k] += 1
-        if not (large == KIND_COPIES).all() or not all(wells):
-            raise AssertionError(
-                f"large-card conservation broken: {large.tolist()} wells {self.well}"
-            )
-        small = np.zeros(NUM_SMALL_KINDS, dtype=np.int64)
-        small[:NUM_POINT_KINDS] = self.collected.sum(axis=0) + self.altar
-        for k in self.small:
-            small[k] += 1
-        if self.point_on_table:
-            small[self.round_card] += 1
-        small[HOLMGANG] += self.holmgangs
-        if not (small == SMALL_COPIES).all():
-            raise AssertionError(f"small-card conservation broken: {small.tolist()}")
-        if (self.collected < 0).any() or (self.hands < 0).any():
-            raise AssertionError("negative card count")
-        if (self._public_sizes() > HAND_LIMIT).any():
-            raise AssertionError(
-                f"a seat holds more than {HAND_LIMIT} cards: {self.public_hand_sizes()}"
-            )
-        self._check_tickets()
-        self._check_origins()
-
-    def _check_tickets(self) -> None:
-        """The ticket window asks the onlookers in age order; a secret join holds a ticket."""
-        if self.phase != PHASE_TICKET:
-            if self.tickets:
-                raise AssertionError(f"secret joins {self.tickets} outside the ticket window")
-            return
-        if not self.queue or self.current_player != self.queue[0]:
-            raise AssertionError(f"seat {self.current_player} asked, queue {self.queue}")
-        if [s for s in self._decided() if s in self.tickets] != self.tickets:
-            raise AssertionError(f"secret joins {self.tickets} by seats that have not decided")
-        if any(not self.hands[s, TIL_VALHALLAR] for s in self.tickets):
-            raise AssertionError(f"a secret join {self.tickets} without a Til Valhallar")
-
-    def _check_origins(self) -> None:
-        """The public record of the draw piles agrees with the cards' places (counts only)."""
-        o = self.origins
-        for q in range(self.game.num_players):
-            hidden = int(self.hands[q].sum()) + (self.commits[q] not in (NONE, WELL))
-            if o.hidden_count(q) != hidden:
-                raise AssertionError(f"seat {q}: {o.hidden_count(q)} on record, {hidden} held")
-        for b, (left, held) in enumerate(zip(o.left, o.held)):
-            pile = len(self.draw) if b == len(o.left) - 1 else 0
-            if min(left) < 0 or min(held) < 0 or sum(left) != sum(held) + pile:
-                raise AssertionError(f"draw pile record {b}: left {left}, held {held}, pile {pile}")
+        """Card conservation, the hand limit, secret joins, the draw piles' record
+        (invariants.py)."""
+        check_invariants(self)
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
-        b = self.game.stake_base
-        if PLAY_BASE <= action < PLAY_BASE + NUM_KINDS:
-            return f"play {card_name(action - PLAY_BASE)}"
-        if action == PLAY_WELL:
-            return "play well"
-        if SACRIFICE_BASE <= action < SACRIFICE_BASE + NUM_KINDS:
-            return f"sacrifice {card_name(action - SACRIFICE_BASE)}"
-        if action == JOIN:
-            return "join with Til Valhallar"
-        if action == PASS:
-            return "do not join"
-        if TARGET_BASE <= action < b:
-            return f"challenge the player {action - TARGET_BASE + 1} to the left"
-        if b <= action < b + NUM_POINT_KINDS:
-            return f"stake {small_name(action - b)}"
-        return f"<invalid action {action}>"
+        return action_name(action, self.game.stake_base)
 
     def render(self, observer: int | None = None) -> str:
         """Every hand and face-down card (a spectator's view), or with ``observer`` what that
-        seat sees."""
-        if observer is not None:
-            return self.render_view(observer)
-        n = self.game.num_players
-        rc = "-" if self.round_card == NONE else small_name(self.round_card)
-        lines = [
-            (
-                f"BigWig - round {self.round}: {rc}; holmgangs {self.holmgangs}/4, "
-                f"draw pile {len(self.draw)}, "
-                f"altar pile {len(self.small)}, under the altar {self._point_list(self.altar)}"
-            )
-        ]
-        if self.round_card == HOLMGANG and self.target != NONE:
-            stake = "?" if self.stake == NONE else small_name(self.stake)
-            lines.append(
-                f"  holmgang: player_{self.challenger} challenges player_{self.target} for {stake}"
-                + (
-                    f"; joined: {', '.join(f'player_{j}' for j in self.joiners)}"
-                    if self.joiners
-                    else ""
-                )
-                + (
-                    f"; joining (secret): {', '.join(f'player_{j}' for j in self.tickets)}"
-                    if self.tickets
-                    else ""
-                )
-            )
-        if any(k != NONE for k in self.last_trick):
-            played = ", ".join(
-                f"player_{s}: {card_name(k)}" for s, k in enumerate(self.last_trick) if k != NONE
-            )
-            won = "no winner" if self.last_winner == NONE else f"player_{self.last_winner} won"
-            lines.append(f"  last trick: {played} -> {won}")
-        vp = self.vp()
-        for p in range(n):
-            mark = ">" if p == self.current_player else " "
-            hand = ", ".join(
-                card_name(int(k)) for k in np.repeat(np.arange(NUM_KINDS), self.hands[p])
-            )
-            commit = "" if self.commits[p] == NONE else f", face down: {card_name(self.commits[p])}"
-            lines.append(
-                f"{mark} player_{p}: {int(vp[p])} VP {self._point_list(self.collected[p])}, "
-                f"hand [{hand}{', well' if self.well[p] else ''}]{commit}"
-            )
-        if self.phase == PHASE_OVER:
-            lines.append(self.game_over_line())
-        elif self.phase == PHASE_TICKET:
-            waiting = ", ".join(f"player_{q}" for q in self.queue)
-            lines.append(f"{waiting} to decide about a ticket (player_{self.current_player} now)")
-        else:
-            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
-        return "\n".join(lines)
+        seat sees (text.py)."""
+        return render(self, observer)
 
     def render_view(self, player: int) -> str:
-        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
-        action list (``red 7``, ``Loki (white 4)``)."""
-        v = self.view(player)
-        n = v["num_players"]
-
-        def names(counts, name=card_name) -> str:
-            return ", ".join(name(int(k)) for k in np.repeat(np.arange(len(counts)), counts)) or "-"
-
-        rc = "-" if v["round_card"] is None else small_name(v["round_card"])
-        trump = ", ".join(["white", *(c for c, t in zip(COLOURS, v["trump"]) if t)])
-        lines = [
-            (
-                f"BigWig - round {v['round']}: {rc}; trump {trump}; holmgangs "
-                f"{v['holmgangs']}/4; draw pile {v['draw_pile']}, altar pile {v['altar_pile']}"
-            ),
-            (
-                f"under the altar: {names(v['altar'], small_name)}; "
-                f"discard pile: {names(v['discard'])}"
-            ),
-        ]
-        if v["challenger"] is not None:
-            target = "(choosing)" if v["target"] is None else f"player_{v['target']}"
-            stake = "(choosing)" if v["stake"] is None else small_name(v["stake"])
-            joined = ", ".join(f"player_{j}" for j in v["joiners"])
-            lines.append(
-                f"holmgang: player_{v['challenger']} challenges {target} for {stake}"
-                + (f"; joined: {joined}" if joined else "")
-            )
-        if any(k is not None for k in v["last_trick"]):
-            played = ", ".join(
-                f"player_{q} {card_name(k)}" for q, k in enumerate(v["last_trick"]) if k is not None
-            )
-            won = "no winner" if v["last_winner"] is None else f"player_{v['last_winner']} won"
-            lines.append(f"last trick: {played} -> {won}")
-        for q in range(n):
-            mark = ">" if q == v["current_player"] else " "
-            if q == player:
-                hand = names(v["hand"]) + (", well" if v["well_in_hand"] else "")
-                held = f"hand {hand}"
-                if v["my_commit"] is not None:
-                    held += f"; face down: {card_name(v['my_commit'])}"
-            else:
-                held = f"{v['hand_sizes'][q]} cards"
-            lines.append(
-                f"{mark} player_{q}{' (you)' if q == player else ''}: {v['vp'][q]} VP "
-                f"[{names(v['collected'][q], small_name)}]; {held}"
-            )
-        if v["phase"] == "over":
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
-        elif v["phase"] == "commit":
-            waiting = (
-                "you play a card face down"
-                if v["to_act"]
-                else "the others play their cards face down"
-            )
-            seats = ", ".join(f"player_{q}" for q in v["participants"])
-            lines.append(f"trick ({seats}): {waiting}")
-        elif v["phase"] == "sacrifice":
-            lines.append(f"player_{v['current_player']} to sacrifice a card (well draws)")
-        elif v["phase"] == "ticket":  # every onlooker decides at once (B27)
-            waiting = (
-                "you decide whether to join the holmgang"
-                if v["to_act"]
-                else "the onlookers decide whether to join the holmgang"
-            )
-            lines.append(f"holmgang tickets: {waiting}")
-        else:
-            lines.append(f"player_{v['current_player']} to choose: {v['phase']}")
-        return "\n".join(lines)
-
-    @staticmethod
-    def _point_list(counts) -> str:
-        return (
-            "["
-            + ", ".join(small_name(int(k)) for k in np.repeat(np.arange(NUM_POINT_KINDS), counts))
-            + "]"
-        )
+        return render_view(self, player)
 
     def _to_dict(self) -> dict:
-        return {
-            "current_player": self.current_player,
-            "phase": self.phase,
-            "hands": self.hands.tolist(),
-            "well": list(self.well),
-            "draw": list(self.draw),
-            "discard": self.discard.tolist(),
-            "small": list(self.small),
-            "collected": self.collected.tolist(),
-            "altar": self.altar.tolist(),
-            "holmgangs": self.holmgangs,
-            "round": self.round,
-            "round_card": self.round_card,
-            "point_on_table": self.point_on_table,
-            "trump": list(self.trump),
-            "participants": list(self.participants),
-            "commits": list(self.commits),
-            "challenger": self.challenger,
-            "target": self.target,
-            "stake": self.stake,
-            "joiners": list(self.joiners),
-            "tickets": list(self.tickets),
-            "queue": list(self.queue),
-            "last_trick": list(self.last_trick),
-            "last_winner": self.last_winner,
-            "origins": self.origins.to_dict(),
-        }
+        return to_dict(self)
 
     @classmethod
     def _check_dict(cls, game, d: dict) -> None:
         """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        from .saved import check_state
-
         check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: BigWigGame, d: dict) -> BigWigState:
-        s = cls.__new__(cls)
-        s.game = game
-        s.current_player, s.phase = d["current_player"], d["phase"]
-        s.hands = np.asarray(d["hands"], dtype=np.int64).reshape(game.num_players, NUM_KINDS)
-        s.well, s.draw = [bool(x) for x in d["well"]], list(d["draw"])
-        s.discard = np.asarray(d["discard"], dtype=np.int64)
-        s.small = list(d["small"])
-        s.collected = np.asarray(d["collected"], dtype=np.int64).reshape(
-            game.num_players, NUM_POINT_KINDS
-        )
-        s.altar = np.asarray(d["altar"], dtype=np.int64)
-        s.holmgangs, s.round, s.round_card = d["holmgangs"], d["round"], d["round_card"]
-        s.point_on_table, s.trump = bool(d["point_on_table"]), [bool(x) for x in d["trump"]]
-        s.participants, s.commits = list(d["participants"]), list(d["commits"])
-        s.challenger, s.target, s.stake = d["challenger"], d["target"], d["stake"]
-        s.joiners, s.queue = list(d["joiners"]), list(d["queue"])
-        s.tickets = list(d["tickets"])
-        s.last_trick, s.last_winner = list(d["last_trick"]), d["last_winner"]
-        s.origins = Origins.from_dict(d["origins"])
-        return s
+        return from_dict(cls, game, d)

@@ -1,26 +1,16 @@
-"""Checking a saved BigWig state (``BigWigState.from_dict``) before it is built: every field's
-type, size and range, conservation of the large cards, the wells and the altar pile's small
-cards, face-down commits only by the trick's players (hidden information), the hand limit and
-the round's bookkeeping (see envs/core/saved.py)."""
+"""A saved BigWig state: its fields (``to_dict``, ``from_dict``) and their check before a state is
+built (``check_state``): every field's type, size and range, conservation of the large cards, the
+wells and the altar pile's small cards, face-down commits only by the trick's players (hidden
+information), the hand limit and the round's bookkeeping (see envs/core/saved.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from ..core.saved import Fields, check_conservation
-from .cards import (
-    HOLMGANG,
-    KIND_COPIES,
-    NUM_HOLMGANGS,
-    NUM_KINDS,
-    NUM_POINT_KINDS,
-    NUM_SMALL_KINDS,
-    SMALL_COPIES,
-    TIL_VALHALLAR,
-    WELL,
-    card_name,
-    small_name,
-)
-from .rules import (
-    HAND_LIMIT,
+from .actions import (
     NONE,
     PHASE_COMMIT,
     PHASE_NAMES,
@@ -28,8 +18,26 @@ from .rules import (
     PHASE_STAKE,
     PHASE_TARGET,
     PHASE_TICKET,
-    SMALL_TOTAL,
 )
+from .cards import (
+    HAND_LIMIT,
+    HOLMGANG,
+    KIND_COPIES,
+    NUM_HOLMGANGS,
+    NUM_KINDS,
+    NUM_POINT_KINDS,
+    NUM_SMALL_KINDS,
+    SMALL_COPIES,
+    SMALL_TOTAL,
+    TIL_VALHALLAR,
+    WELL,
+    card_name,
+    small_name,
+)
+from .origins import Origins
+
+if TYPE_CHECKING:
+    from .rules import BigWigGame, BigWigState
 
 FIELDS = (
     "current_player",
@@ -58,6 +66,61 @@ FIELDS = (
     "last_winner",
     "origins",
 )
+
+
+def to_dict(st: BigWigState) -> dict:
+    """The state's fields as JSON values (``BigWigState.to_dict``'s ``state``)."""
+    return {
+        "current_player": st.current_player,
+        "phase": st.phase,
+        "hands": st.hands.tolist(),
+        "well": list(st.well),
+        "draw": list(st.draw),
+        "discard": st.discard.tolist(),
+        "small": list(st.small),
+        "collected": st.collected.tolist(),
+        "altar": st.altar.tolist(),
+        "holmgangs": st.holmgangs,
+        "round": st.round,
+        "round_card": st.round_card,
+        "point_on_table": st.point_on_table,
+        "trump": list(st.trump),
+        "participants": list(st.participants),
+        "commits": list(st.commits),
+        "challenger": st.challenger,
+        "target": st.target,
+        "stake": st.stake,
+        "joiners": list(st.joiners),
+        "tickets": list(st.tickets),
+        "queue": list(st.queue),
+        "last_trick": list(st.last_trick),
+        "last_winner": st.last_winner,
+        "origins": st.origins.to_dict(),
+    }
+
+
+def from_dict(cls: type[BigWigState], game: BigWigGame, d: dict) -> BigWigState:
+    """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
+    s = cls.__new__(cls)
+    s.game = game
+    s.current_player, s.phase = d["current_player"], d["phase"]
+    s.hands = np.asarray(d["hands"], dtype=np.int64).reshape(game.num_players, NUM_KINDS)
+    s.well, s.draw = [bool(x) for x in d["well"]], list(d["draw"])
+    s.discard = np.asarray(d["discard"], dtype=np.int64)
+    s.small = list(d["small"])
+    s.collected = np.asarray(d["collected"], dtype=np.int64).reshape(
+        game.num_players, NUM_POINT_KINDS
+    )
+    s.altar = np.asarray(d["altar"], dtype=np.int64)
+    s.holmgangs, s.round, s.round_card = d["holmgangs"], d["round"], d["round_card"]
+    s.point_on_table, s.trump = bool(d["point_on_table"]), [bool(x) for x in d["trump"]]
+    s.participants, s.commits = list(d["participants"]), list(d["commits"])
+    s.challenger, s.target, s.stake = d["challenger"], d["target"], d["stake"]
+    s.joiners, s.queue = list(d["joiners"]), list(d["queue"])
+    s.tickets = list(d["tickets"])
+    s.last_trick, s.last_winner = list(d["last_trick"]), d["last_winner"]
+    s.origins = Origins.from_dict(d["origins"])
+    return s
 
 
 def check_state(game, d: dict) -> None:
