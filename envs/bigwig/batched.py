@@ -98,8 +98,7 @@ _EFFECT = np.array([k in EFFECT_KINDS for k in range(NUM_KINDS + 1)])
 _FIVE = np.array([SURTR <= k < SURTR + 4 for k in range(NUM_KINDS + 1)])
 _ENTITLE = np.array([draw_entitlement(k) for k in range(NUM_KINDS)])
 _POINT_VP = POINT_VP.astype(np.int64)
-# the scalar encoder's floats: counts / 2 (float32 / 2), VP / 60 and sizes / 9 (float64, cast)
-_HALF = (np.arange(3) / 2).astype(np.float32)
+# the scalar encoder's floats: VP / 60 and sizes / 9 (float64, cast); counts / 2: ``_halve``
 _VP_SCALE = (np.arange(TOTAL_VP + 1) / TOTAL_VP).astype(np.float32)
 _SIZE_SCALE = (np.arange(HAND_LIMIT + 1) / HAND_LIMIT).astype(np.float32)
 _PILE_SCALE = float32_table(np.arange(DECK_SIZE + 1) / DECK_SIZE)
@@ -662,7 +661,7 @@ class BigWigBatched(BatchedEngine):
         # ---- dense pieces
         a = o["hand"]
         hands = self.hands.reshape(-1, NUM_KINDS)
-        buf[:, a : a + NUM_KINDS] = _HALF.take(hands.take(own, axis=0))
+        _halve(hands.take(own, axis=0), buf[:, a : a + NUM_KINDS])
         well = self.well.reshape(-1)
         buf[:, o["well_in_hand"]] = well.take(own)
         buf[:, o["to_act"]] = self._to_act(lanes, seats, ph)
@@ -674,21 +673,21 @@ class BigWigBatched(BatchedEngine):
         buf[:, a : a + n] = self.joiners[pick].reshape(-1).take(flat).reshape(k, n)
         coll = self.collected[pick].reshape(-1, NUM_POINT_KINDS).take(flat, axis=0)
         a = o["collected"]
-        buf[:, a : a + n * NUM_POINT_KINDS] = _HALF.take(coll).reshape(k, -1)
+        _halve(coll.reshape(k, -1), buf[:, a : a + n * NUM_POINT_KINDS])
         a = o["vp"]
         buf[:, a : a + n] = _VP_SCALE.take(coll.astype(np.int64) @ _POINT_VP).reshape(k, n)
         a = o["altar"]
-        buf[:, a : a + NUM_POINT_KINDS] = _HALF.take(self.altar[pick])
+        _halve(self.altar[pick], buf[:, a : a + NUM_POINT_KINDS])
         a = o["discard"]
-        buf[:, a : a + NUM_KINDS] = _HALF.take(self.discard[pick])
-        sizes = self.hands[pick].sum(axis=2, dtype=np.int64) + self.well[pick] + (commits != NONE)
+        _halve(self.discard[pick], buf[:, a : a + NUM_KINDS])
+        sizes = self.hands[pick].sum(axis=2, dtype=np.int8) + self.well[pick] + (commits != NONE)
         a = o["hand_sizes"]
         buf[:, a : a + n] = _SIZE_SCALE.take(sizes.reshape(-1).take(flat)).reshape(k, n)
         buf[:, o["draw_pile"]] = _PILE_SCALE.take(self.draw_len[pick])
         rs = self.resh[pick]
         if rs.any():
             a = o["reshuffled"]
-            buf[rs, a : a + NUM_KINDS] = _HALF.take(self.resh_cards[pick][rs])
+            buf[rs, a : a + NUM_KINDS] = _halve(self.resh_cards[pick][rs])
         a = o["drawn_since"]
         drawn = self.drawn_since[pick].reshape(-1).take(flat).reshape(k, n)
         buf[:, a : a + n] = _DRAWN_SCALE.take(drawn)
@@ -748,6 +747,12 @@ class BigWigBatched(BatchedEngine):
             self.resh[lane] = cards is not None
             self.resh_cards[lane] = 0 if cards is None else cards
             self.drawn_since[lane] = s.origins.drawn[-1]
+
+
+def _halve(counts: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Card counts (0-2) / 2 as float32: the scalar's ``_HALF`` table entries, bit for bit (0.5
+    times a small integer is exact), without a gather."""
+    return np.multiply(counts, np.float32(0.5), out=out, dtype=np.float32)
 
 
 def _sorted_pile(counts: np.ndarray) -> np.ndarray:
