@@ -380,6 +380,11 @@ class BigWigBatched(BatchedEngine):
         out[np.flatnonzero(one), cur[one]] = True
         return out
 
+    def ask_rank(self, lanes) -> np.ndarray:
+        """The ticket window asks in age order, everything else youngest first then clockwise."""
+        ticket = (self.phase[lanes] == PHASE_TICKET)[:, None]
+        return np.where(ticket, self._age_rank, self._turn_rank)
+
     # ---- moves -----------------------------------------------------------------------------------
     def apply(self, lanes, actions):
         ph = self.phase[lanes]

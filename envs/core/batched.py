@@ -160,6 +160,10 @@ class BatchedEngine:
         """``(k, n)`` bool: the seats that decide at once now (``State.simultaneous_players``)."""
         raise NotImplementedError
 
+    def ask_rank(self, lanes: np.ndarray) -> np.ndarray:
+        """``(k, n)`` int: each seat's place in the order the AEC step asks the acting seats."""
+        raise NotImplementedError
+
     def mask_for(self, lanes: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """``(k, A)`` bool: each seat's mask in its lane, now or when it is asked within the current
         simultaneous step (``State.legal_mask_for``); all False for a seat with nothing to
@@ -399,7 +403,8 @@ class BatchedEnv:
         from ``parallel_view`` or the last ``step_parallel``) acts, in the order the AEC step asks
         them; every other seat passes NOOP (``num_actions``). As in the scalar Parallel env the
         step is atomic per lane: an illegal action raises before any lane changes, or with
-        ``illegal_action="penalize"`` gives its seat -1 (the lane's others 0) and ends that game.
+        ``illegal_action="penalize"`` gives the seat the scalar env blames -1 (``_offenders``; the
+        lane's others 0) and ends that game.
         """
         eng = self._simultaneous_engine()
         B, P, A = self.num_envs, self.num_players, self.num_actions
@@ -424,6 +429,7 @@ class BatchedEnv:
             )
         count = acting.sum(axis=1)
         count[bad_lanes] = 0
+        offender = self._offenders(bad_lanes, ok[bad_lanes], acting[bad_lanes])
         for j in range(int(count.max(initial=0))):
             lanes = np.flatnonzero(count > j)
             seats = eng.cur[lanes]
@@ -431,7 +437,8 @@ class BatchedEnv:
         good = np.flatnonzero(count > 0)
         rewards, done = self._rewards(good)
         if len(bad_lanes):
-            rewards[bad_lanes] = np.where(~ok[bad_lanes], -1.0, 0.0)
+            rewards[bad_lanes] = 0.0
+            rewards[bad_lanes, offender] = -1.0
             done[bad_lanes] = True
         info = {"illegal": np.zeros(B, dtype=bool)}
         info["illegal"][bad_lanes] = True
@@ -446,6 +453,14 @@ class BatchedEnv:
         self._mask = eng.legal_mask()
         obs, mask, acting = self._parallel_view(eng.all)
         return ParallelStep(obs, mask, acting, rewards, done, info)
+
+    def _offenders(self, lanes: np.ndarray, ok: np.ndarray, acting: np.ndarray) -> np.ndarray:
+        """The seat the scalar Parallel env blames in each lane: the first seat (by number) with
+        nothing to decide that did not pass NOOP, else the first acting seat, in the order the
+        engine asks them, whose action is illegal."""
+        idle = ~ok & ~acting
+        rank = np.where(~ok & acting, self.engine.ask_rank(lanes), self.num_players)
+        return np.where(idle.any(axis=1), idle.argmax(axis=1), rank.argmin(axis=1))
 
     # ---- saving and restoring -------------------------------------------------------------------
     def get_state(self) -> tuple[dict[str, np.ndarray], dict]:

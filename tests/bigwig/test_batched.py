@@ -100,6 +100,7 @@ def test_parallel_step_matches_the_scalar_parallel_env(options):
         actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=2)
         if options.get("illegal_action") == "penalize" and t % 40 == 39:
             actions[0, 0] = env.num_actions + 1  # out of range: the lane's game ends
+            actions[0, 1 + t % 3] = env.num_actions + 1  # the scalar env blames one seat
         expect_r = np.zeros((B, env.num_players), dtype=np.float32)
         expect_done = np.zeros(B, dtype=bool)
         finals = {}
