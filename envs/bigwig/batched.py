@@ -229,7 +229,10 @@ class BigWigBatched(BatchedEngine):
     def _reshuffled_pile(self, lanes: np.ndarray) -> np.ndarray:
         """The new draw pile (bottom first) of ``lanes``. From a scalar twin's record: the pile's
         cards still there (the twin's draw pile), then on top the cards the seats draw from it in
-        this step, in the order they draw (seats in turn order; a seat's cards in any order)."""
+        this step, in the order they draw (seats in turn order; a seat's cards in any order). A
+        step reshuffles once at most (the discard pile is empty after it, and only the step's first
+        well draw sacrifices a card), so the twin's hands after the step differ from the lane's
+        hands now by exactly those draws."""
         rec = self.draw("reshuffle", lanes)
         if "pile" in rec:
             return rec["pile"]
