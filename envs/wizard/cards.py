@@ -177,3 +177,8 @@ def winners_of(scores) -> list[int]:
     """Most points wins; ties share (W11)."""
     best = max(scores)
     return [p for p, s in enumerate(scores) if s == best]
+
+
+def card_list(counts: np.ndarray) -> list[int]:
+    """Kinds with multiplicity, sorted: [3, 17, 52, 52]."""
+    return np.repeat(np.arange(NUM_KINDS), counts.astype(np.int64)).tolist()

@@ -1,5 +1,7 @@
 """Redealing hidden Wizard cards for ``determinize``: random deals that respect shown voids.
 
+``determinize`` (``WizardState._determinize``) picks what a seat cannot see and redeals it.
+
 A seat that failed to follow suit has shown it holds none of that suit, so a determinization
 must never deal it that suit. ``sample_hidden`` is exact rejection sampling (uniform over the
 consistent deals) while that is cheap, and falls back to a constructive sampler that is always
@@ -8,9 +10,15 @@ consistent (Gale's condition for a supply-demand assignment) and close to unifor
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .actions import PHASE_OVER
 from .cards import NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS
+
+if TYPE_CHECKING:
+    from .rules import WizardState
 
 _KINDS = np.arange(NUM_KINDS)
 # _VOID_BAD[mask][kind]: a kind of a suit in the 4-bit void ``mask``
@@ -111,3 +119,26 @@ def place_one_by_one(
     for h in holders:
         owners.extend([h] * caps[h])
     return np.asarray(owners, dtype=np.int64), np.asarray(hard + easy, dtype=np.int64)
+
+
+def determinize(st: WizardState, player: int, rng: np.random.Generator) -> WizardState:
+    """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
+    every seat's shown voids kept); in the Foresight round before play, only its own card
+    (drawn from its card and the stock; it sees everyone else's)."""
+    s = st.clone()
+    if st.phase == PHASE_OVER:
+        return s
+    n = st.game.num_players
+    if st.own_hand_hidden(player):
+        holders = [player]
+    elif st.foresight_round():
+        return s  # own card revealed, the others' seen: the stock is known by elimination
+    else:
+        holders = [q for q in range(n) if q != player]
+    pool = st.hands[holders].sum(axis=0, dtype=np.int64) + st.stock
+    caps = [st.hand_sizes[q] for q in holders] + [int(st.stock.sum())]
+    parts = sample_hidden(pool, caps, [st.voids[q] for q in holders] + [0], rng)
+    s.hands[holders] = parts[:-1]
+    s.stock = parts[-1]
+    s.recount()
+    return s

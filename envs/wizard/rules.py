@@ -56,6 +56,25 @@ import numpy as np
 from ..core.errors import ConfigError
 from ..core.game import Game, LazyRng, State
 from ..core.options import Option
+
+# The action ids, phases and their encoders (actions.py) were defined here before the engine was
+# split by what it does; importing them from rules.py keeps working.
+from .actions import (
+    BID_BASE,
+    NUM_PLAYS,  # noqa: F401  (re-exported)
+    PHASE_BID,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_TRUMP,
+    PLAY_BASE,
+    TRUMP_BASE,
+    action_name,
+    decode_action,  # noqa: F401  (re-exported)
+    encode_bid,  # noqa: F401  (re-exported)
+    encode_play,  # noqa: F401  (re-exported)
+    encode_trump,  # noqa: F401  (re-exported)
+)
 from .cards import (
     COUNT_SCALE,
     DECK_COUNTS,
@@ -67,53 +86,25 @@ from .cards import (
     NUM_SUITED,
     NUM_SUITS,
     RANKS,
-    SUITS,
     TRUMP_PENDING,
     WIZARD,
-    card_name,
+    card_list,
     forbidden_dealer_bid,
     next_led,
     num_rounds_for,
     round_score,
     trick_winner,
     trump_after_flip,
-    trump_name,
     winners_of,
 )
 from .encoding import SCALE, Encoder, encode_state, make_state_layout
-from .hidden import sample_hidden
-
-PLAY_BASE = 0
-NUM_PLAYS = NUM_KINDS  # 54
-TRUMP_BASE = PLAY_BASE + NUM_PLAYS  # 54
-BID_BASE = TRUMP_BASE + NUM_SUITS  # 58
-
-PHASE_TRUMP, PHASE_BID, PHASE_PLAY, PHASE_OVER = 0, 1, 2, 3
-PHASE_NAMES = ("trump", "bid", "play", "over")
+from .hidden import determinize, sample_hidden  # noqa: F401  (sample_hidden: re-exported)
+from .invariants import check_invariants
+from .saved import check_state, copy_record, from_dict, to_dict
+from .text import render, render_view
 
 PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
 _SUIT_STARTS = np.arange(0, NUM_SUITED, RANKS)
-
-
-def encode_play(card: int) -> int:
-    return PLAY_BASE + card
-
-
-def encode_trump(suit: int) -> int:
-    return TRUMP_BASE + suit
-
-
-def encode_bid(bid: int) -> int:
-    return BID_BASE + bid
-
-
-def decode_action(action: int) -> tuple[str, int]:
-    """("play", card) | ("trump", suit) | ("bid", tricks)."""
-    if action < TRUMP_BASE:
-        return "play", action - PLAY_BASE
-    if action < BID_BASE:
-        return "trump", action - TRUMP_BASE
-    return "bid", action - BID_BASE
 
 
 class WizardGame(Game):
@@ -473,7 +464,7 @@ class WizardState(LazyRng, State):
         n = self.game.num_players
         hidden = self.own_hand_hidden(player)
         if self.foresight_round():
-            seen = [None if q == player else _card_list(self.hands[q]) for q in range(n)]
+            seen = [None if q == player else card_list(self.hands[q]) for q in range(n)]
         else:
             seen = None
         return {
@@ -485,7 +476,7 @@ class WizardState(LazyRng, State):
             "first_dealer": self.first_dealer,
             "current_player": self.current_player,
             "phase": PHASE_NAMES[self.phase],
-            "hand": None if hidden else _card_list(self.hands[player]),
+            "hand": None if hidden else card_list(self.hands[player]),
             "foresight_hands": seen,
             "hand_sizes": list(self.hand_sizes),
             "flipped": None if self.flipped < 0 else self.flipped,
@@ -497,9 +488,9 @@ class WizardState(LazyRng, State):
             "bids": [None if b < 0 else b for b in self.bids],
             "tricks_won": list(self.tricks_won),
             "voids": [[s for s in range(NUM_SUITS) if v >> s & 1] for v in self.voids],
-            "played": _card_list(np.asarray(self.played)),
+            "played": card_list(np.asarray(self.played)),
             "scores": list(self.points),
-            "history": [_copy_record(h) for h in self.history],
+            "history": [copy_record(h) for h in self.history],
         }
 
     def observe(self, player: int) -> np.ndarray:
@@ -509,26 +500,8 @@ class WizardState(LazyRng, State):
         return encode_state(self)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> WizardState:
-        """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
-        every seat's shown voids kept); in the Foresight round before play, only its own card
-        (drawn from its card and the stock; it sees everyone else's)."""
-        s = self.clone()
-        if self.phase == PHASE_OVER:
-            return s
-        n = self.game.num_players
-        if self.own_hand_hidden(player):
-            holders = [player]
-        elif self.foresight_round():
-            return s  # own card revealed, the others' seen: the stock is known by elimination
-        else:
-            holders = [q for q in range(n) if q != player]
-        pool = self.hands[holders].sum(axis=0, dtype=np.int64) + self.stock
-        caps = [self.hand_sizes[q] for q in holders] + [int(self.stock.sum())]
-        parts = sample_hidden(pool, caps, [self.voids[q] for q in holders] + [0], rng)
-        s.hands[holders] = parts[:-1]
-        s.stock = parts[-1]
-        s.recount()
-        return s
+        """Resample the cards ``player`` cannot see, voids kept (hidden.py)."""
+        return determinize(self, player, rng)
 
     def clone(self) -> WizardState:
         s = WizardState.__new__(WizardState)
@@ -558,221 +531,28 @@ class WizardState(LazyRng, State):
         return s
 
     def check_invariants(self) -> None:
-        """Card conservation (hands + played + stock + flipped card = the deck) and round
-        bookkeeping."""
-        total = self.hands.sum(axis=0, dtype=np.int64) + np.asarray(self.played) + self.stock
-        if self.flipped >= 0:
-            total[self.flipped] += 1
-        if not np.array_equal(total, DECK_COUNTS):
-            raise AssertionError(f"card conservation broken: {total.tolist()}")
-        if (self.hands < 0).any():
-            raise AssertionError("negative card count in a hand")
-        if self.hands.sum(axis=1).tolist() != self.hand_sizes:
-            raise AssertionError("hand sizes out of sync")
-        if (
-            self.hands[:, :NUM_SUITED].reshape(-1, NUM_SUITS, RANKS).sum(axis=2).tolist()
-            != self.suit_counts
-        ):
-            raise AssertionError("suit counts out of sync")
-        if not np.array_equal(self.hand_obs, self.hands * COUNT_SCALE):
-            raise AssertionError("scaled hands out of sync")
-        if (
-            not np.array_equal(self.hold[:, :NUM_KINDS], self.hands > 0)
-            or self.hold[:, NUM_KINDS:].any()
-        ):
-            raise AssertionError("held-card masks out of sync")
-        in_tricks = [c for _, cards, _ in self.tricks for c in cards] + self.trick
-        if np.bincount(in_tricks, minlength=NUM_KINDS).tolist() != self.played:
-            raise AssertionError("played cards differ from the tricks")
-        if sum(self.tricks_won) != len(self.tricks):
-            raise AssertionError("tricks won do not add up")
-        n = self.game.num_players
-        if self.phase != PHASE_OVER:
-            if self.stock.sum() != max(0, DECK_SIZE - n * self.round - 1):
-                raise AssertionError("stock size is wrong")
-            for q in range(n):
-                expect = (
-                    self.round
-                    - len(self.tricks)
-                    - (1 if (q - self.trick_leader) % n < len(self.trick) else 0)
-                )
-                if self.hand_sizes[q] != expect:
-                    raise AssertionError(
-                        f"player {q} holds {self.hand_sizes[q]} cards, expected {expect}"
-                    )
+        """Card conservation and the round's bookkeeping (invariants.py)."""
+        check_invariants(self)
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
-        if not 0 <= action < self.game.num_actions:
-            return f"<invalid action {action}>"
-        kind, x = decode_action(action)
-        if kind == "play":
-            return f"play {card_name(x)}"
-        if kind == "trump":
-            return f"trump {SUITS[x]}"
-        return f"bid {x}"
+        return action_name(action, self.game.num_actions)
 
     def render(self, observer: int | None = None) -> str:
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
-        if observer is not None:
-            return self.render_view(observer)
-        n = self.game.num_players
-        flipped = "none" if self.flipped < 0 else card_name(self.flipped)
-        head = (
-            f"Wizard - round {self.round}/{self.game.rounds}, dealer player_{self.dealer}, "
-            f"flipped {flipped}, trump {trump_name(self.trump)}"
-        )
-        lines = [head]
-        for p in range(n):
-            mark = ">" if p == self.current_player else " "
-            bid = "-" if self.bids[p] < 0 else str(self.bids[p])
-            hand = ", ".join(card_name(c) for c in _card_list(self.hands[p]))
-            lines.append(
-                f"{mark} player_{p}: score {self.points[p]}, bid {bid}, won {self.tricks_won[p]}, "
-                f"hand [{hand}]"
-            )
-        if self.trick:
-            played = ", ".join(
-                f"player_{(self.trick_leader + i) % n} {card_name(c)}"
-                for i, c in enumerate(self.trick)
-            )
-            led = (
-                "not set"
-                if self.led == LED_NONE
-                else "free (Wizard)"
-                if self.led == LED_FREE
-                else SUITS[self.led]
-            )
-            lines.append(f"trick: {played}; led suit {led}")
-        if self.phase == PHASE_OVER:
-            lines.append(self.game_over_line())
-        else:
-            hidden = (
-                " (own card hidden: Foresight)" if self.own_hand_hidden(self.current_player) else ""
-            )
-            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}{hidden}")
-        return "\n".join(lines)
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""
+        return render(self, observer)
 
     def render_view(self, player: int) -> str:
-        """The table as ``player`` sees it (built from ``view(player)`` only; ``deckzoo play``)."""
-        v = self.view(player)
-        n = v["num_players"]
-        flipped = "none" if v["flipped"] is None else card_name(v["flipped"])
-        trump = "(dealer choosing)" if v["trump"] is None else trump_name(v["trump"])
-        head = (
-            f"Wizard - round {v['round']}/{v['num_rounds']}, dealer player_{v['dealer']}, "
-            f"flipped {flipped}, trump {trump}"
-        )
-        lines = [head]
-        for q in range(n):
-            mark = ">" if q == v["current_player"] else " "
-            bid = "-" if v["bids"][q] is None else v["bids"][q]
-            if q == player:
-                hand = "hidden (Foresight)" if v["hand"] is None else f"[{_names(v['hand'])}]"
-                who = f"player_{q} (you)"
-            elif v["foresight_hands"] is not None:
-                hand, who = f"[{_names(v['foresight_hands'][q])}]", f"player_{q}"
-            else:
-                k = v["hand_sizes"][q]
-                hand, who = f"{k} card{'s' if k != 1 else ''}", f"player_{q}"
-            void = (
-                f", void in {', '.join(SUITS[x] for x in v['voids'][q])}" if v["voids"][q] else ""
-            )
-            lines.append(
-                f"{mark} {who}: score {v['scores'][q]}, bid {bid}, "
-                f"won {v['tricks_won'][q]}{void}, hand {hand}"
-            )
-        if v["tricks"]:
-            leader, cards, winner = v["tricks"][-1]
-            shown = ", ".join(
-                f"player_{(leader + i) % n} {card_name(c)}" for i, c in enumerate(cards)
-            )
-            lines.append(f"last trick: {shown}; won by player_{winner}")
-        if v["trick"]:
-            shown = ", ".join(
-                f"player_{(v['trick_leader'] + i) % n} {card_name(c)}"
-                for i, c in enumerate(v["trick"])
-            )
-            led = {None: "not set", LED_FREE: "free (Wizard)"}.get(v["led_suit"])
-            lines.append(f"trick: {shown}; led suit {led or SUITS[v['led_suit']]}")
-        if v["history"]:
-            last = v["history"][-1]
-            lines.append(
-                "last round: "
-                + ", ".join(f"player_{q} {d:+d}" for q, d in enumerate(last["deltas"]))
-            )
-        if v["current_player"] is None:
-            lines.append(self.game_over_line())
-        else:
-            lines.append(f"player_{v['current_player']} to {v['phase']}")
-        return "\n".join(lines)
+        return render_view(self, player)
 
     def _to_dict(self) -> dict:
-        return {
-            "current_player": self.current_player,
-            "phase": self.phase,
-            "round": self.round,
-            "dealer": self.dealer,
-            "first_dealer": self.first_dealer,
-            "hands": self.hands.tolist(),
-            "stock": self.stock.tolist(),
-            "flipped": self.flipped,
-            "trump": self.trump,
-            "bids": list(self.bids),
-            "tricks_won": list(self.tricks_won),
-            "trick": list(self.trick),
-            "trick_leader": self.trick_leader,
-            "led": self.led,
-            "played": list(self.played),
-            "voids": list(self.voids),
-            "tricks": [[a, list(c), w] for a, c, w in self.tricks],
-            "scores": list(self.points),
-            "history": [_copy_record(h) for h in self.history],
-        }
+        return to_dict(self)
 
     @classmethod
     def _check_dict(cls, game, d: dict) -> None:
         """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        from .saved import check_state
-
         check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: WizardGame, d: dict) -> WizardState:
-        s = cls.__new__(cls)
-        s.game = game
-        s._rng = s._rng_src = None  # set by from_dict
-        s.current_player, s.phase, s.round, s.dealer = (
-            d["current_player"],
-            d["phase"],
-            d["round"],
-            d["dealer"],
-        )
-        s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
-        s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)
-        s.hand_sizes = [int(x) for x in s.hands.sum(axis=1)]
-        s.recount()
-        s.stock = np.asarray(d["stock"], dtype=np.int8)
-        s.played = [int(x) for x in d["played"]]
-        s.bids, s.tricks_won = list(d["bids"]), list(d["tricks_won"])
-        s.trick, s.trick_leader, s.led = list(d["trick"]), d["trick_leader"], d["led"]
-        s.voids = list(d["voids"])
-        s.tricks = [[a, list(c), w] for a, c, w in d["tricks"]]
-        s.points = list(d["scores"])
-        s.history = [_copy_record(h) for h in d["history"]]
-        s.refresh_observation()
-        return s
-
-
-def _names(cards: list[int]) -> str:
-    return ", ".join(card_name(c) for c in cards)
-
-
-def _copy_record(record: dict) -> dict:
-    """A past round's record with its own lists (callers may mutate what they are given)."""
-    return {k: list(v) if isinstance(v, list) else v for k, v in record.items()}
-
-
-def _card_list(counts: np.ndarray) -> list[int]:
-    """Kinds with multiplicity, sorted: [3, 17, 52, 52]."""
-    return np.repeat(np.arange(NUM_KINDS), counts.astype(np.int64)).tolist()
+        return from_dict(cls, game, d)

@@ -1,13 +1,16 @@
-"""Checking a saved Wizard state (``WizardState.from_dict``) before it is built: every field's
-type, size and range, card conservation, tricks against the played cards, shown voids against
-the hands (hidden information), the trump against the flipped card, and the round's
-bookkeeping (see envs/core/saved.py)."""
+"""A saved Wizard state: its fields (``to_dict``, ``from_dict``) and their check before a state is
+built (``check_state``): every field's type, size and range, card conservation, tricks against
+the played cards, shown voids against the hands (hidden information), the trump against the
+flipped card, and the round's bookkeeping (see envs/core/saved.py)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
+from .actions import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP
 from .cards import (
     DECK_COUNTS,
     LED_FREE,
@@ -22,7 +25,9 @@ from .cards import (
     led_suit,
     trump_after_flip,
 )
-from .rules import PHASE_BID, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP
+
+if TYPE_CHECKING:
+    from .rules import WizardGame, WizardState
 
 FIELDS = (
     "current_player",
@@ -46,6 +51,64 @@ FIELDS = (
     "history",
 )
 RECORD = ("dealer", "flipped", "trump", "bids", "tricks_won", "deltas")
+
+
+def to_dict(st: WizardState) -> dict:
+    """The state's fields as JSON values (``WizardState.to_dict``'s ``state``)."""
+    return {
+        "current_player": st.current_player,
+        "phase": st.phase,
+        "round": st.round,
+        "dealer": st.dealer,
+        "first_dealer": st.first_dealer,
+        "hands": st.hands.tolist(),
+        "stock": st.stock.tolist(),
+        "flipped": st.flipped,
+        "trump": st.trump,
+        "bids": list(st.bids),
+        "tricks_won": list(st.tricks_won),
+        "trick": list(st.trick),
+        "trick_leader": st.trick_leader,
+        "led": st.led,
+        "played": list(st.played),
+        "voids": list(st.voids),
+        "tricks": [[a, list(c), w] for a, c, w in st.tricks],
+        "scores": list(st.points),
+        "history": [copy_record(h) for h in st.history],
+    }
+
+
+def from_dict(cls: type[WizardState], game: WizardGame, d: dict) -> WizardState:
+    """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
+    s = cls.__new__(cls)
+    s.game = game
+    s._rng = s._rng_src = None  # set by from_dict
+    s.current_player, s.phase, s.round, s.dealer = (
+        d["current_player"],
+        d["phase"],
+        d["round"],
+        d["dealer"],
+    )
+    s.first_dealer, s.flipped, s.trump = d["first_dealer"], d["flipped"], d["trump"]
+    s.hands = np.asarray(d["hands"], dtype=np.int8).reshape(game.num_players, NUM_KINDS)
+    s.hand_sizes = [int(x) for x in s.hands.sum(axis=1)]
+    s.recount()
+    s.stock = np.asarray(d["stock"], dtype=np.int8)
+    s.played = [int(x) for x in d["played"]]
+    s.bids, s.tricks_won = list(d["bids"]), list(d["tricks_won"])
+    s.trick, s.trick_leader, s.led = list(d["trick"]), d["trick_leader"], d["led"]
+    s.voids = list(d["voids"])
+    s.tricks = [[a, list(c), w] for a, c, w in d["tricks"]]
+    s.points = list(d["scores"])
+    s.history = [copy_record(h) for h in d["history"]]
+    s.refresh_observation()
+    return s
+
+
+def copy_record(record: dict) -> dict:
+    """A past round's record with its own lists (callers may mutate what they are given)."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in record.items()}
+
 
 
 def check_state(game, d: dict) -> None:
