@@ -54,7 +54,7 @@ def _frame(mode: int, frozen: bool = True):
     def wrap(cls):
         cls = dataclass(slots=True, frozen=frozen)(cls)
         cls.m = mode
-        cls.keys = tuple(f.name for f in fields(cls) if f.name != "p")
+        cls.field_names = tuple(f.name for f in fields(cls) if f.name != "p")
         FRAMES[mode] = cls
         return cls
 
@@ -71,7 +71,7 @@ class _Saved:
 
     def to_dict(self) -> dict:
         out = {"m": self.m, "p": self.p}
-        for k in self.keys:
+        for k in self.field_names:
             v = getattr(self, k)
             out[k] = list(v) if isinstance(v, list) else v
         return out
@@ -283,4 +283,4 @@ def frame_from_dict(d: dict):
 def frame_keys(mode: int) -> tuple[str, ...]:
     """The saved keys of a frame of ``mode`` after ``m`` and ``p`` (a window's ``kinds`` is
     optional)."""
-    return FRAMES[mode].keys
+    return FRAMES[mode].field_names
