@@ -27,6 +27,7 @@ from typing import Any
 from . import registry
 from .core.batched import BatchedEngine, BatchedEnv, StateDeals
 from .core.errors import ConfigError
+from .core.scalar_lanes import ScalarLanesEnv
 
 
 @functools.cache
@@ -83,6 +84,13 @@ def from_states(states, seed: Any = None, **adapter_options) -> BatchedEnv:
     return env
 
 
+def make_scalar_lanes(name: str, num_envs: int = 1, seed: Any = None, **options) -> ScalarLanesEnv:
+    """``num_envs`` scalar games of any game behind the batched env's interface
+    (``deckzoo.envs.core.scalar_lanes``): what the vector trainer steps for a game without a
+    batched engine (Midgard). Same options as ``make``; ``seed`` seeds the games' seeds."""
+    return ScalarLanesEnv(registry.game_class(name), num_envs=num_envs, seed=seed, **options)
+
+
 def make_gym(name: str, num_envs: int = 1, seed: Any = None, **options):
     """The single-agent ``gymnasium.vector.VectorEnv`` view (``deckzoo.envs.core.batched_gym``)."""
     from .core.batched_gym import SingleAgentVectorEnv
@@ -92,10 +100,12 @@ def make_gym(name: str, num_envs: int = 1, seed: Any = None, **options):
 
 __all__ = [
     "BatchedEnv",
+    "ScalarLanesEnv",
     "StateDeals",
     "available",
     "engine_class",
     "from_states",
     "make",
     "make_gym",
+    "make_scalar_lanes",
 ]
