@@ -178,3 +178,11 @@ def _all_sets() -> list[tuple[int, ...]]:
 SETS: tuple[tuple[int, ...], ...] = tuple(_all_sets())
 SET_INDEX: dict[tuple[int, ...], int] = {t: i for i, t in enumerate(SETS)}
 assert len(SETS) == len(SET_INDEX) == 2143
+
+
+def counts_of(cards) -> list[int]:
+    """The count vector (over the 36 types) of a list of card types."""
+    out = [0] * NUM_TYPES
+    for c in cards:
+        out[c] += 1
+    return out

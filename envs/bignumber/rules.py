@@ -57,36 +57,42 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.encoding import Layout
 from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
-from ..core.global_state import StateLayout
 from ..core.options import Option
+
+# The action ids and phases (actions.py) were defined here before the engine was split by what
+# it does; importing them from rules.py keeps working.
+from .actions import (
+    ADD_BASE,
+    ANSWER,
+    FINISH,
+    LEAD,
+    NUM_ACTIONS_ONE_DECK,
+    NUM_ACTIONS_TWO_DECKS,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PICK,
+    PICK_BASE,
+    PLAY_BASE,
+    action_name,
+)
 from .cards import (
     HAND_SIZE,
     NUM_TYPES,
     SET_INDEX,
     SETS,
-    card_name,
-    cards_name,
-    expand,
-    is_set,
+    counts_of,
     legal_plays,
     parse_cards,
     penalties,
-    play_value,
 )
-
-PICK_BASE = 0
-PASS = NUM_TYPES  # 36
-PLAY_BASE = PASS + 1  # 37: one deck, a set a play
-NUM_ACTIONS_ONE_DECK = PLAY_BASE + len(SETS)  # 2180
-ADD_BASE = PASS + 1  # 37: two decks, one card a step
-FINISH = ADD_BASE + NUM_TYPES  # 73
-NUM_ACTIONS_TWO_DECKS = FINISH + 1  # 74
-
-LEAD, ANSWER, PICK, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("lead", "answer", "pick", "over")
+from .determinize import determinize
+from .encoding import encode_observation, encode_state, make_layout, make_state_layout, view
+from .invariants import check_invariants
+from .saved import check_state, from_dict, to_dict
+from .text import render, render_view
 
 
 def max_deals(num_players: int, target: int) -> int:
@@ -168,36 +174,13 @@ class BigNumberGame(Game):
         self.max_game_length = self.max_deals * max_decisions_per_deal(n, self.two_decks)
         self.score_bounds = (0, self.max_score)
         self.num_actions = NUM_ACTIONS_TWO_DECKS if self.two_decks else NUM_ACTIONS_ONE_DECK
-        # The count pieces (hand .. known) come first and are contiguous: observe fills them
-        # with one assignment and scales them by 1 / copies at once.
-        pieces = [("hand", NUM_TYPES)]  # own cards, count / copies
-        if self.two_decks:
-            pieces.append(("selection", NUM_TYPES))  # the play being built, own seat only
-        pieces += [
-            ("played", NUM_TYPES),  # the set just played, awaiting its pick-up
-            ("middle", NUM_TYPES),  # the set in the middle (the beaten one during the pick-up)
-            ("out_of_play", NUM_TYPES),  # cards out of play this deal, count / copies
-            ("known", (n, NUM_TYPES)),  # cards each relative seat is known to hold (X7)
-            ("middle_size", HAND_SIZE),  # one-hot size 1-9 of the middle set
-            ("middle_owner", n),  # one-hot relative seat that played the middle set
-            ("hand_sizes", n),  # / 9
-            ("scores", n),  # penalty points / (target + 8), or / 9 with single_deal
-            ("passed", n),  # seats that passed since the middle set was played
-            ("current_player", n),  # one-hot relative seat to act
-            ("deal_start", n),  # one-hot relative seat that started this deal
-            ("phase", 3),  # one-hot: lead, answer, pick
-            ("deal", 1),  # deal index / (max deals - 1)
-        ]
-        self.layout = Layout(pieces)
+        self.layout = make_layout(n, self.two_decks)
         self.observation_shape = (self.layout.size,)
         self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
+        # The count pieces (hand .. known) come first and are contiguous: observe fills them
+        # with one assignment and scales them by 1 / copies at once.
         self.count_size = self.offsets["middle_size"]
-        hidden = [("hands", (n, NUM_TYPES))]  # every seat's cards, count / copies
-        if self.two_decks:
-            hidden.append(("selection", NUM_TYPES))  # the play the seat to act is building
-        hidden.append(("aside", NUM_TYPES))  # the cards dealt to nobody this deal (N3)
-        own = ("hand", "selection") if self.two_decks else ("hand",)  # the observer's pieces
-        self.state_layout = StateLayout(self.layout, own, hidden)
+        self.state_layout = make_state_layout(self.layout, n, self.two_decks)
 
     def _new_state(self, rng):
         return BigNumberState.new(self, rng)
@@ -266,15 +249,15 @@ class BigNumberState(State):
             raise ValueError(f"need {n} hands, got {len(hands)}")
         s = cls.__new__(cls)
         s.game, s.rng = game, np.random.default_rng(seed)
-        s.hands = [_counts(parse_cards(h) if isinstance(h, str) else h) for h in hands]
+        s.hands = [counts_of(parse_cards(h) if isinstance(h, str) else h) for h in hands]
         s.known = [[0] * NUM_TYPES for _ in range(n)]
-        s.out = _counts(parse_cards(out) if isinstance(out, str) else (out or ()))
+        s.out = counts_of(parse_cards(out) if isinstance(out, str) else (out or ()))
         if aside is None:
             s.aside = [
                 game.copies - sum(h[c] for h in s.hands) - s.out[c] for c in range(NUM_TYPES)
             ]
         else:
-            s.aside = _counts(parse_cards(aside) if isinstance(aside, str) else aside)
+            s.aside = counts_of(parse_cards(aside) if isinstance(aside, str) else aside)
         s.middle, s.owner, s.passes, s.pending = (), None, 0, ()
         s.phase, s.current_player = LEAD, leader
         s.deal = deal
@@ -293,8 +276,10 @@ class BigNumberState(State):
         n, copies = self.game.num_players, self.game.copies
         deck = np.repeat(np.arange(NUM_TYPES), copies)
         self.rng.shuffle(deck)
-        self.hands = [_counts(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE].tolist()) for p in range(n)]
-        self.aside = _counts(deck[n * HAND_SIZE :].tolist())  # N3: unseen, unused this deal
+        self.hands = [
+            counts_of(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE].tolist()) for p in range(n)
+        ]
+        self.aside = counts_of(deck[n * HAND_SIZE :].tolist())  # N3: unseen, unused this deal
         self.known = [[0] * NUM_TYPES for _ in range(n)]
         self.out = [0] * NUM_TYPES
         self.middle, self.owner, self.passes, self.pending = (), None, 0, ()
@@ -444,105 +429,19 @@ class BigNumberState(State):
     # ---- information ------------------------------------------------------------------------
     def view(self, player: int) -> dict:
         """What ``player`` may know (N14): own hand and selection, everything face up, sizes."""
-        building = self.phase in (LEAD, ANSWER) and player == self.current_player
-        return {
-            "player": player,
-            "num_players": self.game.num_players,
-            "two_decks": self.game.two_decks,
-            "deal": self.deal,
-            "deal_start": self.deal_start,
-            "current_player": self.current_player,
-            "phase": PHASE_NAMES[self.phase],
-            "hand": expand(self.hands[player]),
-            "selection": list(self.pending) if building else [],
-            "played": list(self.pending) if self.phase == PICK else [],
-            "middle": list(self.middle),
-            "middle_owner": self.owner,
-            "middle_value": play_value(self.middle) if self.middle else 0,
-            "passed": self.passed,
-            "out_of_play": expand(self.out),
-            "known": [expand(k) for k in self.known],
-            "hand_sizes": [sum(h) for h in self.hands],
-            "scores": list(self.scores_),
-            "deal_penalties": [list(x) for x in self.history],
-        }
+        return view(self, player)
 
     def observe(self, player: int) -> np.ndarray:
-        g = self.game
-        n = g.num_players
-        o = g.offsets
-        buf = np.zeros(g.layout.size, dtype=np.float32)
-        order = [(player + i) % n for i in range(n)]
-        empty = [0] * NUM_TYPES
-        counts = list(self.hands[player])
-        if g.two_decks:
-            building = self.phase in (LEAD, ANSWER) and player == self.current_player
-            counts += _counts(self.pending) if building and self.pending else empty
-        counts += _counts(self.pending) if self.phase == PICK else empty
-        counts += _counts(self.middle) if self.middle else empty
-        counts += self.out
-        for q in order:
-            counts += self.known[q]
-        buf[: g.count_size] = counts
-        if g.copies > 1:
-            buf[: g.count_size] *= 1.0 / g.copies
-        if self.middle:
-            buf[o["middle_size"] + len(self.middle) - 1] = 1.0
-            buf[o["middle_owner"] + (self.owner - player) % n] = 1.0
-        a = o["hand_sizes"]
-        buf[a : a + n] = [sum(self.hands[q]) / HAND_SIZE for q in order]
-        a = o["scores"]
-        buf[a : a + n] = [min(self.scores_[q] / g.max_score, 1.0) for q in order]
-        for q in self.passed:
-            buf[o["passed"] + (q - player) % n] = 1.0
-        if self.current_player is not None:
-            buf[o["current_player"] + (self.current_player - player) % n] = 1.0
-            buf[o["phase"] + self.phase] = 1.0
-        buf[o["deal_start"] + (self.deal_start - player) % n] = 1.0
-        buf[o["deal"]] = min(self.deal / max(g.max_deals - 1, 1), 1.0)
-        return buf
+        return encode_observation(self, player)
 
     def global_state(self) -> np.ndarray:
         """Seat 0's observation without its own pieces, then every hand, the selection being built
-        and the aside cards. No order is encoded: every deal is shuffled afresh."""
-        g = self.game
-        buf, v = g.state_layout.start(self.observe(0))
-        scale = 1.0 / g.copies
-        v["hands"] = np.asarray(self.hands) * scale
-        v["aside"] = np.asarray(self.aside) * scale
-        if self.pending and self.phase in (LEAD, ANSWER):
-            v["selection"] = np.asarray(_counts(self.pending)) * scale
-        return buf
+        and the aside cards (encoding.py)."""
+        return encode_state(self)
 
     def _determinize(self, player: int, rng: np.random.Generator) -> BigNumberState:
-        """Resample the cards ``player`` cannot see: the others' unknown cards and the aside ones.
-
-        Known cards (picked up, not played since) stay with their holders. Another seat's
-        selection in progress is invisible to ``player``, so it is dropped (the copy is at the
-        start of that seat's decision, which looks the same to ``player``).
-        """
-        s = self.clone()
-        n = self.game.num_players
-        others = [q for q in range(n) if q != player]
-        pool = list(self.aside)
-        for q in others:
-            for c in range(NUM_TYPES):
-                pool[c] += self.hands[q][c] - self.known[q][c]
-        cards = np.asarray(expand(pool), dtype=np.int64)
-        rng.shuffle(cards)
-        pos = 0
-        for q in others:
-            k = sum(self.hands[q]) - sum(self.known[q])
-            h = list(self.known[q])
-            for c in cards[pos : pos + k].tolist():
-                h[c] += 1
-            s.hands[q] = h
-            pos += k
-        s.aside = _counts(cards[pos:].tolist())
-        if self.phase in (LEAD, ANSWER) and self.current_player != player:
-            s.pending = ()
-        s._plays = s._mask = None
-        return s
+        """Resample the others' unknown cards and the aside ones (determinize.py)."""
+        return determinize(self, player, rng)
 
     def clone(self) -> BigNumberState:
         s = BigNumberState.__new__(BigNumberState)
@@ -561,176 +460,28 @@ class BigNumberState(State):
         return s
 
     def check_invariants(self) -> None:
-        """Card conservation, hand limits, known cards held, a well-formed middle (for tests)."""
-        g = self.game
-        total = [
-            self.aside[c] + self.out[c] + sum(h[c] for h in self.hands) for c in range(NUM_TYPES)
-        ]
-        for c in self.middle:
-            total[c] += 1
-        if self.phase == PICK:
-            for c in self.pending:
-                total[c] += 1
-        if total != [g.copies] * NUM_TYPES or min(self.aside) < 0 or min(self.out) < 0:
-            raise AssertionError(
-                f"card conservation broken: {total}, aside {self.aside}, out {self.out}"
-            )
-        for p in range(g.num_players):
-            size = sum(self.hands[p])
-            if size > HAND_SIZE or min(self.hands[p]) < 0:
-                raise AssertionError(f"player {p} holds {size} cards: {self.hands[p]}")
-            if any(k > h for k, h in zip(self.known[p], self.hands[p])):
-                raise AssertionError(f"player {p} is known to hold cards not in hand")
-            if not self.over and size == 0:
-                raise AssertionError(f"player {p} has an empty hand in a running deal")
-        if self.middle and not is_set(self.middle):
-            raise AssertionError(f"middle {self.middle} is not a set")
-        if (self.middle == ()) != (self.owner is None):
-            raise AssertionError("the middle and its owner disagree")
-        if not 0 <= self.passes < (1 if self.owner is None else g.num_players - 1):
-            raise AssertionError(f"{self.passes} passes in a row should have ended the round")
-        if self.phase == LEAD and self.middle:
-            raise AssertionError("a lead with cards in the middle")
-        if self.phase == ANSWER and self.owner == self.current_player:
-            raise AssertionError("a player is asked to answer their own set (N11)")
-        if self.pending and self.phase in (LEAD, ANSWER):
-            held = self.hands[self.current_player]
-            if any(self.pending.count(c) > held[c] for c in set(self.pending)):
-                raise AssertionError(f"selection {self.pending} is not in the hand")
+        """Card conservation, hand limits, known cards held, a well-formed round (invariants.py)."""
+        check_invariants(self)
 
     # ---- text and serialisation -------------------------------------------------------------
     def action_name(self, action: int) -> str:
-        if 0 <= action < PASS:
-            return f"take {card_name(action - PICK_BASE)}"
-        if action == PASS:
-            return "pass"
-        if self.game.two_decks:
-            if ADD_BASE <= action < FINISH:
-                return f"add {card_name(action - ADD_BASE)}"
-            if action == FINISH:
-                return "finish play"
-        elif PLAY_BASE <= action < NUM_ACTIONS_ONE_DECK:
-            t = SETS[action - PLAY_BASE]
-            return f"play {cards_name(t)} ({play_value(t)})"
-        return f"<invalid action {action}>"
+        return action_name(action, self.game.two_decks)
 
     def render(self, observer: int | None = None) -> str:
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
-        if observer is not None:
-            return self.render_view(observer)
-        n = self.game.num_players
-        head = (
-            f"Big Number - deal {self.deal + 1}, started by player_{self.deal_start}; "
-            f"out of play: {cards_name(expand(self.out)) or '-'}"
-        )
-        lines = [head]
-        if self.middle:
-            lines.append(
-                f"middle: {cards_name(self.middle)} ({play_value(self.middle)}) "
-                f"by player_{self.owner}"
-                + (
-                    f"; passed: {', '.join(f'player_{q}' for q in self.passed)}"
-                    if self.passes
-                    else ""
-                )
-            )
-        if self.pending:
-            what = "beats it with" if self.phase == PICK else "is choosing"
-            lines.append(f"player_{self.current_player} {what} {cards_name(self.pending)}")
-        for p in range(n):
-            mark = ">" if p == self.current_player else " "
-            lines.append(
-                f"{mark} player_{p}: {self.scores_[p]:>3} pts, "
-                f"hand [{cards_name(expand(self.hands[p]))}]"
-            )
-        if self.over:
-            lines.append(self.game_over_line())
-        else:
-            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
-        return "\n".join(lines)
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""
+        return render(self, observer)
 
     def render_view(self, player: int) -> str:
-        """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
-        action list (``7♥``; type ``7h`` for it)."""
-        v = self.view(player)
-        lines = [
-            (
-                f"Big Number - deal {v['deal'] + 1}, started by player_{v['deal_start']}; "
-                f"out of play: {cards_name(v['out_of_play']) or '-'}"
-            )
-        ]
-        if v["middle"]:
-            passed = ", ".join(f"player_{q}" for q in v["passed"])
-            lines.append(
-                f"middle: {cards_name(v['middle'])} ({v['middle_value']}) by "
-                f"player_{v['middle_owner']}" + (f"; passed: {passed}" if passed else "")
-            )
-        else:
-            lines.append("middle: empty")
-        if v["played"]:
-            lines.append(f"player_{v['current_player']} beat it with {cards_name(v['played'])}")
-        for q in range(v["num_players"]):
-            mark = ">" if q == v["current_player"] else " "
-            if q == player:
-                held = f"hand {cards_name(v['hand'])}"
-            else:
-                known = f" (known: {cards_name(v['known'][q])})" if v["known"][q] else ""
-                held = f"{v['hand_sizes'][q]} cards{known}"
-            you = " (you)" if q == player else ""
-            lines.append(f"{mark} player_{q}{you}: {v['scores'][q]} pts; {held}")
-        if v["selection"]:
-            lines.append(f"your play so far: {cards_name(v['selection'])}")
-        if v["current_player"] is None:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
-        else:
-            lines.append(f"player_{v['current_player']} to {v['phase']}")
-        return "\n".join(lines)
+        return render_view(self, player)
 
     def _to_dict(self) -> dict:
-        return {
-            "current_player": self.current_player,
-            "phase": self.phase,
-            "over": self.over,
-            "hands": [h[:] for h in self.hands],
-            "known": [k[:] for k in self.known],
-            "aside": self.aside[:],
-            "out": self.out[:],
-            "middle": list(self.middle),
-            "owner": self.owner,
-            "passes": self.passes,
-            "pending": list(self.pending),
-            "deal": self.deal,
-            "deal_start": self.deal_start,
-            "scores": self.scores_[:],
-            "history": [x[:] for x in self.history],
-        }
+        return to_dict(self)
 
     @classmethod
     def _check_dict(cls, game, d: dict) -> None:
         """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        from .saved import check_state
-
         check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: BigNumberGame, d: dict) -> BigNumberState:
-        s = cls.__new__(cls)
-        s.game = game
-        s.current_player, s.phase, s.over = d["current_player"], d["phase"], d["over"]
-        s.hands = [list(h) for h in d["hands"]]
-        s.known = [list(k) for k in d["known"]]
-        s.aside, s.out = list(d["aside"]), list(d["out"])
-        s.middle, s.owner = tuple(d["middle"]), d["owner"]
-        s.passes, s.pending = d["passes"], tuple(d["pending"])
-        s.deal, s.deal_start = d["deal"], d["deal_start"]
-        s.scores_ = list(d["scores"])
-        s.history = [list(x) for x in d["history"]]
-        s._plays = s._mask = None
-        return s
-
-
-def _counts(cards) -> list[int]:
-    out = [0] * NUM_TYPES
-    for c in cards:
-        out[c] += 1
-    return out
+        return from_dict(cls, game, d)

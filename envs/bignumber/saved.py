@@ -1,14 +1,20 @@
-"""Checking a saved Big Number state (``BigNumberState.from_dict``) before it is built: every
-field's type, size and range, card conservation, known cards within the hands (hidden
-information), the round and deal bookkeeping (see envs/core/saved.py)."""
+"""A saved Big Number state: its fields (``to_dict``, ``from_dict``) and their check before a
+state is built (``check_state``): every field's type, size and range, card conservation, known
+cards within the hands (hidden information), the round and deal bookkeeping (see
+envs/core/saved.py)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
+from .actions import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
 from .cards import HAND_SIZE, NUM_TYPES, card_name, is_set
-from .rules import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
+
+if TYPE_CHECKING:
+    from .rules import BigNumberGame, BigNumberState
 
 FIELDS = (
     "current_player",
@@ -27,6 +33,44 @@ FIELDS = (
     "scores",
     "history",
 )
+
+
+def to_dict(st: BigNumberState) -> dict:
+    """The state's fields as JSON values (``BigNumberState.to_dict``'s ``state``)."""
+    return {
+        "current_player": st.current_player,
+        "phase": st.phase,
+        "over": st.over,
+        "hands": [h[:] for h in st.hands],
+        "known": [k[:] for k in st.known],
+        "aside": st.aside[:],
+        "out": st.out[:],
+        "middle": list(st.middle),
+        "owner": st.owner,
+        "passes": st.passes,
+        "pending": list(st.pending),
+        "deal": st.deal,
+        "deal_start": st.deal_start,
+        "scores": st.scores_[:],
+        "history": [x[:] for x in st.history],
+    }
+
+
+def from_dict(cls: type[BigNumberState], game: BigNumberGame, d: dict) -> BigNumberState:
+    """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
+    s = cls.__new__(cls)
+    s.game = game
+    s.current_player, s.phase, s.over = d["current_player"], d["phase"], d["over"]
+    s.hands = [list(h) for h in d["hands"]]
+    s.known = [list(k) for k in d["known"]]
+    s.aside, s.out = list(d["aside"]), list(d["out"])
+    s.middle, s.owner = tuple(d["middle"]), d["owner"]
+    s.passes, s.pending = d["passes"], tuple(d["pending"])
+    s.deal, s.deal_start = d["deal"], d["deal_start"]
+    s.scores_ = list(d["scores"])
+    s.history = [list(x) for x in d["history"]]
+    s._plays = s._mask = None
+    return s
 
 
 def check_state(game, d: dict) -> None:

@@ -1,0 +1,131 @@
+"""Big Number's observation and global state: the layouts, what a seat may know (``view``) and
+their encoders (``observe``, ``global_state``).
+
+Seats are relative (index 0 is the observer, then clockwise); counts are divided by the copies of
+each card type (1 or 2). The count pieces (hand .. known) come first and are contiguous, so
+``observe`` fills them with one assignment and scales them at once. ``rules.py``'s
+``BigNumberState`` methods of the same names call these.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..core.encoding import Layout
+from ..core.global_state import StateLayout
+from .actions import ANSWER, LEAD, PHASE_NAMES, PICK
+from .cards import HAND_SIZE, NUM_TYPES, counts_of, expand, play_value
+
+if TYPE_CHECKING:
+    from .rules import BigNumberState
+
+
+def make_layout(n: int, two_decks: bool) -> Layout:
+    """The observation's pieces for ``n`` players, in buffer order."""
+    pieces = [("hand", NUM_TYPES)]  # own cards, count / copies
+    if two_decks:
+        pieces.append(("selection", NUM_TYPES))  # the play being built, own seat only
+    pieces += [
+        ("played", NUM_TYPES),  # the set just played, awaiting its pick-up
+        ("middle", NUM_TYPES),  # the set in the middle (the beaten one during the pick-up)
+        ("out_of_play", NUM_TYPES),  # cards out of play this deal, count / copies
+        ("known", (n, NUM_TYPES)),  # cards each relative seat is known to hold (X7)
+        ("middle_size", HAND_SIZE),  # one-hot size 1-9 of the middle set
+        ("middle_owner", n),  # one-hot relative seat that played the middle set
+        ("hand_sizes", n),  # / 9
+        ("scores", n),  # penalty points / (target + 8), or / 9 with single_deal
+        ("passed", n),  # seats that passed since the middle set was played
+        ("current_player", n),  # one-hot relative seat to act
+        ("deal_start", n),  # one-hot relative seat that started this deal
+        ("phase", 3),  # one-hot: lead, answer, pick
+        ("deal", 1),  # deal index / (max deals - 1)
+    ]
+    return Layout(pieces)
+
+
+def make_state_layout(layout: Layout, n: int, two_decks: bool) -> StateLayout:
+    """The global state: seat 0's observation without its own pieces, then what no seat sees."""
+    hidden = [("hands", (n, NUM_TYPES))]  # every seat's cards, count / copies
+    if two_decks:
+        hidden.append(("selection", NUM_TYPES))  # the play the seat to act is building
+    hidden.append(("aside", NUM_TYPES))  # the cards dealt to nobody this deal (N3)
+    own = ("hand", "selection") if two_decks else ("hand",)  # the observer's pieces
+    return StateLayout(layout, own, hidden)
+
+
+def view(st: BigNumberState, player: int) -> dict:
+    """What ``player`` may know (N14): own hand and selection, everything face up, sizes."""
+    building = st.phase in (LEAD, ANSWER) and player == st.current_player
+    return {
+        "player": player,
+        "num_players": st.game.num_players,
+        "two_decks": st.game.two_decks,
+        "deal": st.deal,
+        "deal_start": st.deal_start,
+        "current_player": st.current_player,
+        "phase": PHASE_NAMES[st.phase],
+        "hand": expand(st.hands[player]),
+        "selection": list(st.pending) if building else [],
+        "played": list(st.pending) if st.phase == PICK else [],
+        "middle": list(st.middle),
+        "middle_owner": st.owner,
+        "middle_value": play_value(st.middle) if st.middle else 0,
+        "passed": st.passed,
+        "out_of_play": expand(st.out),
+        "known": [expand(k) for k in st.known],
+        "hand_sizes": [sum(h) for h in st.hands],
+        "scores": list(st.scores_),
+        "deal_penalties": [list(x) for x in st.history],
+    }
+
+
+def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
+    """Encode ``view(player)`` into the layout (it runs every step: the count pieces in one go)."""
+    g = st.game
+    n = g.num_players
+    o = g.offsets
+    buf = np.zeros(g.layout.size, dtype=np.float32)
+    order = [(player + i) % n for i in range(n)]
+    empty = [0] * NUM_TYPES
+    counts = list(st.hands[player])
+    if g.two_decks:
+        building = st.phase in (LEAD, ANSWER) and player == st.current_player
+        counts += counts_of(st.pending) if building and st.pending else empty
+    counts += counts_of(st.pending) if st.phase == PICK else empty
+    counts += counts_of(st.middle) if st.middle else empty
+    counts += st.out
+    for q in order:
+        counts += st.known[q]
+    buf[: g.count_size] = counts
+    if g.copies > 1:
+        buf[: g.count_size] *= 1.0 / g.copies
+    if st.middle:
+        buf[o["middle_size"] + len(st.middle) - 1] = 1.0
+        buf[o["middle_owner"] + (st.owner - player) % n] = 1.0
+    a = o["hand_sizes"]
+    buf[a : a + n] = [sum(st.hands[q]) / HAND_SIZE for q in order]
+    a = o["scores"]
+    buf[a : a + n] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
+    for q in st.passed:
+        buf[o["passed"] + (q - player) % n] = 1.0
+    if st.current_player is not None:
+        buf[o["current_player"] + (st.current_player - player) % n] = 1.0
+        buf[o["phase"] + st.phase] = 1.0
+    buf[o["deal_start"] + (st.deal_start - player) % n] = 1.0
+    buf[o["deal"]] = min(st.deal / max(g.max_deals - 1, 1), 1.0)
+    return buf
+
+
+def encode_state(st: BigNumberState) -> np.ndarray:
+    """Seat 0's observation without its own pieces, then every hand, the selection being built
+    and the aside cards. No order is encoded: every deal is shuffled afresh."""
+    g = st.game
+    buf, v = g.state_layout.start(st.observe(0))
+    scale = 1.0 / g.copies
+    v["hands"] = np.asarray(st.hands) * scale
+    v["aside"] = np.asarray(st.aside) * scale
+    if st.pending and st.phase in (LEAD, ANSWER):
+        v["selection"] = np.asarray(counts_of(st.pending)) * scale
+    return buf
