@@ -204,7 +204,8 @@ class TrainConfig:
 
     trainer: Literal["sb3", "vector", "rllib"] = "sb3"
     """sb3 (sb3-contrib's MaskablePPO on single-agent envs, training/sb3.py), vector (batched
-    self-play PPO on the batched engines, training/vector_ppo.py; Wizard, Go Big, Big Number) or
+    self-play PPO, training/vector_ppo.py: on the batched engines, and on scalar lanes for a game
+    without one, as Midgard) or
     rllib (RLlib's PPO, one policy for every seat, on a local Ray instance or a cluster,
     training/rllib.py)."""
     game: StrictStr = "gobig"
@@ -383,14 +384,6 @@ def _check_rllib(cfg: TrainConfig, bad) -> None:
 
 
 def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
-    from deckzoo.envs import vector
-
-    if env_name not in vector.available():
-        bad(
-            "trainer",
-            f"vector needs a batched engine; {cfg.game} has none (batched: "
-            f"{', '.join(vector.available())})",
-        )
     if cfg.pretrain.imitate is not None:
         bad("pretrain.imitate", "is not supported by trainer: vector (it trains from scratch)")
     if cfg.max_episode_steps is not None:

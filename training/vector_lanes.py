@@ -6,6 +6,12 @@ advances at the same pace. Lanes ``0 .. Lb-1`` are one batched engine (``deckzoo
 lanes ``Lb .. L-1`` are scalar engine states, for opponents that exist only as ``Agent``s on the
 scalar engine (the heuristic, ``ismcts:N``, a saved ``ppo:PATH``).
 
+A game without a batched engine (Midgard) plays in scalar lanes behind the batched interface
+(``deckzoo.envs.core.scalar_lanes.ScalarLanesEnv``) as lanes ``0 .. Lb-1``: there every agent is
+a "twin" (``ScalarAgents``: the scalar agent itself, one per lane and seat, deciding on
+``state.for_player(seat)``), so those lanes seat the whole mix, and only the seats the trainer
+decides with a network (learner and pool) have their observations encoded.
+
 Seats. When a game starts, one seat (drawn uniformly) is the learner's; every other seat draws a
 key of ``opponents.mix`` independently, as the SB3 trainer's opponents do:
 
@@ -38,6 +44,7 @@ from deckzoo.agents.batched import batched_agent, batched_specs
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.adapter_options import RewardTracker
 from deckzoo.envs.core.errors import ConfigError
+from deckzoo.envs.core.scalar_lanes import ScalarLanesEnv
 
 from .opponents import LEARNER as LEARNER_KEY
 from .opponents import OpponentMix
@@ -52,10 +59,50 @@ def split_mix(mix: OpponentMix | dict, twins=()) -> tuple[OpponentMix, OpponentM
     return OpponentMix.of(mix).split((*BATCHED_KEYS, *twins))
 
 
-def twin_specs(mix: OpponentMix | dict, game: str) -> list[str]:
-    """The agent specs of ``mix`` that batched lanes can seat in ``game``."""
-    weights = OpponentMix.of(mix).weights
-    return [k for k in batched_specs(game) if weights.get(k, 0) > 0]
+def twin_specs(mix: OpponentMix | dict, game: str, scalar: bool = False) -> list[str]:
+    """The agent specs of ``mix`` that batched lanes can seat in ``game``: those with a batched
+    twin, or every one when the lanes are scalar states (``scalar``: a ``ScalarLanesEnv``)."""
+    mix = OpponentMix.of(mix)
+    specs = [k for k in mix.keys if k not in BATCHED_KEYS] if scalar else batched_specs(game)
+    return [k for k in specs if mix.weights.get(k, 0) > 0]
+
+
+class ScalarAgents:
+    """The batched-twin call (``decide(engine, lanes, mask, rng)``) of an agent spec in the lanes
+    of a ``ScalarLanesEnv``: the scalar agent itself, one for each lane and seat, made when that
+    seat first decides in a game (seeded from ``rng``, the lanes' generator) and replaced when
+    the lane starts another game, so no plan an agent keeps outlives its game."""
+
+    def __init__(self, spec: str, game: str):
+        self.spec, self.game = spec, game
+        self.agents: dict[tuple[int, int], tuple[int, object]] = {}  # (lane, seat) -> (game, agent)
+
+    def __call__(self, engine: ScalarLanesEnv, lanes, mask, rng) -> np.ndarray:
+        out = np.empty(len(lanes), dtype=np.int64)
+        for i, lane in enumerate(lanes.tolist()):
+            state = engine.states[lane]
+            seat = state.current_player
+            out[i] = self._agent(lane, seat, int(engine.games[lane]), rng).act(
+                state.for_player(seat)
+            )
+        return out
+
+    def _agent(self, lane: int, seat: int, game: int, rng):
+        made, agent = self.agents.get((lane, seat), (None, None))
+        if made != game:
+            agent = make_agent(self.spec, self.game, int(rng.integers(2**63)))
+            self.agents[(lane, seat)] = (game, agent)
+        return agent
+
+    def get_state(self) -> list:
+        return [[lane, seat, g, a.get_state()] for (lane, seat), (g, a) in self.agents.items()]
+
+    def set_state(self, saved: list) -> None:
+        self.agents = {}
+        for lane, seat, g, state in saved:
+            agent = make_agent(self.spec, self.game, 0)
+            agent.set_state(state)
+            self.agents[(int(lane), int(seat))] = (int(g), agent)
 
 
 def default_scalar_lanes(mix: OpponentMix | dict, num_players: int, lanes: int, twins=()) -> int:
@@ -99,7 +146,11 @@ class Lanes:
         self.rng = rng
         name = getattr(game, "name", None)  # (the game's class attribute)
         self.twin_specs = list(twins) if self.Lb else []
-        self._twins = [batched_agent(spec, name) for spec in self.twin_specs]
+        self.scalar_env = isinstance(batched, ScalarLanesEnv)
+        self._twins = [
+            ScalarAgents(spec, name) if self.scalar_env else batched_agent(spec, name)
+            for spec in self.twin_specs
+        ]
         if None in self._twins:
             spec = self.twin_specs[self._twins.index(None)]
             raise ConfigError(f"opponents.mix: {spec!r} has no batched twin in {name}")
@@ -125,7 +176,7 @@ class Lanes:
                 "opponents.mix has only agents, which play on the scalar engine: "
                 "set vector.scalar_lanes to n_envs (or null)"
             )
-        for spec in agent_mix.keys:
+        for spec in (*agent_mix.keys, *(self.twin_specs if self.scalar_env else ())):
             make_agent(spec, name, 0)  # a bad spec fails here, naming itself
         self._batched_mix, self._all_mix = batched_mix, batched_mix + agent_mix
         self.pool_ids: list[int] = []  # the drawable snapshots, oldest first (set by the trainer)
@@ -147,6 +198,9 @@ class Lanes:
             obs, mask, player = self.batched.reset(seed=seed)
             self.obs[: self.Lb], self.mask[: self.Lb], self.player[: self.Lb] = obs, mask, player
             self._draw_batched(np.arange(self.Lb))
+            if self.scalar_env:
+                for twin in self._twins:
+                    twin.agents = {}
         self.states = [None] * self.Ls
         self._trackers = [None] * self.Ls
         for j in range(self.Ls):
@@ -198,6 +252,22 @@ class Lanes:
     def _draw_batched(self, lanes: np.ndarray) -> None:
         keys = self._batched_mix.draw_indices(self.rng, (len(lanes), self.n))
         self._key_seats(lanes, keys, self._batched_mix.keys)
+        if self.scalar_env:
+            self._observe_network_seats(lanes)
+
+    def _observe_network_seats(self, lanes: np.ndarray, encode: bool = True) -> None:
+        """Scalar lanes encode the observations of the seats a network decides (learner, pool)
+        only, and none where one action is legal (the trainer decides those without a network
+        pass); with ``encode`` the new games' first positions are encoded again for their new
+        seats."""
+        env = self.batched
+        if env.observe_seats is None:
+            env.observe_seats = np.zeros((self.Lb, self.n), dtype=bool)
+            env.observe_forced = False
+        kind, twin = self.seat_kind[lanes], self.seat_twin[lanes]
+        env.observe_seats[lanes] = ((kind == LEARNER) | (kind == POOL)) & (twin < 0)
+        if encode:
+            self.obs[lanes] = env.observe_lanes(lanes)
 
     def _start_scalar(self, j: int) -> None:
         """A new game in scalar lane ``j``: seats drawn until one is an agent without a batched
@@ -319,6 +389,8 @@ class Lanes:
                 for (j, seat, spec), a in self._agents.items()
             ],
         }
+        if self.scalar_env:
+            meta["twin_agents"] = [t.get_state() for t in self._twins]
         if self.Lb:
             b_arrays, b_meta = self.batched.get_state()
             arrays.update({f"batched.{k}": v for k, v in b_arrays.items()})
@@ -334,6 +406,10 @@ class Lanes:
         for key in ("seat_kind", "seat_snapshot", "obs", "mask", "player"):
             getattr(self, key)[...] = arrays[key]
         self.seat_twin[...] = arrays.get("seat_twin", -1)  # (saved before batched twins: none)
+        if self.scalar_env:
+            for twin, saved in zip(self._twins, meta["twin_agents"]):
+                twin.set_state(saved)
+            self._observe_network_seats(np.arange(self.Lb), encode=False)
         self.rng.bit_generator.state = meta["rng"]
         self.pool_ids = [int(i) for i in meta["pool_ids"]]
         self.agent_spec = [list(x) for x in meta["agent_spec"]]

@@ -1,19 +1,25 @@
 """Batched self-play PPO on the batched engines (``trainer: vector``), one file, CleanRL-style.
 
-    deckzoo train --config configs/wizard-vector.yaml      # Wizard, Go Big, Big Number
+    deckzoo train --config configs/wizard-vector.yaml      # every game
 
 Why. The SB3 trainer steps one game at a time and asks a network about one observation at a
 time for every opponent. Here ``n_envs`` games (*lanes*) advance together: every step makes one
 decision in every lane, and every seat the learner plays, in every lane, is decided by one
 forward pass over a ``(rows, obs_dim)`` batch. Most seats can be the learner itself (the mix key
 ``learner``), so most decisions are training data. Lanes, seats and the opponent mix are
-described in ``training/vector_lanes.py``.
+described in ``training/vector_lanes.py``. A game with a batched engine plays on it; a game
+without one (Midgard) on scalar lanes behind the same interface (``envs/core/scalar_lanes.py``).
 
 One iteration:
 
 1. **Collect** ``ppo.n_steps`` steps in every lane. A learner seat's decision is a transition:
    observation, legal mask, action, log-probability, value. The action is sampled from the
    masked softmax: the logits of illegal actions are set to -inf, so they have probability 0.
+   A *forced* decision (one legal action) of a learner or pool seat takes that action without
+   a network pass and, for the learner, without a transition: no choice was made, so there is
+   nothing to learn from it (Midgard asks every seat in its reaction windows: about a quarter
+   of its decisions are forced). What its seat receives meanwhile goes to the seat's previous
+   transition, as while other seats act.
 2. **Credit.** Each (lane, seat) has its own trajectory: its transitions in order, linked by
    ``Rollout.next``. The reward of a transition is everything its seat receives from its
    decision up to its next one, including what arrives while other seats act (a trick another
@@ -31,8 +37,9 @@ One iteration:
    greedy, in every seat in turn, win share with a 95% Wilson interval), TensorBoard,
    checkpoints.
 
-An *env step* is one learner decision (a transition), as in the SB3 trainer: ``total_timesteps``,
-the intervals and steps/s count those. ``decisions/s`` in the logs counts every seat's.
+An *env step* is one learner decision, as in the SB3 trainer (forced ones included, though they
+are no transitions): ``total_timesteps``, the intervals and steps/s count those. ``decisions/s``
+in the logs counts every seat's.
 
 The run folder (``run_dir``)::
 
@@ -67,7 +74,7 @@ import torch
 from torch import nn
 
 from deckzoo.agents import features as input_features
-from deckzoo.envs import vector
+from deckzoo.envs import registry, vector
 from deckzoo.envs.core.errors import ConfigError
 
 from . import checkpoint as shared
@@ -288,6 +295,7 @@ class VectorRunState(RunState):
 
     step: int = 0  # learner decisions (env steps)
     decisions: int = 0  # decisions of every seat
+    forced: int = 0  # learner decisions with one legal action (no transition)
     updates: int = 0
 
 
@@ -357,15 +365,20 @@ class VectorTrainer(Run):
         self.ready = True
 
     def make_lanes(self, rng: np.random.Generator) -> Lanes:
-        """The batched engine's lanes plus the scalar lanes the opponent mix needs."""
+        """The batched engine's lanes plus the scalar lanes the opponent mix needs. A game without
+        a batched engine plays on scalar lanes behind the batched interface, where every agent
+        of the mix can sit (``vector.make_scalar_lanes``)."""
         cfg = self.cfg
-        twins = twin_specs(self.mix, self.game.name) if cfg.vector.batched_agents else []
+        engine = registry.canonical(cfg.game) in vector.available()
+        twins = []
+        if cfg.vector.batched_agents:
+            twins = twin_specs(self.mix, self.game.name, scalar=not engine)
         scalar = cfg.vector.scalar_lanes
         if scalar is None:
             scalar = default_scalar_lanes(self.mix, self.n, cfg.n_envs, twins)
         batched = None
         if cfg.n_envs > scalar:
-            batched = vector.make(
+            batched = (vector.make if engine else vector.make_scalar_lanes)(
                 cfg.game,
                 num_envs=cfg.n_envs - scalar,
                 num_players=self.n,
@@ -388,20 +401,31 @@ class VectorTrainer(Run):
         for _ in range(self.cfg.ppo.n_steps):
             player = lanes.player.copy()
             kind = lanes.seat_kind[lane_ids, player]
+            forced = self._forced(kind)
             actions = np.zeros(lanes.L, dtype=np.int64)
-            rows = np.flatnonzero(kind == LEARNER)
+            learner = kind == LEARNER
+            rows = np.flatnonzero(learner & ~forced)
             if len(rows):
                 actions[rows] = self._learner_actions(rows, player[rows])
-            self._opponent_actions(kind, actions)
+            self._opponent_actions(kind, actions, forced)
+            actions[forced] = lanes.mask[forced].argmax(axis=1)
             rewards, ended = lanes.step(actions)
             episodes, returns = self._credit(rewards, ended)
             finished, finished_return = finished + episodes, finished_return + returns
-            self.rs.step += len(rows)
+            self.rs.step += int(np.count_nonzero(learner))
+            self.rs.forced += int(np.count_nonzero(learner & forced))
             self.rs.decisions += lanes.L
         return {
             "charts/episode_return": finished_return / max(finished, 1),
             "charts/episodes": finished,
         }
+
+    def _forced(self, kind: np.ndarray) -> np.ndarray:
+        """``(L,)`` bool: the lanes where a learner or pool seat has one legal action."""
+        lanes, forced = self.lanes, np.zeros(len(kind), dtype=bool)
+        rows = np.flatnonzero((kind == LEARNER) | (kind == POOL))
+        forced[rows] = np.count_nonzero(lanes.mask[rows], axis=1) == 1
+        return forced
 
     def _learner_actions(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Sample the learner's actions in ``rows`` and record them as transitions, each linked
@@ -441,15 +465,16 @@ class VectorTrainer(Run):
         """What the networks (learner and pool) take for rows of observations."""
         return obs if self.features is None else self.features(obs)
 
-    def _opponent_actions(self, kind: np.ndarray, actions: np.ndarray) -> None:
-        """Fill in the RANDOM and POOL seats' actions (agents decide inside ``Lanes.step``)."""
+    def _opponent_actions(self, kind: np.ndarray, actions: np.ndarray, forced: np.ndarray) -> None:
+        """Fill in the RANDOM and POOL seats' actions (agents decide inside ``Lanes.step``; forced
+        pool seats are left to the caller)."""
         lanes = self.lanes
         rows = np.flatnonzero(kind == RANDOM)
         if len(rows):
             actions[rows] = np.where(
                 lanes.mask[rows], self.rng.random((len(rows), lanes.num_actions)), -1.0
             ).argmax(axis=1)
-        rows = np.flatnonzero(kind == POOL)
+        rows = np.flatnonzero((kind == POOL) & ~forced)
         if len(rows):
             snap = lanes.seat_snapshot[rows, lanes.player[rows]]
             with torch.no_grad():
@@ -563,6 +588,7 @@ class VectorTrainer(Run):
         )
         return {
             "decisions": rs.decisions,
+            "forced_decisions": rs.forced,
             "updates": rs.updates,
             "budget_cpu_seconds": rs.train_cpu_seconds,
             "decisions_per_second": rs.decisions / max(rs.train_seconds, 1e-9),
