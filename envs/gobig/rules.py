@@ -45,35 +45,31 @@ from ..core.game import Game, State, copy_rng
 from ..core.global_state import StateLayout, put_pile
 from ..core.options import Option
 
-VALUES = 7
-COPIES = 13
-HAND_SIZE = 6
-MARKET_SIZE = 2
-TOTAL_CARDS = VALUES * COPIES
+# The card counts (cards.py), action ids and phases (actions.py) were defined here before the
+# engine was split by what it does; importing them from rules.py keeps working.
+from .actions import (
+    DRAW_DECK,
+    NUM_ACTIONS,
+    NUM_PLAYS,
+    PHASE_DRAW,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PLAY_BASE,  # noqa: F401  (re-exported)
+    TAKE_MARKET,
+    action_name,
+    decode_play,
+    encode_play,  # noqa: F401  (re-exported)
+)
+from .cards import COPIES, HAND_SIZE, MARKET_SIZE, TOTAL_CARDS, VALUES
+from .saved import check_state, from_dict, to_dict
+from .text import render, render_view
 
-PLAY_BASE = 0
-NUM_PLAYS = 3 * VALUES
-DRAW_DECK = NUM_PLAYS  # 21
-TAKE_MARKET = NUM_PLAYS + 1  # 22
-NUM_ACTIONS = NUM_PLAYS + 2
-
-PHASE_PLAY, PHASE_DRAW, PHASE_OVER = 0, 1, 2
 # Deck cards the global state shows in order: every draw and market refill takes 2 from the top,
 # so 12 cover six of them (a round and a half at 4 players); the rest of the deck is in its counts.
 DECK_WINDOW = 12
-PHASE_NAMES = ("play", "draw", "over")
 _CARD_VALUES = np.arange(1, VALUES + 1)
 _SET_SIZES = np.arange(1, 4).reshape(3, 1)
-
-
-def encode_play(value: int, size: int) -> int:
-    return PLAY_BASE + (size - 1) * VALUES + (value - 1)
-
-
-def decode_play(action: int) -> tuple[int, int]:
-    """(value, size) of a play action."""
-    size, value = divmod(action - PLAY_BASE, VALUES)
-    return value + 1, size + 1
 
 
 def beaten_seats(displays: list, player: int, value: int, size: int) -> list[int]:
@@ -417,113 +413,23 @@ class GoBigState(State):
 
     # ---- text and serialisation -------------------------------------------------------
     def action_name(self, action: int) -> str:
-        if action == DRAW_DECK:
-            return "draw from deck"
-        if action == TAKE_MARKET:
-            return "take market"
-        if 0 <= action < NUM_PLAYS:
-            value, size = decode_play(action)
-            return f"play {size}x{value}"
-        return f"<invalid action {action}>"
+        return action_name(action)
 
     def render(self, observer: int | None = None) -> str:
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
-        if observer is not None:
-            return self.render_view(observer)
-        n = self.game.num_players
-        lines = [
-            (
-                f"Go Big - turn {self.turn}, deck {len(self.deck)}, market {sorted(self.market)}, "
-                f"box {self.box.tolist()}"
-            )
-        ]
-        for p in range(n):
-            d = self.displays[p]
-            hand = " ".join(str(v + 1) * int(c) for v, c in enumerate(self.hands[p]) if c)
-            mark = ">" if p == self.current_player else " "
-            lines.append(
-                f"{mark} player_{p}: display {'-' if d is None else f'{d[1]}x{d[0]}'}, "
-                f"bank {int(self.scores()[p])} pts ({int(self.banks[p].sum())} cards), "
-                f"hand [{hand}]"
-            )
-        if self.over:
-            lines.append(self.game_over_line())
-        else:
-            lines.append(f"player_{self.current_player} to {PHASE_NAMES[self.phase]}")
-        return "\n".join(lines)
+        """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""
+        return render(self, observer)
 
     def render_view(self, player: int) -> str:
-        """The table as ``player`` sees it, from ``view(player)`` only. Cards are their values, as
-        in the action names (``play 2x5`` plays two 5s)."""
-        v = self.view(player)
-
-        def cards(values) -> str:
-            return " ".join(map(str, values)) or "-"
-
-        def counts(row) -> list[int]:
-            return [value + 1 for value, c in enumerate(row) for _ in range(c)]
-
-        lines = [
-            (
-                f"Go Big - turn {v['turn']}; deck {v['deck_size']} cards; "
-                f"market: {cards(v['market'])}; box (beaten): {cards(counts(v['box']))}"
-            )
-        ]
-        for q in range(v["num_players"]):
-            mark = ">" if q == v["current_player"] else " "
-            d = v["displays"][q]
-            shown = "-" if d is None else f"{d[1]}x{d[0]}"
-            you = " (you)" if q == player else ""
-            known = counts(v["known_in_hand"][q])  # taken from the market: public (X7)
-            hand = (
-                f"hand {cards(counts(v['hand']))}"
-                if q == player
-                else f"{v['hand_sizes'][q]} cards in hand"
-                + (f" (known: {cards(known)})" if known else "")
-            )
-            lines.append(
-                f"{mark} player_{q}{you}: display {shown}; bank {v['scores'][q]} pts: "
-                f"{cards(counts(v['banks'][q]))}; {hand}"
-            )
-        if v["current_player"] is None:
-            lines.append(f"game over; winners: {', '.join(f'player_{w}' for w in self.winners())}")
-        else:
-            lines.append(f"player_{v['current_player']} to {v['phase']}")
-        return "\n".join(lines)
+        return render_view(self, player)
 
     def _to_dict(self) -> dict:
-        return {
-            "current_player": self.current_player,
-            "phase": self.phase,
-            "turn": self.turn,
-            "start_player": self.start_player,
-            "over": self.over,
-            "hands": self.hands.tolist(),
-            "known": self.known.tolist(),
-            "deck": list(self.deck),
-            "market": list(self.market),
-            "displays": [None if d is None else list(d) for d in self.displays],
-            "banks": self.banks.tolist(),
-            "box": self.box.tolist(),
-        }
+        return to_dict(self)
 
     @classmethod
     def _check_dict(cls, game, d: dict) -> None:
         """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        from .saved import check_state
-
         check_state(game, d)
 
     @classmethod
     def _from_dict(cls, game: GoBigGame, d: dict) -> GoBigState:
-        s = cls.__new__(cls)
-        s.game = game
-        s.current_player, s.phase, s.turn = d["current_player"], d["phase"], d["turn"]
-        s.start_player, s.over = d["start_player"], d["over"]
-        s.hands = np.asarray(d["hands"], dtype=np.int64)
-        s.known = np.asarray(d["known"], dtype=np.int64).reshape(s.hands.shape)
-        s.deck, s.market = list(d["deck"]), list(d["market"])
-        s.displays = [None if x is None else tuple(x) for x in d["displays"]]
-        s.banks = np.asarray(d["banks"], dtype=np.int64)
-        s.box = np.asarray(d["box"], dtype=np.int64)
-        return s
+        return from_dict(cls, game, d)

@@ -1,12 +1,19 @@
-"""Checking a saved Go Big state (``GoBigState.from_dict``) before it is built: every field's
-type, size and range, card conservation and the turn structure (see envs/core/saved.py)."""
+"""A saved Go Big state: its fields (``to_dict``, ``from_dict``) and their check before a state is
+built (``check_state``): every field's type, size and range, card conservation and the turn
+structure (see envs/core/saved.py)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
-from .rules import COPIES, MARKET_SIZE, PHASE_DRAW, PHASE_NAMES, PHASE_OVER, PHASE_PLAY, VALUES
+from .actions import PHASE_DRAW, PHASE_NAMES, PHASE_OVER, PHASE_PLAY
+from .cards import COPIES, MARKET_SIZE, VALUES
+
+if TYPE_CHECKING:
+    from .rules import GoBigGame, GoBigState
 
 FIELDS = (
     "current_player",
@@ -22,6 +29,39 @@ FIELDS = (
     "banks",
     "box",
 )
+
+
+def to_dict(st: GoBigState) -> dict:
+    """The state's fields as JSON values (``GoBigState.to_dict``'s ``state``)."""
+    return {
+        "current_player": st.current_player,
+        "phase": st.phase,
+        "turn": st.turn,
+        "start_player": st.start_player,
+        "over": st.over,
+        "hands": st.hands.tolist(),
+        "known": st.known.tolist(),
+        "deck": list(st.deck),
+        "market": list(st.market),
+        "displays": [None if d is None else list(d) for d in st.displays],
+        "banks": st.banks.tolist(),
+        "box": st.box.tolist(),
+    }
+
+
+def from_dict(cls: type[GoBigState], game: GoBigGame, d: dict) -> GoBigState:
+    """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
+    s = cls.__new__(cls)
+    s.game = game
+    s.current_player, s.phase, s.turn = d["current_player"], d["phase"], d["turn"]
+    s.start_player, s.over = d["start_player"], d["over"]
+    s.hands = np.asarray(d["hands"], dtype=np.int64)
+    s.known = np.asarray(d["known"], dtype=np.int64).reshape(s.hands.shape)
+    s.deck, s.market = list(d["deck"]), list(d["market"])
+    s.displays = [None if x is None else tuple(x) for x in d["displays"]]
+    s.banks = np.asarray(d["banks"], dtype=np.int64)
+    s.box = np.asarray(d["box"], dtype=np.int64)
+    return s
 
 
 def check_state(game, d: dict) -> None:

@@ -1,0 +1,11 @@
+"""Go Big's cards: 91 cards, 13 copies of each value 1-7; hands of 6 and a market of 2.
+
+Cards are their values (1-7) in piles and lists, and count rows over the values elsewhere
+(index value - 1).
+"""
+
+VALUES = 7
+COPIES = 13
+HAND_SIZE = 6
+MARKET_SIZE = 2
+TOTAL_CARDS = VALUES * COPIES
