@@ -86,6 +86,12 @@ def _encode(value) -> tuple[bool, object]:
         if not all(ok for ok, _ in items.values()):
             return False, None
         return True, {k: e for k, (_, e) in items.items()}
+    if isinstance(value, dict) and all(type(k) is int for k in value):
+        # JSON keys are strings: int keys (a seat -> plan table) are kept as [key, value] pairs
+        pairs = [(k, _encode(v)) for k, v in value.items()]
+        if not all(ok for _, (ok, _) in pairs):
+            return False, None
+        return True, {"__int_keys__": [[k, e] for k, (_, e) in pairs]}
     return False, None
 
 
@@ -93,6 +99,8 @@ def _decode(enc):
     if isinstance(enc, dict):
         if "__generator__" in enc:
             return rng_from_dict({"bit_generator": enc["__generator__"]})
+        if "__int_keys__" in enc:
+            return {int(k): _decode(v) for k, v in enc["__int_keys__"]}
         return {k: _decode(v) for k, v in enc.items()}
     if isinstance(enc, list):
         return [_decode(v) for v in enc]

@@ -231,3 +231,31 @@ def test_agents_sit_in_scalar_lanes_and_only_network_seats_are_observed(seats, t
         state = env.states[lane]
         expect = state.observe(state.current_player) if wanted[lane] else 0.0
         np.testing.assert_array_equal(lanes.obs[lane], expect)
+
+
+def test_resumed_run_ends_where_an_uninterrupted_one_does(tmp_path, monkeypatch):
+    """Killed after step 300 and resumed: the network, the lanes' games, seats and the heuristic
+    seats' agents (generators and the plans they keep, seat -> plan) continue exactly."""
+    straight = VectorTrainer(tiny(tmp_path / "a", steps=600))
+    straight.run()
+    collect = VectorTrainer.collect
+
+    def killed(self):
+        if self.rs.step >= 300:
+            raise KeyboardInterrupt
+        return collect(self)
+
+    monkeypatch.setattr(VectorTrainer, "collect", killed)
+    with pytest.raises(KeyboardInterrupt):
+        train(tiny(tmp_path / "b", steps=600))
+    monkeypatch.setattr(VectorTrainer, "collect", collect)
+    resumed = VectorTrainer(tiny(tmp_path / "b", steps=600), resume=True)
+    resumed.run()
+    assert straight.rs.step == resumed.rs.step and straight.rs.forced == resumed.rs.forced
+    pa, pb = straight.net.state_dict(), resumed.net.state_dict()
+    assert all(torch.equal(pa[k], pb[k]) for k in pa)
+    la, ma = straight.lanes.get_state()
+    lb, mb = resumed.lanes.get_state()
+    assert ma == mb and all(np.array_equal(la[k], lb[k]) for k in la)
+    agents = [a for twin in ma["twin_agents"] for a in twin]
+    assert agents and all("_plans" in a[3] for a in agents)
