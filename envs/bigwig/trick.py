@@ -136,55 +136,62 @@ def trick_winner(kinds, point_trump) -> int | None:
     ``kinds``: the card of each position (``WELL`` for a well card); returns the winning position,
     or None. Follows the same steps as ``resolve_trick`` (tests/bigwig/test_trick.py compares the
     two over many random tricks)."""
-    value, colour = _VALUE, _COLOUR
     cards = [(i, k) for i, k in enumerate(kinds) if k != WELL]  # step 1
+    cards, trump, lowest = _effects(cards, point_trump)  # steps 2-5
+    colour = _COLOUR
+    if lowest:  # step 6: the lowest non-trump, else the lowest trump
+        plain = [(i, k) for i, k in cards if k < NUM_STANDARD and not trump[colour[k]]]
+        return _sole_extreme(plain or cards, lowest=True)
+    trumps = [(i, k) for i, k in cards if k >= NUM_STANDARD or trump[colour[k]]]
+    return _sole_extreme(trumps or cards, lowest=False)
+
+
+def _effects(cards, point_trump):
+    """Steps 2-5 for ``trick_winner``: the cards still valid, the trump colours and whether an
+    effective Dvergar makes the lowest win."""
+    value = _VALUE
     seen: dict[int, int] = {}
     for _, k in cards:
         if k >= NUM_STANDARD:
             v = value[k]
             seen[v] = seen.get(v, 0) + 1
     active = {i: k for i, k in cards if k in EFFECT_KINDS and seen[value[k]] < 2}  # step 2
-    if active:
-        fenrir = [i for i, k in active.items() if k == FENRIR]
-        if fenrir:  # step 3
-            active = {fenrir[0]: FENRIR}
-        hm = [i for i, k in active.items() if k == HUGIN_MUNIN]
-        invalid = ()
-        if hm:  # step 4
-            h = hm[0]
-            others = [value[k] for i, k in cards if i != h]
-            if others:
-                top = max(others)
-                invalid = {i for i, k in cards if i != h and value[k] == top}
-                for i in invalid:
-                    active.pop(i, None)
-                cards = [(i, k) for i, k in cards if i not in invalid]
-        trump = point_trump
-        lowest = False
-        for k in active.values():
-            if k in FIVES:  # step 5
-                c = FIVE_COLOUR[k]
-                trump = (c == 0, c == 1, c == 2, c == 3)
-            elif k == DVERGAR:
-                lowest = True
-    else:
-        trump, lowest = point_trump, False
+    if not active:
+        return cards, point_trump, False
+    fenrir = [i for i, k in active.items() if k == FENRIR]
+    if fenrir:  # step 3
+        active = {fenrir[0]: FENRIR}
+    hm = [i for i, k in active.items() if k == HUGIN_MUNIN]
+    if hm:  # step 4
+        h = hm[0]
+        others = [value[k] for i, k in cards if i != h]
+        if others:
+            top = max(others)
+            invalid = {i for i, k in cards if i != h and value[k] == top}
+            for i in invalid:
+                active.pop(i, None)
+            cards = [(i, k) for i, k in cards if i not in invalid]
+    trump = point_trump
+    lowest = False
+    for k in active.values():
+        if k in FIVES:  # step 5
+            c = FIVE_COLOUR[k]
+            trump = (c == 0, c == 1, c == 2, c == 3)
+        elif k == DVERGAR:
+            lowest = True
+    return cards, trump, lowest
+
+
+def _sole_extreme(cards, lowest: bool) -> int | None:
+    """The position of the highest value among ``cards`` (the lowest with ``lowest``); None when
+    two cards share it (no winner)."""
+    value = _VALUE
     best = None
     best_v = 0
     tied = False
-    if lowest:  # step 6: the lowest non-trump, else the lowest trump
-        plain = [(i, k) for i, k in cards if k < NUM_STANDARD and not trump[colour[k]]]
-        for i, k in plain or cards:
-            v = value[k]
-            if best is None or v < best_v:
-                best, best_v, tied = i, v, False
-            elif v == best_v:
-                tied = True
-        return None if tied else best
-    trumps = [(i, k) for i, k in cards if k >= NUM_STANDARD or trump[colour[k]]]
-    for i, k in trumps or cards:
+    for i, k in cards:
         v = value[k]
-        if best is None or v > best_v:
+        if best is None or (v < best_v if lowest else v > best_v):
             best, best_v, tied = i, v, False
         elif v == best_v:
             tied = True
