@@ -124,6 +124,15 @@ def check_state(game, d: dict) -> None:
         f.fail("hands", f"a player holds more than {HAND_SIZE} cards: {sizes.tolist()}")
     if not over and (sizes == 0).any():
         f.fail("hands", "a player has an empty hand in a running deal (the deal would have ended)")
+    _check_round(f, game, phase, cp, middle, owner, passes, pending, hands)
+
+
+def _check_round(
+    f: Fields, game, phase: int, cp, middle, owner, passes: int, pending, hands
+) -> None:
+    """The round: a set in the middle has an owner, the passes have not ended the round, the
+    phase fits the middle, and a pick-up or a selection in progress is one the game can have."""
+    n = game.num_players
     if bool(middle) != (owner is not None):
         f.fail(
             "owner", f"is {owner!r} but the middle is {middle!r} (a set in the middle has an owner)"

@@ -174,6 +174,26 @@ def check_state(game, d: dict) -> None:
                 f"player {q} has a face-down card but does not play in this trick "
                 "(hidden information)",
             )
+    _check_altar_pile(f, collected, altar, small, holmgangs, on_table, round_card, rnd)
+    sizes = hands.sum(axis=1) + [w + (c not in (NONE, WELL)) for w, c in zip(well, commits)]
+    if (sizes > HAND_LIMIT).any():
+        f.fail("hands", f"a player holds more than {HAND_LIMIT} cards: {sizes.tolist()}")
+    if phase == PHASE_COMMIT and cp not in participants:
+        f.fail("current_player", f"is {cp!r}, who does not play in this trick ({participants})")
+    _check_tickets(f, phase, cp, queue, tickets, hands)
+    if phase in (PHASE_TARGET, PHASE_STAKE) and (cp != challenger or round_card != HOLMGANG):
+        f.fail(
+            "phase",
+            f"is {PHASE_NAMES[phase]}, which needs a holmgang round and the challenger to act",
+        )
+
+
+
+def _check_altar_pile(
+    f: Fields, collected, altar, small, holmgangs, on_table, round_card, rnd
+) -> None:
+    """The small cards: collected, under the altar, in the altar pile, the point card on the table
+    and the holmgangs revealed make up the 24; the round count fits the cards revealed."""
     pile = collected.sum(axis=0).tolist() + [holmgangs]
     pile[:NUM_POINT_KINDS] = [a + b for a, b in zip(pile, altar.tolist())]
     for k in small:
@@ -196,17 +216,6 @@ def check_state(game, d: dict) -> None:
         )
     if round_card == NONE and rnd:
         f.fail("round_card", "is missing (-1) after the first round started")
-    sizes = hands.sum(axis=1) + [w + (c not in (NONE, WELL)) for w, c in zip(well, commits)]
-    if (sizes > HAND_LIMIT).any():
-        f.fail("hands", f"a player holds more than {HAND_LIMIT} cards: {sizes.tolist()}")
-    if phase == PHASE_COMMIT and cp not in participants:
-        f.fail("current_player", f"is {cp!r}, who does not play in this trick ({participants})")
-    _check_tickets(f, phase, cp, queue, tickets, hands)
-    if phase in (PHASE_TARGET, PHASE_STAKE) and (cp != challenger or round_card != HOLMGANG):
-        f.fail(
-            "phase",
-            f"is {PHASE_NAMES[phase]}, which needs a holmgang round and the challenger to act",
-        )
 
 
 def _check_tickets(f: Fields, phase: int, cp, queue, tickets, hands) -> None:

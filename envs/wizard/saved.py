@@ -131,36 +131,10 @@ def check_state(game, d: dict) -> None:
     led = f.int("led", LED_NONE, LED_FREE)
     played = f.counts("played", NUM_KINDS, int(DECK_COUNTS.max()))
     voids = f.ints("voids", 0, 2**NUM_SUITS - 1, n)
-    tricks = f.list("tricks")
-    for i, t in enumerate(tricks):
-        t = f.list(f"tricks[{i}]", 3, value=t)
-        f.int(f"tricks[{i}][0]", 0, n - 1, value=t[0])
-        f.ints(f"tricks[{i}][1]", 0, NUM_KINDS - 1, n, value=t[1])
-        f.int(f"tricks[{i}][2]", 0, n - 1, value=t[2])
+    tricks = _tricks(f, n)
     scores = f.ints("scores", -(10**6), 10**6, n)
-    history = f.list("history")
-    for i, h in enumerate(history):
-        r = Fields(h, f"{f.where}: field 'history[{i}]'", RECORD)
-        r.ints("deltas", -(10**6), 10**6, n)
-        r.ints("bids", 0, i + 1, n)
-        r.ints("tricks_won", 0, i + 1, n)
-    over = phase == PHASE_OVER
-    if over != (cp is None):
-        f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
-    finished = rnd - 1 + over  # rounds scored so far
-    if len(history) > finished:
-        f.fail(
-            "history",
-            f"lists {len(history)} rounds, but the game is in round {rnd}"
-            f"{' (over)' if over else ''}",
-        )
-    if over and rnd != rounds:
-        f.fail("round", f"is {rnd}, but the game ends after round {rounds}")
-    # (a position set up in a later round, a scenario, may lack the earlier rounds' records)
-    if len(history) == finished and scores != [
-        sum(h["deltas"][q] for h in history) for q in range(n)
-    ]:
-        f.fail("scores", f"{scores} are not the sums of the rounds' score changes in 'history'")
+    history = _history(f, n)
+    _check_rounds(f, phase, cp, rnd, rounds, history, scores)
     total = hands.sum(axis=0) + played + stock
     if flipped >= 0:
         total[flipped] += 1
@@ -203,3 +177,48 @@ def check_state(game, d: dict) -> None:
             "phase",
             "is play, which needs every bid made and the next seat after the trick's leader",
         )
+
+
+def _tricks(f: Fields, n: int) -> list:
+    """The completed tricks of the round: [leader, the n cards, winner] each."""
+    tricks = f.list("tricks")
+    for i, t in enumerate(tricks):
+        t = f.list(f"tricks[{i}]", 3, value=t)
+        f.int(f"tricks[{i}][0]", 0, n - 1, value=t[0])
+        f.ints(f"tricks[{i}][1]", 0, NUM_KINDS - 1, n, value=t[1])
+        f.int(f"tricks[{i}][2]", 0, n - 1, value=t[2])
+    return tricks
+
+
+def _history(f: Fields, n: int) -> list:
+    """The past rounds' records: every seat's score change, bid and tricks won."""
+    history = f.list("history")
+    for i, h in enumerate(history):
+        r = Fields(h, f"{f.where}: field 'history[{i}]'", RECORD)
+        r.ints("deltas", -(10**6), 10**6, n)
+        r.ints("bids", 0, i + 1, n)
+        r.ints("tricks_won", 0, i + 1, n)
+    return history
+
+
+def _check_rounds(f: Fields, phase: int, cp, rnd: int, rounds: int, history, scores) -> None:
+    """The game's progress: a seat to act until the end, no more round records than rounds
+    scored, the end after the last round, and the scores the sums of the records."""
+    n = len(scores)
+    over = phase == PHASE_OVER
+    if over != (cp is None):
+        f.fail("current_player", f"is {cp!r} but the phase is {PHASE_NAMES[phase]}")
+    finished = rnd - 1 + over  # rounds scored so far
+    if len(history) > finished:
+        f.fail(
+            "history",
+            f"lists {len(history)} rounds, but the game is in round {rnd}"
+            f"{' (over)' if over else ''}",
+        )
+    if over and rnd != rounds:
+        f.fail("round", f"is {rnd}, but the game ends after round {rounds}")
+    # (a position set up in a later round, a scenario, may lack the earlier rounds' records)
+    if len(history) == finished and scores != [
+        sum(h["deltas"][q] for h in history) for q in range(n)
+    ]:
+        f.fail("scores", f"{scores} are not the sums of the rounds' score changes in 'history'")
