@@ -107,13 +107,16 @@ _POINT_VP = POINT_VP.astype(np.int64)
 _VALUE = np.append(KIND_VALUE, 0).astype(np.int8)
 _SPECIAL = np.append(_KINDS >= NUM_STANDARD, False)
 _EFFECT = np.array([k in EFFECT_KINDS for k in range(NUM_KINDS + 1)])
-_FIVE_BIT = np.array(
-    [1 << FIVE_COLOUR[k] if k in FIVES else 0 for k in range(NUM_KINDS + 1)], dtype=np.uint8
-)
+_FIVE_BIT = np.array([1 << FIVE_COLOUR[k] if k in FIVES else 0 for k in range(NUM_KINDS + 1)])
 _COLOUR_BIT = np.array(
-    [0 if k >= NUM_STANDARD else 1 << int(KIND_COLOUR[k]) for k in range(NUM_KINDS + 1)],
-    dtype=np.uint8,
+    [0 if k >= NUM_STANDARD else 1 << int(KIND_COLOUR[k]) for k in range(NUM_KINDS + 1)]
 )
+# the flags of each kind in one uint16, read by one lookup per trick card (``_winners``):
+# bits 0-3 its colour (standard cards), 4-7 the colour a 5 makes trump, 8 special, 9 effect
+_SPECIAL_FLAG, _EFFECT_FLAG = 1 << 8, 1 << 9
+_FLAGS = (
+    _COLOUR_BIT | (_FIVE_BIT << 4) | (_SPECIAL * _SPECIAL_FLAG) | (_EFFECT * _EFFECT_FLAG)
+).astype(np.uint16)
 _COLOUR_WEIGHT = 1 << np.arange(4)  # trump colours (red, yellow, blue, green) as bits
 
 
@@ -329,7 +332,7 @@ def win_counts(candidates, picks, uniforms, trump_bits) -> np.ndarray:
     tricks = np.empty((1 + O, len(rows), S), dtype=np.int8)
     tricks[0] = kinds[:, None]
     tricks[1:] = np.moveaxis(others, 2, 0)[:, rows]
-    won = _winners(tricks, trump_bits[rows, None]) == 0  # (pairs, S)
+    won = _first_wins(tricks, trump_bits[rows, None])  # (pairs, S)
     wins[rows, kinds] = won.sum(axis=1)
     return wins
 
@@ -343,17 +346,32 @@ def trick_winners(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
 
 
 def _winners(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
-    """``trick_winners`` with the positions on the first axis, ``kind`` ``(m, ...)`` int8: every
-    step reduces over positions by combining ``m`` contiguous planes, which numpy does far
-    faster than reducing a short last axis."""
+    """``trick_winners`` with the positions on the first axis, ``kind`` ``(m, ...)`` int8."""
+    hits = _hits(kind, trump_bits)
+    return np.where(hits.sum(axis=0, dtype=np.int8) == 1, hits.argmax(axis=0), -1)
+
+
+def _first_wins(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
+    """Whether the first position wins each trick (``_winners(...) == 0``, without the
+    argmax)."""
+    hits = _hits(kind, trump_bits)
+    return hits[0] & (hits.sum(axis=0, dtype=np.int8) == 1)
+
+
+def _hits(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
+    """``(m, ...)``: the positions holding the best card of each trick (the winner when there
+    is one). ``kind`` ``(m, ...)`` int8, positions first: every step reduces over positions by
+    combining ``m`` contiguous planes, which numpy does far faster than reducing a short last
+    axis; each card's data comes from two table lookups (``_VALUE``, ``_FLAGS``)."""
     idx = kind.astype(np.intp)
     card = kind != WELL  # step 1
     val = _VALUE.take(idx)
-    spec = _SPECIAL.take(idx)
+    flags = _FLAGS.take(idx)
+    spec = (flags & _SPECIAL_FLAG) > 0
     same = np.zeros(kind.shape, dtype=np.int8)  # specials of the same value, itself included
     for j in range(len(kind)):
         same += spec[j] & (val[j] == val)
-    active = _EFFECT.take(idx) & (same < 2)  # step 2 (B9)
+    active = ((flags & _EFFECT_FLAG) > 0) & (same < 2)  # step 2 (B9)
     fenrir = active & (kind == FENRIR)  # step 3 (B10)
     active = np.where(np.logical_or.reduce(fenrir, axis=0), fenrir, active)
     hm = active & (kind == HUGIN_MUNIN)  # step 4 (B8)
@@ -362,11 +380,11 @@ def _winners(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
     invalid = np.logical_or.reduce(hm, axis=0) & others & (val == top)
     active &= ~invalid
     # step 5 (B6, B12): an effective 5's colour alone (two 5s cancel: one at most)
-    five = np.bitwise_or.reduce(np.where(active, _FIVE_BIT.take(idx), np.uint8(0)), axis=0)
-    colours = np.where(five > 0, five, trump_bits.astype(np.uint8))
+    five = np.bitwise_or.reduce(np.where(active, flags >> 4, np.uint16(0)), axis=0) & 15
+    colours = np.where(five > 0, five, trump_bits.astype(np.uint16))
     valid = card & ~invalid
     lowest = np.logical_or.reduce(active & (kind == DVERGAR), axis=0)
-    trump = valid & (spec | ((_COLOUR_BIT.take(idx) & colours) > 0))
+    trump = valid & (spec | ((flags & colours) > 0))
     plain = valid & ~trump
     pool = np.where(
         lowest,
@@ -374,8 +392,7 @@ def _winners(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
         np.where(np.logical_or.reduce(trump, axis=0), trump, valid),
     )  # step 6 (B13, B14)
     key = np.where(pool, np.where(lowest, -val, val), np.int8(-100))
-    hits = pool & (key == key.max(axis=0))
-    return np.where(hits.sum(axis=0, dtype=np.int8) == 1, hits.argmax(axis=0), -1)
+    return pool & (key == key.max(axis=0))
 
 
 __all__ = [
