@@ -333,8 +333,6 @@ class ISMCTSAgent(Agent):
         return int(top[0]) if len(top) == 1 else int(self.rng.choice(top))
 
     def _iterate(self, root: _Node, state: State) -> None:
-        rng = self.rng
-        bias = self.bias
         stop = self._stop_round
         norm = (0.0, 1.0)  # values are in [0, 1] already
         minmax = stop is not None or self.normalize
@@ -352,25 +350,7 @@ class ISMCTSAgent(Agent):
             p = state.current_player
             legal = np.flatnonzero(state.legal_mask())
             children = node.children
-            if bias > 0 and len(legal) > 1:
-                preferred = self._preferred(node, root, p, state)
-                untried = [int(a) for a in legal if (p, int(a)) not in children]
-                # Progressive widening: the agent's move first, then one more random move each
-                # time sqrt(visits) grows by 1 / WIDENING, instead of every move before any UCB.
-                allowed = 1 + int(WIDENING * math.sqrt(node.visits))
-                expand = None
-                if (p, preferred) not in children:
-                    expand = preferred
-                elif untried and len(legal) - len(untried) < allowed:
-                    expand = untried[int(rng.integers(len(untried)))]
-            else:
-                preferred = -1
-                untried = [int(a) for a in legal if (p, int(a)) not in children]
-                expand = None
-                if untried:
-                    expand = (
-                        untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
-                    )
+            expand, preferred = self._expansion(node, root, p, legal, state)
             if expand is not None:
                 child = _Node(p)
                 children[(p, expand)] = child
@@ -381,7 +361,48 @@ class ISMCTSAgent(Agent):
             _fast_apply(state, best_a)
             path.append(best)
             node = best
-        # Rollout.
+        self._rollout(state)
+        # Backpropagation: rewards in [0, 1] per seat (horizon: raw point gains).
+        if stop is not None:
+            value = np.asarray(state.score_returns(), dtype=np.float64) - self._base
+        else:
+            value = self._value(state)
+        if minmax:
+            self._lo = min(self._lo, float(value.min()))
+            self._hi = max(self._hi, float(value.max()))
+        for child in path:
+            child.visits += 1
+            if child.player >= 0:
+                child.total += value[child.player]
+
+    def _expansion(
+        self, node: _Node, root: _Node, p: int, legal: np.ndarray, state: State
+    ) -> tuple[int | None, int]:
+        """The move to expand at ``node`` (None: select among the children) and the rollout
+        agent's preferred move there (-1 without ``bias``)."""
+        children = node.children
+        rng = self.rng
+        if self.bias > 0 and len(legal) > 1:
+            preferred = self._preferred(node, root, p, state)
+            untried = [int(a) for a in legal if (p, int(a)) not in children]
+            # Progressive widening: the agent's move first, then one more random move each
+            # time sqrt(visits) grows by 1 / WIDENING, instead of every move before any UCB.
+            allowed = 1 + int(WIDENING * math.sqrt(node.visits))
+            if (p, preferred) not in children:
+                return preferred, preferred
+            if untried and len(legal) - len(untried) < allowed:
+                return untried[int(rng.integers(len(untried)))], preferred
+            return None, preferred
+        untried = [int(a) for a in legal if (p, int(a)) not in children]
+        if not untried:
+            return None, -1
+        return (untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]), -1
+
+    def _rollout(self, state: State) -> None:
+        """Play ``state`` on (random moves, or the rollout agent's) to the end, the step limit or
+        the horizon round."""
+        rng = self.rng
+        stop = self._stop_round
         steps = 0
         limit = self.max_rollout_steps
         agent = self.rollout_agent
@@ -398,18 +419,6 @@ class ISMCTSAgent(Agent):
             else:
                 state.apply(agent.act(state.for_player(p)))
             steps += 1
-        # Backpropagation: rewards in [0, 1] per seat (horizon: raw point gains).
-        if stop is not None:
-            value = np.asarray(state.score_returns(), dtype=np.float64) - self._base
-        else:
-            value = self._value(state)
-        if minmax:
-            self._lo = min(self._lo, float(value.min()))
-            self._hi = max(self._hi, float(value.max()))
-        for child in path:
-            child.visits += 1
-            if child.player >= 0:
-                child.total += value[child.player]
 
     def _select(
         self,
@@ -499,6 +508,35 @@ class ISMCTSAgent(Agent):
 _BOOLS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
 
+def _flag(val: str) -> bool:
+    if val.lower() not in _BOOLS:
+        raise ValueError(f"expected one of {', '.join(_BOOLS)}")
+    return _BOOLS[val.lower()]
+
+
+def _agent_spec(val: str) -> str:
+    """An agent spec in a spec: ``zoo/sample`` stands for ``zoo:sample`` (``:`` separates keys)."""
+    return val.replace("/", ":") if val.startswith("zoo/") else val
+
+
+# A spec's KEY=VALUE keys: the keyword option each sets and how its value is read.
+_SPEC_KEYS = {
+    "iterations": ("iterations", int),
+    "seconds": ("seconds", lambda v: float(v.rstrip("s"))),
+    "c": ("exploration", float),
+    "exploration": ("exploration", float),
+    "rollout": ("rollout", _agent_spec),
+    "prior": ("prior", _agent_spec),
+    "reward": ("reward", str),
+    "max_rollout_steps": ("max_rollout_steps", int),
+    "bias": ("bias", float),
+    "horizon": ("horizon", int),
+    "clock": ("clock", str),
+    "simultaneous": ("simultaneous", _flag),
+    "norm": ("normalize", _flag),
+}
+
+
 def parse_spec(arg: str | None) -> dict:
     """``"300"``, ``"0.5s"``, ``"300:rollout=heuristic:c=0.5:reward=score"`` -> keyword options.
 
@@ -517,44 +555,23 @@ def parse_spec(arg: str | None) -> dict:
         if not tok:
             continue
         key, eq, val = tok.partition("=")
+        if eq and key not in _SPEC_KEYS:
+            raise ConfigError(
+                f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
+                "iterations, seconds, clock, c, rollout, prior, reward, "
+                "max_rollout_steps, bias, horizon, simultaneous, norm)"
+            )
         try:
-            if not eq:
-                if tok.endswith("s"):
-                    out["seconds"] = float(tok[:-1])
-                else:
-                    out["iterations"] = int(tok)
-            elif key == "iterations":
-                out["iterations"] = int(val)
-            elif key == "seconds":
-                out["seconds"] = float(val.rstrip("s"))
-            elif key in ("c", "exploration"):
-                out["exploration"] = float(val)
-            elif key in ("rollout", "prior"):  # zoo/sample stands for zoo:sample
-                out[key] = val.replace("/", ":") if val.startswith("zoo/") else val
-            elif key == "reward":
-                out["reward"] = val
-            elif key == "max_rollout_steps":
-                out["max_rollout_steps"] = int(val)
-            elif key == "bias":
-                out["bias"] = float(val)
-            elif key == "horizon":
-                out["horizon"] = int(val)
-            elif key == "clock":
-                out["clock"] = val
-            elif key in ("simultaneous", "norm"):
-                if val.lower() not in _BOOLS:
-                    raise ValueError(f"expected one of {', '.join(_BOOLS)}")
-                out["normalize" if key == "norm" else key] = _BOOLS[val.lower()]
-            else:
-                raise ConfigError(
-                    f"ismcts: unknown option {key!r} in spec {arg!r} (known: "
-                    "iterations, seconds, clock, c, rollout, prior, reward, "
-                    "max_rollout_steps, bias, horizon, simultaneous, norm)"
+            if not eq:  # the budget
+                name, value = (
+                    ("seconds", float(tok[:-1])) if tok.endswith("s") else ("iterations", int(tok))
                 )
+            else:
+                name, read = _SPEC_KEYS[key]
+                value = read(val)
         except ValueError as e:
-            if isinstance(e, ConfigError):
-                raise
             raise ConfigError(f"ismcts: cannot read {tok!r} in spec {arg!r}: {e}") from None
+        out[name] = value
     return out
 
 
