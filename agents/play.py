@@ -158,7 +158,6 @@ def play_game(
         f"seats: {', '.join(f'player_{p}={s}' for p, s in enumerate(seat_specs))}"
     )
     moves: list[str] = []  # since the person's last decision
-    quit_ = False
     while not state.is_terminal():
         p = state.current_player
         if p == seat:
@@ -177,19 +176,8 @@ def play_game(
                 )
             )
             moves = []
-            while True:
-                text = _read(input_fn, "> ")
-                if text is None or text.strip().lower() in ("quit", "exit", "q"):
-                    quit_ = True
-                    break
-                if text.strip().lower() in ("help", "?", "h"):
-                    out(list_actions(state, legal))
-                    continue
-                a, why = parse_choice(text, legal, state.action_name)
-                if a is not None:
-                    break
-                out(why)
-            if quit_:
+            a = _ask_move(state, legal, input_fn, out)
+            if a is None:
                 out("\nstopped; the game so far is saved" if save else "\nstopped")
                 break
             who = "you"
@@ -208,25 +196,45 @@ def play_game(
                 [CLEAR if clear else RULE, title, "", render_for(state, seat), *_recent(moves)]
             )
         )
-        out("\ngame over")
-        out(
-            "scores: "
-            + ", ".join(
-                f"player_{p}{' (you)' if p == seat else ''} {s:g}"
-                for p, s in enumerate(record["scores"])
-            )
-        )
-        won = seat in record["winners"]
-        out(
-            f"winners: {', '.join(f'player_{w}' for w in record['winners'])}"
-            + (" - you win!" if won else "")
-        )
+        _show_result(record, seat, out)
     if save is not None:
         path = Path(save)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(record, indent=1))
         out(f"saved to {path}")
     return record
+
+
+def _ask_move(state, legal: list[int], input_fn, out) -> int | None:
+    """The person's move, asked until the answer names a legal one; None when they quit."""
+    while True:
+        text = _read(input_fn, "> ")
+        if text is None or text.strip().lower() in ("quit", "exit", "q"):
+            return None
+        if text.strip().lower() in ("help", "?", "h"):
+            out(list_actions(state, legal))
+            continue
+        a, why = parse_choice(text, legal, state.action_name)
+        if a is not None:
+            return a
+        out(why)
+
+
+def _show_result(record: dict, seat: int, out) -> None:
+    """The end of a finished game: every seat's score and the winners."""
+    out("\ngame over")
+    out(
+        "scores: "
+        + ", ".join(
+            f"player_{p}{' (you)' if p == seat else ''} {s:g}"
+            for p, s in enumerate(record["scores"])
+        )
+    )
+    won = seat in record["winners"]
+    out(
+        f"winners: {', '.join(f'player_{w}' for w in record['winners'])}"
+        + (" - you win!" if won else "")
+    )
 
 
 # ---- replay -----------------------------------------------------------------------------------
