@@ -81,38 +81,48 @@ def plan_troop(hand) -> list[int] | None:
     sned = min(int(hand[SNEDIG]), 2)
     for lo in range(NUM_CLASSES):
         for hi in range(lo + 1, NUM_CLASSES):
-            missing = [c for c in range(lo, hi + 1) if hand[c] < 1]
-            if len(missing) > 1 or (missing and (not tyr or missing[0] in (lo, hi))):
-                continue
-            acts, might = [], 0
-            for c in range(lo, hi + 1):
-                if c in missing:
-                    acts.append(A.encode("place_tyr", PENDING, c + 1))
-                    might += MIGHT[TYR]
-                else:
-                    acts.append(A.encode("place_class", PENDING, c))
-                    might += MIGHT[c]
-            cards = hi - lo + 1
-            nat = cards - len(missing)
-            for side in range(sned):
-                acts.append(A.encode("place_snedig", PENDING, side))
-                cards += 1
-                nat += 1
-                might += MIGHT[SNEDIG]
-            wild = len(missing)
-            if cards < 3 and wild == 0:  # reach 3 cards with a wildcard beyond the run
-                if tyr and hi + 1 <= 9:
-                    acts.append(A.encode("place_tyr", PENDING, hi + 2))
-                    cards, might, wild = cards + 1, might + MIGHT[TYR], 1
-                elif tyr and lo - 1 >= 0:
-                    acts.append(A.encode("place_tyr", PENDING, lo))
-                    cards, might, wild = cards + 1, might + MIGHT[TYR], 1
-                elif thor and hi + 2 <= 9:
-                    acts.append(A.encode("place_thor", PENDING, hi + 1))
-                    cards, might, wild = cards + 1, might + MIGHT[THOR], 1
-            if wild <= cards // 2:
-                consider(acts, cards, might)
+            run = _run_troop(hand, lo, hi, tyr, thor, sned)
+            if run is not None:
+                consider(*run)
     return None if best is None else best + [A.FINISH]
+
+
+def _run_troop(hand, lo: int, hi: int, tyr: int, thor: int, sned: int):
+    """``plan_troop``'s run of the classes lo..hi: one gap inside it filled by Tyr, up to two
+    Snedig, and a wildcard beyond the run when it has fewer than 3 cards. Returns (actions,
+    cards, might), or None when the hand cannot lay it or wildcards would be more than half."""
+    missing = [c for c in range(lo, hi + 1) if hand[c] < 1]
+    if len(missing) > 1 or (missing and (not tyr or missing[0] in (lo, hi))):
+        return None
+    acts, might = [], 0
+    for c in range(lo, hi + 1):
+        if c in missing:
+            acts.append(A.encode("place_tyr", PENDING, c + 1))
+            might += MIGHT[TYR]
+        else:
+            acts.append(A.encode("place_class", PENDING, c))
+            might += MIGHT[c]
+    cards = hi - lo + 1
+    nat = cards - len(missing)
+    for side in range(sned):
+        acts.append(A.encode("place_snedig", PENDING, side))
+        cards += 1
+        nat += 1
+        might += MIGHT[SNEDIG]
+    wild = len(missing)
+    if cards < 3 and wild == 0:  # reach 3 cards with a wildcard beyond the run
+        if tyr and hi + 1 <= 9:
+            acts.append(A.encode("place_tyr", PENDING, hi + 2))
+            cards, might, wild = cards + 1, might + MIGHT[TYR], 1
+        elif tyr and lo - 1 >= 0:
+            acts.append(A.encode("place_tyr", PENDING, lo))
+            cards, might, wild = cards + 1, might + MIGHT[TYR], 1
+        elif thor and hi + 2 <= 9:
+            acts.append(A.encode("place_thor", PENDING, hi + 1))
+            cards, might, wild = cards + 1, might + MIGHT[THOR], 1
+    if wild <= cards // 2:
+        return acts, cards, might
+    return None
 
 
 class HeuristicAgent(Agent):
