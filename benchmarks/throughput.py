@@ -190,7 +190,7 @@ def targets(rows: list[dict], mem: list[dict], batches: list[int]) -> list[dict]
                 ">= 5",
                 wiz / oh >= 5,
             )
-    for name in ("gobig_v0", "bignumber_v0"):
+    for name in ("gobig_v0", "bignumber_v0", "bigwig_v1"):
         b, s = _rate(rows, name, "batched B=1024"), _rate(rows, name, "engine+obs")
         if b and s:
             add(f"{name} batched B=1024 / scalar engine+obs", round(b / s, 2), ">= 10", b / s >= 10)
