@@ -291,7 +291,37 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
             arrays = {k: z[k] for k in z.files}
     except Exception as e:  # noqa: BLE001 - numpy raises many kinds; all mean "damaged"
         raise _damaged(path, f"{type(e).__name__}: {e}") from None
-    meta_arr = arrays.pop("meta")
+    meta = _read_meta(path, arrays.pop("meta"))
+    try:
+        weights = PolicyWeights.from_arrays(arrays, meta.get("activation"), where=str(path))
+    except ValueError as e:
+        raise _damaged(path, str(e)) from None
+    extra_arrays = set(arrays) - set(weights.to_arrays())
+    if extra_arrays:
+        raise _damaged(path, f"unexpected array(s) {sorted(extra_arrays)}")
+    if meta.get("features") is not None:
+        weights.features = _load_features(path, meta)
+        if weights.input_size != weights.features.out_size:
+            raise _damaged(
+                path,
+                f"its first layer takes {weights.input_size} inputs, but the observation and "
+                f"features {meta['features']!r} give {weights.features.out_size}",
+            )
+    for key, value in (
+        ("obs_size", weights.obs_size),
+        ("num_actions", weights.num_actions),
+        ("hidden_sizes", [w.shape[1] for w, _ in weights.hidden]),
+    ):
+        if meta.get(key) != value:
+            raise _damaged(
+                path, f"'meta.{key}' is {meta.get(key)!r} but the weights give {value!r}"
+            )
+    return weights, meta
+
+
+def _read_meta(path: Path, meta_arr: np.ndarray) -> dict:
+    """The file's metadata (a JSON string array), checked: its format, a version this deckzoo
+    reads, known keys only, and the type of each optional entry."""
     if meta_arr.shape != () or meta_arr.dtype.kind != "U":
         raise _damaged(path, "'meta' is not a JSON string")
     try:
@@ -319,31 +349,7 @@ def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
     for key in ("game_config", "training", "extra"):
         if meta.get(key) is not None and not isinstance(meta[key], dict):
             raise _damaged(path, f"'meta.{key}' must be a mapping or null")
-    try:
-        weights = PolicyWeights.from_arrays(arrays, meta.get("activation"), where=str(path))
-    except ValueError as e:
-        raise _damaged(path, str(e)) from None
-    extra_arrays = set(arrays) - set(weights.to_arrays())
-    if extra_arrays:
-        raise _damaged(path, f"unexpected array(s) {sorted(extra_arrays)}")
-    if meta.get("features") is not None:
-        weights.features = _load_features(path, meta)
-        if weights.input_size != weights.features.out_size:
-            raise _damaged(
-                path,
-                f"its first layer takes {weights.input_size} inputs, but the observation and "
-                f"features {meta['features']!r} give {weights.features.out_size}",
-            )
-    for key, value in (
-        ("obs_size", weights.obs_size),
-        ("num_actions", weights.num_actions),
-        ("hidden_sizes", [w.shape[1] for w, _ in weights.hidden]),
-    ):
-        if meta.get(key) != value:
-            raise _damaged(
-                path, f"'meta.{key}' is {meta.get(key)!r} but the weights give {value!r}"
-            )
-    return weights, meta
+    return meta
 
 
 def _load_features(path: Path, meta: dict) -> input_features.InputFeatures:

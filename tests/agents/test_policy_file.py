@@ -121,6 +121,51 @@ def meta_of(path, **changes):
     return np.array(json.dumps(meta))
 
 
+def _raw(data_of):
+    """A damage that writes ``data_of(the good file's bytes)`` as the bad file."""
+
+    def damage(path, bad, w):
+        bad.write_bytes(data_of(path.read_bytes()))
+        return bad
+
+    return damage
+
+
+def _other_zip(path, bad, w):
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.writestr("hello.txt", "hi")
+    return bad
+
+
+# case -> the damaged copy of the good file ``path`` (weights ``w``), written at ``bad`` or
+# returned by rewrite_file
+DAMAGES = {
+    "empty": _raw(lambda data: b""),
+    "truncated": _raw(lambda data: data[: len(data) // 2]),
+    "garbage": _raw(lambda data: b"\x00garbage" * 100),
+    "other_zip": _other_zip,
+    "missing_head": lambda path, bad, w: rewrite_file(path, head_weight=None),
+    "bad_shape": lambda path, bad, w: rewrite_file(
+        path, hidden_1_weight=np.zeros((3, 8), np.float32)
+    ),
+    "nan": lambda path, bad, w: rewrite_file(
+        path, head_bias=np.full(w.num_actions, np.nan, np.float32)
+    ),
+    "int_array": lambda path, bad, w: rewrite_file(
+        path, head_bias=np.zeros(w.num_actions, np.int64)
+    ),
+    "meta_not_json": lambda path, bad, w: rewrite_file(path, meta=np.array("{not json")),
+    "wrong_format": lambda path, bad, w: rewrite_file(path, meta=meta_of(path, format="something")),
+    "bad_version": lambda path, bad, w: rewrite_file(path, meta=meta_of(path, version="1")),
+    "meta_mismatch": lambda path, bad, w: rewrite_file(path, meta=meta_of(path, num_actions=3)),
+    "unknown_key": lambda path, bad, w: rewrite_file(path, meta=meta_of(path, surprise=1)),
+    "extra_array": lambda path, bad, w: rewrite_file(path, surprise=np.zeros(2, np.float32)),
+    "bad_activation": lambda path, bad, w: rewrite_file(
+        path, meta=meta_of(path, activation="gelu")
+    ),
+}
+
+
 @pytest.mark.parametrize(
     "case,message",
     [
@@ -143,38 +188,7 @@ def meta_of(path, **changes):
 )
 def test_damaged_files_are_refused_naming_the_file(policy_file, case, message):
     path, w = policy_file
-    bad = path.with_name("bad.npz")
-    if case == "empty":
-        bad.write_bytes(b"")
-    elif case == "truncated":
-        bad.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
-    elif case == "garbage":
-        bad.write_bytes(b"\x00garbage" * 100)
-    elif case == "other_zip":
-        with zipfile.ZipFile(bad, "w") as zf:
-            zf.writestr("hello.txt", "hi")
-    elif case == "missing_head":
-        bad = rewrite_file(path, head_weight=None)
-    elif case == "bad_shape":
-        bad = rewrite_file(path, hidden_1_weight=np.zeros((3, 8), np.float32))
-    elif case == "nan":
-        bad = rewrite_file(path, head_bias=np.full(w.num_actions, np.nan, np.float32))
-    elif case == "int_array":
-        bad = rewrite_file(path, head_bias=np.zeros(w.num_actions, np.int64))
-    elif case == "meta_not_json":
-        bad = rewrite_file(path, meta=np.array("{not json"))
-    elif case == "wrong_format":
-        bad = rewrite_file(path, meta=meta_of(path, format="something"))
-    elif case == "bad_version":
-        bad = rewrite_file(path, meta=meta_of(path, version="1"))
-    elif case == "meta_mismatch":
-        bad = rewrite_file(path, meta=meta_of(path, num_actions=3))
-    elif case == "unknown_key":
-        bad = rewrite_file(path, meta=meta_of(path, surprise=1))
-    elif case == "extra_array":
-        bad = rewrite_file(path, surprise=np.zeros(2, np.float32))
-    elif case == "bad_activation":
-        bad = rewrite_file(path, meta=meta_of(path, activation="gelu"))
+    bad = DAMAGES[case](path, path.with_name("bad.npz"), w)
     with pytest.raises(ConfigError, match=message) as err:
         load_policy(bad)
     assert str(bad) in str(err.value)
