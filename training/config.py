@@ -165,9 +165,10 @@ class VectorConfig:
     e.g. ``wizard``): fixed functions of the observation that the saved policy names, so that
     ``ppo:PATH`` applies them too; null: the observation alone."""
     batched_agents: StrictBool = True
-    """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard, Go Big
-    and Big Number heuristics) in batched lanes, deciding all of them in one call, instead of on
-    the scalar engine; they make the same moves (Go Big's ties drawn from the lanes' generator).
+    """Seat the agents that have a batched twin (``deckzoo.agents.batched``: the Wizard, Go Big,
+    Big Number and BigWig heuristics) in batched lanes, deciding all of them in one call, instead
+    of on the scalar engine; they make the same moves (Go Big's ties and BigWig's sampled tricks
+    drawn from the lanes' generator).
     false: every agent plays on the scalar engine (as runs made before this key did)."""
 
 

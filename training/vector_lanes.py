@@ -20,8 +20,8 @@ key of ``opponents.mix`` independently, as the SB3 trainer's opponents do:
   (``random`` while the pool is empty);
 * ``random``: a uniformly random legal action;
 * any other agent spec (``heuristic``, ...): that agent: in a batched lane through its batched
-  twin where it has one (``deckzoo.agents.batched``: the Wizard, Go Big and Big Number
-  heuristics), else on the scalar engine.
+  twin where it has one (``deckzoo.agents.batched``: the Wizard, Go Big, Big Number and
+  BigWig heuristics), else on the scalar engine.
 
 A batched lane seats only agents with a batched twin, so batched lanes draw from the mix without
 the other agent specs (renormalised), and scalar lanes draw from the whole mix until at least one
