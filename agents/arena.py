@@ -465,14 +465,7 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         else:
             pool = mp.get_context("spawn").Pool(cfg.workers, initializer=_ignore_sigint)
             results = pool.imap_unordered(play_task, tasks, chunksize=1)
-        for rec in results:
-            records.append(rec)
-            if on_record is not None:
-                on_record(rec)
-            if bar is not None:
-                bar.update(1)
-            if monitor is not None and monitor.add(rec):
-                break
+        _collect(results, records, on_record, bar, monitor)
         if monitor is not None and monitor.stopped_at is not None:
             if hasattr(results, "close"):
                 results.close()
@@ -495,18 +488,37 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
             signal.signal(signal.SIGTERM, previous)
         if bar is not None:
             bar.close()
-    records.sort(key=lambda r: r["index"])
-    stopping = None
-    if monitor is not None:
-        if monitor.stopped_at is not None:  # boards after the stopping one are not counted
-            records = [r for r in records if r["board"] <= monitor.stopped_at]
-        stopping = monitor.report()
+    records, stopping = _counted(records, monitor)
     sign = type(game).score_sign
     summary = summarize(records, n, sign) if records else []
     paired = paired_summary(records, sign) if cfg.duplicate and records else None
     return ArenaResult(
         cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0, paired, stopping
     )
+
+
+def _collect(results, records: list[dict], on_record, bar, monitor) -> None:
+    """Append the finished games to ``records`` as they come (so an interruption keeps them),
+    until the last one or until ``monitor`` stops the run."""
+    for rec in results:
+        records.append(rec)
+        if on_record is not None:
+            on_record(rec)
+        if bar is not None:
+            bar.update(1)
+        if monitor is not None and monitor.add(rec):
+            break
+
+
+def _counted(records: list[dict], monitor) -> tuple[list[dict], dict | None]:
+    """The games that count, in game order, and the stopping rule's report (None without one):
+    boards after the one where the rule stopped are not counted."""
+    records = sorted(records, key=lambda r: r["index"])
+    if monitor is None:
+        return records, None
+    if monitor.stopped_at is not None:
+        records = [r for r in records if r["board"] <= monitor.stopped_at]
+    return records, monitor.report()
 
 
 def _monitor(cfg: ArenaConfig, num_players: int, score_sign: int):
