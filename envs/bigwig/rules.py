@@ -93,7 +93,7 @@ from .actions import (
 )
 from .cards import (
     DEAL,
-    HAND_LIMIT,
+    HAND_LIMIT,  # noqa: F401  (re-exported)
     HOLMGANG,
     KIND_COPIES,
     NUM_HOLMGANGS,
@@ -107,16 +107,17 @@ from .cards import (
     TIL_VALHALLAR,
     TOTAL_VP,
     WELL,
-    draw_entitlement,
 )
 from .determinize import determinize
 from .encoding import encode_observation, make_layout, view
 from .global_state import encode_state, make_state_layout
+from .holmgang import HolmgangMixin, challenger_of  # noqa: F401  (challenger_of: re-exported)
 from .invariants import check_invariants
 from .origins import Origins
 from .saved import check_state, from_dict, to_dict
 from .text import render, render_view
 from .trick import resolve_trick
+from .wells import WellDrawMixin, draws_allowed  # noqa: F401  (draws_allowed: re-exported)
 
 
 def winners_of(vp, hand_sizes) -> list[int]:
@@ -125,16 +126,6 @@ def winners_of(vp, hand_sizes) -> list[int]:
     tied = [s for s, x in enumerate(vp) if x == best]
     most = max(hand_sizes[s] for s in tied)
     return [s for s in tied if hand_sizes[s] == most]
-
-
-def challenger_of(vp, age_rank) -> int:
-    """The seat with the fewest VP; ties go to the youngest (B24)."""
-    return min(range(len(vp)), key=lambda s: (vp[s], age_rank[s]))
-
-
-def draws_allowed(entitlement: int, hand_size: int) -> int:
-    """Cards drawn: the entitlement, capped by the hand limit of 9 (B21)."""
-    return max(0, min(entitlement, HAND_LIMIT - hand_size))
 
 
 class BigWigGame(Game):
@@ -195,7 +186,7 @@ class BigWigGame(Game):
         return BigWigState.deal(self, rng)
 
 
-class BigWigState(State):
+class BigWigState(HolmgangMixin, WellDrawMixin, State):
     __slots__ = (
         "altar",
         "challenger",
@@ -254,7 +245,7 @@ class BigWigState(State):
         s._start_round()
         return s
 
-    # ---- round flow -------------------------------------------------------------------
+    # ---- round flow (the holmgang's steps: holmgang.py; the well draws: wells.py) ---------
     def _clear_round(self) -> None:
         n = self.game.num_players
         self.round_card = NONE
@@ -277,15 +268,7 @@ class BigWigState(State):
             self.trump = POINT_TRUMP[card].tolist()
             self._start_commits(list(self.game.turn_order))
             return
-        self.holmgangs += 1
-        vp = self.vp().tolist()
-        c = challenger_of(vp, self.game.age_rank)
-        self.challenger = c
-        if not any(self.collected[q].any() for q in range(self.game.num_players) if q != c):
-            self._finish_round()  # B25: nobody can be challenged, no duel
-            return
-        self.phase = PHASE_TARGET
-        self.current_player = c
+        self._start_holmgang()
 
     def _start_commits(self, seats: list[int]) -> None:
         self.participants = [s for s in self.game.turn_order if s in seats]
@@ -341,31 +324,6 @@ class BigWigState(State):
         self.queue = [s for s, k in plays if k == WELL]  # already youngest first, then clockwise
         self.commits = [NONE] * self.game.num_players
         self._next_sacrifice()
-
-    def _next_sacrifice(self) -> None:
-        """Step 10: well draws in order; a player holding only the well draws 2 at once (B22)."""
-        while self.queue:
-            p = self.queue[0]
-            if self.hands[p].any():
-                self.phase = PHASE_SACRIFICE
-                self.current_player = p
-                return
-            self._draw(p, 2)
-            self.queue.pop(0)
-        self._finish_round()
-
-    def _draw(self, p: int, entitlement: int) -> None:
-        for _ in range(draws_allowed(entitlement, self.hand_size(p))):
-            if not self.draw:  # B23: reshuffle when a draw is needed
-                if not self.discard.any():
-                    return
-                pile = np.repeat(np.arange(NUM_KINDS), self.discard)
-                self.event_rng("reshuffle").shuffle(pile)
-                self.draw = pile.tolist()
-                self.origins.reshuffle(self.discard.tolist())  # X7: its composition stays public
-                self.discard[:] = 0
-            self.hands[p, self.draw.pop()] += 1
-            self.origins.draw(p)
 
     # ---- the protocol -------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -423,60 +381,29 @@ class BigWigState(State):
         p = self.current_player
         ph = self.phase
         if ph == PHASE_COMMIT:
-            if action == PLAY_WELL:
-                self.well[p] = False
-                self.commits[p] = WELL
-            else:
-                self.hands[p, action] -= 1
-                self.commits[p] = action
-            rest = self.simultaneous_players()
-            if rest:
-                self.current_player = rest[0]
-            else:
-                self._resolve()
+            self._commit(p, action)
         elif ph == PHASE_SACRIFICE:
-            k = action - SACRIFICE_BASE
-            self.hands[p, k] -= 1
-            self.discard[k] += 1
-            self.origins.reveal(p, k)
-            self._draw(p, draw_entitlement(k))
-            self.queue.pop(0)
-            self._next_sacrifice()
+            self._sacrifice(p, action)
         elif ph == PHASE_TICKET:
-            if action == JOIN:  # kept secret until every onlooker has decided
-                self.tickets.append(p)
-            self.queue.pop(0)
-            self._next_ticket()
+            self._decide_ticket(p, action)
         elif ph == PHASE_TARGET:
-            self.target = (p + action - TARGET_BASE + 1) % self.game.num_players
-            self.phase = PHASE_STAKE
+            self._choose_target(p, action)
         elif ph == PHASE_STAKE:
-            self.stake = action - self.game.stake_base
-            self.trump = POINT_TRUMP[self.stake].tolist()  # B12
-            duel = (self.challenger, self.target)
-            self.queue = [s for s in self.game.age_order if s not in duel]
-            self._next_ticket()
+            self._choose_stake(action)
 
-    def _next_ticket(self) -> None:
-        """B27: the next onlooker in age order decides about a ticket (every onlooker is asked,
-        with or without a Til Valhallar); after the last one, the joins are revealed."""
-        if self.queue:
-            self.phase = PHASE_TICKET
-            self.current_player = self.queue[0]
+    def _commit(self, p: int, action: int) -> None:
+        """A card face down into the trick; after the last commit, the reveal."""
+        if action == PLAY_WELL:
+            self.well[p] = False
+            self.commits[p] = WELL
         else:
-            self._reveal_tickets()
-
-    def _reveal_tickets(self) -> None:
-        """B27 (W-E1): every onlooker has decided, each unaware of the others' decisions, like a
-        trick's commits; being asked showed nothing, every onlooker is. Now the joiners discard
-        their tickets (in age order) and play the duel's trick."""
-        for s in self.tickets:
-            self.hands[s, TIL_VALHALLAR] -= 1  # the ticket is discarded, not played
-            self.discard[TIL_VALHALLAR] += 1
-            self.origins.reveal(s, TIL_VALHALLAR)
-            self.joiners.append(s)
-        self.tickets = []
-        self._start_commits([self.challenger, self.target, *self.joiners])
+            self.hands[p, action] -= 1
+            self.commits[p] = action
+        rest = self.simultaneous_players()
+        if rest:
+            self.current_player = rest[0]
+        else:
+            self._resolve()
 
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER
@@ -536,11 +463,6 @@ class BigWigState(State):
     def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
         """Resample what ``player`` cannot see (determinize.py)."""
         return determinize(self, player, rng)
-
-    def decided(self) -> list[int]:
-        """The onlookers that have made their ticket decision, in age order (ticket window)."""
-        duel = (self.challenger, self.target)
-        return [s for s in self.game.age_order if s not in duel and s not in self.queue]
 
     def clone(self) -> BigWigState:
         s = BigWigState.__new__(BigWigState)
