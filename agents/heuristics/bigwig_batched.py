@@ -217,7 +217,9 @@ def choose(
     uniforms: np.ndarray,
 ) -> np.ndarray:
     """The scalar agent's action in each of ``lanes`` given its random draws (``draw_samples``'s
-    ``picks`` and ``uniforms``, ``(k, samples, n - 1)``; read only where it samples)."""
+    ``picks`` and ``uniforms``, ``(k, samples, n - 1)``; read only where it samples). The rule of
+    each phase takes the same arguments; those of the sacrifice, the target and the stake ignore
+    the draws, as the scalar agent draws nothing there."""
     lanes = np.asarray(lanes, dtype=np.int64)
     out = mask.argmax(axis=1)  # a single legal action is taken as is
     phase = engine.phase[lanes]
