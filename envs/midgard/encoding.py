@@ -167,35 +167,109 @@ def _offsets(game) -> dict[str, int]:
     return off
 
 
-_ORDERS: dict[tuple[int, int], np.ndarray] = {}
+# Observation pieces by content: within a game most pieces stay the same from one decision to the
+# next (the challenges for dozens of turns, coins and troops for several decisions), and the same
+# (seat, content) pairs recur as a reaction window asks one seat after another. Each such piece is
+# built once as (flat indices, float32 values) under a key that holds everything it reads (the
+# layout's player count and the observer included), so a repeat costs a dict lookup and one
+# numpy write. The keys are content, never identity, so clones and other games share them safely.
+_PIECES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_PIECES_MAX = 1 << 15
+_EIGHTHS = (np.arange(DATA.deck_size + 1) / 8.0).astype(np.float32)  # count -> count / 8, exact
 
 
-def _order_array(n: int, player: int) -> np.ndarray:
-    """Seats in observer-relative order (row 0 = the observer), as an index array."""
-    arr = _ORDERS.get((n, player))
-    if arr is None:
-        arr = _ORDERS[(n, player)] = np.array([(player + i) % n for i in range(n)])
-    return arr
+def _piece(key: tuple, build, *args) -> tuple[np.ndarray, np.ndarray]:
+    """The (indices, values) of the piece ``key``, built by ``build(*args, idx, val)`` once."""
+    got = _PIECES.get(key)
+    if got is None:
+        idx: list[int] = []
+        val: list[float] = []
+        build(*args, idx, val)
+        got = (np.array(idx, dtype=np.intp), np.array(val, dtype=np.float32))
+        if len(_PIECES) >= _PIECES_MAX:
+            _PIECES.clear()
+        _PIECES[key] = got
+    return got
+
+
+def _troop_key(t) -> tuple:
+    """Everything of a troop that its encoded slots and flags read."""
+    return ((t.cls, t.nat, t.tyr, t.thor) if t.series else tuple(t.line), t.engaged)
 
 
 def encode_observation(s, player: int) -> np.ndarray:
-    """Fill the layout: array pieces by slice, every scalar entry collected as (flat index, value)
-    and written with one fancy assignment (numpy scalar writes one by one cost more than the
-    rest). The pieces are filled by the ``_put_*`` helpers below, in layout order."""
+    """Fill the layout: the observer's hand and Valhalla by table lookup, the slowly changing
+    pieces from the content cache (``_piece``), the rest (cards in play, the contest, the
+    decision's context) collected as (flat index, value) and written with one fancy assignment
+    (numpy scalar writes one by one cost more than the rest)."""
     game = s.game
     n = game.num_players
     buf = np.zeros(game.layout.size, dtype=np.float32)
     o = _offsets(game)
-    order = [(player + i) % n for i in range(n)]
-    rel = [0] * n
-    for i, q in enumerate(order):
-        rel[q] = i
-    idx: list[int] = [o["skat"]]
-    val: list[float] = [s.skat / 50.0]
-    _put_cards(s, player, buf, o, n)
-    _put_seats(s, player, o, order, idx, val)
-    _put_troops(s, o, order, idx, val)
-    _put_challenges(s, o, rel, idx, val)
+    order = _ORDER_LISTS[n][player]
+    rel = _REL_LISTS[n][player]
+    a = o["hand"]
+    buf[a : a + K] = _EIGHTHS[s.hands[player]]
+    a = o["valhalla"]
+    buf[a : a + K] = _EIGHTHS[s.valhalla]
+    troops = s.troops
+    pending = s.pending
+    pieces = (
+        _piece((0, n, player, s.hands.tobytes()), _put_hand_sizes, s, o, order),
+        _piece((1, n, player, s.known.tobytes()), _put_known, s, o, order),
+        _piece(
+            (
+                2,
+                n,
+                player,
+                s.skat,
+                s.coins.tobytes(),
+                s.rewards.tobytes(),
+                s.revealed.tobytes(),
+                s.world.tobytes(),
+            ),
+            _put_seats,
+            s,
+            player,
+            o,
+            order,
+        ),
+        _piece(
+            (
+                3,
+                n,
+                player,
+                tuple([tuple([_troop_key(t) for t in troops[q]]) for q in order]),
+                None if pending is None else _troop_key(pending),
+            ),
+            _put_troops,
+            s,
+            o,
+            order,
+        ),
+        _piece(
+            (
+                4,
+                n,
+                player,
+                tuple(s.open),
+                tuple(s.reserved),
+                tuple([tuple(w) for w in s.won]),
+                tuple(s.ch_out),
+                s.calendar,
+                len(s.ch_deck),
+            ),
+            _put_challenges,
+            s,
+            o,
+            rel,
+        ),
+        _piece((5, n, tuple(s.krog)), _put_krog, s, o),
+    )
+    for i, v in pieces:
+        buf[i] = v
+    idx: list[int] = []
+    val: list[float] = []
     _put_piles(s, player, o, rel, idx, val)
     _put_cardplay(s, o, idx, val)
     if s.contest is not None:
@@ -213,37 +287,61 @@ def encode_observation(s, player: int) -> np.ndarray:
     return buf
 
 
-def _put_cards(s, player: int, buf, o, n: int) -> None:
-    """The array pieces: the observer's hand, every seat's known cards, Valhalla."""
-    a = o["hand"]
-    np.multiply(s.hands[player], 0.125, out=buf[a : a + K], casting="unsafe")  # exact: counts / 8
+# seats in observer-relative order (row 0 = the observer) and each seat's row, by (n, observer)
+_ORDER_LISTS = {n: [[(p + i) % n for i in range(n)] for p in range(n)] for n in range(1, 7)}
+_REL_LISTS = {n: [[(q - p) % n for q in range(n)] for p in range(n)] for n in range(1, 7)}
+
+
+def _put_hand_sizes(s, o, order, idx, val) -> None:
+    """Cards in hand per seat / 30 (clipped)."""
+    sizes = s.hands.sum(axis=1).tolist()
+    a = o["hand_sizes"]
+    for r, q in enumerate(order):
+        idx.append(a + r)
+        val.append(min(sizes[q] / 30.0, 1.0))
+
+
+def _put_known(s, o, order, idx, val) -> None:
+    """The cards every seat saw join each hand and not seen leave it / 8."""
+    known = s.known.tolist()
     a = o["known_in_hand"]
-    np.multiply(
-        s.known[_order_array(n, player)],
-        0.125,
-        out=buf[a : a + n * K].reshape(n, K),
-        casting="unsafe",
-    )
-    a = o["valhalla"]
-    np.multiply(s.valhalla, 0.125, out=buf[a : a + K], casting="unsafe")
+    for r, q in enumerate(order):
+        base = a + r * K
+        for k, x in enumerate(known[q]):
+            if x:
+                idx.append(base + k)
+                val.append(x * 0.125)
+
+
+def _put_krog(s, o, idx, val) -> None:
+    """The Krog's copies of each kind / 8 and its top card."""
+    krog = s.krog
+    if krog:
+        a = o["krog"]
+        for k in set(krog):
+            idx.append(a + k)
+            val.append(krog.count(k) / 8.0)
+        idx.append(o["krog_top"] + krog[-1])
+        val.append(1.0)
 
 
 def _put_seats(s, player: int, o, order, idx, val) -> None:
-    """Own rewards; per seat hand size, coins, rewards held and revealed, world. Per-seat numbers
+    """The Skat, own rewards; per seat coins, rewards held and revealed, world. Per-seat numbers
     as Python lists (a few tolist() calls cost less than numpy ops per piece)."""
     rewards = s.rewards.tolist()
     revealed = s.revealed.tolist()
     coins = s.coins.tolist()
-    sizes = s.hands.sum(axis=1).tolist()
+    idx.append(o["skat"])
+    val.append(s.skat / 50.0)
     a = o["own_rewards"]
     for k, x in enumerate(rewards[player]):
         if x:
             idx.append(a + k)
             val.append(x / 6.0)
-    a_hs, a_co, a_rv, a_rc = o["hand_sizes"], o["coins"], o["revealed"], o["reward_counts"]
+    a_co, a_rv, a_rc = o["coins"], o["revealed"], o["reward_counts"]
     for r, q in enumerate(order):
-        idx += (a_hs + r, a_co + r, a_rc + r)
-        val += (min(sizes[q] / 30.0, 1.0), coins[q] / 50.0, min(sum(rewards[q]) / 30.0, 1.0))
+        idx += (a_co + r, a_rc + r)
+        val += (coins[q] / 50.0, min(sum(rewards[q]) / 30.0, 1.0))
         base = a_rv + r * NR
         for k, x in enumerate(revealed[q]):
             if x:
@@ -317,15 +415,7 @@ def _put_challenges(s, o, rel, idx, val) -> None:
 
 
 def _put_piles(s, player: int, o, rel, idx, val) -> None:
-    """The Krog, the Thing's size, the calendar, the reward pile, the turn's flags."""
-    krog = s.krog
-    if krog:
-        a = o["krog"]
-        for k in set(krog):
-            idx.append(a + k)
-            val.append(krog.count(k) / 8.0)
-        idx.append(o["krog_top"] + krog[-1])
-        val.append(1.0)
+    """The Thing's size, the calendar, the reward pile, the turn's flags."""
     idx += (o["thing_size"], o["calendar"] + s.calendar, o["season"] + s.season(), o["reward_deck"])
     val += (len(s.thing) / DATA.deck_size, 1.0, 1.0, len(s.reward_deck) / 30.0)
     if s.reward_top_known == player and s.reward_deck:
