@@ -1,4 +1,5 @@
-"""The Wizard observation: one Layout (the single source for docs and playthroughs) and its encoder.
+"""The Wizard observation: one Layout (the single source for docs and playthroughs), its encoder
+and ``view`` (what a seat may know, as a dict).
 
 Seats are relative: row/index 0 is the observer, then clockwise, so one policy fits every seat.
 Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` shows.
@@ -34,11 +35,26 @@ whether the Foresight round hides the own cards now, and the stock's cards.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..core.encoding import Layout
 from ..core.global_state import StateLayout
-from .cards import COUNT_SCALE, LED_NONE, NUM_KINDS, NUM_SUITS, TRUMP_PENDING, score_bounds
+from .actions import PHASE_NAMES
+from .cards import (
+    COUNT_SCALE,
+    LED_NONE,
+    NUM_KINDS,
+    NUM_SUITS,
+    TRUMP_PENDING,
+    card_list,
+    score_bounds,
+)
+from .saved import copy_record
+
+if TYPE_CHECKING:
+    from .rules import WizardState
 
 
 def make_layout(n: int, num_rounds: int) -> Layout:
@@ -264,3 +280,39 @@ def encode_state(st) -> np.ndarray:
     v["foresight_hidden"] = st.own_hand_hidden(0)  # the same for every seat
     v["stock"] = st.stock * COUNT_SCALE
     return buf
+
+
+def view(st: WizardState, player: int) -> dict:
+    """What ``player`` may know: own hand (None while hidden in the Foresight round), the other
+    seats' cards in the Foresight round, and everything public."""
+    n = st.game.num_players
+    hidden = st.own_hand_hidden(player)
+    if st.foresight_round():
+        seen = [None if q == player else card_list(st.hands[q]) for q in range(n)]
+    else:
+        seen = None
+    return {
+        "player": player,
+        "num_players": n,
+        "num_rounds": st.game.rounds,
+        "round": st.round,
+        "dealer": st.dealer,
+        "first_dealer": st.first_dealer,
+        "current_player": st.current_player,
+        "phase": PHASE_NAMES[st.phase],
+        "hand": None if hidden else card_list(st.hands[player]),
+        "foresight_hands": seen,
+        "hand_sizes": list(st.hand_sizes),
+        "flipped": None if st.flipped < 0 else st.flipped,
+        "trump": None if st.trump == TRUMP_PENDING else st.trump,
+        "led_suit": None if st.led == LED_NONE else st.led,
+        "trick_leader": st.trick_leader,
+        "trick": list(st.trick),
+        "tricks": [[a, list(c), w] for a, c, w in st.tricks],
+        "bids": [None if b < 0 else b for b in st.bids],
+        "tricks_won": list(st.tricks_won),
+        "voids": [[s for s in range(NUM_SUITS) if v >> s & 1] for v in st.voids],
+        "played": card_list(np.asarray(st.played)),
+        "scores": list(st.points),
+        "history": [copy_record(h) for h in st.history],
+    }

@@ -88,7 +88,6 @@ from .cards import (
     RANKS,
     TRUMP_PENDING,
     WIZARD,
-    card_list,
     forbidden_dealer_bid,
     next_led,
     num_rounds_for,
@@ -97,10 +96,10 @@ from .cards import (
     trump_after_flip,
     winners_of,
 )
-from .encoding import SCALE, Encoder, encode_state, make_state_layout
+from .encoding import SCALE, Encoder, encode_state, make_state_layout, view
 from .hidden import determinize, sample_hidden  # noqa: F401  (sample_hidden: re-exported)
 from .invariants import check_invariants
-from .saved import check_state, copy_record, from_dict, to_dict
+from .saved import check_state, from_dict, to_dict
 from .text import render, render_view
 
 PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
@@ -460,38 +459,8 @@ class WizardState(LazyRng, State):
     # ---- information ------------------------------------------------------------------
     def view(self, player: int) -> dict:
         """What ``player`` may know: own hand (None while hidden in the Foresight round), the other
-        seats' cards in the Foresight round, and everything public."""
-        n = self.game.num_players
-        hidden = self.own_hand_hidden(player)
-        if self.foresight_round():
-            seen = [None if q == player else card_list(self.hands[q]) for q in range(n)]
-        else:
-            seen = None
-        return {
-            "player": player,
-            "num_players": n,
-            "num_rounds": self.game.rounds,
-            "round": self.round,
-            "dealer": self.dealer,
-            "first_dealer": self.first_dealer,
-            "current_player": self.current_player,
-            "phase": PHASE_NAMES[self.phase],
-            "hand": None if hidden else card_list(self.hands[player]),
-            "foresight_hands": seen,
-            "hand_sizes": list(self.hand_sizes),
-            "flipped": None if self.flipped < 0 else self.flipped,
-            "trump": None if self.trump == TRUMP_PENDING else self.trump,
-            "led_suit": None if self.led == LED_NONE else self.led,
-            "trick_leader": self.trick_leader,
-            "trick": list(self.trick),
-            "tricks": [[a, list(c), w] for a, c, w in self.tricks],
-            "bids": [None if b < 0 else b for b in self.bids],
-            "tricks_won": list(self.tricks_won),
-            "voids": [[s for s in range(NUM_SUITS) if v >> s & 1] for v in self.voids],
-            "played": card_list(np.asarray(self.played)),
-            "scores": list(self.points),
-            "history": [copy_record(h) for h in self.history],
-        }
+        seats' cards in the Foresight round, and everything public (encoding.py)."""
+        return view(self, player)
 
     def observe(self, player: int) -> np.ndarray:
         return self.game.encoder.observe(self, player)
