@@ -121,7 +121,7 @@ def test_parallel_case_counts_decisions_and_finishes_games(peers):
 
 def test_profile_names_the_hot_functions(peers):
     name = next(iter(E.ENVS))
-    text = peers.profile([name], seconds=0.05, top=5)
+    text = peers.profile([name], seconds=0.05, top=40)
     for loop in ("aec", "engine+obs", "clone+det"):
         assert f"=== {name} {loop}:" in text
     assert (
