@@ -69,7 +69,7 @@ class MaskMixin:
     def _mask_prep(self, mask, f, hand) -> None:
         p = f.p
         mask[A.END_PHASE] = True
-        if len(self.troops[p]) < A.MAX_TROOPS and can_form_troop(hand):
+        if len(self.troops[p]) < A.MAX_TROOPS and _can_form(hand):
             mask[A.NEW_TROOP] = True
         for ti, t in enumerate(self.troops[p]):
             self._mask_place(mask, t, ti, hand, table=True)
@@ -91,11 +91,9 @@ class MaskMixin:
 
     def _mask_claim(self, mask, f, hand) -> None:
         t = self.troops[f.target][f.troop]
-        nw = (t.ncards(), t.nwild())
-        for slot in range(12):
-            for form in range(4):
-                if claim_check(t, slot, form, hand, nw):
-                    mask[A.encode("claim", slot, form)] = True
+        ids = _cached((0, troop_content(t), hand[: THOR + 1].tobytes()), _claim_ids, t, hand)
+        if len(ids):
+            mask[ids] = True
         mask[A.CANCEL] = True
 
     def _mask_onslaught(self, mask, f, hand) -> None:
@@ -299,42 +297,15 @@ class MaskMixin:
         return c[0] in f.drawn
 
     def _mask_place(self, mask, t: Troop, ti: int, hand, table: bool) -> None:
-        for c in range(10):
-            if hand[c] and place_check(t, c, 0, hand, table)[0]:
-                mask[A.encode("place_class", ti, c)] = True
-        if hand[SNEDIG] and not t.series:
-            for side in (0, 1):
-                if place_check(t, SNEDIG, side, hand, table)[0]:
-                    mask[A.encode("place_snedig", ti, side)] = True
-        if hand[TYR]:
-            for slot in range(12):
-                if place_check(t, TYR, slot, hand, table)[0]:
-                    mask[A.encode("place_tyr", ti, slot)] = True
-        if hand[THOR]:
-            for s in range(10):
-                if place_check(t, THOR, s, hand, table)[0]:
-                    mask[A.encode("place_thor", ti, s)] = True
+        key = (1, ti, table, troop_content(t), hand[: THOR + 1].tobytes())
+        ids = _cached(key, _place_ids, t, ti, hand, table)
+        if len(ids):
+            mask[ids] = True
 
     def _claimable(self, t: Troop, hand) -> bool:
-        nw = (t.ncards(), t.nwild())
-        if t.series:
-            slot = t.cls + 1
-            return any(claim_check(t, slot, form, hand, nw) for form in range(4))
-        put = hand[TYR] > 0 or hand[THOR] > 0
-        for slot, k in enumerate(t.line):
-            if k == TYR:
-                if claim_check(t, slot, 0, hand, nw):
-                    return True
-            elif k == THOR:
-                if claim_check(t, slot, 1, hand, nw):
-                    return True
-            elif (
-                k >= 0
-                and put
-                and (claim_check(t, slot, 2, hand, nw) or claim_check(t, slot, 3, hand, nw))
-            ):
-                return True
-        return False
+        """May the seat holding ``hand`` claim on troop ``t`` at all (``_claimable_now``,
+        remembered by content)?"""
+        return _cached((2, troop_content(t), hand[: THOR + 1].tobytes()), _claimable_now, t, hand)
 
     def _mask_claim_targets(self, mask, p: int, hand) -> None:
         if not (hand[: THOR + 1].any()):
@@ -389,6 +360,92 @@ class MaskMixin:
                     for ti in sizes:
                         mask[A.encode("attack", r - 1, ti)] = True
 
+
+# Masks by content (issue #47): a placement, a claim and "can this troop be claimed at all" read
+# only the troop and the seat's troop cards in hand (kinds 0-12), and the same pairs recur from
+# one decision to the next (every troop of the seat is checked again after each placement, every
+# opponent troop at each Preparation decision). Each answer is remembered under a key holding
+# exactly what it reads; the keys are content, never identity, so clones share them safely.
+_MASK_PARTS: dict[tuple, object] = {}
+_MASK_PARTS_MAX = 1 << 16
+
+
+def _cached(key: tuple, compute, *args):
+    """``compute(*args)``, remembered under ``key`` (which must hold everything it reads)."""
+    got = _MASK_PARTS.get(key)
+    if got is None:
+        got = compute(*args)
+        if len(_MASK_PARTS) >= _MASK_PARTS_MAX:
+            _MASK_PARTS.clear()
+        _MASK_PARTS[key] = got
+    return got
+
+
+def troop_content(t: Troop) -> tuple:
+    """What the placement and claim checks read of a troop: a series' class and counts, or a
+    sequence's line (its card and wildcard counts follow from either)."""
+    return (t.cls, t.nat, t.tyr, t.thor) if t.series else tuple(t.line)
+
+
+def _can_form(hand) -> bool:
+    """``can_form_troop(hand)``, remembered by the troop cards in hand."""
+    return _cached((3, hand[: THOR + 1].tobytes()), can_form_troop, hand)
+
+
+def _claim_ids(t: Troop, hand) -> np.ndarray:
+    """The legal ``claim`` actions on troop ``t`` for a seat holding ``hand``."""
+    nw = (t.ncards(), t.nwild())
+    ids = [
+        A.encode("claim", slot, form)
+        for slot in range(12)
+        for form in range(4)
+        if claim_check(t, slot, form, hand, nw)
+    ]
+    return np.array(ids, dtype=np.intp)
+
+
+def _place_ids(t: Troop, ti: int, hand, table: bool) -> np.ndarray:
+    """The legal placements (class, Snedig, Tyr, Thor) on troop ``ti`` (``t``) from ``hand``."""
+    ids = []
+    for c in range(10):
+        if hand[c] and place_check(t, c, 0, hand, table)[0]:
+            ids.append(A.encode("place_class", ti, c))
+    if hand[SNEDIG] and not t.series:
+        for side in (0, 1):
+            if place_check(t, SNEDIG, side, hand, table)[0]:
+                ids.append(A.encode("place_snedig", ti, side))
+    if hand[TYR]:
+        for slot in range(12):
+            if place_check(t, TYR, slot, hand, table)[0]:
+                ids.append(A.encode("place_tyr", ti, slot))
+    if hand[THOR]:
+        for s in range(10):
+            if place_check(t, THOR, s, hand, table)[0]:
+                ids.append(A.encode("place_thor", ti, s))
+    return np.array(ids, dtype=np.intp)
+
+
+def _claimable_now(t: Troop, hand) -> bool:
+    """Whether some claim on troop ``t`` is legal for a seat holding ``hand``."""
+    nw = (t.ncards(), t.nwild())
+    if t.series:
+        slot = t.cls + 1
+        return any(claim_check(t, slot, form, hand, nw) for form in range(4))
+    put = hand[TYR] > 0 or hand[THOR] > 0
+    for slot, k in enumerate(t.line):
+        if k == TYR:
+            if claim_check(t, slot, 0, hand, nw):
+                return True
+        elif k == THOR:
+            if claim_check(t, slot, 1, hand, nw):
+                return True
+        elif (
+            k >= 0
+            and put
+            and (claim_check(t, slot, 2, hand, nw) or claim_check(t, slot, 3, hand, nw))
+        ):
+            return True
+    return False
 
 
 def _placing(name: str):
