@@ -326,15 +326,15 @@ class MaskMixin:
         return {ti: t.ncards() for ti, t in enumerate(self.troops[p]) if not t.engaged}
 
     def _feasible_sets(self, p: int, ch) -> list:
-        cand = [ti for ti, t in enumerate(self.troops[p]) if not t.engaged]
-        return C.feasible_sets(
-            ch,
-            self.troops[p],
-            cand,
-            int(self.coins[p]),
-            int(self.hands[p].sum()),
-            self.ignore_allowance(p),
-        )
+        """``C.feasible_sets`` for seat ``p``'s regrouped troops, remembered by content (the
+        challenge, the troops and their engagement, coins, hand size, ignore allowance); callers
+        only read the list."""
+        troops = self.troops[p]
+        coins, size, ignore = int(self.coins[p]), int(self.hands[p].sum()), self.ignore_allowance(p)
+        # ``ch`` is one of DATA's challenge records, which live (unchanged) as long as the module
+        troop_key = tuple([(troop_content(t), t.engaged) for t in troops])
+        key = (4, id(ch), troop_key, coins, size, ignore)
+        return _cached(key, _feasible_now, ch, troops, coins, size, ignore)
 
     def _can_face(self, p: int, cid: int) -> bool:
         ch = DATA.challenges[cid]
@@ -346,8 +346,9 @@ class MaskMixin:
         sizes = self._regrouped_sizes(p)
         if not sizes:
             return
-        for w, world in enumerate(DATA.worlds):
-            if w != self.world[p] and C.travel_completable(sizes, [], world.troops):
+        here = int(self.world[p])
+        for w in _cached((5, tuple(sizes.items())), _reachable_worlds, sizes):
+            if w != here:
                 mask[A.BASE["travel"] + w] = True
         for cid in self.open + ([self.reserved[p]] if self.reserved[p] >= 0 else []):
             if self._can_face(p, cid):
@@ -423,6 +424,21 @@ def _place_ids(t: Troop, ti: int, hand, table: bool) -> np.ndarray:
             if place_check(t, THOR, s, hand, table)[0]:
                 ids.append(A.encode("place_thor", ti, s))
     return np.array(ids, dtype=np.intp)
+
+
+def _feasible_now(ch, troops, coins: int, size: int, ignore: int) -> list:
+    """The sets of regrouped troops (indices into ``troops``) that may face ``ch``."""
+    cand = [ti for ti, t in enumerate(troops) if not t.engaged]
+    return C.feasible_sets(ch, troops, cand, coins, size, ignore)
+
+
+def _reachable_worlds(sizes: dict) -> tuple[int, ...]:
+    """The worlds whose troop sizes troops of these sizes (troop -> cards) can meet."""
+    return tuple(
+        w
+        for w, world in enumerate(DATA.worlds)
+        if C.travel_completable(sizes, [], world.troops)
+    )
 
 
 def _claimable_now(t: Troop, hand) -> bool:
