@@ -15,6 +15,9 @@ from .modes import BONUS, KEEP, MODE_NAMES, RELOCATE, TOTAL_COINS
 from .troops import Troop
 
 MIGHT = DATA.might
+# card kinds and reward kinds, made once: ``determinize`` and ``view`` expand counts with them
+_KINDS = np.arange(DATA.num_kinds)
+_REWARD_KINDS = np.arange(len(DATA.rewards))
 
 
 class InfoMixin:
@@ -142,7 +145,7 @@ class InfoMixin:
         held = self.hands + self.face_down()
         pool = list(self.thing)
         for q in others:
-            pool.extend(np.repeat(np.arange(DATA.num_kinds), held[q] - self.known[q]).tolist())
+            pool.extend(_KINDS.repeat(held[q] - self.known[q]).tolist())
         rng.shuffle(pool)
         bonus_side = {q: side for side, q in self.hidden_bonus(player) if self.contest["t"] == "ch"}
         if bonus_side:
@@ -154,7 +157,7 @@ class InfoMixin:
             )
             thing, pool = self._thing_after_reshuffle(player, pool, need)
             s.thing_drawn = self._draws_after_reshuffle(player, thing, rng)
-        cards_of = {q: list(np.repeat(np.arange(DATA.num_kinds), self.known[q])) for q in others}
+        cards_of = {q: _KINDS.repeat(self.known[q]).tolist() for q in others}
         # a face-down bonus is an event or reaction: a seat that has none among its known cards
         # gets one from the pool before any hand is dealt (a deal could take the last one)
         for q in bonus_side:
@@ -196,7 +199,7 @@ class InfoMixin:
         rpool = list(self.reward_deck[:-1] if keep_top else self.reward_deck)
         hidden_keep = [f for f in s.stack if f.m == KEEP and f.p != player]
         for q in others:
-            rpool.extend(np.repeat(np.arange(len(DATA.rewards)), self.rewards[q]).tolist())
+            rpool.extend(_REWARD_KINDS.repeat(self.rewards[q]).tolist())
         for f in hidden_keep:
             rpool.extend(f.drawn)
         rng.shuffle(rpool)
@@ -239,7 +242,7 @@ class InfoMixin:
         drawn = self.thing_drawn.copy()
         left = np.asarray(self.thing_base) - drawn[player]
         left -= np.bincount(np.asarray(thing, dtype=np.int64), minlength=DATA.num_kinds)
-        cards = np.repeat(np.arange(DATA.num_kinds), left).tolist()
+        cards = _KINDS.repeat(left).tolist()
         rng.shuffle(cards)
         for q in range(self.game.num_players):
             if q != player:
@@ -624,7 +627,7 @@ def _take_within(pool: list, bound, size: int, events_last: bool) -> list:
         order = [x for x in pool if x < A.FIRST_ACTION_CARD] + [
             x for x in pool if x >= A.FIRST_ACTION_CARD
         ]
-    room = np.array(bound, dtype=np.int64)
+    room = np.array(bound, dtype=np.int64).tolist()  # Python ints: cheaper to index one by one
     out = []
     for x in order:
         if len(out) == size:
@@ -637,7 +640,7 @@ def _take_within(pool: list, bound, size: int, events_last: bool) -> list:
 
 def _minus(pool: list, taken: list) -> list:
     """``pool`` without one copy of each card of ``taken`` (order kept)."""
-    left = np.bincount(np.asarray(taken, dtype=np.int64), minlength=DATA.num_kinds)
+    left = np.bincount(np.asarray(taken, dtype=np.int64), minlength=DATA.num_kinds).tolist()
     out = []
     for x in pool:
         if left[x] > 0:
@@ -649,7 +652,9 @@ def _minus(pool: list, taken: list) -> list:
 
 def _as_list(counts) -> list:
     """Counts per kind as the sorted list of kinds (short JSON)."""
-    return np.repeat(np.arange(len(counts)), counts).tolist()
+    size = len(counts)
+    kinds = _KINDS if size == DATA.num_kinds else np.arange(size)
+    return kinds.repeat(counts).tolist()
 
 
 def _as_counts(kinds, size: int) -> np.ndarray:
