@@ -174,7 +174,7 @@ def _offsets(game) -> dict[str, int]:
 # layout's player count and the observer included), so a repeat costs a dict lookup and one
 # numpy write. The keys are content, never identity, so clones and other games share them safely.
 _PIECES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-_PIECES_MAX = 1 << 15
+_PIECES_MAX = 1 << 13  # a few MB at most; cleared when full
 _EIGHTHS = (np.arange(DATA.deck_size + 1) / 8.0).astype(np.float32)  # count -> count / 8, exact
 
 
@@ -215,8 +215,9 @@ def encode_observation(s, player: int) -> np.ndarray:
     troops = s.troops
     pending = s.pending
     pieces = (
-        _piece((0, n, player, s.hands.tobytes()), _put_hand_sizes, s, o, order),
-        _piece((1, n, player, s.known.tobytes()), _put_known, s, o, order),
+        _piece((0, n, player, s.hands.sum(axis=1).tobytes()), _put_hand_sizes, s, o, order),
+        # known counts fit a byte exactly (at most the deck's 122 cards): a small key
+        _piece((1, n, player, s.known.astype(np.uint8).tobytes()), _put_known, s, o, order),
         _piece(
             (
                 2,

@@ -368,7 +368,7 @@ class MaskMixin:
 # opponent troop at each Preparation decision). Each answer is remembered under a key holding
 # exactly what it reads; the keys are content, never identity, so clones share them safely.
 _MASK_PARTS: dict[tuple, object] = {}
-_MASK_PARTS_MAX = 1 << 16
+_MASK_PARTS_MAX = 1 << 13  # a few MB at most; cleared when full
 
 
 def _cached(key: tuple, compute, *args):
