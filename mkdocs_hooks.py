@@ -46,8 +46,10 @@ RESULTS_ON_SITE = "results/"  # as a path from docs_dir
 NESTED_ITEM = re.compile(r"^ {1,3}(?=(?:[-*+]|\d+[.)]) )")
 LINK = re.compile(r"\]\(([^)\s#]+\.md)(#[^)\s]*)?\)")
 
-GOOGLE_SECTION = re.compile(r"^(Args|Arguments|Attributes|Parameters|Returns|Raises|Yields|Warns|"
-                            r"Examples?|Notes?|Warnings?|Other Parameters):$")
+GOOGLE_SECTION = re.compile(
+    r"^(Args|Arguments|Attributes|Parameters|Returns|Raises|Yields|Warns|"
+    r"Examples?|Notes?|Warnings?|Other Parameters):$"
+)
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)]) ")
 
 _source_root: str | None = None
@@ -76,8 +78,14 @@ def on_shutdown():
 def on_files(files, config):
     """Publish ``benchmarks/results/*.md`` as the site's ``results/`` pages."""
     for path in sorted(RESULTS_DIR.glob("*.md")):
-        files.append(File(RESULTS_ON_SITE + path.name, src_dir=str(RESULTS_DIR.parent),
-                          dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
+        files.append(
+            File(
+                RESULTS_ON_SITE + path.name,
+                src_dir=str(RESULTS_DIR.parent),
+                dest_dir=config.site_dir,
+                use_directory_urls=config.use_directory_urls,
+            )
+        )
     return files
 
 
@@ -92,7 +100,7 @@ def on_page_markdown(markdown, page, config, files):
         in_repo = posixpath.normpath(posixpath.join("docs", page_dir, target))
         if "://" in target or not in_repo.startswith(RESULTS_IN_REPO):
             return match.group(0)
-        on_site = RESULTS_ON_SITE + in_repo[len(RESULTS_IN_REPO):]
+        on_site = RESULTS_ON_SITE + in_repo[len(RESULTS_IN_REPO) :]
         return f"]({posixpath.relpath(on_site, page_dir or '.')}{anchor})"
 
     return nest_lists(LINK.sub(repoint, markdown))
@@ -127,8 +135,13 @@ def literal_blocks(text: str) -> str:
         lines[0] = f"``{lines[0]}``"
     for line in lines:
         prev = out[-1] if out else ""
-        starts_block = (line.startswith("    ") and prev.strip() and not prev.startswith(" ")
-                        and not GOOGLE_SECTION.match(prev) and not LIST_ITEM.match(prev))
+        starts_block = (
+            line.startswith("    ")
+            and prev.strip()
+            and not prev.startswith(" ")
+            and not GOOGLE_SECTION.match(prev)
+            and not LIST_ITEM.match(prev)
+        )
         if starts_block:
             out.append("")
         if line.strip() == "::":

@@ -347,21 +347,23 @@ def play_task(task: dict, make=make_agent) -> dict:
     rec = {"index": task["index"]}
     if "board" in task:
         rec.update(board=task["board"], keyed_chance=keyed)
-    rec.update({
-        "seed": task["seed"],
-        "seats": task["seats"],
-        "specs": task["specs"],
-        "scores": res.scores,
-        "winners": res.winners,
-        "returns": res.returns,
-        "steps": res.steps,
-        "decisions": res.decisions,
-        "think_seconds": res.think_seconds,
-        "max_think_seconds": res.max_think_seconds,
-        "think_cpu_seconds": res.think_cpu_seconds,
-        "max_think_cpu_seconds": res.max_think_cpu_seconds,
-        "seconds": time.perf_counter() - t0,
-    })
+    rec.update(
+        {
+            "seed": task["seed"],
+            "seats": task["seats"],
+            "specs": task["specs"],
+            "scores": res.scores,
+            "winners": res.winners,
+            "returns": res.returns,
+            "steps": res.steps,
+            "decisions": res.decisions,
+            "think_seconds": res.think_seconds,
+            "max_think_seconds": res.max_think_seconds,
+            "think_cpu_seconds": res.think_cpu_seconds,
+            "max_think_cpu_seconds": res.max_think_cpu_seconds,
+            "seconds": time.perf_counter() - t0,
+        }
+    )
     if actions is not None:
         rec.update(actions=actions, agent_seeds=task["agent_seeds"])
     return rec
@@ -679,8 +681,10 @@ def plot_win_share(summary: list[dict], title: str, path: Path) -> None:
     try:
         import matplotlib
     except ImportError:
-        print(f"{path} not drawn: it needs matplotlib (pip install 'deckzoo[agents]')",
-              file=sys.stderr)
+        print(
+            f"{path} not drawn: it needs matplotlib (pip install 'deckzoo[agents]')",
+            file=sys.stderr,
+        )
         return
 
     matplotlib.use("Agg")

@@ -49,8 +49,9 @@ class Agent:
             current = getattr(self, key, None)
             if isinstance(enc, dict) and "__agent__" in enc:
                 if not isinstance(current, Agent):
-                    raise ValueError(f"{type(self).__name__}.{key}: saved as an agent, "
-                                     "but this one has none")
+                    raise ValueError(
+                        f"{type(self).__name__}.{key}: saved as an agent, but this one has none"
+                    )
                 current.set_state(enc["__agent__"])
             else:
                 setattr(self, key, _decode(enc))

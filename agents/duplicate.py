@@ -238,7 +238,12 @@ class SeparationMonitor:
     on scheduling. Boards that do not seat both agents are skipped."""
 
     def __init__(
-        self, a: str, b: str, board_size: int, score_sign: int = 1, alpha: float = ALPHA,
+        self,
+        a: str,
+        b: str,
+        board_size: int,
+        score_sign: int = 1,
+        alpha: float = ALPHA,
         first_board: int = 0,
     ):
         self.a, self.b, self.size, self.sign = a, b, board_size, score_sign

@@ -86,8 +86,9 @@ def final_state(record: dict) -> State:
     raise AssertionError("unreachable")
 
 
-def new_record(game: Game, seed: int, human_seat: int | None, seats: list[str],
-               agent_seeds: list) -> dict:
+def new_record(
+    game: Game, seed: int, human_seat: int | None, seats: list[str], agent_seeds: list
+) -> dict:
     """The replay of a game about to be played by a person (``play``, ``serve``): its actions are
     appended as they are taken, and ``finish_record`` closes it."""
     return {
@@ -190,6 +191,7 @@ def add_parser(sub) -> None:
         metavar="OUT",
         help="the page to write (default: FILE with the suffix .html)",
     )
-    p.add_argument("--step", type=count_arg(0), default=0,
-                   help="the step the page opens at (default 0)")
+    p.add_argument(
+        "--step", type=count_arg(0), default=0, help="the step the page opens at (default 0)"
+    )
     p.set_defaults(func=run)

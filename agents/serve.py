@@ -118,8 +118,12 @@ class AgentPool:
     than ``threads`` cores, and a move waiting for a slot gives up after ``queue_seconds``.
     """
 
-    def __init__(self, max_move_seconds: float = MAX_MOVE_SECONDS, threads: int = AGENT_THREADS,
-                 queue_seconds: float = QUEUE_SECONDS):
+    def __init__(
+        self,
+        max_move_seconds: float = MAX_MOVE_SECONDS,
+        threads: int = AGENT_THREADS,
+        queue_seconds: float = QUEUE_SECONDS,
+    ):
         if not max_move_seconds > 0 or threads < 1:
             raise ValueError("max_move_seconds must be > 0 and threads >= 1")
         self.max_move_seconds = float(max_move_seconds)
@@ -275,8 +279,9 @@ class Session:
 class Lobby:
     """The games of one server, by id; drops games idle for ``idle_timeout`` seconds."""
 
-    def __init__(self, idle_timeout: float = 1800.0, max_games: int = 100,
-                 pool: AgentPool | None = None):
+    def __init__(
+        self, idle_timeout: float = 1800.0, max_games: int = 100, pool: AgentPool | None = None
+    ):
         self.idle_timeout = idle_timeout
         self.max_games = max_games
         self.pool = pool or AgentPool()
@@ -493,8 +498,13 @@ def make_server(
 def run(args) -> int:
     try:
         server = make_server(
-            args.host, args.port, args.idle_timeout, args.max_games, quiet=not args.verbose,
-            max_move_seconds=args.max_move_seconds, agent_threads=args.agent_threads,
+            args.host,
+            args.port,
+            args.idle_timeout,
+            args.max_games,
+            quiet=not args.verbose,
+            max_move_seconds=args.max_move_seconds,
+            agent_threads=args.agent_threads,
         )
     except OSError as e:
         print(f"deckzoo serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}")
@@ -534,16 +544,18 @@ def add_parser(sub) -> None:
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1: this machine only)",
     )
-    p.add_argument("--port", type=count_arg(0), default=8765,
-                   help="port (default 8765; 0 picks a free one)")
+    p.add_argument(
+        "--port", type=count_arg(0), default=8765, help="port (default 8765; 0 picks a free one)"
+    )
     p.add_argument(
         "--idle-timeout",
         type=float,
         default=1800.0,
         help="seconds after which an untouched game is dropped (default 1800)",
     )
-    p.add_argument("--max-games", type=count_arg(1), default=100,
-                   help="games held at once (default 100)")
+    p.add_argument(
+        "--max-games", type=count_arg(1), default=100, help="games held at once (default 100)"
+    )
     p.add_argument(
         "--max-move-seconds",
         type=seconds_arg,

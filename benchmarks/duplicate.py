@@ -261,8 +261,7 @@ def main(argv=None) -> int:
             + " ".join(argv if argv is not None else sys.argv[1:]),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": (
-                f"{platform.processor() or platform.machine()}, "
-                f"Python {platform.python_version()}"
+                f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
             ),
             "workers": args.workers,
             "games": games,

@@ -28,8 +28,16 @@ from . import registry
 from .core.errors import ConfigError, IllegalActionError
 from .registry import canonical, game_class, make
 
-__all__ = ["ENVS", "GAMES", "ConfigError", "IllegalActionError", "canonical", "game_class", "make",
-           "registry"]
+__all__ = [
+    "ENVS",
+    "GAMES",
+    "ConfigError",
+    "IllegalActionError",
+    "canonical",
+    "game_class",
+    "make",
+    "registry",
+]
 
 
 def __getattr__(name: str):

@@ -25,10 +25,14 @@ from pathlib import Path
 
 from . import registry
 
-BLOCK = re.compile(r"(<!-- observation layout (\{.*?\}) -->\n)(.*?)"
-                   r"(<!-- end observation layout -->)", re.DOTALL)
-STATE_BLOCK = re.compile(r"(<!-- state layout (\{.*?\}) -->\n)(.*?)(<!-- end state layout -->)",
-                         re.DOTALL)
+BLOCK = re.compile(
+    r"(<!-- observation layout (\{.*?\}) -->\n)(.*?)"
+    r"(<!-- end observation layout -->)",
+    re.DOTALL,
+)
+STATE_BLOCK = re.compile(
+    r"(<!-- state layout (\{.*?\}) -->\n)(.*?)(<!-- end state layout -->)", re.DOTALL
+)
 _ROW = re.compile(r"^\| `([^`]+)` \|[^|]*\|[^|]*\|(.*)\|\s*$")
 
 
@@ -53,8 +57,9 @@ def page(root: Path, name: str) -> Path:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--root", default=".", help="repository root")
     args = ap.parse_args(argv)
     for name in registry.env_names():

@@ -28,8 +28,10 @@ import numpy as np
 
 from . import registry
 
-HEADER = ("# deckzoo golden playthrough; regenerate with `make playthroughs` "
-          "(a diff is a behaviour change)")
+HEADER = (
+    "# deckzoo golden playthrough; regenerate with `make playthroughs` "
+    "(a diff is a behaviour change)"
+)
 SEED = 20261129
 
 
@@ -53,14 +55,22 @@ def _piece(values: np.ndarray) -> str:
 
 def facts(game) -> list[str]:
     """The game's facts for the header: what a diff of the header means a change of."""
-    bounds = ", ".join(f"{r} [{_num(lo)}, {_num(hi)}]"
-                       for r in ("win", "score", "dense") for lo, hi in [game.return_bounds(r)])
-    lines = [f"title: {game.title}", f"version: {game.version}", f"num_players: {game.num_players}",
-             f"num_actions: {game.num_actions}",
-             f"observation_shape: {list(game.observation_shape)}",
-             f"max_game_length: {game.max_game_length}",
-             f"score_bounds: [{_num(game.score_bounds[0])}, {_num(game.score_bounds[1])}]",
-             f"return_bounds: {bounds}", "layout:"]
+    bounds = ", ".join(
+        f"{r} [{_num(lo)}, {_num(hi)}]"
+        for r in ("win", "score", "dense")
+        for lo, hi in [game.return_bounds(r)]
+    )
+    lines = [
+        f"title: {game.title}",
+        f"version: {game.version}",
+        f"num_players: {game.num_players}",
+        f"num_actions: {game.num_actions}",
+        f"observation_shape: {list(game.observation_shape)}",
+        f"max_game_length: {game.max_game_length}",
+        f"score_bounds: [{_num(game.score_bounds[0])}, {_num(game.score_bounds[1])}]",
+        f"return_bounds: {bounds}",
+        "layout:",
+    ]
     return lines + ["  " + row for row in game.layout.table().splitlines()]
 
 
@@ -115,8 +125,14 @@ def record(env_name: str, config: dict, seed: int, actions: list[int] | None = N
     body.append(f"scores: {json.dumps(np.asarray(state.scores()).tolist())}")
     body.append(f"winners: {json.dumps(sorted(int(w) for w in state.winners()))}")
     body.append(f"returns: {json.dumps([round(float(x), 6) for x in state.returns()])}")
-    head = [HEADER, f"env: {game.env_name()}", f"config: {json.dumps(config, sort_keys=True)}",
-            f"seed: {seed}", f"actions: {' '.join(map(str, chosen))}", *facts(game)]
+    head = [
+        HEADER,
+        f"env: {game.env_name()}",
+        f"config: {json.dumps(config, sort_keys=True)}",
+        f"seed: {seed}",
+        f"actions: {' '.join(map(str, chosen))}",
+        *facts(game),
+    ]
     return "\n".join(head + body) + "\n"
 
 
@@ -155,8 +171,9 @@ def regenerate(root: Path, env_names: list[str], seed: int = SEED) -> list[Path]
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("games", nargs="*", help="env or game names (default: all)")
     ap.add_argument("--root", default=".", help="repository root")
     args = ap.parse_args(argv)

@@ -45,12 +45,16 @@ def _discover() -> dict[str, type[Game]]:
         where = f"{__package__}.{info.name}"
         game = getattr(importlib.import_module(where), "Game", None)
         if not (isinstance(game, type) and issubclass(game, Game)):
-            raise RegistryError(f"{where}: a package in deckzoo/envs is a game and must export "
-                                "its engine's Game class as `Game` in __init__.py "
-                                "(docs/adding-a-game.md)")
+            raise RegistryError(
+                f"{where}: a package in deckzoo/envs is a game and must export "
+                "its engine's Game class as `Game` in __init__.py "
+                "(docs/adding-a-game.md)"
+            )
         if game.name != info.name:
-            raise RegistryError(f"{where}: {game.__name__}.name is {game.name!r}; it must be the "
-                                f"folder's name, {info.name!r}")
+            raise RegistryError(
+                f"{where}: {game.__name__}.name is {game.name!r}; it must be the "
+                f"folder's name, {info.name!r}"
+            )
         found[info.name] = game
     return found
 
@@ -93,12 +97,18 @@ def canonical(name: str) -> str:
         if base in (game.name, game.title.replace(" ", "").lower()):
             if version is None or int(version) == game.version:
                 return game.env_name()
-            raise ConfigError(f"unknown env {name!r}: {game.name} is at version {game.version} "
-                              f"({game.env_name()})")
-    near = {n: g.env_name() for g in _discover().values()
-            for n in (g.name, g.title.replace(" ", "").lower())}
-    raise ConfigError(f"unknown env {name!r}{did_you_mean(base, near)} "
-                      f"(available: {', '.join(env_names())})")
+            raise ConfigError(
+                f"unknown env {name!r}: {game.name} is at version {game.version} "
+                f"({game.env_name()})"
+            )
+    near = {
+        n: g.env_name()
+        for g in _discover().values()
+        for n in (g.name, g.title.replace(" ", "").lower())
+    }
+    raise ConfigError(
+        f"unknown env {name!r}{did_you_mean(base, near)} (available: {', '.join(env_names())})"
+    )
 
 
 def game_class(name: str) -> type[Game]:
@@ -183,6 +193,7 @@ def testing_fact(name: str, key: str, default=_NO_DEFAULT):
     value = getattr(testing_module(name), key, default)
     if value is _NO_DEFAULT:
         game = game_class(name).name
-        raise RegistryError(f"envs/{game}/testing.py must declare {key} for this test suite "
-                            "(docs/adding-a-game.md)")
+        raise RegistryError(
+            f"envs/{game}/testing.py must declare {key} for this test suite (docs/adding-a-game.md)"
+        )
     return value

@@ -33,18 +33,30 @@ def weights_from_sb3(policy) -> PolicyWeights:
         else:
             name = {nn.Tanh: "tanh", nn.ReLU: "relu"}.get(type(m))
             if name is None or (activation not in (None, name)):
-                raise ConfigError(f"cannot copy a policy with activation {type(m).__name__}; "
-                                  "use tanh or relu")
+                raise ConfigError(
+                    f"cannot copy a policy with activation {type(m).__name__}; use tanh or relu"
+                )
             activation = name
-    return PolicyWeights(hidden=hidden, head=_linear(policy.action_net),
-                         activation=activation or "tanh")
+    return PolicyWeights(
+        hidden=hidden, head=_linear(policy.action_net), activation=activation or "tanh"
+    )
 
 
 def _linear(m) -> tuple[np.ndarray, np.ndarray]:
     """A torch Linear as ``(W, b)`` with ``W`` shaped (in, out), C-contiguous."""
-    return (np.ascontiguousarray(m.weight.detach().cpu().numpy().astype(np.float32).T),
-            m.bias.detach().cpu().numpy().astype(np.float32).copy())
+    return (
+        np.ascontiguousarray(m.weight.detach().cpu().numpy().astype(np.float32).T),
+        m.bias.detach().cpu().numpy().astype(np.float32).copy(),
+    )
 
 
-__all__ = ["PPOAgent", "PolicyAgent", "PolicyWeights", "load_policy", "load_weights",
-           "masked_choice", "save_policy", "weights_from_sb3"]
+__all__ = [
+    "PPOAgent",
+    "PolicyAgent",
+    "PolicyWeights",
+    "load_policy",
+    "load_weights",
+    "masked_choice",
+    "save_policy",
+    "weights_from_sb3",
+]

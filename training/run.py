@@ -42,8 +42,17 @@ RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "vec_env", "e
 # Options removed since (no shipped config used them), with their defaults: every trainer's saved
 # config holds them, and a run that left them at their defaults resumes as if they never existed.
 REMOVED_KEYS = {"vector.precision": "float32", "vector.norm_obs": False, "vector.target_kl": None}
-EVAL_COLUMNS = ("step", "kind", "opponent", "games", "win_share", "ci_low", "ci_high", "uniform",
-                "abandoned")
+EVAL_COLUMNS = (
+    "step",
+    "kind",
+    "opponent",
+    "games",
+    "win_share",
+    "ci_low",
+    "ci_high",
+    "uniform",
+    "abandoned",
+)
 
 
 class RunFinished(Exception):

@@ -425,4 +425,3 @@ class Lanes:
             agent = make_agent(spec, type(self.game).name, 0)
             agent.rng.bit_generator.state = rng_state
             self._agents[(int(j), int(seat), spec)] = agent
-

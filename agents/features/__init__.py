@@ -79,9 +79,7 @@ def make(name: str, game) -> InputFeatures:
         raise ConfigError(f"unknown input features {name!r}; known: {', '.join(names()) or 'none'}")
     for_game, factory = _FACTORIES[name]
     if for_game != type(game).name:
-        raise ConfigError(
-            f"input features {name!r} are for {for_game}, not {type(game).name}"
-        )
+        raise ConfigError(f"input features {name!r} are for {for_game}, not {type(game).name}")
     return factory(game)
 
 

@@ -103,8 +103,19 @@ def seat_labels(record: dict, num_players: int) -> list[str]:
 
 # Every table of the record (each present, if empty), and those whose entries are dicts without
 # null values, stored as rows under one list of keys.
-TABLES = ("card", "zone", "seat", "chip", "chips", "zones", "action", "legal", "last", "value",
-          "each")
+TABLES = (
+    "card",
+    "zone",
+    "seat",
+    "chip",
+    "chips",
+    "zones",
+    "action",
+    "legal",
+    "last",
+    "value",
+    "each",
+)
 ROW_TABLES = ("card", "zone", "seat")
 
 
@@ -161,16 +172,20 @@ class Packer:
         self.frames: list[list[int]] = []
 
     def zone(self, z: dict) -> int:
-        return self.t.ref("zone", z, lambda z: {
-            **z, "cards": [self.t.ref("card", c) for c in z["cards"]]
-        })
+        return self.t.ref(
+            "zone", z, lambda z: {**z, "cards": [self.t.ref("card", c) for c in z["cards"]]}
+        )
 
     def seat(self, s: dict) -> int:
-        return self.t.ref("seat", s, lambda s: {
-            **s,
-            "stats": self.chips(s.get("stats", [])),
-            "zones": [self.zone(z) for z in s.get("zones", [])],
-        })
+        return self.t.ref(
+            "seat",
+            s,
+            lambda s: {
+                **s,
+                "stats": self.chips(s.get("stats", [])),
+                "zones": [self.zone(z) for z in s.get("zones", [])],
+            },
+        )
 
     def chips(self, pairs: list) -> int:
         return self.t.ref("chips", pairs, lambda pairs: [self.t.ref("chip", p) for p in pairs])
@@ -265,8 +280,9 @@ def decoders(t: dict[str, list]) -> dict:
     """For each table a slot may name, index -> the value it stands for, whole."""
     zone = [{**z, "cards": [t["card"][c] for c in z["cards"]]} for z in t["zone"]]
     chips = [[t["chip"][c] for c in refs] for refs in t["chips"]]
-    seat = [{**s, "stats": chips[s["stats"]], "zones": [zone[z] for z in s["zones"]]}
-            for s in t["seat"]]
+    seat = [
+        {**s, "stats": chips[s["stats"]], "zones": [zone[z] for z in s["zones"]]} for s in t["seat"]
+    ]
     return {
         "value": lambda r: t["value"][r],
         "last": lambda r: t["last"][r],

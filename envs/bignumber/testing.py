@@ -20,8 +20,12 @@ CORRUPTION_PLAYERS = 4
 
 def corruptible(state) -> bool:
     """The first deal, with one set in the middle."""
-    return (not state.is_terminal() and bool(state.middle) and state.deal == 0
-            and len(state.middle) == 1)
+    return (
+        not state.is_terminal()
+        and bool(state.middle)
+        and state.deal == 0
+        and len(state.middle) == 1
+    )
 
 
 CORRUPTIONS = [

@@ -348,8 +348,8 @@ class BigWigBatched(BatchedEngine):
         s = np.maximum(seats, 0)
         hand = self.hands[lanes, s] > 0
         rows = np.arange(k)
-        commit = (ph == PHASE_COMMIT) & self.participants[lanes, s] & (
-            self.commits[lanes, s] == NONE
+        commit = (
+            (ph == PHASE_COMMIT) & self.participants[lanes, s] & (self.commits[lanes, s] == NONE)
         )
         mask[commit, :NUM_KINDS] = hand[commit]
         mask[commit, PLAY_WELL] = self.well[lanes[commit], s[commit]]
@@ -712,8 +712,10 @@ class BigWigBatched(BatchedEngine):
         return buf
 
     def _to_act(self, lanes, seats, ph) -> np.ndarray:
-        commit = (ph == PHASE_COMMIT) & self.participants[lanes, seats] & (
-            self.commits[lanes, seats] == NONE
+        commit = (
+            (ph == PHASE_COMMIT)
+            & self.participants[lanes, seats]
+            & (self.commits[lanes, seats] == NONE)
         )
         ticket = (ph == PHASE_TICKET) & self.queue[lanes, seats]
         single = (ph != PHASE_COMMIT) & (ph != PHASE_TICKET) & (seats == self.cur[lanes])

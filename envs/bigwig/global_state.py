@@ -24,17 +24,24 @@ _SMALL_SCALE = 1.0 / SMALL_COPIES
 
 def make_state_layout(game) -> StateLayout:
     n = game.num_players
-    return StateLayout(game.layout, ("hand", "well_in_hand", "my_commit", "to_act"), [
-        ("hands", (n, NUM_KINDS)),  # every seat's large cards per kind / 2
-        ("wells", n),  # the seat's well card is in its hand (not in the trick)
-        ("commits", (n, WELL + 1)),  # one-hot face-down card of each seat in the trick (46 = well)
-        ("to_act", n),  # seats with a decision now (in a trick: every seat yet to commit)
-        ("tickets", n),  # onlookers that decided to join the holmgang, not yet revealed (B27)
-        ("draw", NUM_KINDS),  # draw pile cards per kind / 2
-        ("draw_next", (DRAW_WINDOW, NUM_KINDS)),  # one-hot kind of the next 12 draws, top first
-        ("altar_pile_kinds", NUM_SMALL_KINDS),  # unrevealed small cards per kind / copies
-        ("altar_pile_next", (ALTAR_PILE, NUM_SMALL_KINDS)),  # the whole altar pile, top first
-    ])
+    return StateLayout(
+        game.layout,
+        ("hand", "well_in_hand", "my_commit", "to_act"),
+        [
+            ("hands", (n, NUM_KINDS)),  # every seat's large cards per kind / 2
+            ("wells", n),  # the seat's well card is in its hand (not in the trick)
+            (
+                "commits",
+                (n, WELL + 1),
+            ),  # one-hot face-down card of each seat in the trick (46 = well)
+            ("to_act", n),  # seats with a decision now (in a trick: every seat yet to commit)
+            ("tickets", n),  # onlookers that decided to join the holmgang, not yet revealed (B27)
+            ("draw", NUM_KINDS),  # draw pile cards per kind / 2
+            ("draw_next", (DRAW_WINDOW, NUM_KINDS)),  # one-hot kind of the next 12 draws, top first
+            ("altar_pile_kinds", NUM_SMALL_KINDS),  # unrevealed small cards per kind / copies
+            ("altar_pile_next", (ALTAR_PILE, NUM_SMALL_KINDS)),  # the whole altar pile, top first
+        ],
+    )
 
 
 def encode_state(s) -> np.ndarray:

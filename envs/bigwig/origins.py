@@ -38,8 +38,13 @@ class Origins:
     def dealt(cls, hidden: np.ndarray, hand_sizes: list[int]) -> Origins:
         """Nothing seen yet: one pile of ``hidden`` (counts per kind), ``hand_sizes`` dealt."""
         n = len(hand_sizes)
-        return cls([hidden.tolist()], [hidden.tolist()], [list(hand_sizes)], [[0] * n],
-                   [[] for _ in range(n)])
+        return cls(
+            [hidden.tolist()],
+            [hidden.tolist()],
+            [list(hand_sizes)],
+            [[0] * n],
+            [[] for _ in range(n)],
+        )
 
     # ---- public events ------------------------------------------------------------------
     def draw(self, seat: int) -> None:
@@ -101,26 +106,37 @@ class Origins:
 
     def to_dict(self) -> dict:
         return {
-            "piles": [{"cards": list(c), "left": list(lf), "held": list(h), "drawn": list(d)}
-                      for c, lf, h, d in zip(self.cards, self.left, self.held, self.drawn)],
+            "piles": [
+                {"cards": list(c), "left": list(lf), "held": list(h), "drawn": list(d)}
+                for c, lf, h, d in zip(self.cards, self.left, self.held, self.drawn)
+            ],
             "unattributed": [[[k, list(p)] for k, p in plays] for plays in self.unattributed],
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> Origins:
         piles = d["piles"]
-        return cls([list(p["cards"]) for p in piles], [list(p["left"]) for p in piles],
-                   [list(p["held"]) for p in piles], [list(p["drawn"]) for p in piles],
-                   [[[int(k), list(p)] for k, p in plays] for plays in d["unattributed"]])
+        return cls(
+            [list(p["cards"]) for p in piles],
+            [list(p["left"]) for p in piles],
+            [list(p["held"]) for p in piles],
+            [list(p["drawn"]) for p in piles],
+            [[[int(k), list(p)] for k, p in plays] for plays in d["unattributed"]],
+        )
 
     def clone(self) -> Origins:
-        return Origins([c[:] for c in self.cards], [lf[:] for lf in self.left],
-                       [h[:] for h in self.held], [d[:] for d in self.drawn],
-                       [[[k, p[:]] for k, p in plays] for plays in self.unattributed])
+        return Origins(
+            [c[:] for c in self.cards],
+            [lf[:] for lf in self.left],
+            [h[:] for h in self.held],
+            [d[:] for d in self.drawn],
+            [[[k, p[:]] for k, p in plays] for plays in self.unattributed],
+        )
 
     # ---- determinize --------------------------------------------------------------------
-    def deal_hidden(self, player: int, own: list[int], pile_size: int,
-                    rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
+    def deal_hidden(
+        self, player: int, own: list[int], pile_size: int, rng: np.random.Generator
+    ) -> tuple[list[np.ndarray], list[int]]:
         """A consistent redeal of what ``player`` cannot see.
 
         ``own``: the kinds ``player`` holds unseen by the others (hand and face-down card); no other
@@ -142,6 +158,7 @@ class Origins:
         items = [(q, k, c, False) for q, plays in enumerate(self.unattributed) for k, c in plays]
         items += [(player, k, every, True) for k in own]
         if len(self.left) > 1:
+
             def options(item):
                 q, k, candidates, _ = item
                 return sum(1 for b in candidates if room[b][q] and supply[b][k])
@@ -167,7 +184,7 @@ class Origins:
             at = 0
             for q in range(n):
                 if room[b][q]:
-                    hands[q] += np.bincount(pool[at:at + room[b][q]], minlength=NUM_KINDS)
+                    hands[q] += np.bincount(pool[at : at + room[b][q]], minlength=NUM_KINDS)
                     at += room[b][q]
             if b == last:
                 draw = pool[at:].tolist()

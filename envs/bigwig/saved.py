@@ -188,7 +188,6 @@ def check_state(game, d: dict) -> None:
         )
 
 
-
 def _check_altar_pile(
     f: Fields, collected, altar, small, holmgangs, on_table, round_card, rnd
 ) -> None:
@@ -254,5 +253,8 @@ def _check_origins(f: Fields, value, n: int, hands, commits) -> None:
     for q in range(n):
         unseen = int(hands[q].sum()) + (commits[q] not in (NONE, WELL))
         if held[q] - len(plays[q]) != unseen:
-            f.fail("origins", f"has {held[q] - len(plays[q])} cards of player {q} on record, "
-                              f"but it holds {unseen} unseen (hidden information)")
+            f.fail(
+                "origins",
+                f"has {held[q] - len(plays[q])} cards of player {q} on record, "
+                f"but it holds {unseen} unseen (hidden information)",
+            )

@@ -21,8 +21,12 @@ CORRUPTION_PLAYERS = 4
 
 def corruptible(state) -> bool:
     """Past round 2, during the commits, with exactly one card committed."""
-    return (not state.is_terminal() and state.phase == 3
-            and sum(c != -1 for c in state.commits) == 1 and state.round > 2)
+    return (
+        not state.is_terminal()
+        and state.phase == 3
+        and sum(c != -1 for c in state.commits) == 1
+        and state.round > 2
+    )
 
 
 def _uncommitted_participant(st: dict) -> None:

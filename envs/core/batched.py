@@ -411,8 +411,9 @@ class BatchedEnv:
         a = np.asarray(actions)
         if a.shape != (B, P) or not np.issubdtype(a.dtype, np.integer):
             raise IllegalActionError(
-                actions, [], f"actions must be an integer array of shape ({B}, {P}), "
-                f"got {a.dtype} {a.shape}"
+                actions,
+                [],
+                f"actions must be an integer array of shape ({B}, {P}), got {a.dtype} {a.shape}",
             )
         a = a.astype(np.int64, copy=False)
         _, mask, acting = self._parallel_view(eng.all)

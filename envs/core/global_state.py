@@ -29,8 +29,12 @@ class StateLayout(Layout):
     its own face-down card): they are left out, and the hidden pieces give every seat's version.
     """
 
-    def __init__(self, observation: Layout, observer_pieces: Iterable[str],
-                 hidden_pieces: list[tuple[str, int | tuple[int, ...]]]):
+    def __init__(
+        self,
+        observation: Layout,
+        observer_pieces: Iterable[str],
+        hidden_pieces: list[tuple[str, int | tuple[int, ...]]],
+    ):
         observer_pieces = tuple(observer_pieces)
         names = {name for name, _, _, _ in observation.pieces}
         unknown = [name for name in observer_pieces if name not in names]
@@ -47,7 +51,7 @@ class StateLayout(Layout):
     def start(self, seat0_observation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A new buffer with its public part filled, and its named pieces (as ``Layout.new``)."""
         buf, v = self.new()
-        buf[:self.public_size] = seat0_observation[self.public_index]
+        buf[: self.public_size] = seat0_observation[self.public_index]
         return buf, v
 
 
@@ -62,5 +66,5 @@ def put_pile(counts: np.ndarray, order: np.ndarray, pile, scale, offset: int = 0
     if offset:
         kinds = kinds - offset
     counts[:] = np.bincount(kinds, minlength=len(counts)) * scale
-    top = kinds[:-len(order) - 1:-1]
+    top = kinds[: -len(order) - 1 : -1]
     order[np.arange(len(top)), top] = 1.0

@@ -29,8 +29,13 @@ def render_view(view: dict, num_players: int | None = None, indent: str = "") ->
     for key, value in view.items():
         if key in ("player", "num_players"):
             continue
-        if (isinstance(value, list) and n and len(value) == n and n > 1
-                and any(isinstance(v, (list, dict)) or v is None for v in value)):
+        if (
+            isinstance(value, list)
+            and n
+            and len(value) == n
+            and n > 1
+            and any(isinstance(v, (list, dict)) or v is None for v in value)
+        ):
             lines.append(f"{indent}{key}:")
             for s, v in enumerate(value):
                 mark = " (you)" if s == me else ""

@@ -81,7 +81,7 @@ class ScalarLanesEnv:
             self.states[lane] = state
         else:
             self.states.append(state)
-        self._trackers[lane:lane + 1] = [RewardTracker(self.reward_mode, state)]
+        self._trackers[lane : lane + 1] = [RewardTracker(self.reward_mode, state)]
         self.games[lane] += 1
 
     def _position(self, lane: int) -> None:

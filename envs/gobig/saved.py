@@ -77,8 +77,9 @@ def check_state(game, d: dict) -> None:
     known = f.matrix("known", n, VALUES)
     if (known > hands).any():
         p = int(np.flatnonzero((known > hands).any(axis=1))[0])
-        f.fail("known", f"says player {p} is known to hold cards it does not hold "
-                        "(hidden information)")
+        f.fail(
+            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+        )
     deck = f.ints("deck", 1, VALUES)
     market = f.ints("market", 1, VALUES)
     if len(market) > MARKET_SIZE:

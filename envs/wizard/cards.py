@@ -147,10 +147,10 @@ def playable(hand: np.ndarray, led: int) -> np.ndarray:
     """
     if 0 <= led < NUM_SUITS:
         a = led * RANKS
-        seg = hand[a:a + RANKS]
+        seg = hand[a : a + RANKS]
         if seg.any():
             out = np.zeros(NUM_KINDS, dtype=bool)
-            out[a:a + RANKS] = seg
+            out[a : a + RANKS] = seg
             out[WIZARD:] = hand[WIZARD:]
             return out
     return hand > 0

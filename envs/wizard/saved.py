@@ -110,7 +110,6 @@ def copy_record(record: dict) -> dict:
     return {k: list(v) if isinstance(v, list) else v for k, v in record.items()}
 
 
-
 def check_state(game, d: dict) -> None:
     """``ValueError`` naming the field for anything a Wizard game cannot have reached."""
     n, rounds = game.num_players, game.rounds

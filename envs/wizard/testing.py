@@ -20,8 +20,9 @@ CORRUPTION_PLAYERS = 4
 
 def corruptible(state) -> bool:
     """Round 2 (index), in the play, one card in the trick."""
-    return (not state.is_terminal() and state.round == 2 and state.phase == 2
-            and len(state.trick) == 1)
+    return (
+        not state.is_terminal() and state.round == 2 and state.phase == 2 and len(state.trick) == 1
+    )
 
 
 def _void_in_held_suit(st: dict) -> None:

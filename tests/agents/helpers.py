@@ -48,8 +48,10 @@ def positions(game, seed: int, count: int, skip: int = 3) -> list:
             step += 1
         if len(found) == count:
             return found
-    raise AssertionError(f"{game!r}: {len(found)} of {count} positions with a choice at every "
-                         f"{skip}-th decision in {100 * count} random games")
+    raise AssertionError(
+        f"{game!r}: {len(found)} of {count} positions with a choice at every "
+        f"{skip}-th decision in {100 * count} random games"
+    )
 
 
 def run_cli(argv, capsys, stdin=None, monkeypatch=None):

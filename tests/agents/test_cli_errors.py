@@ -133,8 +133,17 @@ def test_contradictory_play_options(capsys, argv, needle):
 
 
 # ---- arena ---------------------------------------------------------------------------------------
-ARENA = ["arena", "gobig", "--agents", "heuristic,random", "--players", "2", "--workers", "1",
-         "--no-progress"]
+ARENA = [
+    "arena",
+    "gobig",
+    "--agents",
+    "heuristic,random",
+    "--players",
+    "2",
+    "--workers",
+    "1",
+    "--no-progress",
+]
 
 
 @pytest.mark.parametrize(

@@ -211,8 +211,9 @@ def test_a_saved_board_game_replays_to_its_result():
         assert replay["keyed_chance"] is True
         state = final_state(json.loads(json.dumps(replay)))
         assert np.asarray(state.scores()).tolist() == rec["scores"]
-    assert any(len(final_state(arena_replay(GAMES["bigwig"](3), r)).origins.cards) > 1
-               for r in res.records)  # fmt: skip  (some game did reshuffle)
+    assert any(
+        len(final_state(arena_replay(GAMES["bigwig"](3), r)).origins.cards) > 1 for r in res.records
+    )  # fmt: skip  (some game did reshuffle)
 
 
 # ---- paired statistics ----------------------------------------------------------------------

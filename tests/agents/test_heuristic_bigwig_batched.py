@@ -275,4 +275,3 @@ def test_trick_winners_is_the_engines_resolution():
             assert g == (-1 if w is None else w), (row, t)
             effects.update(k for k in row if NUM_STANDARD <= k < NUM_KINDS)
     assert all(effects[k] > 100 for k in range(NUM_STANDARD, NUM_KINDS)), effects
-

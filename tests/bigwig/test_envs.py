@@ -25,9 +25,9 @@ def test_aec_no_observation_reveals_a_committed_card_before_the_reveal(n):
             continue
         state = env.unwrapped.game_state
         # a trick or the ticket window (W-E1), not yet complete
-        in_trick = state.phase in (PHASE_COMMIT, PHASE_TICKET) and len(
-            state.simultaneous_players()
-        ) > 1
+        in_trick = (
+            state.phase in (PHASE_COMMIT, PHASE_TICKET) and len(state.simultaneous_players()) > 1
+        )
         others = [a for a in env.agents if a != agent]
         before = {a: env.observe(a) for a in others}
         views = {a: state.view(int(a.split("_")[1])) for a in others}

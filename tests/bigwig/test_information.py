@@ -58,8 +58,10 @@ def reshuffle_while_seat_0_draws():
     red 9, the discard pile (48 cards, all seen) becomes the draw pile, and seat 0 draws 3 of them.
     Seat 1 still holds green 7 and a Fenrir: every card not in seat 0's hand and not in the new pile
     was never discarded, so the table knows seat 1's hand by recall."""
-    hands = [[standard(R, 9), standard(R, 1), standard(Y, 1)],
-             [standard(B, 5), standard(G, 7), FENRIR]]
+    hands = [
+        [standard(R, 9), standard(R, 1), standard(Y, 1)],
+        [standard(B, 5), standard(G, 7), FENRIR],
+    ]
     s = table(hands, P2_RED, draw=[])
     commit(s, {0: WELL, 1: standard(B, 5)})
     s.apply(SACRIFICE_BASE + standard(R, 9))
@@ -91,8 +93,8 @@ def test_W_D1_view_and_observation_keep_the_reshuffled_pile():
         assert v["discard"] == [0] * NUM_KINDS
         obs = s.observe(p)
         at = s.game.offsets
-        assert np.allclose(obs[at["reshuffled"]:at["reshuffled"] + NUM_KINDS], pile / 2)
-        drawn = obs[at["drawn_since"]:at["drawn_since"] + 2] * 52
+        assert np.allclose(obs[at["reshuffled"] : at["reshuffled"] + NUM_KINDS], pile / 2)
+        drawn = obs[at["drawn_since"] : at["drawn_since"] + 2] * 52
         assert np.allclose(drawn, [3, 0] if p == 0 else [0, 3])
 
 
@@ -106,7 +108,7 @@ def six_seats_two_reshuffles():
     rest = [k for k in kinds if k not in discard]
     standards = [k for k in rest if k < 36]
     others = [k for k in rest if k >= 36] + standards[30:]
-    hands = [standards[5 * i:5 * i + 5] + others[3 * i:3 * i + 3] for i in range(6)]
+    hands = [standards[5 * i : 5 * i + 5] + others[3 * i : 3 * i + 3] for i in range(6)]
     s = table(hands, P2_RED, draw=[])
     assert s.discard.tolist() == counts(discard, NUM_KINDS).tolist()
     commit(s, dict.fromkeys(range(6), WELL))
@@ -178,15 +180,24 @@ def ticket_worlds():
     hidden cards: in A it holds a Til Valhallar, in B a green 3 (the Til Valhallar lies at the
     bottom of the draw pile instead). Round 1 is a holmgang in which seat 0 (fewest VP) can only
     challenge seat 1 for its red 2, round 2 a point card."""
-    base = [[standard(R, 1), standard(R, 2), standard(R, 3)],
-            [standard(B, 1), standard(B, 2), standard(B, 3)]]
+    base = [
+        [standard(R, 1), standard(R, 2), standard(R, 3)],
+        [standard(B, 1), standard(B, 2), standard(B, 3)],
+    ]
     onlooker = [standard(Y, 1), standard(Y, 2)]
     pile = [standard(Y, v) for v in range(3, 10)]
     worlds = []
     for mine, bottom in ((TIL_VALHALLAR, standard(G, 3)), (standard(G, 3), TIL_VALHALLAR)):
         hands = base + [[mine, standard(G, 1), standard(G, 2)], onlooker]
-        worlds.append(table(hands, HOLMGANG, collected=[[], [P2_RED], [], []],
-                            draw=[bottom] + pile, later=[P2_RED]))
+        worlds.append(
+            table(
+                hands,
+                HOLMGANG,
+                collected=[[], [P2_RED], [], []],
+                draw=[bottom] + pile,
+                later=[P2_RED],
+            )
+        )
     return worlds
 
 
@@ -347,10 +358,16 @@ def test_W_E1_determinize_does_not_assume_the_onlookers_hold_a_ticket():
 def test_commits_two_worlds_views_agree_until_the_reveal():
     """Seat 1 holds and commits different cards in the two worlds; the other seats' views agree
     until the reveal (X5), hand sizes included."""
-    a = table([[standard(R, 1)], [standard(B, 9), standard(B, 1)], [standard(G, 1)]], P2_RED,
-              draw=[standard(Y, 5), FENRIR])
-    b = table([[standard(R, 1)], [standard(Y, 5), FENRIR], [standard(G, 1)]], P2_RED,
-              draw=[standard(B, 9), standard(B, 1)])
+    a = table(
+        [[standard(R, 1)], [standard(B, 9), standard(B, 1)], [standard(G, 1)]],
+        P2_RED,
+        draw=[standard(Y, 5), FENRIR],
+    )
+    b = table(
+        [[standard(R, 1)], [standard(Y, 5), FENRIR], [standard(G, 1)]],
+        P2_RED,
+        draw=[standard(B, 9), standard(B, 1)],
+    )
     for s, card in ((a, standard(B, 9)), (b, FENRIR)):
         s.apply(standard(R, 1))
         s.apply(card)
@@ -361,9 +378,13 @@ def test_draw_pile_record_two_worlds_views_agree():
     """The record of the draw piles comes from public events only. Seats 1 and 2 hold each other's
     cards in the two worlds; seat 0 plays the well and seat 1 plays a Fenrir, both sacrifice and
     draw across a reshuffle, and the next trick is played: seat 0's view is the same in both."""
+
     def world(hand_1, hand_2):
-        hands = [[standard(R, 9), standard(R, 1), standard(Y, 1)],
-                 [FENRIR, standard(B, 7)] + hand_1, [standard(Y, 2)] + hand_2]
+        hands = [
+            [standard(R, 9), standard(R, 1), standard(Y, 1)],
+            [FENRIR, standard(B, 7)] + hand_1,
+            [standard(Y, 2)] + hand_2,
+        ]
         s = table(hands, P2_RED, draw=[])
         commit(s, {0: WELL, 1: WELL, 2: standard(Y, 2)})
         s.apply(SACRIFICE_BASE + standard(R, 9))

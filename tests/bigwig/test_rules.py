@@ -477,8 +477,12 @@ def test_W_E1_two_players_have_no_ticket_window():
 def test_W_E1_several_joiners_decide_unaware_of_each_other():
     """Seats 2 and 3 both join: seat 3 decides on the same view whether seat 2 joined or not, and
     both joins are revealed together, in age order."""
-    hands = [[standard(R, 1)], [standard(R, 2)], [TIL_VALHALLAR, standard(G, 9)],
-             [TIL_VALHALLAR, standard(B, 9)]]
+    hands = [
+        [standard(R, 1)],
+        [standard(R, 2)],
+        [TIL_VALHALLAR, standard(G, 9)],
+        [TIL_VALHALLAR, standard(B, 9)],
+    ]
     worlds = []
     for first in (JOIN, PASS):
         s = table(hands, HOLMGANG, collected=[[], [P2_RED], [], []], age_order=[0, 1, 3, 2])

@@ -23,13 +23,14 @@ FILES = {p.name: p.read_text() for p in sorted(FOLDER.glob("*.py"))}  # file nam
 
 def write_game(games: Path) -> Path:
     """Copy Tiny into ``games/tiny`` (a folder that a fresh interpreter adds to deckzoo.envs)."""
-    return Path(shutil.copytree(FOLDER, games / "tiny",
-                                ignore=shutil.ignore_patterns("__pycache__")))
+    return Path(
+        shutil.copytree(FOLDER, games / "tiny", ignore=shutil.ignore_patterns("__pycache__"))
+    )
 
 
 # Run with argv [folder holding tiny/, a repository root for playthroughs]: the folder joins
 # deckzoo/envs as a game folder would, then every tool must know the game.
-CHECK = '''
+CHECK = """
 import sys
 from pathlib import Path
 
@@ -82,23 +83,35 @@ for p in paths:
     text = p.read_text()
     assert playthrough.replay(text) == text and "env: tiny_v0" in text and "obs[1] hand:" in text
 print("sixth game ok")
-'''
+"""
 
 # The registry-parametrised suites, run on Tiny's cases only, and those of them the issue named
 # (each must pass on it). Left out: the checks of a game's own files outside envs/<game>/ (its
 # rules page, its golden playthroughs: docs/adding-a-game.md lists them, and CHECK writes and
 # replays the playthroughs in a scratch repository) and tests/training (a training config per
 # game, configs/<game>.yaml).
-SUITE_PATHS = ["tests/core", "tests/vector", "tests/viewer", "tests/agents",
-               "--ignore=tests/core/test_docs.py", "--ignore=tests/core/test_playthroughs.py"]
-MUST_PASS = ["tests/core/test_envs.py", "tests/core/test_saved_states.py",
-             "tests/vector/test_api.py", "tests/vector/test_differential.py",
-             "tests/vector/test_information.py", "tests/vector/test_gym.py",
-             "tests/viewer/test_scenes.py", "tests/agents/test_legal_play.py"]
+SUITE_PATHS = [
+    "tests/core",
+    "tests/vector",
+    "tests/viewer",
+    "tests/agents",
+    "--ignore=tests/core/test_docs.py",
+    "--ignore=tests/core/test_playthroughs.py",
+]
+MUST_PASS = [
+    "tests/core/test_envs.py",
+    "tests/core/test_saved_states.py",
+    "tests/vector/test_api.py",
+    "tests/vector/test_differential.py",
+    "tests/vector/test_information.py",
+    "tests/vector/test_gym.py",
+    "tests/viewer/test_scenes.py",
+    "tests/agents/test_legal_play.py",
+]
 
 # Run in the repository root with argv [folder holding tiny/, *SUITE_PATHS]; prints one JSON line
 # after OUTCOMES: {test id: [outcome, skip reason]} for every test that ran.
-SUITES = '''
+SUITES = """
 import json
 import sys
 
@@ -124,4 +137,4 @@ code = pytest.main(["-q", "-p", "no:cacheprovider", "-k", "tiny", *sys.argv[2:]]
                    plugins=[outcomes])
 print("OUTCOMES" + json.dumps(outcomes.seen))
 sys.exit(code)
-'''
+"""

@@ -20,8 +20,9 @@ def test_observation_table_matches_the_layout(name):
     assert blocks, f"{path.name} has no generated observation table (see envs/layout_docs.py)"
     states = list(STATE_BLOCK.finditer(text))
     assert states, f"{path.name} has no generated global-state table (see envs/layout_docs.py)"
-    assert refresh(text, registry.game_class(name)) == text, \
+    assert refresh(text, registry.game_class(name)) == text, (
         f"{path.name}: a layout table differs from the code; run `make layout-tables`"
+    )
     for block in blocks + states:
         empty = [piece for piece, note in notes_of(block.group(3)).items() if not note]
         assert not empty, f"{path.name}: describe the pieces {empty}"

@@ -22,14 +22,19 @@ DOCS_EXTRA = ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.pytho
 
 
 def _missing_docs_extra() -> list[str]:
-    return [name for name in DOCS_EXTRA if importlib.util.find_spec(name.split(".")[0]) is None
-            or importlib.util.find_spec(name) is None]
+    return [
+        name
+        for name in DOCS_EXTRA
+        if importlib.util.find_spec(name.split(".")[0]) is None
+        or importlib.util.find_spec(name) is None
+    ]
 
 
 needs_docs_extra = pytest.mark.skipif(
     bool(_missing_docs_extra()),
     reason=f"the docs extra is not installed (missing {', '.join(_missing_docs_extra())}): "
-           "pip install -e '.[docs]'")
+    "pip install -e '.[docs]'",
+)
 
 
 def _load_hooks():
@@ -56,7 +61,12 @@ def test_site_builds_strictly(tmp_path):
     site = tmp_path / "site"
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        check=False, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
     assert (site / "index.html").exists()
     engine_page = (site / "api" / "engine.html").read_text(encoding="utf-8")
@@ -88,7 +98,8 @@ def test_nested_list_items_are_indented_as_python_markdown_nests_them():
     after_blank_line_and_in_code = "\n\n  - not nested\n```\n  - code\n```"
     text = "- a turn:\n  1. bank\n  2. play\n     more\n- end" + after_blank_line_and_in_code
     assert hooks.nest_lists(text) == (
-        "- a turn:\n    1. bank\n    2. play\n     more\n- end" + after_blank_line_and_in_code)
+        "- a turn:\n    1. bank\n    2. play\n     more\n- end" + after_blank_line_and_in_code
+    )
 
 
 @needs_docs_extra
@@ -99,26 +110,33 @@ def test_links_to_benchmark_results_point_at_the_site_pages():
         class file:
             src_uri = "rules/gobig.md"
 
-    text = ("[t](../../benchmarks/results/training.md#vector) [s](../viewer.md) "
-            "[w](https://example.org/benchmarks/results/x.md)")
+    text = (
+        "[t](../../benchmarks/results/training.md#vector) [s](../viewer.md) "
+        "[w](https://example.org/benchmarks/results/x.md)"
+    )
     assert hooks.on_page_markdown(text, Page, None, None) == (
         "[t](../results/training.md#vector) [s](../viewer.md) "
-        "[w](https://example.org/benchmarks/results/x.md)")
+        "[w](https://example.org/benchmarks/results/x.md)"
+    )
 
 
 @needs_docs_extra
 def test_plain_text_blocks_of_docstrings_show_as_code():
     hooks = _load_hooks()
-    doc = ("Options\n    end_rule  when the game ends\n    start_player  who begins\n"
-           "Args:\n    x: a value\n* item\n    continued\nUsage::\n\n    make()\n::\n\n    b()")
+    doc = (
+        "Options\n    end_rule  when the game ends\n    start_player  who begins\n"
+        "Args:\n    x: a value\n* item\n    continued\nUsage::\n\n    make()\n::\n\n    b()"
+    )
     assert hooks.literal_blocks(doc) == (
         "Options\n\n    end_rule  when the game ends\n    start_player  who begins\n"
-        "Args:\n    x: a value\n* item\n    continued\nUsage:\n\n    make()\n\n\n    b()")
+        "Args:\n    x: a value\n* item\n    continued\nUsage:\n\n    make()\n\n\n    b()"
+    )
 
 
 @needs_docs_extra
 def test_a_usage_line_shows_as_code():
     hooks = _load_hooks()
     assert hooks.literal_blocks("deckzoo arena GAME [--games N] [--out DIR]\n\nPlays.") == (
-        "``deckzoo arena GAME [--games N] [--out DIR]``\n\nPlays.")
+        "``deckzoo arena GAME [--games N] [--out DIR]``\n\nPlays."
+    )
     assert hooks.literal_blocks("deckzoo environments.") == "deckzoo environments."

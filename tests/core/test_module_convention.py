@@ -40,8 +40,13 @@ def test_the_import_statement_works_first_thing_in_a_fresh_interpreter():
     lines = [f"import deckzoo.envs.{n}" for n in ENV_NAMES]
     made = ", ".join(f"deckzoo.envs.{n}.env().metadata['name']" for n in ENV_NAMES)
     lines.append(f"print([{made}])")
-    done = subprocess.run([sys.executable, "-c", "\n".join(lines)], capture_output=True,
-                          text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", "\n".join(lines)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == repr(ENV_NAMES)
 
@@ -107,7 +112,12 @@ def test_the_readmes_use_an_env_snippet_runs_without_deprecation_warnings():
     section = README.read_text().split("## Use an env", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
     assert "pettingzoo.make(" in code
-    done = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code],
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "game over" in done.stdout

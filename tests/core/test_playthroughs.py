@@ -30,9 +30,11 @@ def test_every_playthrough_folder_belongs_to_a_game():
 
 def bump_hint(env_name: str) -> str:
     game = E.game_class(env_name)
-    return (f"If the behaviour change is intended, bump {game.__name__}.version in "
-            f"{inspect.getsourcefile(game)} (now {game.version}: {game.env_name()} becomes "
-            f"{game.name}_v{game.version + 1}) and run `make playthroughs`.")
+    return (
+        f"If the behaviour change is intended, bump {game.__name__}.version in "
+        f"{inspect.getsourcefile(game)} (now {game.version}: {game.env_name()} becomes "
+        f"{game.name}_v{game.version + 1}) and run `make playthroughs`."
+    )
 
 
 def difference(name: str, text: str) -> str | None:
@@ -43,8 +45,9 @@ def difference(name: str, text: str) -> str | None:
     old, new = text.splitlines(), again.splitlines()
     first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     was, now = (lines[first] if first < len(lines) else "<end>" for lines in (old, new))
-    return (f"{name} differs from line {first + 1}:\n  file:   {was}\n  replay: {now}\n"
-            + bump_hint(parse(text)[0]))
+    return f"{name} differs from line {first + 1}:\n  file:   {was}\n  replay: {now}\n" + bump_hint(
+        parse(text)[0]
+    )
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.parent.name}/{p.name}" for p in FILES])

@@ -21,8 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_python(code: str, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], check=False,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -59,16 +64,21 @@ def test_one_rules_module_imports_alone_with_numpy_only():
 
 @pytest.mark.parametrize("first", ["deckzoo", "pettingzoo", "env_module"])
 def test_pettingzoo_make_works_whichever_is_imported_first(first):
-    imports = {"deckzoo": "import deckzoo.envs\nimport pettingzoo",
-               "pettingzoo": "import pettingzoo\nimport deckzoo.envs",
-               "env_module": "from deckzoo.envs import bigwig_v1\nimport pettingzoo"}[first]
-    out = run_python(imports + """
+    imports = {
+        "deckzoo": "import deckzoo.envs\nimport pettingzoo",
+        "pettingzoo": "import pettingzoo\nimport deckzoo.envs",
+        "env_module": "from deckzoo.envs import bigwig_v1\nimport pettingzoo",
+    }[first]
+    out = run_python(
+        imports
+        + """
 import pettingzoo
 aec = pettingzoo.make("aec", "deckzoo/gobig-v0", num_players=3)
 par = pettingzoo.make("parallel", "deckzoo/bigwig-v1", num_players=3)
 only_bigwig = "deckzoo/gobig-v0" not in pettingzoo.parallel_registry
 print(aec.metadata["name"], par.metadata["name"], only_bigwig)
-""")
+"""
+    )
     assert out.split() == ["gobig_v0", "bigwig_v1", "True"]
 
 
@@ -80,8 +90,14 @@ def test_a_sixth_game_needs_only_its_folder(tmp_path):
     write_game(tmp_path / "games")
     out = run_python(CHECK, str(tmp_path / "games"), str(tmp_path / "repo"))
     assert "sixth game ok" in out
-    done = subprocess.run([sys.executable, "-c", SUITES, str(tmp_path / "games"), *SUITE_PATHS],
-                          cwd=ROOT, check=False, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", SUITES, str(tmp_path / "games"), *SUITE_PATHS],
+        cwd=ROOT,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     seen = json.loads(done.stdout.rpartition("OUTCOMES")[2])  # test id -> [outcome, reason]
     for path in MUST_PASS:

@@ -180,7 +180,7 @@ The tallest player goes first.  Still tied?   Share the victory."""
 
 def test_checker_reports_a_misquote_and_accepts_exact_quotes():
     page = (
-        '# Game\n\n## Rulings\n\n| id | what | why |\n|---|---|---|\n'
+        "# Game\n\n## Rulings\n\n| id | what | why |\n|---|---|---|\n"
         '| G1 | six each | rulebook: "deal 6 cards to each player" |\n'
         '| G2 | start | rulebook: "the shortest player goes first" |\n'
     )
@@ -209,7 +209,7 @@ def test_checker_skips_code_headings_labels_and_other_sources():
         '| W3 | deal | rulebook, and Wizard ("high card deals") |\n'
         '| W4 | trump | Wizard: "any card"; rulebook: "The tallest player" |\n'
         '| N6 | beat | rulebook and Odin: "highest card" |\n'
-        "```\n\"inside a code block\"\n```\n"
+        '```\n"inside a code block"\n```\n'
     )
     assert rulebook_quotes(page) == [(10, "The tallest player"), (11, "highest card")]
 

@@ -43,8 +43,9 @@ def build_wheel(tmp: Path) -> Path:
     for name in SOURCES:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, tmp / "src" / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                src, tmp / "src" / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
         else:
             shutil.copy2(src, tmp / "src" / name)
     pip("wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist"), str(tmp / "src"))
@@ -63,8 +64,15 @@ def install(wheel: Path, path: Path) -> Path:
 def run(venv: Path, program: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     """``program`` of the venv, run outside the tree with no path leading back to it."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return subprocess.run([str(venv / "bin" / program), *args], cwd=cwd, env=env, check=False,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    return subprocess.run(
+        [str(venv / "bin" / program), *args],
+        cwd=cwd,
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
 
 
 def check_the_wheel(wheel: Path) -> None:
@@ -79,7 +87,13 @@ def check_the_wheel(wheel: Path) -> None:
     assert metadata["License-Expression"] == "MIT"
     base = [r for r in metadata.get_all("Requires-Dist") if "extra ==" not in r]
     assert {r.split(">")[0].split("<")[0].split("=")[0].strip() for r in base} >= {
-        "numpy", "gymnasium", "pettingzoo", "openskill", "rich", "tqdm", "pyyaml"
+        "numpy",
+        "gymnasium",
+        "pettingzoo",
+        "openskill",
+        "rich",
+        "tqdm",
+        "pyyaml",
     }
     assert not [r for r in base if r.startswith("torch")]  # torch only in the extras that train
 
@@ -115,8 +129,22 @@ def check_every_env(venv: Path, tmp_path: Path) -> None:
 
 
 def check_arena_and_replay_page(venv: Path, tmp_path: Path) -> None:
-    arena = run(venv, "deckzoo", "arena", "gobig", "--agents", "zoo:gobig,random", "--games",
-                "4", "--out", "out", "--save-games", "1", "--no-progress", cwd=tmp_path)
+    arena = run(
+        venv,
+        "deckzoo",
+        "arena",
+        "gobig",
+        "--agents",
+        "zoo:gobig,random",
+        "--games",
+        "4",
+        "--out",
+        "out",
+        "--save-games",
+        "1",
+        "--no-progress",
+        cwd=tmp_path,
+    )
     assert arena.returncode == 0, arena.stderr
     assert "zoo:gobig" in arena.stdout
     # Without matplotlib (the agents extra) the chart alone is left out, saying so in one line.

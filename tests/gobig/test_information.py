@@ -15,8 +15,9 @@ def play(state, value, size=1):
 
 def take_two_sevens(seat_1_hand, bottom=7):
     """Three players, seat 1 to play: it plays a 4 and takes the market (two 7s) into its hand."""
-    s = position([[1, 2, 3], seat_1_hand, [6, 6]], deck=[bottom, 4, 4, 2, 3, 5, 5], market=[7, 7],
-                 current=1)
+    s = position(
+        [[1, 2, 3], seat_1_hand, [6, 6]], deck=[bottom, 4, 4, 2, 3, 5, 5], market=[7, 7], current=1
+    )
     play(s, 4)
     s.apply(TAKE_MARKET)
     s.check_invariants()

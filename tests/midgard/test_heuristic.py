@@ -85,8 +85,11 @@ def test_a_plan_is_replayed_only_by_the_seat_that_made_it():
         a = agents[p].act(state.for_player(p))
         if planned is None and a == A.NEW_TROOP:
             planned = state.clone()
-        elif (planned is not None and p != planned.current_player
-              and state.view(p)["stack"][-1]["mode"] == "build"):
+        elif (
+            planned is not None
+            and p != planned.current_player
+            and state.view(p)["stack"][-1]["mode"] == "build"
+        ):
             building = state.clone()
         state.apply(a)
     assert planned is not None and building is not None

@@ -144,8 +144,14 @@ def test_two_worlds_a_battle_bonus_placed_or_not():
 def _niflheim(top: int):
     """Seat 0 travels to Niflheim and draws the reward ``top`` (renown 1 or coins 3)."""
     s = blank(3)
-    s.troops[0] = [troop(x) for x in ("Kriger - Berserker - Bueskytter",
-                                      "Skålde - Kriger - Berserker", "Sjømann - Ränger - Göddar")]
+    s.troops[0] = [
+        troop(x)
+        for x in (
+            "Kriger - Berserker - Bueskytter",
+            "Skålde - Kriger - Berserker",
+            "Sjømann - Ränger - Göddar",
+        )
+    ]
     s.reward_deck = [top]
     complete(s)
     at(s, 0, ONSLAUGHT)

@@ -331,8 +331,9 @@ def test_ctrl_c_says_where_the_checkpoint_is_and_how_to_resume(tmp_path, capsys,
     assert json.loads(out)["steps"] == 2 * ROLLOUT
 
 
-def test_ctrl_c_before_the_first_checkpoint_says_there_is_nothing_to_resume(tmp_path, capsys,
-                                                                             monkeypatch):
+def test_ctrl_c_before_the_first_checkpoint_says_there_is_nothing_to_resume(
+    tmp_path, capsys, monkeypatch
+):
     import deckzoo.training.pretrain as P
 
     def interrupted(*a, **k):

@@ -224,8 +224,10 @@ def test_agents_sit_in_scalar_lanes_and_only_network_seats_are_observed(seats, t
     wanted = env.observe_seats[ids, lanes.player] & (lanes.mask.sum(axis=1) > 1)
     kind = lanes.seat_kind[ids, lanes.player]
     np.testing.assert_array_equal(
-        wanted, ((kind == LEARNER) | (kind == POOL)) & (lanes.seat_twin[ids, lanes.player] < 0)
-        & (lanes.mask.sum(axis=1) > 1)
+        wanted,
+        ((kind == LEARNER) | (kind == POOL))
+        & (lanes.seat_twin[ids, lanes.player] < 0)
+        & (lanes.mask.sum(axis=1) > 1),
     )
     for lane in range(lanes.L):
         state = env.states[lane]

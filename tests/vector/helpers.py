@@ -150,8 +150,10 @@ def run_differential(
 def _ends(name: str) -> list[dict]:
     """The game's short options at the fewest and the most players it supports."""
     counts = game_class(name).supported_players()
-    return [{"num_players": n, **registry.short_options(name)}
-            for n in sorted({min(counts), max(counts)})]
+    return [
+        {"num_players": n, **registry.short_options(name)}
+        for n in sorted({min(counts), max(counts)})
+    ]
 
 
 def _derived_differential(name: str) -> list[tuple[dict, int, int]]:
@@ -174,8 +176,11 @@ def differential_cases() -> list[tuple[str, dict, int, int]]:
 
 def information_configs() -> list[tuple[str, dict]]:
     """``(env name, options)`` for every batched game."""
-    return [(name, dict(options)) for name in vector.available()
-            for options in registry.testing_fact(name, "INFORMATION_CONFIGS", None) or _ends(name)]
+    return [
+        (name, dict(options))
+        for name in vector.available()
+        for options in registry.testing_fact(name, "INFORMATION_CONFIGS", None) or _ends(name)
+    ]
 
 
 def gym_options(name: str) -> dict:

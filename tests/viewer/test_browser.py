@@ -44,6 +44,7 @@ return {
 };
 """
 
+
 def own_hand_hidden(state, p: int) -> bool:
     """Whether seat ``p`` may not see its own hand now (Wizard's Foresight round)."""
     return bool(getattr(state, "own_hand_hidden", lambda p: False)(p))

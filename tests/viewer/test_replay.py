@@ -103,8 +103,16 @@ def engine_frames(record: dict) -> list[dict]:
         scenes = all_scenes(mod, state)
         legal = [list(pair) for pair in legal_list(state)]
         round_ = scenes[0].get("round", "")
-        frames.append({"step": step, "last": last, "legal": legal, "round": round_,
-                       **status(state), "scenes": scenes})
+        frames.append(
+            {
+                "step": step,
+                "last": last,
+                "legal": legal,
+                "round": round_,
+                **status(state),
+                "scenes": scenes,
+            }
+        )
         if action is not None:
             last = last_action(mod, state, action)
     return json.loads(json.dumps(frames))

@@ -61,9 +61,15 @@ def test_a_huge_search_is_capped_and_another_clients_game_answers_within_a_secon
 
     def ask():
         heavy["answer"] = server.call(
-            "POST", "/api/games",
-            {"game": "gobig", "players": 3, "seat": seat, "seed": 1,
-             "opponents": "ismcts:100000000"},
+            "POST",
+            "/api/games",
+            {
+                "game": "gobig",
+                "players": 3,
+                "seat": seat,
+                "seed": 1,
+                "opponents": "ismcts:100000000",
+            },
         )
 
     first = threading.Thread(target=ask)
@@ -73,7 +79,9 @@ def test_a_huge_search_is_capped_and_another_clients_game_answers_within_a_secon
         assert time.monotonic() < deadline, "the search never started"
         time.sleep(0.01)
     status, game, took = timed(
-        server, "POST", "/api/games",
+        server,
+        "POST",
+        "/api/games",
         {"game": "gobig", "players": 3, "seat": 1, "seed": 2, "opponents": "random"},
     )
     assert status == 201 and took < 1.0, (status, took)
@@ -131,9 +139,16 @@ def test_an_agent_past_the_deadline_stops_only_its_own_game(sleeper):
         status, answer = running.call("POST", f"/api/games/{game['id']}/act", body)
         assert status == 409 and "this game was stopped" in answer["error"]
         status, other, took = timed(
-            running, "POST", "/api/games",
-            {"game": "gobig", "players": 3, "seed": 3, "seat": (first_seat(3) + 1) % 3,
-             "opponents": "random"},
+            running,
+            "POST",
+            "/api/games",
+            {
+                "game": "gobig",
+                "players": 3,
+                "seed": 3,
+                "seat": (first_seat(3) + 1) % 3,
+                "opponents": "random",
+            },
         )
         assert status == 201 and took < 1.0 and other["your_turn"] and other["step"] > 0
     finally:

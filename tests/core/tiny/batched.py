@@ -33,8 +33,10 @@ class TinyBatched(BatchedEngine):
         return {"hands": _counts(dealt), "rest": _counts(deck[:, HAND * self.n :])}
 
     def record_from_states(self, kind, states):
-        return {"hands": np.array([[_counts(np.array(h)) for h in s.hands] for s in states]),
-                "rest": np.array([_counts(np.array(s.rest)) for s in states])}
+        return {
+            "hands": np.array([[_counts(np.array(h)) for h in s.hands] for s in states]),
+            "rest": np.array([_counts(np.array(s.rest)) for s in states]),
+        }
 
     def start(self, lanes):
         deal = self.draw("start", lanes)

@@ -29,8 +29,9 @@ class TinyGame(Game):
         self.layout = Layout([("hand", VALUES), ("played", (n, VALUES)), ("current_player", n)])
         self.observation_shape = (self.layout.size,)
         # the global state: the observation but the own hand, then every hand and the undealt cards
-        self.state_layout = StateLayout(self.layout, ("hand",),
-                                        [("hands", (n, VALUES)), ("rest", VALUES)])
+        self.state_layout = StateLayout(
+            self.layout, ("hand",), [("hands", (n, VALUES)), ("rest", VALUES)]
+        )
         self.max_game_length = HAND * n  # every decision plays one of the dealt cards
         self.score_bounds = (0, HAND * (VALUES - 1))
         self.score_scale = 5.0
@@ -41,8 +42,8 @@ class TinyGame(Game):
         s = TinyState()
         s.game, s.rng, s.current_player = self, rng, 0
         n = self.num_players
-        s.hands = [sorted(int(c) for c in deck[HAND * p:HAND * (p + 1)]) for p in range(n)]
-        s.rest = sorted(int(c) for c in deck[HAND * n:])
+        s.hands = [sorted(int(c) for c in deck[HAND * p : HAND * (p + 1)]) for p in range(n)]
+        s.rest = sorted(int(c) for c in deck[HAND * n :])
         s.played = [[] for _ in range(n)]
         return s
 
@@ -71,10 +72,15 @@ class TinyState(State):
         return [int(p) for p in np.flatnonzero(s == s.max())]
 
     def view(self, player):
-        return {"player": player, "num_players": self.game.num_players,
-                "phase": "over" if self.is_terminal() else "play",
-                "hand": list(self.hands[player]), "hand_sizes": [len(h) for h in self.hands],
-                "played": [list(x) for x in self.played], "current_player": self.current_player}
+        return {
+            "player": player,
+            "num_players": self.game.num_players,
+            "phase": "over" if self.is_terminal() else "play",
+            "hand": list(self.hands[player]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "played": [list(x) for x in self.played],
+            "current_player": self.current_player,
+        }
 
     def observe(self, player):
         buf, v = self.game.layout.new()
@@ -115,8 +121,10 @@ class TinyState(State):
         """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
         if observer is not None:
             return self.render_view(observer)
-        lines = [f"player_{p}: hand {h}, played {x}"
-                 for p, (h, x) in enumerate(zip(self.hands, self.played))]
+        lines = [
+            f"player_{p}: hand {h}, played {x}"
+            for p, (h, x) in enumerate(zip(self.hands, self.played))
+        ]
         over = self.is_terminal()
         lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
         return "\n".join(lines)
@@ -125,15 +133,21 @@ class TinyState(State):
         """The table as ``player`` sees it, from its view only (``deckzoo play``)."""
         v = self.view(player)
         lines = [f"your hand: {' '.join(map(str, v['hand'])) or '-'}"]
-        lines += [f"player_{p}{' (you)' if p == player else ''}: played {x}"
-                  for p, x in enumerate(v["played"])]
+        lines += [
+            f"player_{p}{' (you)' if p == player else ''}: played {x}"
+            for p, x in enumerate(v["played"])
+        ]
         over = self.is_terminal()
         lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
         return "\n".join(lines)
 
     def _to_dict(self):
-        return {"current_player": self.current_player, "hands": self.hands, "rest": self.rest,
-                "played": self.played}
+        return {
+            "current_player": self.current_player,
+            "hands": self.hands,
+            "rest": self.rest,
+            "played": self.played,
+        }
 
     @classmethod
     def _check_dict(cls, game, d):

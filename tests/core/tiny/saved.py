@@ -16,19 +16,28 @@ def check_state(game, d: dict) -> None:
     n = game.num_players
     f = Fields(d, "saved tiny state", FIELDS)
     cp = f.seat("current_player", n, none=True)
-    hands = [f.ints(f"hands[{p}]", 0, VALUES - 1, value=h)
-             for p, h in enumerate(f.list("hands", n))]
-    played = [f.ints(f"played[{p}]", 0, VALUES - 1, value=x)
-              for p, x in enumerate(f.list("played", n))]
+    hands = [
+        f.ints(f"hands[{p}]", 0, VALUES - 1, value=h) for p, h in enumerate(f.list("hands", n))
+    ]
+    played = [
+        f.ints(f"played[{p}]", 0, VALUES - 1, value=x) for p, x in enumerate(f.list("played", n))
+    ]
     rest = f.ints("rest", 0, VALUES - 1, VALUES * COPIES - HAND * n)
     for p in range(n):
         if len(hands[p]) + len(played[p]) != HAND:
-            f.fail("hands", f"player {p} holds {len(hands[p])} and played {len(played[p])} cards; "
-                            f"each seat is dealt {HAND}")
+            f.fail(
+                "hands",
+                f"player {p} holds {len(hands[p])} and played {len(played[p])} cards; "
+                f"each seat is dealt {HAND}",
+            )
     turns = sum(map(len, played))  # seats play in turn from player_0
     expected = None if turns == HAND * n else turns % n
     if cp != expected or any(len(played[p]) != turns // n + (p < turns % n) for p in range(n)):
         f.fail("played", f"does not fit the turn order ({turns} cards played, current player {cp})")
     cards = [c for pile in (*hands, *played, rest) for c in pile]
-    check_conservation("saved tiny state", np.bincount(cards, minlength=VALUES),
-                       np.full(VALUES, COPIES), "hands/played/rest")
+    check_conservation(
+        "saved tiny state",
+        np.bincount(cards, minlength=VALUES),
+        np.full(VALUES, COPIES),
+        "hands/played/rest",
+    )

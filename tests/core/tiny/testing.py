@@ -25,7 +25,11 @@ CORRUPTIONS = [
     ("hands", add_row("hands")),  # a fourth hand in a 3-player game
     ("hands", lambda st: st["hands"][0].append(7)),  # no such card
     ("hands/played/rest", lambda st: st["rest"].__setitem__(0, 5 - st["rest"][0])),  # conservation
-    ("played", lambda st: st["played"][st["current_player"]].append(
-        st["hands"][st["current_player"]].pop())),  # out of turn
+    (
+        "played",
+        lambda st: st["played"][st["current_player"]].append(
+            st["hands"][st["current_player"]].pop()
+        ),
+    ),  # out of turn
     ("rest", set_field("rest", "abc")),
 ]
