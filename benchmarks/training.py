@@ -39,7 +39,7 @@ import sys
 import time
 from pathlib import Path
 
-from deckzoo.envs import registry, vector
+from deckzoo.envs import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -49,8 +49,9 @@ SB3_GOBIG = ROOT / "runs" / "bench" / "gobig" / "final.zip"  # the SB3 policy of
 
 
 def vector_games() -> list[str]:
-    """The games with a batched engine (each has a configs/<game>-vector.yaml)."""
-    return [registry.game_class(name).name for name in vector.available()]
+    """The games with a ``configs/<game>-vector.yaml``: those with a batched engine, and those the
+    vector trainer runs on scalar lanes (Midgard)."""
+    return [g for g in registry.games() if (ROOT / "configs" / f"{g}-vector.yaml").exists()]
 
 
 def load_results() -> dict:
@@ -654,7 +655,7 @@ def main(argv=None) -> int:
     if args.vector or args.compare or args.arena:
         for game in args.games or vector_games():
             if game not in vector_games():
-                print(f"skip {game}: no batched engine", file=sys.stderr)
+                print(f"skip {game}: no configs/{game}-vector.yaml", file=sys.stderr)
                 continue
             if args.vector:
                 print(f"== training {game} (vector)", flush=True)
