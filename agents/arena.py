@@ -281,19 +281,24 @@ def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
         save = saved.get(pairing, 0) < cfg.save_games
         saved[pairing] = saved.get(pairing, 0) + save
         tasks.append(
-            {
-                "index": g,
-                "seed": game_seed,
-                "game": cfg.game,
-                "players": num_players,
-                "options_json": options_json,
-                "seats": [agents[i][0] for i in lineup],
-                "specs": [agents[i][1] for i in lineup],
-                "agent_seeds": agent_seeds,
-                "save": save,
-            }
+            _task(cfg, agents, lineup, num_players, options_json, g, game_seed, agent_seeds, save)
         )
     return tasks
+
+
+def _task(cfg, agents, lineup, num_players, options_json, index, seed, agent_seeds, save) -> dict:
+    """One game for ``play_task``: who sits where, with which seeds, and whether it is kept."""
+    return {
+        "index": index,
+        "seed": seed,
+        "game": cfg.game,
+        "players": num_players,
+        "options_json": options_json,
+        "seats": [agents[i][0] for i in lineup],
+        "specs": [agents[i][1] for i in lineup],
+        "agent_seeds": agent_seeds,
+        "save": save,
+    }
 
 
 def _board_tasks(cfg: ArenaConfig, agents, tables, num_players: int) -> list[dict]:
@@ -314,21 +319,18 @@ def _board_tasks(cfg: ArenaConfig, agents, tables, num_players: int) -> list[dic
         for i, lineup in enumerate(tables[pairing]):
             save = saved.get(pairing, 0) < cfg.save_games
             saved[pairing] = saved.get(pairing, 0) + save
-            tasks.append(
-                {
-                    "index": b * size + i,
-                    "board": b,
-                    "seed": game_seed,
-                    "keyed_chance": True,
-                    "game": cfg.game,
-                    "players": num_players,
-                    "options_json": options_json,
-                    "seats": [agents[j][0] for j in lineup],
-                    "specs": [agents[j][1] for j in lineup],
-                    "agent_seeds": agent_seeds,
-                    "save": save,
-                }
+            task = _task(
+                cfg,
+                agents,
+                lineup,
+                num_players,
+                options_json,
+                b * size + i,
+                game_seed,
+                agent_seeds,
+                save,
             )
+            tasks.append({**task, "board": b, "keyed_chance": True})
     return tasks
 
 
