@@ -22,10 +22,12 @@ decision, forced ones included, as the vector trainer calls it).
 from __future__ import annotations
 
 import argparse
+import atexit
 import hashlib
 import importlib
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -37,14 +39,19 @@ from pathlib import Path
 import numpy as np
 
 import deckzoo.envs  # noqa: F401  (the package a reference engine is loaded into)
+from deckzoo.envs.core import game as core_game
 from deckzoo.envs.midgard.rules import MidgardGame
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_ref(ref: str):
-    """The ``MidgardGame`` of git revision ``ref``, as the package ``deckzoo.envs.midgard_ref``."""
+    """The ``MidgardGame`` of git revision ``ref``, as the package ``deckzoo.envs.midgard_ref``.
+
+    Defining a game class registers it by name (``Game.__init_subclass__``), which would make
+    ``State.from_dict`` build the reference's states; the registry is put back as it was."""
     tmp = Path(tempfile.mkdtemp(prefix="midgard_ref_"))
+    atexit.register(shutil.rmtree, tmp, True)  # the package may import lazily until the end
     tar = subprocess.run(
         ["git", "archive", ref, "envs/midgard"], cwd=ROOT, check=True, capture_output=True
     ).stdout
@@ -57,8 +64,13 @@ def load_ref(ref: str):
     )
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return importlib.import_module(name + ".rules").MidgardGame
+    registered = dict(core_game._GAME_CLASSES)
+    try:
+        spec.loader.exec_module(mod)
+        return importlib.import_module(name + ".rules").MidgardGame
+    finally:
+        core_game._GAME_CLASSES.clear()
+        core_game._GAME_CLASSES.update(registered)
 
 
 def engine_us(game_cls, steps: int, players: int, seed: int, observe: bool) -> float:
