@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 TORCH := torch==2.13.0
 
 .PHONY: demo test test-fast lint playthroughs layout-tables bench bench-peers clean-venv browser screenshots \
-	docs docs-serve
+	docs docs-serve format
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,7 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	$(VENV)/bin/ruff check envs agents training benchmarks tests mkdocs_hooks.py
+	$(VENV)/bin/ruff format --check envs agents training benchmarks tests mkdocs_hooks.py
 	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 # The viewer's browser tests (tests/viewer/test_browser.py) drive the distribution's Chromium;
@@ -55,6 +56,11 @@ test-fast: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check envs agents training benchmarks tests mkdocs_hooks.py
+	$(VENV)/bin/ruff format --check envs agents training benchmarks tests mkdocs_hooks.py
+
+# One style: ruff's formatter (`make test` fails on a file it would change).
+format: $(STAMP)
+	$(VENV)/bin/ruff format envs agents training benchmarks tests mkdocs_hooks.py
 
 playthroughs: $(STAMP)
 	$(PY) -m deckzoo.envs.playthrough

@@ -180,8 +180,7 @@ _NAMES = {
     "reserve": lambda c: f"reserve {DATA.challenges[c[0]].name}",
     "play_event": lambda c: f"play {_K[FIRST_ACTION_CARD + c[0]]}",
     "bonus": lambda c: (
-        f"bonus {_K[FIRST_ACTION_CARD + c[0]]} "
-        f"(+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
+        f"bonus {_K[FIRST_ACTION_CARD + c[0]]} (+{DATA.bonus[FIRST_ACTION_CARD + c[0]]}) face down"
     ),
     "react": lambda c: f"react with {_K[FIRST_REACTION + c[0]]}",
     "move": lambda c: f"move to {WORLD_NAMES[c[0]]}",

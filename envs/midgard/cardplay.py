@@ -52,9 +52,7 @@ CARDS = {c.kind: c for c in DATA.action_cards}
 EVENT_KINDS = [c.kind for c in DATA.action_cards if c.is_event]
 REACTION_KINDS = [c.kind for c in DATA.action_cards if not c.is_event]
 BONUS_KINDS = list(range(FIRST, len(DATA.kind_names)))  # any event or reaction (M30, M37)
-BY_TRIGGER = {
-    t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in REACTION_TRIGGERS
-}
+BY_TRIGGER = {t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in REACTION_TRIGGERS}
 IGNORE_KINDS = [
     (c.kind, e.n)
     for c in DATA.action_cards
@@ -468,9 +466,7 @@ CONTINUE = {  # a closed reaction window's continuation (ReactFrame.then)
     "attacked": CardPlayMixin._after_attack,
 }
 EVENT_EFFECTS = {kind: getattr(CardPlayMixin, "_ev_" + kind) for kind in cards.EVENT_EFFECTS}
-REACTION_EFFECTS = {
-    kind: getattr(CardPlayMixin, "_re_" + kind) for kind in cards.REACTION_EFFECTS
-}
+REACTION_EFFECTS = {kind: getattr(CardPlayMixin, "_re_" + kind) for kind in cards.REACTION_EFFECTS}
 STEP = {
     REACT: CardPlayMixin._step_react,
     BONUS: CardPlayMixin._step_bonus,

@@ -427,8 +427,6 @@ def validate(raw: dict) -> CardData:
     )
 
 
-
-
 def _troop_cards(raw: dict) -> tuple[list, dict, list]:
     """The classes (in sequence order), Snedig, and the wildcards Tyr and Thor."""
     classes = _section(raw, "classes", NUM_CLASSES)
@@ -594,9 +592,7 @@ def _challenge(i: int, rec: dict, class_index: dict) -> Challenge:
             )
     season = rec.get("season", {})
     if not isinstance(season, dict) or len(season) > 1 or any(k not in SEASONS for k in season):
-        _fail(
-            where, f"field 'season' must be {{'summer': n}} or {{'winter': n}}, got {season!r}"
-        )
+        _fail(where, f"field 'season' must be {{'summer': n}} or {{'winter': n}}, got {season!r}")
     sb = tuple(_int(season, s, f"{where}.season", 1, 10) if s in season else 0 for s in SEASONS)
     cal = rec.get("calendar")
     if not isinstance(cal, bool):

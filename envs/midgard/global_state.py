@@ -35,21 +35,31 @@ _REWARD_SCALE = 1.0 / np.asarray(DATA.reward_counts, dtype=np.float64)
 def make_state_layout(game) -> StateLayout:
     n = game.num_players
     observer = ("hand", "own_rewards", "reward_top", "ctx_keep", "bonus_placed", "own_bonus")
-    return StateLayout(game.layout, observer, [
-        ("hands", (n, K)),  # every seat's hand: copies of each card kind / 8
-        ("rewards", (n, NR)),  # every seat's unrevealed rewards of each kind / 6
-        ("bonus", (2, K)),  # one-hot face-down bonus of side 0 (challenge / attacker) and side 1
-        ("bonus_owner", (2, n)),  # one-hot seat that placed each side's bonus
-        ("keep_drawn", NR),  # the rewards drawn for a keep-one choice / 2
-        ("reward_top_known", n),  # one-hot seat that put the reward pile's top back (and knows it)
-        ("decisions", 1),  # decisions so far / max_decisions
-        ("thing", K),  # Thing cards of each kind / 8
-        ("thing_next", (THING_WINDOW, K)),  # one-hot kind of the next 12 Thing cards, top first
-        ("reward_pile", NR),  # reward pile cards of each kind / copies
-        ("reward_pile_next", (REWARD_PILE, NR)),  # the whole reward pile in order, top first
-        ("challenge_pile", NCH),  # challenges still in the deck
-        ("challenge_pile_next", (CHALLENGE_WINDOW, NCH)),  # one-hot next 6 challenges to open
-    ])
+    return StateLayout(
+        game.layout,
+        observer,
+        [
+            ("hands", (n, K)),  # every seat's hand: copies of each card kind / 8
+            ("rewards", (n, NR)),  # every seat's unrevealed rewards of each kind / 6
+            (
+                "bonus",
+                (2, K),
+            ),  # one-hot face-down bonus of side 0 (challenge / attacker) and side 1
+            ("bonus_owner", (2, n)),  # one-hot seat that placed each side's bonus
+            ("keep_drawn", NR),  # the rewards drawn for a keep-one choice / 2
+            (
+                "reward_top_known",
+                n,
+            ),  # one-hot seat that put the reward pile's top back (and knows it)
+            ("decisions", 1),  # decisions so far / max_decisions
+            ("thing", K),  # Thing cards of each kind / 8
+            ("thing_next", (THING_WINDOW, K)),  # one-hot kind of the next 12 Thing cards, top first
+            ("reward_pile", NR),  # reward pile cards of each kind / copies
+            ("reward_pile_next", (REWARD_PILE, NR)),  # the whole reward pile in order, top first
+            ("challenge_pile", NCH),  # challenges still in the deck
+            ("challenge_pile_next", (CHALLENGE_WINDOW, NCH)),  # one-hot next 6 challenges to open
+        ],
+    )
 
 
 def encode_state(s) -> np.ndarray:

@@ -335,9 +335,7 @@ class InfoMixin:
             if len(self.troops[p]) > A.MAX_TROOPS:
                 raise AssertionError(f"seat {p} has {len(self.troops[p])} troops")
             for t in self.troops[p]:
-                if not t.is_valid() and not any(
-                    f.m == RELOCATE and f.p == p for f in self.stack
-                ):
+                if not t.is_valid() and not any(f.m == RELOCATE and f.p == p for f in self.stack):
                     raise AssertionError(f"seat {p} has an invalid troop {t}")
 
     # ---- text and serialisation ---------------------------------------------------------
@@ -601,9 +599,7 @@ def face_down_counts(contest, shape) -> np.ndarray:
     return out
 
 
-def card_totals(
-    hands, valhalla, piles, troops, pending, wild, played, pool, contest
-) -> np.ndarray:
+def card_totals(hands, valhalla, piles, troops, pending, wild, played, pool, contest) -> np.ndarray:
     """Copies of each card kind found in all places a card can be (card conservation): hands and
     Valhalla (counts), the Thing and Krog (``piles``), troops and the one being laid down, the
     displaced wildcards (``wild``: of the stack's relocate frames), played cards, Loki's pool and

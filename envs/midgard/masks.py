@@ -435,9 +435,7 @@ def _feasible_now(ch, troops, coins: int, size: int, ignore: int) -> list:
 def _reachable_worlds(sizes: dict) -> tuple[int, ...]:
     """The worlds whose troop sizes troops of these sizes (troop -> cards) can meet."""
     return tuple(
-        w
-        for w, world in enumerate(DATA.worlds)
-        if C.travel_completable(sizes, [], world.troops)
+        w for w, world in enumerate(DATA.worlds) if C.travel_completable(sizes, [], world.troops)
     )
 
 

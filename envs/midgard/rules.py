@@ -194,9 +194,7 @@ class MidgardGame(Game):
         return MidgardState.setup(self, rng)
 
 
-class MidgardState(
-    LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin, InfoMixin, State
-):
+class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin, InfoMixin, State):
     # The chance generator is materialised lazily (LazyRng): clones and JSON dumps copy its state
     # dict (a few microseconds) instead of building a new generator each time.
 
