@@ -41,6 +41,7 @@ from ..core.batched import (
     flat_order,
     float32_table,
     relative_seats,
+    row_starts,
     seat_positions,
 )
 from .cards import (
@@ -98,7 +99,7 @@ _EFFECT = np.array([k in EFFECT_KINDS for k in range(NUM_KINDS + 1)])
 _FIVE = np.array([SURTR <= k < SURTR + 4 for k in range(NUM_KINDS + 1)])
 _ENTITLE = np.array([draw_entitlement(k) for k in range(NUM_KINDS)])
 _POINT_VP = POINT_VP.astype(np.int64)
-_POINT_VP16 = POINT_VP.astype(np.int16)  # int8 counts times it stay exact (60 VP at most)
+_POINT_VP32 = POINT_VP.astype(np.float32)  # a BLAS product, exact for these small integers
 # the scalar encoder's floats: VP / 60 and sizes / 9 (float64, cast); counts / 2: ``_halve``
 _VP_SCALE = (np.arange(TOTAL_VP + 1) / TOTAL_VP).astype(np.float32)
 _SIZE_SCALE = (np.arange(HAND_LIMIT + 1) / HAND_LIMIT).astype(np.float32)
@@ -168,12 +169,12 @@ class BigWigBatched(BatchedEngine):
                 )
             return self._deal_record(deck, small)
         if kind == "reshuffle":
-            sizes = self.discard[lanes].sum(axis=1, dtype=np.int64)
-            pile = _sorted_pile(self.discard[lanes])
+            # the discard pile's cards in kind order, shuffled by the argsort of random keys
+            cs = self.discard[lanes].cumsum(axis=1, dtype=np.int64)
             keys = self.rng.random((k, DECK_SIZE))
-            keys[_POS52 >= sizes[:, None]] = 2.0  # the padding stays after the pile
+            keys[_POS52 >= cs[:, -1:]] = 2.0  # the padding stays after the pile
             order = np.argsort(keys, axis=1, kind="stable")
-            return {"pile": np.take_along_axis(pile, order, axis=1)}
+            return {"pile": _kinds_at(cs, order)}
         if kind == "loki":
             altar = self.altar[lanes].astype(np.int64)
             u = (self.rng.random(k) * altar.sum(axis=1)).astype(np.int64)
@@ -347,19 +348,22 @@ class BigWigBatched(BatchedEngine):
         mask = np.zeros((k, self.num_actions), dtype=bool)
         ph = self.phase[lanes]
         s = np.maximum(seats, 0)
-        hand = self.hands[lanes, s] > 0
+        own = lanes * self.n + s  # (lane, seat) rows of the (B * n, ...) arrays
+        hand = self.hands.reshape(-1, NUM_KINDS).take(own, axis=0) > 0
         rows = np.arange(k)
         commit = (
-            (ph == PHASE_COMMIT) & self.participants[lanes, s] & (self.commits[lanes, s] == NONE)
+            (ph == PHASE_COMMIT)
+            & self.participants.reshape(-1).take(own)
+            & (self.commits.reshape(-1).take(own) == NONE)
         )
-        mask[commit, :NUM_KINDS] = hand[commit]
-        mask[commit, PLAY_WELL] = self.well[lanes[commit], s[commit]]
-        ticket = (ph == PHASE_TICKET) & self.queue[lanes, s]
+        np.logical_and(hand, commit[:, None], out=mask[:, :NUM_KINDS])
+        mask[:, PLAY_WELL] = self.well.reshape(-1).take(own) & commit
+        ticket = (ph == PHASE_TICKET) & self.queue.reshape(-1).take(own)
         mask[ticket, PASS] = True
         mask[ticket, JOIN] = hand[ticket, TIL_VALHALLAR]
         mine = (seats == self.cur[lanes]) & (seats >= 0)
         sac = mine & (ph == PHASE_SACRIFICE)
-        mask[sac, SACRIFICE_BASE : SACRIFICE_BASE + NUM_KINDS] = hand[sac]
+        np.logical_and(hand, sac[:, None], out=mask[:, SACRIFICE_BASE : SACRIFICE_BASE + NUM_KINDS])
         tgt = np.flatnonzero(mine & (ph == PHASE_TARGET))
         if len(tgt):
             has = self.collected[lanes[tgt]].any(axis=2)  # (t, n)
@@ -699,7 +703,8 @@ class BigWigBatched(BatchedEngine):
         a = o["collected"]
         _halve(coll.reshape(k, -1), buf[:, a : a + n * NUM_POINT_KINDS])
         a = o["vp"]
-        buf[:, a : a + n] = _VP_SCALE.take(np.einsum("ij,j->i", coll, _POINT_VP16)).reshape(k, n)
+        vp = (coll.astype(np.float32) @ _POINT_VP32).astype(np.intp)  # exact: 60 VP at most
+        buf[:, a : a + n] = _VP_SCALE.take(vp).reshape(k, n)
         a = o["altar"]
         _halve(self.altar[pick], buf[:, a : a + NUM_POINT_KINDS])
         a = o["discard"]
@@ -708,10 +713,8 @@ class BigWigBatched(BatchedEngine):
         a = o["hand_sizes"]
         buf[:, a : a + n] = _SIZE_SCALE.take(sizes.reshape(-1).take(flat)).reshape(k, n)
         buf[:, o["draw_pile"]] = _PILE_SCALE.take(self.draw_len[pick])
-        rs = self.resh[pick]
-        if rs.any():
-            a = o["reshuffled"]
-            buf[rs, a : a + NUM_KINDS] = _halve(self.resh_cards[pick][rs])
+        a = o["reshuffled"]  # all 0 until a lane's first reshuffle (``start``, ``load``)
+        _halve(self.resh_cards[pick], buf[:, a : a + NUM_KINDS])
         a = o["drawn_since"]
         drawn = self.drawn_since[pick].reshape(-1).take(flat).reshape(k, n)
         buf[:, a : a + n] = _DRAWN_SCALE.take(drawn)
@@ -728,13 +731,14 @@ class BigWigBatched(BatchedEngine):
         return buf
 
     def _to_act(self, lanes, seats, ph) -> np.ndarray:
+        own = lanes * self.n + seats
         commit = (
             (ph == PHASE_COMMIT)
-            & self.participants[lanes, seats]
-            & (self.commits[lanes, seats] == NONE)
+            & self.participants.reshape(-1).take(own)
+            & (self.commits.reshape(-1).take(own) == NONE)
         )
-        ticket = (ph == PHASE_TICKET) & self.queue[lanes, seats]
-        single = (ph != PHASE_COMMIT) & (ph != PHASE_TICKET) & (seats == self.cur[lanes])
+        ticket = (ph == PHASE_TICKET) & self.queue.reshape(-1).take(own)
+        single = (ph != PHASE_COMMIT) & (ph != PHASE_TICKET) & (seats == self.cur.take(lanes))
         return commit | ticket | (single & (ph != PHASE_OVER))
 
     # ---- scalar states in ------------------------------------------------------------------------
@@ -787,12 +791,13 @@ def _card_counts(hands: np.ndarray) -> np.ndarray:
     return np.einsum("...k->...", hands)
 
 
-def _sorted_pile(counts: np.ndarray) -> np.ndarray:
-    """``(k, 52)``: each row's cards (counts per kind) as kinds in kind order, padded with 46."""
-    k = len(counts)
-    # position j of row i holds the kind where j first falls below the row's cumulative count: one
-    # flat searchsorted over the rows offset by 64 each (a count never reaches 64)
-    base = np.arange(k)[:, None] * 64
-    cs = counts.cumsum(axis=1, dtype=np.int64) + base  # (k, 46), increasing across rows
-    at = np.searchsorted(cs.ravel(), (_POS52 + base).ravel(), side="right")
-    return (at.reshape(k, DECK_SIZE) - np.arange(k)[:, None] * NUM_KINDS).astype(np.int8)
+def _kinds_at(cs: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """``(k, 52)`` int8: the card at each position ``pos`` (``(k, 52)``, 0-51) of each row's pile
+    laid out in kind order (``cs``: its cumulative counts per kind, ``(k, 46)``); 46 past the last
+    card. That is ``take_along_axis(sorted pile, pos)`` without building the sorted pile: the
+    kind where the position first falls below the cumulative count, found by one flat
+    ``searchsorted`` over the rows offset by 64 each (a pile never reaches 64 cards)."""
+    k = len(cs)
+    base = row_starts(k, 64)
+    at = np.searchsorted((cs + base).ravel(), (pos + base).ravel(), side="right")
+    return (at.reshape(k, DECK_SIZE) - row_starts(k, NUM_KINDS)).astype(np.int8)
