@@ -299,7 +299,7 @@ class BigWigBatched(BatchedEngine):
         while len(lanes):
             self._clear_round(lanes)
             top = self.small_len[lanes] - 1
-            card = self.small[lanes, top].astype(np.int64)
+            card = self.small.reshape(-1).take(lanes * SMALL_TOTAL + top).astype(np.int64)
             self.small_len[lanes] = top
             self.round[lanes] += 1
             self.round_card[lanes] = card
@@ -411,10 +411,12 @@ class BigWigBatched(BatchedEngine):
         p = self.cur[lanes]
         if not len(lanes):
             return
+        own = lanes * self.n + p  # (lane, seat) rows of the (B * n, ...) arrays
         wl = a == PLAY_WELL
-        self.well[lanes[wl], p[wl]] = False
-        self.hands[lanes[~wl], p[~wl], a[~wl]] -= 1
-        self.commits[lanes, p] = a
+        self.well.reshape(-1)[own[wl]] = False
+        card = ~wl
+        self.hands.reshape(-1)[own[card] * NUM_KINDS + a[card]] -= 1
+        self.commits.reshape(-1)[own] = a
         rest = self.participants[lanes] & (self.commits[lanes] == NONE)
         more = rest.any(axis=1)
         self.cur[lanes[more]] = self._first(rest[more], self._turn_rank)
@@ -423,10 +425,11 @@ class BigWigBatched(BatchedEngine):
     def _sacrifice(self, lanes, a) -> None:
         p = self.cur[lanes]
         k = a - SACRIFICE_BASE
-        self.hands[lanes, p, k] -= 1
-        self.discard[lanes, k] += 1
+        own = lanes * self.n + p  # (lane, seat) rows of the (B * n, ...) arrays
+        self.hands.reshape(-1)[own * NUM_KINDS + k] -= 1
+        self.discard.reshape(-1)[lanes * NUM_KINDS + k] += 1
         self._draw(lanes, p, _ENTITLE[k])
-        self.queue[lanes, p] = False
+        self.queue.reshape(-1)[own] = False
         self._next_sacrifice(lanes)
 
     def _ticket(self, lanes, a) -> None:
@@ -480,7 +483,7 @@ class BigWigBatched(BatchedEngine):
         start the well draws (step 10)."""
         if not len(lanes):
             return
-        k, n = len(lanes), self.n
+        k = len(lanes)
         rows = np.arange(k)
         C = self.commits[lanes]
         card = self.participants[lanes] & (C >= 0) & (C != WELL)  # step 1
@@ -536,10 +539,9 @@ class BigWigBatched(BatchedEngine):
         # step 9: wells back to their owners, the other cards on the discard pile
         wells = C == WELL
         self.well[lanes] |= wells
-        for q in range(n):
-            kq = kind[:, q]
-            c = card[:, q]
-            self.discard[lanes[c], kq[c]] += 1
+        put = (row_starts(k, NUM_KINDS) + kind)[card]  # the played cards, flat (lane, kind)
+        played = np.bincount(put, minlength=k * NUM_KINDS).reshape(k, NUM_KINDS)
+        self.discard[lanes] += played.astype(np.int8)
         self.last_trick[lanes] = C
         self.last_winner[lanes] = w
         self.queue[lanes] = wells  # drawn youngest first, then clockwise
