@@ -83,6 +83,19 @@ def float32_table(values) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).astype(np.float32)
 
 
+def lane_actions(actions, num_envs: int) -> np.ndarray:
+    """``actions`` as one int64 per lane, or ``IllegalActionError`` naming the shape wanted (shared
+    by every env that steps lanes: the batched engines and the scalar lanes)."""
+    a = np.asarray(actions)
+    if a.shape != (num_envs,) or not np.issubdtype(a.dtype, np.integer):
+        raise IllegalActionError(
+            actions,
+            [],
+            f"actions must be an integer array of shape ({num_envs},), got {a.dtype} {a.shape}",
+        )
+    return a.astype(np.int64, copy=False)
+
+
 class BatchedEngine:
     """Base of a game's batched engine: the state of ``num_envs`` games as arrays.
 
@@ -299,15 +312,7 @@ class BatchedEnv:
         ``final_seats`` (``(B,)``) chooses whose view ``info["final_obs"]`` shows (default: the
         seat that made the last move)."""
         eng = self.engine
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
-            raise IllegalActionError(
-                actions,
-                [],
-                f"actions must be an integer array of shape "
-                f"({self.num_envs},), got {a.dtype} {a.shape}",
-            )
-        a = a.astype(np.int64, copy=False)
+        a = lane_actions(actions, self.num_envs)
         lanes = eng.all if active is None else np.flatnonzero(active)
         act = a if active is None else a[lanes]
         inside = (act >= 0) & (act < self.num_actions)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .adapter_options import RewardTracker, split_options
-from .batched import Step
+from .batched import Step, lane_actions
 from .errors import ConfigError, IllegalActionError
 
 
@@ -146,15 +146,7 @@ class ScalarLanesEnv:
         ``final_seats`` chooses whose view ``info["final_obs"]`` shows (default: the mover). An
         illegal action raises before any lane changes, or with ``illegal_action="penalize"`` gives
         its seat -1, the lane's others 0, and ends that game (left as it was)."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
-            raise IllegalActionError(
-                actions,
-                [],
-                f"actions must be an integer array of shape "
-                f"({self.num_envs},), got {a.dtype} {a.shape}",
-            )
-        a = a.astype(np.int64, copy=False)
+        a = lane_actions(actions, self.num_envs)
         lanes = np.arange(self.num_envs) if active is None else np.flatnonzero(active)
         act = a[lanes]
         inside = (act >= 0) & (act < self.num_actions)
