@@ -221,6 +221,13 @@ class TrainConfig:
     """Truncate a training episode after this many learner decisions (None: never)."""
     total_timesteps: Count = 500_000
     """Budget in learner env steps (rounded up to whole rollouts)."""
+    cpu_budget: Positive | None = None
+    """A second budget, in CPU seconds of training (collection and updates; evaluations and
+    checkpoints excluded): the run stops at the first rollout boundary at which it is spent, or
+    at ``total_timesteps``, whichever comes first. With ``vector.anneal_lr`` the vector trainer
+    anneals over whichever budget is further used. The stopping point (and so that schedule)
+    follows the clock: two runs with one seed agree step for step only up to where their clocks
+    differ, so leave it null for bit-reproducible runs. null: steps only."""
     seed: StrictInt = 0
     """Seeds everything: torch, numpy, python, the envs and the evaluations."""
     n_envs: Count = 2

@@ -38,7 +38,7 @@ from .curve import plot_learning_curve
 from .opponents import OpponentMix, eval_opponents, evaluate_opponents
 
 # Config keys that may change when a run is resumed (everything else must match the run's own).
-RESUMABLE_CHANGES = {"total_timesteps", "progress_bar", "run_dir", "vec_env", "eval.final_games"}
+RESUMABLE_CHANGES = {"total_timesteps", "cpu_budget", "progress_bar", "run_dir", "vec_env", "eval.final_games"}
 # Options removed since (no shipped config used them), with their defaults: every trainer's saved
 # config holds them, and a run that left them at their defaults resumes as if they never existed.
 REMOVED_KEYS = {"vector.precision": "float32", "vector.norm_obs": False, "vector.target_kl": None}
@@ -212,6 +212,19 @@ class Run(ABC):
         """The budget in steps (the SB3 trainer rounds it up to whole rollouts)."""
         return self.cfg.total_timesteps
 
+    def cpu_spent(self) -> bool:
+        """The run's CPU budget (``cpu_budget``) is used up."""
+        budget = self.cfg.cpu_budget
+        return budget is not None and self.rs.train_cpu_seconds >= budget
+
+    def progress(self) -> float:
+        """The used share of the run's budget: of its steps, or of its CPU seconds where that is
+        further used (a learning-rate schedule's clock)."""
+        done = self.steps() / self.total
+        if self.cfg.cpu_budget is not None:
+            done = max(done, self.rs.train_cpu_seconds / self.cfg.cpu_budget)
+        return min(done, 1.0)
+
     # ---- the skeleton ----
     def run(self) -> dict:
         from tqdm import tqdm
@@ -231,7 +244,7 @@ class Run(ABC):
         if self.steps() == 0 and not rs.pool:
             self.take_snapshot(0)
         try:
-            while self.steps() < total:
+            while self.steps() < total and not self.cpu_spent():
                 before = self.steps()
                 t0, c0 = time.perf_counter(), self.cpu_seconds()
                 stats = self.iterate()
@@ -254,7 +267,7 @@ class Run(ABC):
             rows = self.evaluate(cfg.eval.games, step)
             bar.set_postfix({r["opponent"]: f"{r['win_share']:.2f}" for r in rows})
         self.log(stats, step)
-        if step >= rs.next_checkpoint or step >= self.total:
+        if step >= rs.next_checkpoint or step >= self.total or self.cpu_spent():
             rs.next_checkpoint = next_due(step, cfg.checkpoint_every)
             self.save_checkpoint()
 

@@ -500,7 +500,7 @@ class VectorTrainer(Run):
         b_ret = b_adv + b_val
         lr = p.learning_rate
         if cfg.vector.anneal_lr:
-            lr *= max(0.0, 1.0 - self.rs.step / cfg.total_timesteps)
+            lr *= 1.0 - self.progress()
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         n = len(idx)

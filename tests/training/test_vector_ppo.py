@@ -600,3 +600,32 @@ def test_the_final_policy_loads_as_ppo_path_and_plays_in_the_arena(finished_run,
         ]
     )
     assert rc == 0 and "ppo" in capsys.readouterr().out
+
+
+def test_a_cpu_budget_stops_the_run_and_clocks_the_learning_rate(tmp_path, monkeypatch):
+    """``cpu_budget``: the run stops at the first rollout boundary at which its training CPU
+    seconds reach the budget, long before ``total_timesteps``; the learning rate anneals over the
+    share of the CPU budget used; a resume may raise the budget and goes on."""
+    clock = iter(range(10**6))  # every reading one CPU second later: each iteration costs one
+    monkeypatch.setattr(VectorTrainer, "cpu_seconds", lambda self: float(next(clock)))
+    lrs = []
+    update = VectorTrainer.update
+
+    def logged(self):
+        out = update(self)
+        lrs.append(self.optimizer.param_groups[0]["lr"])
+        return out
+
+    monkeypatch.setattr(VectorTrainer, "update", logged)
+    over = {"cpu_budget": 3.0, "vector": {"stagger": 0}}
+    t = VectorTrainer(tiny(tmp_path / "r", steps=10**6, **over))
+    t.run()
+    assert t.rs.updates == 3 and t.rs.step < 10**6
+    assert 3.0 <= t.rs.train_cpu_seconds < 3.5
+    lr0 = t.cfg.ppo.learning_rate
+    assert lrs == pytest.approx([lr0, lr0 * 2 / 3, lr0 / 3], rel=1e-2)
+    resumed = VectorTrainer(tiny(tmp_path / "r", steps=10**6, **{**over, "cpu_budget": 5.0}), True)
+    resumed.run()
+    assert resumed.rs.updates == 5
+    with pytest.raises(ConfigError, match="cpu_budget"):
+        tiny(tmp_path / "x", cpu_budget=-1.0)
