@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES = (
     "deckzoo.agents.replay",
     "deckzoo.agents.serve",
     "deckzoo.training.cli",
+    "deckzoo.training.exploit_cli",
 )
 
 

@@ -103,6 +103,9 @@ class EvalConfig:
 
     every: NonNegative = 50_000
     """Steps between evaluations (0: only the final one)."""
+    every_cpu_seconds: Positive | None = None
+    """Also evaluate at the first rollout boundary after each multiple of this many training CPU
+    seconds (for curves against CPU time, as the exploitability harness draws); null: steps only."""
     games: Count = 200
     """Games per opponent at each periodic evaluation."""
     final_games: NonNegative = 1000

@@ -38,7 +38,14 @@ from .curve import plot_learning_curve
 from .opponents import OpponentMix, eval_opponents, evaluate_opponents
 
 # Config keys that may change when a run is resumed (everything else must match the run's own).
-RESUMABLE_CHANGES = {"total_timesteps", "cpu_budget", "progress_bar", "run_dir", "vec_env", "eval.final_games"}
+RESUMABLE_CHANGES = {
+    "total_timesteps",
+    "cpu_budget",
+    "progress_bar",
+    "run_dir",
+    "vec_env",
+    "eval.final_games",
+}
 # Options removed since (no shipped config used them), with their defaults: every trainer's saved
 # config holds them, and a run that left them at their defaults resumes as if they never existed.
 REMOVED_KEYS = {"vector.precision": "float32", "vector.norm_obs": False, "vector.target_kl": None}
@@ -143,6 +150,7 @@ class RunState:
     next_snapshot: int = 0
     next_eval: int = 0
     next_checkpoint: int = 0
+    next_eval_cpu: float = 0.0  # eval.every_cpu_seconds: the CPU seconds of the next evaluation
     train_seconds: float = 0.0  # wall time of collection + updates (evaluation excluded)
     train_cpu_seconds: float = 0.0  # CPU time over the same spans
     pool: list = field(default_factory=list)  # the self-play pool, oldest first
@@ -262,8 +270,13 @@ class Run(ABC):
         cfg, rs = self.cfg, self.rs
         if step >= rs.next_snapshot:
             self.take_snapshot(step)
-        if cfg.eval.every and step >= rs.next_eval:
-            rs.next_eval = next_due(step, cfg.eval.every)
+        by_cpu = cfg.eval.every_cpu_seconds
+        due_cpu = by_cpu is not None and rs.train_cpu_seconds >= rs.next_eval_cpu
+        if (cfg.eval.every and step >= rs.next_eval) or due_cpu:
+            if cfg.eval.every:
+                rs.next_eval = next_due(step, cfg.eval.every)
+            if by_cpu is not None:
+                rs.next_eval_cpu = (rs.train_cpu_seconds // by_cpu + 1) * by_cpu
             rows = self.evaluate(cfg.eval.games, step)
             bar.set_postfix({r["opponent"]: f"{r['win_share']:.2f}" for r in rows})
         self.log(stats, step)

@@ -19,6 +19,10 @@ key of ``opponents.mix`` independently, as the SB3 trainer's opponents do:
 * ``pool`` / ``latest``: a past snapshot of the learner, drawn uniformly / the newest one
   (``random`` while the pool is empty);
 * ``random``: a uniformly random legal action;
+* a policy file (``ppo:PATH[:sample]``, ``zoo:GAME[:sample]``): that policy, *frozen*: a seat of
+  kind POOL whose snapshot id is negative (``frozen_id``), decided by its own network in one pass
+  over all its rows like the pool, in any lane (so it needs no scalar lanes), greedy or sampled
+  as its spec says (the exploitability harness seats its target this way: training/exploit.py);
 * any other agent spec (``heuristic``, ...): that agent: in a batched lane through its batched
   twin where it has one (``deckzoo.agents.batched``: the Wizard, Go Big, Big Number and
   BigWig heuristics), else on the scalar engine.
@@ -51,19 +55,39 @@ from .opponents import OpponentMix
 
 LEARNER, RANDOM, POOL, AGENT = 0, 1, 2, 3
 BATCHED_KEYS = (LEARNER_KEY, "pool", "latest", "random")
+POLICY_PREFIXES = ("ppo", "zoo")  # agent specs that are a policy file: seated frozen
+
+
+def frozen_specs(mix: OpponentMix | dict) -> list[str]:
+    """The keys of ``mix`` that are policy files (``ppo:...``, ``zoo:...``) with weight."""
+    mix = OpponentMix.of(mix)
+    return [
+        k for k in mix.keys if k.split(":", 1)[0] in POLICY_PREFIXES and mix.weights.get(k, 0) > 0
+    ]
+
+
+def frozen_id(index: int) -> int:
+    """The snapshot id of the ``index``-th frozen policy (below -1, which means no snapshot)."""
+    return -2 - index
 
 
 def split_mix(mix: OpponentMix | dict, twins=()) -> tuple[OpponentMix, OpponentMix]:
     """``(batched part, scalar-only part)`` of an ``opponents.mix`` (weights as given): agent specs
-    in ``twins`` (those with a batched twin) belong to the batched part."""
-    return OpponentMix.of(mix).split((*BATCHED_KEYS, *twins))
+    in ``twins`` (those with a batched twin) and frozen policies belong to the batched part."""
+    return OpponentMix.of(mix).split((*BATCHED_KEYS, *twins, *frozen_specs(mix)))
 
 
 def twin_specs(mix: OpponentMix | dict, game: str, scalar: bool = False) -> list[str]:
     """The agent specs of ``mix`` that batched lanes can seat in ``game``: those with a batched
-    twin, or every one when the lanes are scalar states (``scalar``: a ``ScalarLanesEnv``)."""
+    twin, or every one but the frozen policies when the lanes are scalar states (``scalar``: a
+    ``ScalarLanesEnv``)."""
     mix = OpponentMix.of(mix)
-    specs = [k for k in mix.keys if k not in BATCHED_KEYS] if scalar else batched_specs(game)
+    frozen = frozen_specs(mix)
+    specs = (
+        [k for k in mix.keys if k not in BATCHED_KEYS and k not in frozen]
+        if scalar
+        else batched_specs(game)
+    )
     return [k for k in specs if mix.weights.get(k, 0) > 0]
 
 
@@ -146,6 +170,7 @@ class Lanes:
         self.rng = rng
         name = getattr(game, "name", None)  # (the game's class attribute)
         self.twin_specs = list(twins) if self.Lb else []
+        self.frozen_specs = frozen_specs(mix)  # seated as POOL with snapshot frozen_id(index)
         self.scalar_env = isinstance(batched, ScalarLanesEnv)
         self._twins = [
             ScalarAgents(spec, name) if self.scalar_env else batched_agent(spec, name)
@@ -176,7 +201,11 @@ class Lanes:
                 "opponents.mix has only agents, which play on the scalar engine: "
                 "set vector.scalar_lanes to n_envs (or null)"
             )
-        for spec in (*agent_mix.keys, *(self.twin_specs if self.scalar_env else ())):
+        for spec in (
+            *agent_mix.keys,
+            *(self.twin_specs if self.scalar_env else ()),
+            *self.frozen_specs,
+        ):
             make_agent(spec, name, 0)  # a bad spec fails here, naming itself
         self._batched_mix, self._all_mix = batched_mix, batched_mix + agent_mix
         self.pool_ids: list[int] = []  # the drawable snapshots, oldest first (set by the trainer)
@@ -232,6 +261,9 @@ class Lanes:
                 twin[hit] = self.twin_specs.index(name)
             elif name == LEARNER_KEY:
                 kind[hit] = LEARNER
+            elif name in self.frozen_specs:
+                kind[hit] = POOL
+                snap[hit] = frozen_id(self.frozen_specs.index(name))
             elif name == "random" or (name in ("pool", "latest") and not self.pool_ids):
                 kind[hit] = RANDOM
             elif name in ("pool", "latest"):

@@ -81,7 +81,15 @@ from . import checkpoint as shared
 from .config import TrainConfig, config_to_dict
 from .policy import PolicyWeights, save_policy
 from .run import EVAL_COLUMNS, Run, RunState, check_resumable, claim_run_dir, write_config
-from .vector_lanes import LEARNER, POOL, RANDOM, Lanes, default_scalar_lanes, twin_specs
+from .vector_lanes import (
+    LEARNER,
+    POOL,
+    RANDOM,
+    Lanes,
+    default_scalar_lanes,
+    frozen_id,
+    twin_specs,
+)
 
 CHECKPOINT = "checkpoint.ckpt"
 LOSS_STATS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
@@ -205,6 +213,36 @@ def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, devi
     legal = Legal.of(mask_t)
     obs_t = torch.from_numpy(obs).to(device)
     return sample(pair_log_probs(actor, obs_t, legal, mask_t), legal, generator) + (obs_t,)
+
+
+@dataclass(frozen=True)
+class FrozenPolicy:
+    """A policy file seated as an opponent (``ppo:PATH``, ``zoo:GAME`` in ``opponents.mix``): it
+    never learns, decides all its rows in one numpy pass on their raw observations (its own input
+    features, if any), greedy or sampled as its spec says (``:sample``; the zoo's own mode)."""
+
+    weights: PolicyWeights
+    deterministic: bool
+
+    @classmethod
+    def of(cls, spec: str, game: str, obs_dim: int) -> FrozenPolicy:
+        from deckzoo.agents.registry import make_agent
+
+        agent = make_agent(spec, game, 0)
+        if agent.weights.obs_size != obs_dim:
+            raise ConfigError(
+                f"opponents.mix: {spec!r} takes observations of size {agent.weights.obs_size}, "
+                f"{game} gives {obs_dim} (trained for another game or options?)"
+            )
+        return cls(agent.weights, bool(agent.deterministic))
+
+    def decide(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Actions for rows of observations: the most likely legal one, or a sample (Gumbel-max
+        over the legal actions, drawn from ``rng``)."""
+        z = np.where(mask, self.weights.logits(obs), -np.inf)
+        if not self.deterministic:
+            z = z + rng.gumbel(size=z.shape)
+        return z.argmax(axis=1)
 
 
 def policy_weights(actor: nn.Sequential, activation: str, features=None) -> PolicyWeights:
@@ -331,6 +369,10 @@ class VectorTrainer(Run):
         # generator (random seats' moves, minibatch order), the lanes' (seats, deals)
         seeds = np.random.SeedSequence(cfg.seed).spawn(5)
         self.lanes = self.make_lanes(np.random.default_rng(seeds[3]))
+        self.frozen = {  # policy files in the mix: seats of kind POOL with these snapshot ids
+            frozen_id(i): FrozenPolicy.of(spec, cfg.game, self.lanes.obs_dim)
+            for i, spec in enumerate(self.lanes.frozen_specs)
+        }
         L, n = self.lanes.L, self.lanes.n
         # vector.features: the network's inputs are [observation, features], computed once per
         # decision when it is collected (the buffer holds them; no epoch recomputes them)
@@ -480,6 +522,11 @@ class VectorTrainer(Run):
             with torch.no_grad():
                 for sid in np.unique(snap):
                     r = rows[snap == sid]
+                    if sid < -1:  # a frozen policy file
+                        actions[r] = self.frozen[int(sid)].decide(
+                            lanes.obs[r], lanes.mask[r], self.rng
+                        )
+                        continue
                     obs, mask = self.inputs(lanes.obs[r]), lanes.mask[r]
                     a, _, _ = act(self.snapshots[int(sid)], obs, mask, self.sampler, self.device)
                     actions[r] = a.cpu().numpy()
