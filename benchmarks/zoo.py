@@ -10,6 +10,14 @@ g against P-1 fresh copies of the opponent; a w-way shared win counts 1/w; 95% W
 
     .venv/bin/python benchmarks/zoo.py --install gobig bignumber     # install + evaluate
     .venv/bin/python benchmarks/zoo.py --report                      # only rewrite the report
+    .venv/bin/python benchmarks/zoo.py --head-to-head runs/zoo/bigwig-vector/policy.npz bigwig
+
+``--head-to-head POLICY GAME`` plays a candidate against the shipped policy as the rule fixed
+before the candidates' runs (commit 61e1540, issue #47) says: ``HEAD_TO_HEAD["games"]`` 4-player
+games from ``HEAD_TO_HEAD["seed"]``, seats rotating, line-up new, old, new, old (two seats each),
+each side in the shipped policy's mode; the candidate's two seats' win share (a game's win split
+among its winners) with its 95% Wilson interval goes into ``zoo_head_to_head.json`` and the
+report. The candidate replaces the shipped policy only if that interval is wholly above 0.5.
 """
 
 from __future__ import annotations
@@ -65,6 +73,85 @@ def evaluate_shipped(game: str, entry: dict, seed: int) -> list[dict]:
     return out
 
 
+HEAD_TO_HEAD = {"games": 400, "seed": 21, "players": 4}
+
+
+def head_to_head(policy: Path, game: str) -> dict:
+    """The candidate ``policy`` against the shipped ``zoo:<game>`` (see the module docstring)."""
+    from deckzoo.agents import zoo
+    from deckzoo.agents.arena import ArenaConfig, run_arena
+    from deckzoo.agents.stats import wilson_interval
+
+    mode = zoo.metadata(game)["extra"].get("mode", "greedy")
+    new, old = f"ppo:{policy}:{mode}", f"zoo:{game}"
+    cfg = ArenaConfig(
+        game=game,
+        agents=[f"new_a={new}", f"old_a={old}", f"new_b={new}", f"old_b={old}"],
+        games=HEAD_TO_HEAD["games"],
+        players=HEAD_TO_HEAD["players"],
+        seed=HEAD_TO_HEAD["seed"],
+        progress=True,
+    )
+    c0, t0 = time.process_time(), time.perf_counter()
+    result = run_arena(cfg)
+    credit = 0.0
+    for rec in result.records:
+        won = [s for s in rec["winners"] if rec["seats"][s].startswith("new_")]
+        credit += len(won) / len(rec["winners"])
+    games = len(result.records)
+    lo, hi = wilson_interval(credit, games)
+    import hashlib
+
+    return {
+        "game": game,
+        "candidate": str(policy),
+        "candidate_sha256": hashlib.sha256(Path(policy).read_bytes()).hexdigest(),
+        "shipped_sha256": hashlib.sha256(zoo.path(game).read_bytes()).hexdigest(),
+        "mode": mode,
+        "line_up": "new, old, new, old (seats rotating)",
+        "games": games,
+        "seed": HEAD_TO_HEAD["seed"],
+        "win_share": credit / games,
+        "ci_low": lo,
+        "ci_high": hi,
+        "replaces": lo > 0.5,
+        "seconds": time.perf_counter() - t0,
+        "cpu_seconds": time.process_time() - c0,
+        "load_average": list(os.getloadavg()),
+    }
+
+
+def head_to_head_lines() -> list[str]:
+    path = RESULTS / "zoo_head_to_head.json"
+    if not path.exists():
+        return []
+    lines = [
+        "",
+        "## Candidates against the shipped policy",
+        "",
+        (
+            "`benchmarks/zoo.py --head-to-head`: the candidate's two seats against the shipped "
+            "policy's two (line-up new, old, new, old, seats rotating; both in the shipped "
+            "policy's mode); win share of the candidate's seats with its 95% Wilson interval. "
+            "The rule, fixed before the candidates were trained: it replaces the shipped policy "
+            "if the interval is wholly above 0.5."
+        ),
+        "",
+        (
+            "| game | candidate | shipped (sha256) | mode | games | seed | win share | 95% CI "
+            "| replaces |"
+        ),
+        "|---|---|---|---|---:|---:|---:|---|---|",
+    ]
+    for r in json.loads(path.read_text()):
+        lines.append(
+            f"| {r['game']} | {r['candidate']} | {r['shipped_sha256'][:12]} | {r['mode']} "
+            f"| {r['games']} | {r['seed']} | {r['win_share']:.3f} "
+            f"| [{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {'yes' if r['replaces'] else 'no'} |"
+        )
+    return lines
+
+
 def report(plan: dict) -> str:
     from deckzoo.agents import zoo
 
@@ -110,7 +197,9 @@ def report(plan: dict) -> str:
             f"* **{game}**: `{'`; `'.join(extra['commands'])}`"
             + (f". {extra['note']}" if extra.get("note") else "")
         )
-    return "\n".join(lines + ["", "## How each policy was made", "", *notes, ""])
+    return "\n".join(
+        lines + ["", "## How each policy was made", "", *notes, *head_to_head_lines(), ""]
+    )
 
 
 def main(argv=None) -> int:
@@ -120,7 +209,22 @@ def main(argv=None) -> int:
     p.add_argument("games", nargs="*", help="games of the plan (default: all)")
     p.add_argument("--install", action="store_true", help="install each policy from its run first")
     p.add_argument("--report", action="store_true", help="only rewrite the report")
+    p.add_argument(
+        "--head-to-head",
+        type=Path,
+        metavar="POLICY",
+        help="play this candidate against the shipped policy of the one game given",
+    )
     args = p.parse_args(argv)
+    if args.head_to_head:
+        if len(args.games) != 1:
+            raise SystemExit("--head-to-head POLICY takes one game")
+        row = head_to_head(args.head_to_head, args.games[0])
+        path = RESULTS / "zoo_head_to_head.json"
+        rows = json.loads(path.read_text()) if path.exists() else []
+        path.write_text(json.dumps([*rows, row], indent=2))
+        print(json.dumps(row, indent=2))
+        args.report, args.games = True, []
     plan = yaml.safe_load(PLAN.read_text())
     unknown = set(args.games) - set(plan["games"])
     if unknown:
