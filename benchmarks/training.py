@@ -160,12 +160,16 @@ def throughput_sweep(steps: int) -> list[dict]:
 SELF_PLAY_MIX = {"learner": 0.8, "pool": 0.15, "random": 0.05}  # --compare's third row: no agents
 
 
-def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dict]:
+def compare_throughput(
+    game: str, sb3_steps: int, vector_steps: int, only: str | None = None
+) -> list[dict]:
     """Both trainers on the vector config's network, one after the other in this process:
     learner env steps per second and per CPU second of training (no evaluation, no checkpoints).
     Rows: SB3 with configs/<game>.yaml (no cloning), with one and with two torch threads; the
     vector config as shipped, the vector config with self-play opponents only (``SELF_PLAY_MIX``:
-    no scalar lanes), and both of those again with two torch threads (both cores). The vector
+    no scalar lanes), and both of those again with two torch threads (both cores); where the vector
+    config's mix differs from the SB3 config's, the vector trainer at the SB3 mix too (one and two
+    threads): the same network and mix. The vector
     runs skip the lanes' initial stagger, a one-off cost of a few CPU
     seconds."""
     import yaml
@@ -189,8 +193,17 @@ def compare_throughput(game: str, sb3_steps: int, vector_steps: int) -> list[dic
         ("vector", {**plain, "torch_threads": 2}, vector_steps),
         ("vector, self-play only", {**self_play, "torch_threads": 2}, vector_steps),
     ]
+    if sb3["opponents"]["mix"] != vec["opponents"]["mix"]:
+        # the vector trainer at the SB3 config's own mix too: the same network *and* mix
+        same = {**plain, "opponents": {**vec["opponents"], "mix": sb3["opponents"]["mix"]}}
+        runs += [
+            ("vector, SB3's mix", same, vector_steps),
+            ("vector, SB3's mix", {**same, "torch_threads": 2}, vector_steps),
+        ]
     rows = []
     for trainer, data, steps in runs:
+        if only is not None and trainer != only:
+            continue
         data = {
             **data,
             "total_timesteps": steps,
@@ -638,6 +651,12 @@ def main(argv=None) -> int:
     p.add_argument(
         "--vector-steps", type=int, default=1_000_000, help="--compare: vector steps per game"
     )
+    p.add_argument(
+        "--compare-only",
+        metavar="TRAINER",
+        help='--compare: only the rows of this trainer label (e.g. "vector, SB3\'s mix"), '
+        "replacing the game's earlier rows of that label",
+    )
     p.add_argument("--arena", action="store_true", help="play the vector policies in the arena")
     args = p.parse_args(argv)
 
@@ -666,9 +685,16 @@ def main(argv=None) -> int:
                 res["vector"][game] = summary
                 save_results(res)
             if args.compare:
-                rows = compare_throughput(game, args.sb3_steps, args.vector_steps)
+                rows = compare_throughput(
+                    game, args.sb3_steps, args.vector_steps, args.compare_only
+                )
                 res = load_results()
-                res["compare"] = [r for r in res["compare"] if r["game"] != game] + rows
+                only = args.compare_only  # the rows this invocation measured again go
+                res["compare"] = [
+                    r
+                    for r in res["compare"]
+                    if not (r["game"] == game and only in (None, r["trainer"]))
+                ] + rows
                 save_results(res)
             if args.arena and game == "gobig" and not SB3_GOBIG.exists():
                 print("== training the SB3 Go Big policy (configs/gobig.yaml)", flush=True)
