@@ -215,14 +215,23 @@ def act(actor: nn.Sequential, obs: np.ndarray, mask: np.ndarray, generator, devi
     return sample(pair_log_probs(actor, obs_t, legal, mask_t), legal, generator) + (obs_t,)
 
 
-@dataclass(frozen=True)
 class FrozenPolicy:
     """A policy file seated as an opponent (``ppo:PATH``, ``zoo:GAME`` in ``opponents.mix``): it
-    never learns, decides all its rows in one numpy pass on their raw observations (its own input
-    features, if any), greedy or sampled as its spec says (``:sample``; the zoo's own mode)."""
+    never learns, decides all its rows in one torch pass on their raw observations (its own input
+    features, if any, computed first), greedy or sampled as its spec says (``:sample``; the zoo's
+    own mode). Its weights are the file's; the products run in torch, as the pool's do, because
+    numpy's single-threaded ``einsum`` (right for the arena's one observation at a time) is many
+    times slower on a batch of rows."""
 
-    weights: PolicyWeights
-    deterministic: bool
+    def __init__(self, weights: PolicyWeights, deterministic: bool):
+        self.weights, self.deterministic = weights, deterministic
+        layers: list[nn.Module] = []
+        for w, b in [*weights.hidden, weights.head]:
+            lin = nn.Linear(w.shape[0], w.shape[1])
+            lin.weight.data = torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32))
+            lin.bias.data = torch.from_numpy(np.asarray(b, dtype=np.float32).copy())
+            layers += [lin, ACTIVATIONS[weights.activation]()]
+        self.actor = nn.Sequential(*layers[:-1]).requires_grad_(False)
 
     @classmethod
     def of(cls, spec: str, game: str, obs_dim: int) -> FrozenPolicy:
@@ -236,10 +245,17 @@ class FrozenPolicy:
             )
         return cls(agent.weights, bool(agent.deterministic))
 
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, dtype=np.float32)
+        if self.weights.features is not None:
+            x = self.weights.features(x)
+        with torch.no_grad():
+            return self.actor(torch.from_numpy(np.ascontiguousarray(x))).numpy()
+
     def decide(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Actions for rows of observations: the most likely legal one, or a sample (Gumbel-max
         over the legal actions, drawn from ``rng``)."""
-        z = np.where(mask, self.weights.logits(obs), -np.inf)
+        z = np.where(mask, self.logits(obs), -np.inf)
         if not self.deterministic:
             z = z + rng.gumbel(size=z.shape)
         return z.argmax(axis=1)
