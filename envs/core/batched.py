@@ -96,6 +96,49 @@ def lane_actions(actions, num_envs: int) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
+def step_lanes(active, final_seats, num_envs: int, num_players: int):
+    """``(lanes, final_seats)`` from ``step``'s ``active`` and ``final_seats``, checked before any
+    lane moves: a bad argument found after some lanes had moved would leave the env half stepped
+    (finished lanes never restarted), so every later step would fail too.
+
+    ``active``: None (every lane) or a bool mask of shape ``(num_envs,)``, True where the lane
+    steps; an integer array is refused rather than read as a mask (is ``[0, 1]`` lanes 0 and 1,
+    or lane 1?). ``final_seats``: None or ``num_envs`` integer seats in ``0..num_players - 1``.
+    ``ValueError`` naming the argument otherwise.
+    """
+    if active is None:
+        lanes = np.arange(num_envs)
+    else:
+        m = np.asarray(active)
+        if m.dtype != np.bool_ or m.shape != (num_envs,):
+            raise ValueError(
+                f"active must be None or a bool mask of shape ({num_envs},) (True: the lane "
+                f"steps), got {m.dtype} {m.shape}"
+            )
+        lanes = np.flatnonzero(m)
+    if final_seats is None:
+        return lanes, None
+    seats = np.asarray(final_seats)
+    if (
+        seats.shape != (num_envs,)
+        or not np.issubdtype(seats.dtype, np.integer)
+        or np.issubdtype(seats.dtype, np.bool_)
+    ):
+        raise ValueError(
+            f"final_seats must be None or an integer array of shape ({num_envs},), one seat per "
+            f"lane, got {seats.dtype} {seats.shape}"
+        )
+    out = seats.astype(np.int64)
+    bad = np.flatnonzero((out < 0) | (out >= num_players))
+    if len(bad):
+        lane = int(bad[0])
+        raise ValueError(
+            f"final_seats must hold seats in 0..{num_players - 1}, got {int(out[lane])} for "
+            f"lane {lane}"
+        )
+    return lanes, out
+
+
 class BatchedEngine:
     """Base of a game's batched engine: the state of ``num_envs`` games as arrays.
 
@@ -309,11 +352,15 @@ class BatchedEnv:
     def step(self, actions, active=None, final_seats=None) -> Step:
         """Apply one action per lane. ``active`` (bool ``(B,)``) limits the step to some lanes:
         the others keep their position and get zero rewards (their action is ignored).
-        ``final_seats`` (``(B,)``) chooses whose view ``info["final_obs"]`` shows (default: the
-        seat that made the last move)."""
+        ``final_seats`` (``(B,)`` seats) chooses whose view ``info["final_obs"]`` shows (default:
+        the seat that made the last move). Every argument is checked before any lane moves: a
+        malformed one raises ``ValueError`` naming it (``IllegalActionError`` for ``actions``)
+        and changes nothing."""
         eng = self.engine
+        if self._mask is None:
+            raise RuntimeError("call reset() (or load_states()) before step()")
         a = lane_actions(actions, self.num_envs)
-        lanes = eng.all if active is None else np.flatnonzero(active)
+        lanes, final_seats = step_lanes(active, final_seats, self.num_envs, self.num_players)
         act = a if active is None else a[lanes]
         inside = (act >= 0) & (act < self.num_actions)
         cell = lanes * self.num_actions + np.where(inside, act, 0)  # flat ``take``: fast
@@ -412,6 +459,8 @@ class BatchedEnv:
         lane's others 0) and ends that game.
         """
         eng = self._simultaneous_engine()
+        if self._mask is None:
+            raise RuntimeError("call reset() (or load_states()) before step_parallel()")
         B, P, A = self.num_envs, self.num_players, self.num_actions
         a = np.asarray(actions)
         if a.shape != (B, P) or not np.issubdtype(a.dtype, np.integer):

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .adapter_options import RewardTracker, split_options
-from .batched import Step, lane_actions
+from .batched import Step, lane_actions, step_lanes
 from .errors import ConfigError, IllegalActionError
 
 
@@ -145,9 +145,12 @@ class ScalarLanesEnv:
         """One action per lane, as ``BatchedEnv.step``: ``active`` limits the step to some lanes,
         ``final_seats`` chooses whose view ``info["final_obs"]`` shows (default: the mover). An
         illegal action raises before any lane changes, or with ``illegal_action="penalize"`` gives
-        its seat -1, the lane's others 0, and ends that game (left as it was)."""
+        its seat -1, the lane's others 0, and ends that game (left as it was). The arguments are
+        checked before any lane moves (``ValueError`` naming a malformed one; nothing changes)."""
+        if len(self.states) < self.num_envs:
+            raise RuntimeError("call reset() before step()")
         a = lane_actions(actions, self.num_envs)
-        lanes = np.arange(self.num_envs) if active is None else np.flatnonzero(active)
+        lanes, final_seats = step_lanes(active, final_seats, self.num_envs, self.num_players)
         act = a[lanes]
         inside = (act >= 0) & (act < self.num_actions)
         ok = inside & self._mask[lanes, np.where(inside, act, 0)]
@@ -173,7 +176,7 @@ class ScalarLanesEnv:
         done[bad] = True
         info = {"illegal": np.zeros(self.num_envs, dtype=bool)}
         info["illegal"][bad] = True
-        observers = movers if final_seats is None else np.asarray(final_seats, dtype=np.int64)
+        observers = movers if final_seats is None else final_seats
         self._finish(lanes[ok & ~done[lanes]], np.flatnonzero(done), observers, info)
         return Step(*self._out(), rewards, done, info)
 
