@@ -69,6 +69,9 @@ def test_site_builds_strictly(tmp_path):
     )
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
     assert (site / "index.html").exists()
+    # Search from disk (file://): the index as a script, the worker shim from the site itself.
+    assert (site / "search" / "search_index.js").exists(), "no search index for file://"
+    assert "unpkg.com" not in (site / "index.html").read_text(encoding="utf-8")
     engine_page = (site / "api" / "engine.html").read_text(encoding="utf-8")
     assert "IllegalActionError" in engine_page, "the API pages hold no generated reference"
 
