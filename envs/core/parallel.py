@@ -13,10 +13,18 @@ replace the state, so an illegal action leaves everything as it was. ``step`` ta
 action or a non-integer one such as ``113.5``, a string, a list, an array) is an illegal action:
 ``IllegalActionError``, or with ``illegal_action="penalize"`` the offender gets -1 and the game
 ends (every seat that had to act, when the fault is the argument as a whole).
+
+``action_space(agent).sample()`` without a mask draws one of the agent's legal actions now
+(``LegalDiscrete``): the Parallel API gives no other way to sample a valid joint action from the
+spaces alone, which PettingZoo's own ``parallel_seed_test`` and the usual random-policy loop
+``{a: env.action_space(a).sample() for a in env.agents}`` do. An explicit ``mask`` or
+``probability`` is used as given, so a caller can still draw illegal actions on purpose, and
+those still raise.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 
 import numpy as np
@@ -34,6 +42,42 @@ from .adapter_options import (
 )
 from .errors import IllegalActionError
 from .game import as_action
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(num_actions + 1)`` of one agent of a Parallel env whose ``sample()`` without a
+    mask draws from that agent's current action mask (NOOP for a seat with nothing to decide), so
+    that sampling the spaces gives a legal joint action under ``illegal_action="raise"``.
+
+    Seeding (``seed``) and the generator are the ordinary space's, so two envs reset with the same
+    seed and spaces seeded alike sample the same actions. The env is held by a weak reference (a
+    space must not keep its env alive, and copies stay cheap); with no game running, or once the
+    space is copied or pickled on its own (not with its env), ``sample()`` is the plain uniform
+    draw.
+    """
+
+    def __init__(self, n: int, env: DeckzooParallelEnv, agent: str):
+        super().__init__(n)
+        self._env = weakref.ref(env)
+        self._agent = agent
+
+    def current_mask(self) -> np.ndarray | None:
+        """The agent's action mask now (int8), or None where there is none (no live game)."""
+        ref = getattr(self, "_env", None)
+        env = ref() if ref is not None else None
+        if env is None or env.game_state is None or self._agent not in env.agents:
+            return None
+        return env._mask(env._seat[self._agent], env.game_state.simultaneous_players())
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None:
+            mask = self.current_mask()
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_env", None)  # a weak reference does not pickle; the copy samples uniformly
+        return state
 
 
 class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
@@ -55,10 +99,18 @@ class DeckzooParallelEnv(GlobalStateMixin, ParallelEnv):
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.noop + 1) for a in self.possible_agents}
+        self.action_spaces = {
+            a: LegalDiscrete(self.noop + 1, self, a) for a in self.possible_agents
+        }
         self._seed_stream = np.random.default_rng()
         self.game_state = None
         self.agents = []
+
+    def __setstate__(self, state):
+        """A copied or unpickled env: its action spaces sample from it again (``LegalDiscrete``)."""
+        self.__dict__.update(state)
+        for space in self.action_spaces.values():
+            space._env = weakref.ref(self)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

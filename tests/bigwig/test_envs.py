@@ -1,8 +1,12 @@
 """bigwig_v1 through PettingZoo: the AEC env never shows a committed card before the reveal (X5),
 and the native Parallel env lets every seat of a trick commit in one step."""
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
+from pettingzoo.test import parallel_seed_test
 
 from deckzoo.envs import IllegalActionError, bigwig_v1
 from deckzoo.envs.bigwig.cards import point_kind, standard
@@ -134,6 +138,51 @@ def test_parallel_illegal_action_raises_and_keeps_the_state():
         env.step(bad)
     assert env.game_state.to_dict() == before
     env.step(actions)  # the legal joint action still works
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_parallel_seed_test_passes_with_the_default_options(n):
+    """PettingZoo's seed test samples the action spaces without masks and steps with them under
+    the default ``illegal_action="raise"``: a mask-less sample is a legal action, so two envs of
+    one seed play the same whole game."""
+    parallel_seed_test(lambda: bigwig_v1.parallel_env(num_players=n))
+
+
+def test_parallel_maskless_sample_is_legal_and_an_explicit_mask_is_honoured():
+    env = bigwig_v1.parallel_env(num_players=4)
+    obs, _ = env.reset(seed=3)
+    for i, a in enumerate(env.agents):
+        env.action_space(a).seed(i)
+    steps = 0
+    while env.agents:
+        actions = {a: env.action_space(a).sample() for a in env.agents}
+        for a, x in actions.items():
+            assert obs[a]["action_mask"][x] == 1, (a, x)
+        obs, *_ = env.step(actions)
+        steps += 1
+    assert steps > 20 and env.game_state.is_terminal()
+    obs, _ = env.reset(seed=3)
+    space = env.action_space("player_0")
+    illegal = np.zeros(space.n, dtype=np.int8)
+    illegal[np.flatnonzero(obs["player_0"]["action_mask"] == 0)[0]] = 1
+    x = space.sample(mask=illegal)  # the caller's mask, not the env's
+    assert obs["player_0"]["action_mask"][x] == 0
+    before = env.game_state.to_dict()
+    with pytest.raises(IllegalActionError):  # and an illegal action still raises
+        env.step({**{a: env.action_space(a).sample() for a in env.agents}, "player_0": x})
+    assert env.game_state.to_dict() == before
+
+
+def test_parallel_copies_sample_from_their_own_game():
+    env = bigwig_v1.parallel_env(num_players=3)
+    env.reset(seed=1)
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        twin.step({a: env.action_space(a).sample() for a in env.agents})  # env's sample: legal
+        for _ in range(15):
+            actions = {a: twin.action_space(a).sample() for a in twin.agents}
+            twin.step(actions)
+    alone = pickle.loads(pickle.dumps(env.action_space("player_0")))  # without its env
+    assert alone.n == env.action_space("player_0").n and 0 <= alone.sample() < alone.n
 
 
 def test_parallel_sequential_decisions_give_only_the_decider_a_real_mask():

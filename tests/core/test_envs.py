@@ -36,11 +36,9 @@ PARALLEL = [(name, n) for name, n in CASES if E.game_class(name).simultaneous]
 @pytest.mark.parametrize("name,n", PARALLEL, ids=[f"{a}-{b}p" for a, b in PARALLEL])
 def test_pettingzoo_parallel(name, n):
     parallel_api_test(E.make(name, parallel=True, num_players=n, **short(name)), num_cycles=200)
-    # PettingZoo's parallel_seed_test samples actions without the action mask, so under the default
-    # illegal_action="raise" any masked game raises; "penalize" keeps both runs deterministic.
-    parallel_seed_test(
-        lambda: E.make(name, parallel=True, num_players=n, illegal_action="penalize", **short(name))
-    )
+    # PettingZoo's parallel_seed_test samples the action spaces without masks; a mask-less sample
+    # is a legal action (parallel.LegalDiscrete), so it runs under the default illegal_action.
+    parallel_seed_test(lambda: E.make(name, parallel=True, num_players=n, **short(name)))
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
