@@ -1,4 +1,5 @@
-"""Reading what users type: YAML values and files, ``KEY=VALUE`` options, seeds and counts.
+"""Reading what users type: YAML values and files, ``KEY=VALUE`` options, seeds and counts, and
+training configs by file or by the name of one shipped with the package.
 
 Every function here raises ``ConfigError`` with a message fit to print as one line (the CLI
 prints it and exits with status 2), never a traceback.
@@ -11,8 +12,16 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 
 from deckzoo.envs.core.errors import ConfigError
+
+# The training configs shipped with the package (deckzoo.configs). The top-level configs/ folder
+# installs as deckzoo/configs beside deckzoo/agents, so this is that folder both in a checkout
+# (and its editable install) and in an installed wheel, without importing anything.
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+# YAML in that folder that is not a training config: the zoo policies' evaluation plan.
+NOT_TRAINING = ("zoo",)
 
 
 def _loader():
@@ -35,6 +44,8 @@ def load_yaml(text: str, where: str = "YAML"):
 
     try:
         return yaml.load(text, Loader=_loader())
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise ConfigError(f"{where}: invalid YAML: nested too deeply") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
@@ -117,3 +128,28 @@ def count_arg(minimum: int):
 
     parse.__name__ = f"integer >= {minimum}"
     return parse
+
+
+def shipped_configs() -> list[str]:
+    """The names of the shipped training configs (``gobig``, ``wizard-vector``, ...)."""
+    return sorted(p.stem for p in CONFIGS.glob("*.yaml") if p.stem not in NOT_TRAINING)
+
+
+def config_path(text: str | Path) -> Path:
+    """The config file ``text`` names: a file at that path, else a shipped config by its name
+    (``gobig`` or ``gobig.yaml``), so that ``deckzoo train --config gobig`` works from any folder
+    after ``pip install``. ``configs/NAME.yaml``, as the docs write it for a checkout, is the
+    shipped config too where no such file is under the current folder. Anything else is one
+    ``ConfigError`` line listing the shipped names."""
+    path = Path(text)
+    if path.is_file():
+        return path
+    if path.exists():
+        raise ConfigError(f"config {str(text)!r} is not a file")
+    name = path.name.removesuffix(".yaml")
+    names = shipped_configs()
+    by_name = path.parent in (Path("."), Path("configs"))
+    if by_name and name in names:
+        return CONFIGS / f"{name}.yaml"
+    why = ", and no shipped config of that name" if by_name else ""
+    raise ConfigError(f"no config file {str(text)!r}{why}; shipped configs: {', '.join(names)}")

@@ -10,7 +10,7 @@ import logging
 import shlex
 import sys
 
-from deckzoo.agents.cli_args import count_arg, parse_key_value
+from deckzoo.agents.cli_args import config_path, count_arg, parse_key_value, shipped_configs
 from deckzoo.envs.core.errors import ConfigError
 
 # What every trainer needs (the train extra): the config's validation and torch.
@@ -61,13 +61,15 @@ def _resume_command(args: argparse.Namespace) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    # The config first: a mistyped name is worth knowing before installing the extra.
+    config = config_path(args.config)
     require_train_extra()
     from .config import load_config
     from .run import RunFinished, TrainingInterrupted
     from .train import train
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    cfg = load_config(args.config, *overrides_of(args))
+    cfg = load_config(config, *overrides_of(args))
     try:
         summary = train(cfg, resume=args.resume)
     except RunFinished as e:
@@ -104,13 +106,18 @@ def cmd_train(args: argparse.Namespace) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "train",
-        help="train a MaskablePPO policy by self-play (configs/<game>.yaml)",
+        help="train a MaskablePPO policy by self-play (--config gobig: a shipped config)",
         description="Train MaskablePPO on one game by self-play. The run folder gets the "
         "config, checkpoints, TensorBoard logs, eval.csv, a learning curve, "
         "policy.npz (an agent: ppo:RUN/policy.npz) and summary.json. Ctrl-C "
         "stops and says how to resume.",
     )
-    p.add_argument("--config", required=True, help="YAML config, e.g. configs/gobig.yaml")
+    p.add_argument(
+        "--config",
+        required=True,
+        help="a YAML config file, or a shipped config by name (with or without .yaml): "
+        f"{', '.join(shipped_configs())}",
+    )
     p.add_argument(
         "--resume",
         action="store_true",

@@ -430,15 +430,14 @@ def load_config(
 ) -> TrainConfig:
     """Read a YAML config; ``overrides`` (dotted keys, e.g. ``{"total_timesteps": 1000}``) win.
 
+    ``path`` is a file, or the name of a shipped config (``gobig``: ``cli_args.config_path``).
     An error in an overridden key is blamed on the override: ``sources`` maps a dotted key to what
     the user typed (``--set ppo.learning_rate=abc``, ``--steps 0``); other errors name the file
     (and, for bad YAML, the line and column)."""
-    from deckzoo.agents.cli_args import load_yaml
+    from deckzoo.agents.cli_args import config_path, load_yaml
 
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"no config file {str(path)!r}")
-    data = load_yaml(path.read_text(), str(path)) or {}
+    path = config_path(path)
+    data = load_yaml(read_config_text(path), str(path)) or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of config keys at the top level")
     sources = dict(sources or {})
@@ -461,6 +460,20 @@ def load_config(
         raise ConfigError(f"{path}: {e}") from None
     except ConfigError as e:
         raise ConfigError(f"{path}: {e}") from None
+
+
+def read_config_text(path: Path) -> str:
+    """The text of a config file; a file that cannot be read, or is not UTF-8 text (a binary file
+    given by mistake), is one ``ConfigError`` line rather than a traceback."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{path}: not a YAML config (not UTF-8 text: byte {e.object[e.start]:#04x} at "
+            f"offset {e.start})"
+        ) from None
+    except OSError as e:
+        raise ConfigError(f"cannot read config {str(path)!r}: {e.strerror or e}") from None
 
 
 def config_to_dict(cfg: TrainConfig) -> dict:

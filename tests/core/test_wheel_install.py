@@ -1,7 +1,7 @@
 """deckzoo installed the ordinary way: the wheel built from this tree, installed (not editable)
 into a fresh virtual environment with its base requirements only, then used as a new user would:
-every env, the arena with a shipped zoo policy, a replay page from it, and the commands that need
-an extra saying which one in a single line.
+every env, the arena with a shipped zoo policy, a replay page from it, the shipped training configs
+found by name, and the commands that need an extra saying which one in a single line.
 
 The venv does not see this project's .venv (no ``--system-site-packages``), so a dependency
 missing from pyproject.toml fails here; the install fetches numpy, Gymnasium, PettingZoo and the
@@ -26,10 +26,11 @@ from pathlib import Path
 import deckzoo.envs as E
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the wheel is built from: the three package folders and the files pyproject.toml reads.
-SOURCES = ("envs", "agents", "training", "pyproject.toml", "setup.py", "README.md")
-# Data files the installed package reads: the zoo policies, the card data, the viewer's files.
-DATA_GLOBS = ("agents/zoo/*.npz", "envs/*/data/*", "agents/viewer/static/*")
+# What the wheel is built from: the package folders and the files pyproject.toml reads.
+SOURCES = ("envs", "agents", "training", "configs", "pyproject.toml", "setup.py", "README.md")
+# Data files the installed package reads: the zoo policies, the card data, the viewer's files,
+# the training configs.
+DATA_GLOBS = ("agents/zoo/*.npz", "envs/*/data/*", "agents/viewer/static/*", "configs/*.yaml")
 TIMEOUT = 300
 
 
@@ -76,13 +77,14 @@ def run(venv: Path, program: str, *args: str, cwd: Path) -> subprocess.Completed
 
 
 def check_the_wheel(wheel: Path) -> None:
-    """The zoo policies, card data and viewer files are inside; torch only in extras."""
+    """The zoo policies, card data, viewer files and configs are inside; torch only in extras."""
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         metadata = HeaderParser().parsestr(zf.read(meta).decode())
     data = [p.relative_to(ROOT).as_posix() for g in DATA_GLOBS for p in ROOT.glob(g)]
     assert any(d.startswith("agents/zoo/") for d in data) and any("/data/" in d for d in data)
+    assert "configs/gobig.yaml" in data
     assert [d for d in data if f"deckzoo/{d}" not in names] == []
     assert metadata["License-Expression"] == "MIT"
     base = [r for r in metadata.get_all("Requires-Dist") if "extra ==" not in r]
@@ -157,9 +159,11 @@ def check_arena_and_replay_page(venv: Path, tmp_path: Path) -> None:
     assert 'id="replay-data">{' in html and "readFrames" in html
 
 
-# A command that needs an extra, and the extra its one line names.
+# A command that needs an extra, and the extra its one line names (train: a shipped config by
+# name, found from a folder without configs/, before the extra is asked for).
 NEEDS_EXTRA = [
-    (["train", "--config", "missing.yaml"], "deckzoo[train]"),
+    (["train", "--config", "gobig"], "deckzoo[train]"),
+    (["train", "--config", "configs/wizard-vector.yaml"], "deckzoo[train]"),
     (["arena", "gobig", "--agents", "heuristic,random", "--backend", "ray"], "deckzoo[ray]"),
 ]
 
@@ -169,6 +173,32 @@ def check_extras_named(venv: Path, tmp_path: Path) -> None:
         out = run(venv, "deckzoo", *args, cwd=tmp_path)
         assert out.returncode == 2 and out.stdout == "", (args, out.stderr)
         assert out.stderr.count("\n") == 1 and f"pip install '{extra}'" in out.stderr, args
+
+
+# The shipped training configs as the installed package finds them, by name.
+CONFIGS_SCRIPT = """
+from deckzoo.agents.cli_args import config_path, shipped_configs
+
+print(" ".join(shipped_configs()))
+print(config_path("gobig"))
+print(config_path("gobig.yaml").read_text(encoding="utf-8").count("game: gobig"))
+"""
+
+
+def check_shipped_configs(venv: Path, tmp_path: Path) -> None:
+    """The installed configs are the checkout's training configs, found by name from a folder
+    without configs/ (training itself needs the train extra, which this venv lacks); an unknown
+    name is one line listing them."""
+    shipped = sorted(p.stem for p in (ROOT / "configs").glob("*.yaml") if p.stem != "zoo")
+    out = run(venv, "python", "-c", CONFIGS_SCRIPT, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    names, gobig, count = out.stdout.splitlines()
+    assert names.split() == shipped
+    assert gobig.startswith(str(venv)) and gobig.endswith("deckzoo/configs/gobig.yaml")
+    assert count == "1"
+    bad = run(venv, "deckzoo", "train", "--config", "gobg", cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert bad.stderr.rstrip().endswith("shipped configs: " + ", ".join(shipped))
 
 
 # Each command's --help through deckzoo.agents.cli.main, in one process; prints the exit codes.
@@ -201,5 +231,6 @@ def test_installed_the_ordinary_way(tmp_path):
     work.mkdir()
     check_every_env(venv, work)
     check_arena_and_replay_page(venv, work)
+    check_shipped_configs(venv, work)
     check_extras_named(venv, work)
     check_every_command_answers_help(venv, work)

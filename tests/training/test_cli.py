@@ -128,6 +128,30 @@ def test_malformed_yaml_names_file_line_and_column(tmp_path, capsys):
     )
 
 
+def test_a_binary_config_file_is_one_line(tmp_path, capsys):
+    cfg = tmp_path / "policy.yaml"
+    cfg.write_bytes(np.arange(256, dtype=np.uint8).tobytes()[::-1])
+    _one_line_error(
+        *_run(["train", "--config", str(cfg)], capsys)[::2], "policy.yaml", "not UTF-8 text"
+    )
+
+
+def test_a_shipped_config_trains_by_name_from_an_empty_folder(tmp_path, capsys, monkeypatch):
+    """What a new user types after pip install: the shipped gobig config, by name, in a folder
+    with no configs/ (shrunk by --set to a few seconds); an unknown name lists the shipped ones."""
+    monkeypatch.chdir(tmp_path)
+    small = ["n_envs=2", "ppo.n_steps=32", "ppo.batch_size=32", "ppo.n_epochs=1"]
+    small += ["ppo.net_arch=[16]", "eval.every=0", "eval.final_games=0"]
+    argv = ["train", "--config", "gobig", "--steps", str(ROLLOUT), "--no-progress"]
+    rc, out, err = _run([*argv, *(a for s in small for a in ("--set", s))], capsys)
+    assert rc == 0, err
+    assert json.loads(out)["run_dir"] == "runs/gobig" and json.loads(out)["steps"] == ROLLOUT
+    saved = yaml.safe_load((tmp_path / "runs" / "gobig" / "config.yaml").read_text())
+    assert saved["game"] == "gobig" and saved["num_players"] == 4  # the shipped file's values
+    line = _one_line_error(*_run(["train", "--config", "gobg"], capsys)[::2], "'gobg'")
+    assert "shipped configs: " in line and "gobig-vector" in line
+
+
 def test_cuda_without_a_gpu_is_an_error(tmp_path, capsys, monkeypatch):
     import torch
 

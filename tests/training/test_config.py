@@ -1,5 +1,6 @@
-"""Training configs: every shipped YAML loads; unknown keys, wrong types and bad values are
-rejected with the key's name."""
+"""Training configs: every shipped YAML loads, by path and by name from any folder; unknown keys,
+wrong types and bad values are rejected with the key's name; an unknown name, a folder or a binary
+file is one error line."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from deckzoo.agents.cli_args import config_path, load_yaml, shipped_configs
 from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.training.config import TrainConfig, config_from_dict, config_to_dict, load_config
@@ -14,6 +16,8 @@ from deckzoo.training.run import check_resumable
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 TRAINING_CONFIGS = [CONFIG_DIR / f"{game}.yaml" for game in registry.games()]
+# Every YAML of configs/ but the zoo's evaluation plan is a training config, shipped by name.
+SHIPPED = sorted(p.stem for p in CONFIG_DIR.glob("*.yaml") if p.stem != "zoo")
 
 
 @pytest.mark.parametrize("path", TRAINING_CONFIGS, ids=lambda p: p.stem)
@@ -94,3 +98,43 @@ def test_a_run_saved_with_removed_options_at_their_defaults_resumes():
     saved["vector"]["precision"] = "bfloat16"
     with pytest.raises(ConfigError, match=r"differs .* in vector\.precision"):
         check_resumable(saved, given)
+
+
+def test_shipped_configs_load_by_name_from_any_folder(tmp_path, monkeypatch):
+    """``gobig``, ``gobig.yaml`` and the docs' ``configs/gobig.yaml`` are the shipped file where
+    the current folder has no such file; a file that is there wins."""
+    monkeypatch.chdir(tmp_path)
+    assert shipped_configs() == SHIPPED and "gobig" in SHIPPED and len(SHIPPED) > 10
+    for name in SHIPPED:
+        path = CONFIG_DIR / f"{name}.yaml"
+        for given in (name, f"{name}.yaml", f"configs/{name}.yaml"):
+            assert config_path(given) == path, given
+        assert load_config(name) == load_config(path)
+    (tmp_path / "gobig.yaml").write_text("game: bignumber\n")
+    assert load_config("gobig.yaml").game == "bignumber" and load_config("gobig").game == "gobig"
+
+
+@pytest.mark.parametrize("given", ["gobg", "gobg.yaml", "zoo", "configs/nosuch.yaml", "x/gobig"])
+def test_an_unknown_config_name_lists_the_shipped_ones(tmp_path, monkeypatch, given):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as e:
+        load_config(given)
+    message = str(e.value)
+    assert "\n" not in message and f"no config file {given!r}" in message
+    listed = message.partition("shipped configs: ")[2].split(", ")
+    assert listed == SHIPPED  # the zoo's evaluation plan is not offered as a training config
+
+
+def test_a_folder_a_binary_file_or_deep_nesting_is_one_error(tmp_path):
+    with pytest.raises(ConfigError, match="is not a file"):
+        load_config(tmp_path)
+    binary = tmp_path / "model.yaml"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00\x00")
+    with pytest.raises(ConfigError, match=r"model\.yaml: not a YAML config \(not UTF-8 text: byte"):
+        load_config(binary)
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("game: gobig\nppo: " + "[" * 50_000 + "\n")
+    with pytest.raises(ConfigError, match=r"deep\.yaml.*nested too deeply"):
+        load_config(deep)
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        load_yaml("{a: " * 50_000)
