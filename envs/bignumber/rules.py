@@ -457,6 +457,8 @@ class BigNumberState(State):
         s.history = [x[:] for x in self.history]
         s._plays = self._plays  # immutable tuples in a list that is never mutated
         s._mask = self._mask  # never mutated: legal_mask() hands out copies
+        if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
+            s.chance = self.chance.copy()
         return s
 
     def check_invariants(self) -> None:

@@ -140,6 +140,29 @@ class KeyedChance:
         return KeyedChance(self.seed, dict(self.counts))
 
 
+def keyed_chance_from_dict(value) -> KeyedChance | None:
+    """Inverse of ``to_dict``'s ``chance`` entry (absent or null: no keyed chance); ``ValueError``
+    naming the field for anything else (a saved state is untrusted data)."""
+    from .saved import Fields
+
+    def whole(x) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+    if value is None:
+        return None
+    f = Fields(value, "saved state: field 'chance'", known=("seed", "counts"))
+    seed = f.get("seed")
+    if not whole(seed) or seed < 0:
+        f.fail("seed", f"must be the board's seed, a whole number >= 0, got {seed!r}")
+    counts = f.get("counts")
+    if not isinstance(counts, dict):
+        f.fail("counts", f"must map event kinds to counts, got {type(counts).__name__}")
+    for event, k in counts.items():
+        if not isinstance(event, str) or not whole(k) or k < 0:
+            f.fail("counts", f"must map event kinds to whole numbers >= 0, got {event!r}: {k!r}")
+    return KeyedChance(int(seed), {e: int(k) for e, k in counts.items()})
+
+
 def as_action(action: Any, num_actions: int, legal_fn) -> int:
     """Coerce ``action`` to an int in range or raise ``IllegalActionError`` (no mutation).
 
@@ -514,12 +537,19 @@ class State:
         return self.rng.bit_generator.state
 
     def to_dict(self) -> dict:
-        return {
+        """The position as JSON values: the game and its config, the chance generator, the
+        game's fields and, for a duplicate board's game, its keyed chance (``chance``: the
+        board's seed and the events drawn so far). Without ``chance`` a reloaded board game
+        would draw its next reshuffle from ``rng`` and leave the board."""
+        out = {
             "game": type(self.game).name,
             "config": self.game.config(),
             "rng": {"bit_generator": self._rng_state()},
             "state": self._to_dict(),
         }
+        if self.chance is not None:
+            out["chance"] = {"seed": self.chance.seed, "counts": dict(self.chance.counts)}
+        return out
 
     @classmethod
     def from_dict(cls, d: dict, game: Game | None = None) -> State:
@@ -528,7 +558,7 @@ class State:
         the game's invariants raises ``ValueError`` naming the field (``saved.py``)."""
         from .saved import Fields, probe
 
-        f = Fields(d, "saved state", known=("game", "config", "rng", "state"))
+        f = Fields(d, "saved state", known=("game", "config", "rng", "state", "chance"))
         name, config = f.str("game"), f.get("config")
         if not isinstance(config, dict):
             f.fail("config", f"must be a mapping of options, got {type(config).__name__}")
@@ -544,14 +574,17 @@ class State:
                 "config", f"is {name} {config}, not this game's {type(game).name} {game.config()}"
             )
         rng = rng_from_dict(f.get("rng"))
+        chance = keyed_chance_from_dict(d.get("chance"))
         cls._check_dict(game, f.get("state"))
         state = cls._from_dict(game, f.get("state"))
         state.rng = rng
+        if chance is not None:
+            state.chance = chance
         probe(state, f"saved {type(game).name} state")
         return state
 
     def __eq__(self, other) -> bool:
-        """Equal when every field, the chance generator included, is equal."""
+        """Equal when every field, the chance generator and keyed chance included, is equal."""
         if type(self) is not type(other):
             return NotImplemented
         return json.dumps(self.to_dict(), sort_keys=True) == json.dumps(

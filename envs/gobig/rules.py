@@ -386,7 +386,10 @@ class GoBigState(State):
         return s
 
     def clone(self) -> GoBigState:
-        return self._copy(copy_rng(self.rng))
+        s = self._copy(copy_rng(self.rng))
+        if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
+            s.chance = self.chance.copy()
+        return s
 
     def _copy(self, rng: np.random.Generator) -> GoBigState:
         s = GoBigState.__new__(GoBigState)

@@ -497,6 +497,8 @@ class WizardState(LazyRng, State):
         s.suit_counts = [list(c) for c in self.suit_counts]
         s.hand_obs = self.hand_obs.copy()
         s.hold = self.hold.copy()
+        if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
+            s.chance = self.chance.copy()
         return s
 
     def check_invariants(self) -> None:

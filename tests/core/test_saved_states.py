@@ -132,3 +132,84 @@ def test_single_field_corruptions_are_rejected_naming_the_field(name):
         corrupt(bad["state"])
         message = _rejected(cls, bad, field.split("/")[0])
         assert f"saved {E.game_class(name).name} state" in message, message
+
+
+# ---- keyed chance (duplicate boards) survives saving ----------------------------------------
+# a game long enough for keyed chance events (the short Midgard game has no reshuffle)
+KEYED_OPTIONS = {"midgard": {"start_position": 4, "max_turns": 60}}
+
+
+def _keyed_game(name, seed):
+    """A duplicate board's game of ``name`` and the generator of its actions."""
+    game_cls = E.game_class(name)
+    game = game_cls(**KEYED_OPTIONS.get(game_cls.name, short(name)))
+    return game.new_state(seed, keyed_chance=True), np.random.default_rng(seed)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_keyed_chance_survives_the_round_trip_and_the_copy_plays_the_same_future(name):
+    """Saved before any keyed chance event and reloaded, a board's game draws every later event
+    (a reshuffle, Loki's pick) as the original does: both play the same actions to the end and
+    stay equal. A copy that lost its keyed chance is not equal (``==`` compares it)."""
+    s, rng = _keyed_game(name, 11)
+    for _ in range(3):
+        s.apply(int(rng.choice(s.legal_actions())))
+    d = json.loads(json.dumps(s.to_dict()))
+    assert d["chance"] == {"seed": 11, "counts": {}}
+    back = type(s).from_dict(d)
+    assert back == s and back.chance is not s.chance and back.chance.seed == 11
+    lost = copy.deepcopy(d)
+    del lost["chance"]
+    assert type(s).from_dict(lost) != s  # an ordinary game now, not the board's
+    while not s.is_terminal():
+        a = int(rng.choice(s.legal_actions()))
+        s.apply(a)
+        back.apply(a)
+        assert back == s
+    assert back.chance.counts == s.chance.counts
+    if name.startswith(("bigwig", "midgard")):  # the games whose play moves chance in time
+        assert sum(s.chance.counts.values()) > 0, "no keyed chance event in the game"
+
+
+def test_a_reloaded_board_reshuffles_as_the_original_and_a_copy_without_keys_does_not():
+    """BigWig: the saved game's next reshuffle comes from the board's stream, so the reloaded
+    game's draw pile equals the original's; the same state without its keyed chance (what
+    saving used to give) reshuffles differently, and ``==`` tells them apart."""
+    game = E.game_class("bigwig")(3)
+    s = game.new_state(4, keyed_chance=True)
+    d = json.loads(json.dumps(s.to_dict()))
+    back = type(s).from_dict(d)
+    plain = copy.deepcopy(d)
+    del plain["chance"]
+    ordinary = type(s).from_dict(plain)
+    assert back == s and ordinary != s and ordinary.to_dict()["state"] == s.to_dict()["state"]
+    piles = []
+    for t in (s, back, ordinary):
+        t.draw, t.hands[0] = [], 0
+        t.discard[:] = 0
+        t.discard[:12] = 1
+        t._draw(0, 1)
+        piles.append(list(t.draw))
+    assert piles[0] == piles[1] and piles[0] != piles[2]
+
+
+@pytest.mark.parametrize(
+    "chance",
+    [
+        {"seed": -1, "counts": {}},
+        {"seed": "11", "counts": {}},
+        {"seed": True, "counts": {}},
+        {"counts": {}},
+        {"seed": 11},
+        {"seed": 11, "counts": []},
+        {"seed": 11, "counts": {"reshuffle": -1}},
+        {"seed": 11, "counts": {"reshuffle": 1.5}},
+        {"seed": 11, "counts": {}, "extra": 1},
+        [11],
+    ],
+)
+def test_a_malformed_keyed_chance_is_rejected_naming_it(chance):
+    game = E.game_class("bigwig")(3)
+    d = game.new_state(2, keyed_chance=True).to_dict()
+    d["chance"] = chance
+    _rejected(type(game.new_state(0)), d, "chance")
