@@ -15,6 +15,10 @@ Files (``load_policy``):
   ``torch.load(weights_only=True)``, and the activation from the JSON part of the archive. SB3's
   own ``load`` would unpickle parts of the file (cloudpickle), which can run code; this never does.
 
+Either kind is judged from its zip directory and its npy headers before any data is unpacked: a
+file that would unpack to more than ``MAX_POLICY_BYTES``, or holds an array of an implausible
+shape, is refused with one line naming the member (a 1 MB zip can unpack to gigabytes).
+
 Importing this module registers the agent specs ``ppo:PATH`` (greedy: the most likely legal
 action) and ``ppo:PATH:sample`` (samples the policy's distribution) with
 ``deckzoo.agents.registry``, so ``deckzoo arena gobig --agents ppo:runs/gobig/policy.npz,heuristic``
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import re
 import warnings
@@ -260,10 +265,106 @@ def _damaged(path, why: str) -> ConfigError:
     )
 
 
+# ---- reading archives without unpacking bombs ------------------------------------------------
+MAX_POLICY_BYTES = 256 * 2**20
+"""The most a policy archive may unpack to, all its members together. The largest policy trained
+here (Big Number, 325 -> 256 -> 256 -> 2180) is under 3 MB and a 1024-wide one about 15 MB; a
+file that claims more is refused before anything is unpacked (a 1 MB zip of zeros unpacks to
+gigabytes)."""
+ARCHIVE_CHUNK = 2**20  # bytes unpacked per read: what one read of a bomb can allocate at most
+POLICY_MAX_NDIM = 2  # a policy's arrays are matrices and vectors (and its 0-d metadata string)
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:,.1f} MiB"
+
+
+def check_archive_sizes(zf: zipfile.ZipFile, limit: int, what: str = "a policy") -> None:
+    """Refuse ``zf`` (``ValueError`` naming the member) from its directory alone, before anything
+    is unpacked: members compressed other than stored or deflate (zipfile unpacks bzip2 and lzma
+    without an output bound), and a total unpacked size over ``limit``. ``read_member`` then
+    holds each member to the size declared here, so a directory that understates it fails its
+    CRC check instead of unpacking further."""
+    infos = zf.infolist()
+    for info in infos:
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise ValueError(
+                f"member {info.filename!r} is compressed with zip method {info.compress_type}; "
+                "only stored and deflate are read"
+            )
+    total = sum(info.file_size for info in infos)
+    if total > limit:
+        big = max(infos, key=lambda i: i.file_size)
+        raise ValueError(
+            f"it unpacks to {_mib(total)}, member {big.filename!r} alone to {_mib(big.file_size)}"
+            f", more than the {_mib(limit)} {what} may hold; refused before unpacking"
+        )
+
+
+def read_member(zf: zipfile.ZipFile, name: str) -> bytes:
+    """A member's bytes, unpacked a chunk at a time. ``zf.read`` unpacks a deflate member in one
+    call of up to 2 GiB whatever the directory says; here each read unpacks at most
+    ``ARCHIVE_CHUNK`` and zipfile stops at the declared size (``check_archive_sizes``)."""
+    out = bytearray()
+    with zf.open(name) as f:
+        while chunk := f.read(ARCHIVE_CHUNK):
+            out += chunk
+    return bytes(out)
+
+
+def read_npz(zf: zipfile.ZipFile, max_ndim: int | None = None) -> dict[str, np.ndarray]:
+    """The arrays of an ``np.savez`` archive (``check_archive_sizes`` first), each checked from
+    its npy header before its data is read: no Python objects (a pickle), at most ``max_ndim``
+    dimensions, and a shape whose bytes are what the member holds. numpy's own reader allocates
+    the array the header declares before reading a byte of it; here a header that claims more
+    than its member is refused. ``ValueError`` naming the member for anything else."""
+    arrays = {}
+    for info in zf.infolist():
+        if not info.filename.endswith(".npy"):
+            raise ValueError(f"member {info.filename!r} is not an array (.npy)")
+        with zf.open(info) as f:
+            arrays[info.filename[: -len(".npy")]] = _read_npy(f, info, max_ndim)
+    return arrays
+
+
+def _read_npy(f, info: zipfile.ZipInfo, max_ndim: int | None) -> np.ndarray:
+    from numpy.lib import format as npy
+
+    where = f"member {info.filename!r}"
+    version = npy.read_magic(f)
+    if version == (1, 0):
+        shape, fortran, dtype = npy.read_array_header_1_0(f)
+    elif version == (2, 0):
+        shape, fortran, dtype = npy.read_array_header_2_0(f)
+    else:
+        raise ValueError(f"{where} is npy format {version}; 1.0 and 2.0 are read")
+    if dtype.hasobject:
+        raise ValueError(f"{where} holds Python objects (a pickle), which are never loaded")
+    if max_ndim is not None and len(shape) > max_ndim:
+        raise ValueError(f"{where} has shape {shape}; a policy's arrays have at most 2 dimensions")
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes != info.file_size - f.tell():
+        raise ValueError(
+            f"{where} declares shape {shape} of {dtype} ({_mib(nbytes)}) but holds "
+            f"{_mib(info.file_size - f.tell())} of data"
+        )
+    data = bytearray()
+    while len(data) < nbytes:
+        chunk = f.read(min(ARCHIVE_CHUNK, nbytes - len(data)))
+        if not chunk:
+            raise ValueError(f"{where} ends before its data does")
+        data += chunk
+    f.read(1)  # at the end: zipfile checks the member's CRC
+    if dtype.itemsize == 0:
+        return np.empty(shape, dtype)
+    return np.frombuffer(data, dtype).reshape(shape, order="F" if fortran else "C")
+
+
 def load_policy(path: str | Path) -> tuple[PolicyWeights, dict]:
     """``(weights, metadata)`` from a deckzoo ``.npz`` or a MaskablePPO ``.zip``.
 
-    Neither reader can execute code from the file. Any problem raises ``ConfigError`` naming the
+    Neither reader can execute code from the file, and neither unpacks more than
+    ``MAX_POLICY_BYTES`` (``check_archive_sizes``). Any problem raises ``ConfigError`` naming the
     file and what is wrong with it."""
     path = Path(path)
     if not path.is_file():
@@ -273,8 +374,12 @@ def load_policy(path: str | Path) -> tuple[PolicyWeights, dict]:
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
+            try:
+                check_archive_sizes(zf, MAX_POLICY_BYTES)
+            except ValueError as e:
+                raise _damaged(path, str(e)) from None
             if "meta.npy" in names:
-                return _load_npz(path)
+                return _load_npz(path, zf)
             if "data" in names and "policy.pth" in names:
                 return _load_sb3_zip(zf), {"format": "sb3-zip", "game": None}
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
@@ -285,11 +390,14 @@ def load_policy(path: str | Path) -> tuple[PolicyWeights, dict]:
     )
 
 
-def _load_npz(path: Path) -> tuple[PolicyWeights, dict]:
+def _load_npz(path: Path, zf: zipfile.ZipFile) -> tuple[PolicyWeights, dict]:
     try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except Exception as e:  # noqa: BLE001 - numpy raises many kinds; all mean "damaged"
+        arrays = read_npz(zf, max_ndim=POLICY_MAX_NDIM)
+    except ValueError as e:
+        raise _damaged(path, str(e)) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError):
+        raise
+    except Exception as e:  # noqa: BLE001 - numpy's header parser raises many kinds
         raise _damaged(path, f"{type(e).__name__}: {e}") from None
     meta = _read_meta(path, arrays.pop("meta"))
     try:
@@ -388,7 +496,7 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
 
     where = f"{zf.filename}"
     try:
-        data = json.loads(zf.read("data"))
+        data = json.loads(read_member(zf, "data"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise _damaged(where, f"its 'data' is not JSON: {e}") from None
     kwargs = data.get("policy_kwargs") if isinstance(data, dict) else None
@@ -403,7 +511,7 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
             )
         activation = SB3_ACTIVATIONS[m.group(1)]
     try:
-        state = safe_torch_load(zf.read("policy.pth"))
+        state = safe_torch_load(read_member(zf, "policy.pth"))
     except ValueError as e:
         raise _damaged(where, f"its policy.pth is not a plain state dict: {e}") from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
@@ -426,11 +534,19 @@ def _load_sb3_zip(zf: zipfile.ZipFile) -> PolicyWeights:
         raise _damaged(where, f"not an MLP actor: {e}") from None
 
 
-def safe_torch_load(data: bytes):
+def safe_torch_load(data: bytes, limit: int = MAX_POLICY_BYTES):
     """``torch.load(weights_only=True)`` of ``data``: tensors and plain containers only, never
-    code. Anything else raises ``ValueError`` with a one-line reason."""
+    code, and at most ``limit`` bytes unpacked. ``data`` must be torch's zip format (what
+    ``torch.save`` has written since torch 1.6), whose directory is checked like a policy file's
+    (``check_archive_sizes``): torch's older format allocates the storage sizes its pickle claims.
+    Anything else raises ``ValueError`` with a one-line reason."""
     import torch
 
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as inner:
+            check_archive_sizes(inner, limit, "a torch file")
+    except zipfile.BadZipFile:
+        raise ValueError("not a torch.save file of torch's zip format") from None
     try:
         return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - torch raises many kinds; all mean "not plain tensors"

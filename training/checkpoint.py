@@ -16,7 +16,9 @@ the file (cloudpickle). The model is rebuilt from the run's config and these sta
 loaded into it, which restores it exactly (tests/training/test_train.py).
 
 ``read_checkpoint`` checks the format version and raises ``ConfigError`` naming the file and what
-to do for a missing, empty, truncated, foreign or newer-format file.
+to do for a missing, empty, truncated, foreign or newer-format file, and for one that would unpack
+to more than ``MAX_CHECKPOINT_BYTES`` (judged from the zip directories and npy headers before
+anything is unpacked, as policy files are: ``deckzoo.agents.policy.check_archive_sizes``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from deckzoo.agents.policy import safe_torch_load
+from deckzoo.agents.policy import check_archive_sizes, read_member, read_npz, safe_torch_load
 from deckzoo.envs.core.errors import ConfigError
 
 CHECKPOINT = "checkpoint.ckpt"
@@ -42,6 +44,12 @@ OLD_CHECKPOINT = (
 CHECKPOINT_FORMAT = "deckzoo.checkpoint"
 CHECKPOINT_VERSION = 1
 TENSOR_FILES = ("policy.pt", "optimizer.pt")
+MAX_CHECKPOINT_BYTES = 2 * 2**30
+"""The most a checkpoint may unpack to (the archive, and each of its inner npz and torch files).
+A run's checkpoint holds its network, the optimiser's two moments and up to ``pool_size``
+snapshots of the actor: tens of MB at the sizes trained here, a few hundred MB for 1024-wide
+networks. The bound refuses a damaged or crafted file from its zip directory, before anything
+is unpacked, rather than after filling the memory."""
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -95,32 +103,51 @@ def read_checkpoint(path: Path) -> tuple[dict, dict[str, np.ndarray], dict[str, 
             if missing:
                 raise _damaged(path, f"it lacks {', '.join(missing)}")
             try:
-                meta = json.loads(zf.read("meta.json"))
-            except (json.JSONDecodeError, UnicodeDecodeError) as e:
-                raise _damaged(path, f"meta.json is not JSON: {e}") from None
-            if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
-                raise _damaged(path, f"meta.json does not describe a {CHECKPOINT_FORMAT}")
-            version = meta.get("version")
-            if version != CHECKPOINT_VERSION:
-                raise ConfigError(
-                    f"--resume: the checkpoint {str(path)!r} has format version {version!r}; this "
-                    f"deckzoo reads version {CHECKPOINT_VERSION}: resume it with the deckzoo "
-                    "version that wrote it, or start the run afresh"
-                )
-            try:
-                with np.load(io.BytesIO(zf.read("arrays.npz")), allow_pickle=False) as z:
-                    arrays = {k: z[k] for k in z.files}
-            except Exception as e:  # noqa: BLE001 - numpy raises many kinds for a bad file
-                raise _damaged(path, f"arrays.npz: {type(e).__name__}: {e}") from None
+                check_archive_sizes(zf, MAX_CHECKPOINT_BYTES, "a checkpoint")
+            except ValueError as e:
+                raise _damaged(path, str(e)) from None
+            meta = _read_meta(path, read_member(zf, "meta.json"))
+            arrays = _read_arrays(path, read_member(zf, "arrays.npz"))
             tensors = {}
             for name in TENSOR_FILES:
                 try:
-                    tensors[name] = safe_torch_load(zf.read(name))
+                    tensors[name] = safe_torch_load(read_member(zf, name), MAX_CHECKPOINT_BYTES)
                 except ValueError as e:
                     raise _damaged(path, f"{name}: {e}") from None
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
         raise _damaged(path, f"unreadable archive: {e}") from None
     return meta, arrays, tensors
+
+
+def _read_meta(path: Path, data: bytes) -> dict:
+    """meta.json, checked to be a checkpoint of the version this deckzoo reads."""
+    try:
+        meta = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise _damaged(path, f"meta.json is not JSON: {e}") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        raise _damaged(path, f"meta.json does not describe a {CHECKPOINT_FORMAT}")
+    version = meta.get("version")
+    if version != CHECKPOINT_VERSION:
+        raise ConfigError(
+            f"--resume: the checkpoint {str(path)!r} has format version {version!r}; this "
+            f"deckzoo reads version {CHECKPOINT_VERSION}: resume it with the deckzoo "
+            "version that wrote it, or start the run afresh"
+        )
+    return meta
+
+
+def _read_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
+    """arrays.npz, read like a policy file's arrays: sizes and shapes from the zip directory and
+    the npy headers before any data, no Python objects (``deckzoo.agents.policy.read_npz``)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            check_archive_sizes(z, MAX_CHECKPOINT_BYTES, "a checkpoint")
+            return read_npz(z)
+    except (ValueError, zipfile.BadZipFile, zlib.error, EOFError) as e:
+        raise _damaged(path, f"arrays.npz: {e}") from None
+    except Exception as e:  # noqa: BLE001 - numpy's header parser raises many kinds
+        raise _damaged(path, f"arrays.npz: {type(e).__name__}: {e}") from None
 
 
 # ---- the SB3 model ------------------------------------------------------------------------------
