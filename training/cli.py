@@ -121,7 +121,10 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--resume",
         action="store_true",
-        help="continue the run in run_dir from its checkpoint (with --steps: extend it)",
+        help="continue the run in run_dir from its checkpoint (with --steps: extend it). With "
+        "trainer rllib the checkpoint is RLlib's own, which Ray unpickles, so resuming runs "
+        "whatever code the run folder holds: resume only run folders you trust (the other "
+        "trainers' checkpoints cannot run code)",
     )
     p.add_argument("--run-dir", help="output folder (overrides run_dir)")
     p.add_argument(
