@@ -14,6 +14,8 @@ import sys
 
 from deckzoo.envs.core.errors import ConfigError
 
+from .cli_args import terminal_safe
+
 SUBCOMMAND_MODULES = (
     "deckzoo.agents.demo",
     "deckzoo.agents.arena_cli",
@@ -47,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else 2
     try:
         result = args.func(args)
-    except ConfigError as e:
-        print(f"deckzoo {args.command}: {e}", file=sys.stderr)
+    except ConfigError as e:  # may quote a file's text: one line, no escape codes
+        print(terminal_safe(f"deckzoo {args.command}: {e}", one_line=True), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"deckzoo {args.command}: interrupted", file=sys.stderr)

@@ -1,5 +1,6 @@
 """Reading what users type: YAML values and files, ``KEY=VALUE`` options, seeds and counts, and
-training configs by file or by the name of one shipped with the package.
+training configs by file or by the name of one shipped with the package; and ``terminal_safe``
+for text from files on its way to the terminal.
 
 Every function here raises ``ConfigError`` with a message fit to print as one line (the CLI
 prints it and exits with status 2), never a traceback.
@@ -153,3 +154,17 @@ def config_path(text: str | Path) -> Path:
         return CONFIGS / f"{name}.yaml"
     why = ", and no shipped config of that name" if by_name else ""
     raise ConfigError(f"no config file {str(text)!r}{why}; shipped configs: {', '.join(names)}")
+
+
+# C0 controls but tab and newline, DEL, and C1 controls: ESC (C0) and CSI (C1) start the terminal's
+# escape sequences (clear the screen, set the window title, move the cursor, ...).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_OR_NEWLINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: str, one_line: bool = False) -> str:
+    """``text`` with its control characters written out (ESC as ``\\x1b``), for printing text
+    that comes from a file (a replay's names, a message quoting it) to a terminal, which would
+    otherwise obey escape sequences hidden in it. ``one_line``: newlines too (an error line)."""
+    pattern = _CONTROL_OR_NEWLINE if one_line else _CONTROL
+    return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

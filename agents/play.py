@@ -31,9 +31,9 @@ import numpy as np
 from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
-from .cli_args import add_option_argument, count_arg, seed_arg
+from .cli_args import add_option_argument, count_arg, seed_arg, terminal_safe
 from .registry import make_agent
-from .replay import new_record
+from .replay import load_replay, new_record, replay_game
 
 HELP = "type an action id or name; 'help' lists the actions again, 'quit' stops"
 # Suit symbols in card names and the letters a person types for them.
@@ -124,7 +124,8 @@ def play_game(
     ``opponents`` is one agent spec for every other seat or a comma-separated spec per other
     seat, in seat order. The screen is redrawn at each of the person's decisions (``clear``:
     with the terminal's clear-screen code, else below a rule). The record has ``finished``
-    False when the person quit early.
+    False when the person quit early. A ``save`` that cannot be written is refused before the
+    game starts (``ConfigError``).
     """
     import deckzoo.envs as E
 
@@ -137,6 +138,8 @@ def play_game(
         specs = specs * (n - 1)
     if len(specs) != n - 1:
         raise ConfigError(f"play: give one opponent spec or {n - 1} of them, got {len(specs)}")
+    if save is not None:
+        _check_writable(Path(save))
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**63)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -199,10 +202,36 @@ def play_game(
         _show_result(record, seat, out)
     if save is not None:
         path = Path(save)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record, indent=1))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(record, indent=1))
+        except OSError as e:  # checked before the game, so only a change since (disk full)
+            raise ConfigError(f"cannot save the game to {str(path)!r}: {e.strerror or e}") from None
         out(f"saved to {path}")
     return record
+
+
+def _check_writable(path: Path) -> None:
+    """Before the game starts: the game can be saved to ``path`` (its folders are made, and it
+    is opened for writing and left as it was), so that nobody plays a whole game to lose it."""
+    why = "it is a folder" if path.is_dir() else None
+    existed = path.exists()
+    above = next((p for p in path.parents if p.exists()), None)  # the first that exists
+    if above is not None and not above.is_dir():
+        why = f"{str(above)!r} is a file, not a folder"
+    if why is None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a"):
+                pass
+        except OSError as e:
+            why = e.strerror or str(e)
+    if why is not None:
+        raise ConfigError(
+            f"cannot save the game to {str(path)!r}: {why} (give another --save FILE or --no-save)"
+        )
+    if not existed:
+        path.unlink()
 
 
 def _ask_move(state, legal: list[int], input_fn, out) -> int | None:
@@ -241,48 +270,19 @@ def _show_result(record: dict, seat: int, out) -> None:
 def load_record(path: str | Path):
     """A saved game, checked: ``(record, game, states)`` where ``states[i]`` is the position
     before move i (and the last one after every move). Any problem raises ``ConfigError``
-    naming the file and what is wrong."""
-    import deckzoo.envs as E
-
-    path = Path(path)
-    where = f"replay {str(path)!r}"
-    if not path.is_file():
-        raise ConfigError(f"{where}: no such file")
-    try:
-        record = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{where}: not a saved game (invalid JSON: {e})") from None
-    if not isinstance(record, dict):
-        raise ConfigError(f"{where}: not a saved game (expected a JSON object)")
-    for key, kinds in (("game", str), ("config", dict), ("seed", int), ("actions", list)):
-        if key not in record:
-            raise ConfigError(f"{where}: the key {key!r} is missing")
-        value = record[key]
-        if isinstance(value, bool) or not isinstance(value, kinds):
-            raise ConfigError(f"{where}: {key!r} must be a {kinds.__name__}, got {value!r}")
-    try:
-        game = E.game_class(record["game"])(**record["config"])
-    except (ConfigError, TypeError) as e:
-        raise ConfigError(f"{where}: 'game'/'config': {e}") from None
-    seat = record.setdefault("human_seat", 0)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
-        raise ConfigError(
-            f"{where}: 'human_seat' must be a seat 0..{game.num_players - 1}, got {seat!r}"
-        )
-    seats = record.setdefault("seats", ["?"] * game.num_players)
-    if not isinstance(seats, list) or len(seats) != game.num_players:
-        raise ConfigError(
-            f"{where}: 'seats' must list {game.num_players} agent specs, got {seats!r}"
-        )
-    if not 0 <= record["seed"] < 2**63:
-        raise ConfigError(f"{where}: 'seed' must be in 0..2**63-1, got {record['seed']}")
-    state = game.new_state(record["seed"])
+    naming the file and what is wrong (``replay.load_replay``, then every move played)."""
+    record = load_replay(path)
+    game = replay_game(record)
+    # a duplicate board's game drew its chance from keyed streams (Game.new_state)
+    state = game.new_state(record["seed"], keyed_chance=record.get("keyed_chance", False))
     states = [state.clone()]
     for i, a in enumerate(record["actions"]):
         try:
             state.apply(a)
         except IllegalActionError as e:
-            raise ConfigError(f"{where}: move {i + 1} ({a!r}) cannot be played: {e}") from None
+            raise ConfigError(
+                f"replay {str(path)!r}: move {i + 1} ({a!r}) cannot be played: {e}"
+            ) from None
         states.append(state.clone())
     return record, game, states
 
@@ -294,31 +294,27 @@ def replay(
     reveal: bool = False,
     clear: bool = False,
 ) -> int:
-    """Step through a saved game; returns the number of moves shown."""
+    """Step through a saved game; returns the number of moves shown.
+
+    The file's text (its seats' names, and anything else from it that reaches the screen) is
+    printed through ``terminal_safe``: a crafted replay cannot send the terminal escape codes."""
     record, game, states = load_record(path)
-    seat = record["human_seat"]
+    seat = record.get("human_seat")  # None: nobody's seat (the table as player_0 sees it)
+    view = 0 if seat is None else seat
     actions = record["actions"]
+    names = record.get("labels") or record.get("seats") or ["?"] * game.num_players
 
     def show(i: int, last: str | None) -> None:
         s = states[i]
-        table = s.render() if reveal else render_for(s, seat)
+        table = s.render() if reveal else render_for(s, view)
         head = (
-            f"replay of {path}: {record['game']}, {game.num_players} players, "
+            f"replay of {path}: {game.name}, {game.num_players} players, "
             f"seed {record['seed']}, move {i}/{len(actions)}"
         )
-        out(
-            "\n".join(
-                [
-                    CLEAR if clear else RULE,
-                    head,
-                    "",
-                    table,
-                    *([] if last is None else ["", f"last move: {last}"]),
-                ]
-            )
-        )
+        text = "\n".join([head, "", table, *([] if last is None else ["", f"last move: {last}"])])
+        out(f"{CLEAR if clear else RULE}\n{terminal_safe(text)}")
 
-    out(f"replay of {path}: Enter = next move, a = to the end, q = stop")
+    out(terminal_safe(f"replay of {path}: Enter = next move, a = to the end, q = stop"))
     show(0, None)
     auto = False
     for i, a in enumerate(actions):
@@ -329,7 +325,7 @@ def replay(
             auto = text.strip().lower() == "a"
         before = states[i]
         p = before.current_player
-        who = "you" if p == seat else f"player_{p} ({record['seats'][p]})"
+        who = "you" if p == seat else f"player_{p} ({names[p]})"
         show(i + 1, f"{who}: {before.action_name(a)}")
     last = states[-1]
     if last.is_terminal():

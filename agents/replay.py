@@ -17,7 +17,6 @@ sees only its seat's view, so the same seed and the same positions give the same
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,29 +28,112 @@ from deckzoo.envs.core.game import Game, State
 from .cli_args import count_arg
 
 REQUIRED = ("game", "config", "seed", "actions")
+SEEDS = 2**63  # seeds are in 0..2**63-1 (what numpy's generators take)
+
+
+class _NotJSONConstant(ValueError):
+    """NaN or Infinity in a file: Python's json reads them, but no saved game holds them."""
+
+
+def _refuse_constant(name: str):
+    raise _NotJSONConstant(name)
 
 
 def load_replay(path: str | Path) -> dict:
-    """The replay in ``path``; ``ConfigError`` naming what is wrong with the file."""
+    """The replay in ``path``, checked (``check_replay``); anything wrong with the file, however
+    it is damaged (not there, binary, not JSON, nested or numbered past what Python reads, the
+    wrong shape), is a one-line ``ConfigError`` naming the file."""
+    where = f"replay {str(path)!r}"
     try:
-        record = json.loads(Path(path).read_text())
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{where}: is a folder, not a saved game") from None
     except OSError as e:
-        raise ConfigError(f"cannot read replay {path}: {e.strerror or e}") from e
+        raise ConfigError(f"cannot read {where}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")  # a byte order mark, as some editors save, is no harm
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{where} is not JSON: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})"
+        ) from None
+    try:
+        record = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as e:
-        raise ConfigError(f"replay {path} is not JSON: {e}") from e
-    check_replay(record, str(path))
+        raise ConfigError(f"{where} is not JSON: {e}") from None
+    except _NotJSONConstant as e:
+        raise ConfigError(f"{where}: not a saved game (it holds {e})") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: not a saved game (JSON nested too deeply)") from None
+    except ValueError as e:  # an integer of more digits than Python converts from text
+        raise ConfigError(f"{where}: not a saved game ({str(e).partition(':')[0]})") from None
+    check_replay(record, where)
     return record
 
 
-def check_replay(record, where: str = "replay") -> None:
+def _short(value) -> str:
+    """A value from a file as an error line shows it: its repr, cut (a file may hold megabytes)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_replay(record, where: str = "replay") -> Game:
+    """Check a replay's shape and build its game; ``ConfigError`` naming what is wrong. What it
+    accepts, ``replay_states`` and the viewers read without failing: a recorded action that is
+    illegal where it stands is found only by playing it (``replay_states`` names its step)."""
     if not isinstance(record, dict):
-        raise ConfigError(f"{where}: a replay is a JSON object")
+        raise ConfigError(f"{where}: a replay is a JSON object, got {type(record).__name__}")
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise ConfigError(f"{where}: missing key(s) {', '.join(missing)}")
-    actions = record["actions"]
-    if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
-        raise ConfigError(f"{where}: 'actions' must be a list of action ids")
+    name, config, seed, actions = (record[k] for k in REQUIRED)
+    if not isinstance(name, str):
+        raise ConfigError(f"{where}: 'game' must be a game name, got {_short(name)}")
+    if not isinstance(config, dict):
+        raise ConfigError(f"{where}: 'config' must be a JSON object, got {_short(config)}")
+    if not _is_int(seed) or not 0 <= seed < SEEDS:
+        raise ConfigError(
+            f"{where}: 'seed' must be a whole number in 0..2**63-1, got {_short(seed)}"
+        )
+    if not isinstance(actions, list):
+        raise ConfigError(f"{where}: 'actions' must be a list of action ids, got {_short(actions)}")
+    bad = next((i for i, a in enumerate(actions) if not _is_int(a)), None)
+    if bad is not None:
+        raise ConfigError(
+            f"{where}: 'actions' must be a list of action ids (whole numbers), got "
+            f"{_short(actions[bad])} at position {bad}"
+        )
+    try:
+        game = replay_game(record)
+    except (ConfigError, TypeError, ValueError) as e:  # the game checks its own options
+        raise ConfigError(f"{where}: 'game'/'config': {e}") from None
+    _check_optional(record, game.num_players, where)
+    return game
+
+
+def _check_optional(record: dict, n: int, where: str) -> None:
+    """The keys a replay may have that the viewers read: the person's seat, each seat's agent
+    spec and label (a list of ``n`` strings), and the chance streams of a duplicate board."""
+    seat = record.get("human_seat")
+    if seat is not None and (not _is_int(seat) or not 0 <= seat < n):
+        raise ConfigError(f"{where}: 'human_seat' must be a seat 0..{n - 1}, got {_short(seat)}")
+    for key in ("seats", "labels"):
+        names = record.get(key)
+        if names is not None and (
+            not isinstance(names, list)
+            or len(names) != n
+            or not all(isinstance(x, str) for x in names)
+        ):
+            raise ConfigError(f"{where}: {key!r} must list {n} strings, got {_short(names)}")
+    if not isinstance(record.get("keyed_chance", False), bool):
+        raise ConfigError(
+            f"{where}: 'keyed_chance' must be true or false, got {_short(record['keyed_chance'])}"
+        )
 
 
 def replay_game(record: dict) -> Game:
@@ -159,17 +241,20 @@ def write_arena_replays(result, directory: str | Path) -> list[Path]:
 
 # ---- CLI ----------------------------------------------------------------------------------
 def run(args) -> int:
+    """Errors are ``ConfigError`` lines naming the file (the command prints them, status 2)."""
     from .viewer.page import replay_page
 
+    record = load_replay(args.file)
     try:
-        record = load_replay(args.file)
         html = replay_page(record, step=args.step)
-    except ConfigError as e:
-        print(f"deckzoo replay: {e}", file=sys.stderr)
-        return 2
+    except ConfigError as e:  # an illegal recorded action: the step is in the message
+        raise ConfigError(f"replay {args.file!r}: {e}") from None
     out = Path(args.html or Path(args.file).with_suffix(".html"))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot write {str(out)!r}: {e.strerror or e}") from None
     print(f"{out} written ({len(record['actions'])} moves; open it in a browser)")
     return 0
 
