@@ -185,6 +185,8 @@ def test_play_a_whole_game_in_the_browser(browser, browser_downloads, game_name,
             )
             if step == "over":
                 break
+            if clicks == 0:  # the replay would give the hidden cards away before the end
+                assert not browser.find_element(By.ID, "download").is_displayed()
             buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button.action")
             assert buttons, "no legal action to click"
             buttons[int(rng.integers(len(buttons)))].click()
@@ -204,5 +206,10 @@ def test_play_a_whole_game_in_the_browser(browser, browser_downloads, game_name,
         assert sum(1 for s, _ in replay_states(record) if s.current_player == 1) == clicks
         assert final_state(record) == session.state  # the replay is the game, to the last bit
         check_reproduces(record)  # and the heuristic opponents' moves come out again
+        browser.find_element(By.ID, "new-game").click()  # abandons the game on the server
+        deadline = time.monotonic() + 30
+        while gid in server.lobby.sessions and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert gid not in server.lobby.sessions
     finally:
         server.close()

@@ -13,6 +13,8 @@
     box.classList.toggle("hidden", !message);
   }
 
+  // Every body goes as application/json: the server refuses any other type on a request that
+  // changes something, since other sites' pages can send those without asking it first.
   async function call(method, url, body) {
     const init = {method, headers: {}};
     if (body !== undefined) {
@@ -106,9 +108,16 @@
     $("title").textContent = g.title;
     $("game-name").textContent = `${g.game}, ${g.num_players} players, you are player_${g.seat}`;
     $("step").textContent = `step ${g.step}`;
+    // The replay holds the seeds, from which every hidden card follows: the server hands it
+    // out only once the game is over, so the link shows only then.
     const dl = $("download");
-    dl.href = `/api/games/${g.id}/replay`;
-    dl.download = `${g.game}-${g.id}.json`;
+    dl.classList.toggle("hidden", !g.over);
+    if (g.over) {
+      dl.href = `/api/games/${g.id}/replay`;
+      dl.download = `${g.game}-${g.id}.json`;
+    } else {
+      dl.removeAttribute("href");
+    }
     $("status").textContent = g.over ? "game over" : g.your_turn ? "your turn" : "";
     $("last-action").replaceChildren(DZ.el("b", null, "last move: "),
       DZ.lastAction(g.last, g.seats, g.seat));
@@ -158,6 +167,9 @@
     $("players").onchange = onPlayersChange;
     $("setup").onsubmit = start;
     $("new-game").onclick = () => {
+      // Abandon the game left behind: each client may hold only a few games on the server.
+      if (game) call("DELETE", `/api/games/${game.id}`).catch(() => {});
+      game = null;
       $("game-panel").classList.add("hidden");
       $("setup-panel").classList.remove("hidden");
       $("title").textContent = "deckzoo - play against the agents";
