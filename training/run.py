@@ -9,7 +9,8 @@ skeleton does the rest the same way for all three:
 * the cadence: after every iteration, in this order, a pool snapshot, an evaluation and a
   checkpoint, each at the first iteration boundary at or after each multiple of its interval
   (``next_due``), plus a checkpoint at the end;
-* the progress bar, the time and CPU time spent training (evaluation excluded);
+* the progress bar (of steps, or of training CPU seconds where ``cpu_budget`` is set), the time
+  and CPU time spent training (evaluation excluded);
 * evaluation on the engine against ``eval.opponents`` (``opponents.evaluate_opponents``), its
   rows in ``eval.csv``; the final one (``eval.final_games``, seeded by ``eval.final_seed``);
 * ``summary.json`` (steps, time, throughput, the final evaluation) and ``learning_curve.png``;
@@ -22,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import time
 from abc import ABC, abstractmethod
@@ -233,6 +235,17 @@ class Run(ABC):
             done = max(done, self.rs.train_cpu_seconds / self.cfg.cpu_budget)
         return min(done, 1.0)
 
+    def bar_position(self) -> tuple[int, int]:
+        """``(done, total)`` of the progress bar, in the budget that ends the run: whole training
+        CPU seconds where ``cpu_budget`` is set (the exploitability harness sets
+        ``total_timesteps`` out of reach, 10**12, so a bar of steps would promise a million
+        hours), steps otherwise. Where the steps run out first the CPU bar stops short."""
+        budget = self.cfg.cpu_budget
+        if budget is None:
+            return min(self.steps(), self.total), self.total
+        total = math.ceil(budget)
+        return (total if self.cpu_spent() else min(int(self.rs.train_cpu_seconds), total)), total
+
     # ---- the skeleton ----
     def run(self) -> dict:
         from tqdm import tqdm
@@ -241,10 +254,11 @@ class Run(ABC):
             self.setup()
         cfg, rs, total = self.cfg, self.rs, self.total
         wall0 = time.perf_counter()
+        done, bar_total = self.bar_position()
         bar = tqdm(
-            total=total,
-            initial=min(self.steps(), total),
-            unit="step",
+            total=bar_total,
+            initial=done,
+            unit="step" if cfg.cpu_budget is None else "CPU s",
             dynamic_ncols=True,
             disable=not cfg.progress_bar,
             desc=f"{self.label} {cfg.game}",
@@ -253,13 +267,12 @@ class Run(ABC):
             self.take_snapshot(0)
         try:
             while self.steps() < total and not self.cpu_spent():
-                before = self.steps()
                 t0, c0 = time.perf_counter(), self.cpu_seconds()
                 stats = self.iterate()
                 rs.train_seconds += time.perf_counter() - t0
                 rs.train_cpu_seconds += self.cpu_seconds() - c0
                 step = self.steps()
-                bar.update(min(step, total) - min(before, total))
+                bar.update(self.bar_position()[0] - bar.n)
                 self.bookkeeping(step, stats, bar)
         finally:
             bar.close()
