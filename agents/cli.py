@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
+from pathlib import Path
 
 from deckzoo.envs.core.errors import ConfigError
 
@@ -34,8 +36,27 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def version() -> str:
+    """The installed distribution's version; from a source tree that is not installed (the
+    package imported by path), the checkout's pyproject.toml says it, marked as such."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("deckzoo")
+    except metadata.PackageNotFoundError:
+        pass
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    found = pyproject.is_file() and re.search(
+        r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.MULTILINE
+    )
+    return f"{found.group(1)} (not installed)" if found else "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="deckzoo", description="deckzoo: card-game environments for RL")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {version()}", help="print the version"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)

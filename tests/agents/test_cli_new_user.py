@@ -222,3 +222,29 @@ def test_an_unwritable_replay_page_is_one_line(tmp_path, capsys):
     for html in (a_file / "page.html", tmp_path):
         rc, _, err = run(["replay", str(good), "--html", str(html)], capsys)
         one_line(rc, err, f"cannot write {str(html)!r}")
+
+
+# ---- --version -----------------------------------------------------------------------------------
+def test_version_is_the_installed_distributions(capsys):
+    from importlib import metadata
+
+    rc, out, err = run(["--version"], capsys)
+    assert rc == 0 and err == "" and out == f"deckzoo {metadata.version('deckzoo')}\n"
+
+
+def test_version_without_an_installed_distribution(monkeypatch, tmp_path):
+    """Imported from a tree that was never installed: the checkout's pyproject.toml's version,
+    marked; with no pyproject.toml beside the package either, "unknown"."""
+    from importlib import metadata
+
+    from deckzoo.agents import cli
+
+    installed = metadata.version("deckzoo")  # this checkout's, installed editable
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    assert cli.version() == f"{installed} (not installed)"
+    monkeypatch.setattr(cli, "__file__", str(tmp_path / "agents" / "cli.py"))
+    assert cli.version() == "unknown (not installed)"

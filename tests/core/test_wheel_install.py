@@ -76,8 +76,9 @@ def run(venv: Path, program: str, *args: str, cwd: Path) -> subprocess.Completed
     )
 
 
-def check_the_wheel(wheel: Path) -> None:
-    """The zoo policies, card data, viewer files and configs are inside; torch only in extras."""
+def check_the_wheel(wheel: Path) -> str:
+    """The zoo policies, card data, viewer files and configs are inside; torch only in extras.
+    Returns the wheel's version."""
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
@@ -98,6 +99,7 @@ def check_the_wheel(wheel: Path) -> None:
         "pyyaml",
     }
     assert not [r for r in base if r.startswith("torch")]  # torch only in the extras that train
+    return metadata["Version"]
 
 
 ENV_SCRIPT = """
@@ -213,7 +215,9 @@ for command in sys.argv[1:]:
 """
 
 
-def check_every_command_answers_help(venv: Path, tmp_path: Path) -> None:
+def check_every_command_answers_help(venv: Path, tmp_path: Path, version: str) -> None:
+    """Every command's --help, and --version: the wheel's own version."""
+    assert run(venv, "deckzoo", "--version", cwd=tmp_path).stdout == f"deckzoo {version}\n"
     top = run(venv, "deckzoo", "--help", cwd=tmp_path)
     assert top.returncode == 0
     commands = re.findall(r"^    (\w+) ", top.stdout, flags=re.MULTILINE)  # the list under COMMAND
@@ -225,7 +229,7 @@ def check_every_command_answers_help(venv: Path, tmp_path: Path) -> None:
 
 def test_installed_the_ordinary_way(tmp_path):
     wheel = build_wheel(tmp_path / "build")
-    check_the_wheel(wheel)
+    version = check_the_wheel(wheel)
     venv = install(wheel, tmp_path / "venv")
     work = tmp_path / "work"
     work.mkdir()
@@ -233,4 +237,4 @@ def test_installed_the_ordinary_way(tmp_path):
     check_arena_and_replay_page(venv, work)
     check_shipped_configs(venv, work)
     check_extras_named(venv, work)
-    check_every_command_answers_help(venv, work)
+    check_every_command_answers_help(venv, work, version)
