@@ -9,12 +9,13 @@ What the site needs that MkDocs and mkdocstrings cannot do from configuration al
   do here. ``on_config`` builds a temporary folder ``deckzoo/`` whose three entries are links to
   those folders and makes it the Python handler's search path; nothing is imported and nothing
   is written into the repository.
-* **The measured results.** The benchmarks write ``benchmarks/results/<name>.md``, outside
-  ``docs/``; copying them there would leave two versions to drift apart. ``on_files``
-  publishes them as they are, as the site's ``results/<name>.md``, and
-  ``on_page_markdown`` points the docs' links to them (``../benchmarks/results/training.md``,
-  right on GitHub) at those pages, so a link to a result that does not exist still fails the
-  strict build.
+* **The measured results.** The benchmarks write ``benchmarks/results/<name>.md`` and their
+  charts (``<name>.png``, ``<name>.<game>.png``), outside ``docs/``; copying them there would
+  leave two versions to drift apart. ``on_files`` publishes them as they are, as the site's
+  ``results/<name>.md`` and ``results/<chart>.png`` (a page's ``![...](<chart>.png)`` then
+  resolves beside it), and ``on_page_markdown`` points the docs' links and images to them
+  (``../benchmarks/results/training.md``, right on GitHub) at those pages, so a link to a result
+  or a chart that does not exist still fails the strict build.
 * **Docstrings as they read.** The docstrings are written as plain text (for ``help()`` and
   editors) in a reStructuredText habit: a literal block announced by ``::``, or a heading line
   with its indented table right under it (``Options``, ``Actions (23 ids)`` in each engine).
@@ -44,7 +45,8 @@ RESULTS_DIR = ROOT / "benchmarks" / "results"
 RESULTS_IN_REPO = "benchmarks/results/"  # as a path from the repository root
 RESULTS_ON_SITE = "results/"  # as a path from docs_dir
 NESTED_ITEM = re.compile(r"^ {1,3}(?=(?:[-*+]|\d+[.)]) )")
-LINK = re.compile(r"\]\(([^)\s#]+\.md)(#[^)\s]*)?\)")
+LINK = re.compile(r"\]\(([^)\s#]+\.(?:md|png))(#[^)\s]*)?\)")
+RESULT_FILES = ("*.md", "*.png")  # the pages and their charts
 
 GOOGLE_SECTION = re.compile(
     r"^(Args|Arguments|Attributes|Parameters|Returns|Raises|Yields|Warns|"
@@ -76,8 +78,8 @@ def on_shutdown():
 
 
 def on_files(files, config):
-    """Publish ``benchmarks/results/*.md`` as the site's ``results/`` pages."""
-    for path in sorted(RESULTS_DIR.glob("*.md")):
+    """Publish ``benchmarks/results/*.md`` and their PNG charts as the site's ``results/``."""
+    for path in sorted(p for pattern in RESULT_FILES for p in RESULTS_DIR.glob(pattern)):
         files.append(
             File(
                 RESULTS_ON_SITE + path.name,
@@ -90,7 +92,8 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    """Point the links to ``benchmarks/results/<name>`` at the site's ``results/<name>``."""
+    """Point the links and images to ``benchmarks/results/<name>`` (a page or a chart) at the
+    site's ``results/<name>``."""
     if page.file.src_uri.startswith(RESULTS_ON_SITE):
         return markdown
     page_dir = posixpath.dirname(page.file.src_uri)

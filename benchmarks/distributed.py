@@ -30,9 +30,13 @@ import os
 import platform
 import resource
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results_page  # the sibling module: the layout of every results page
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parents[1]
@@ -200,13 +204,8 @@ def _training_md(t: dict) -> list[str]:
         ),
         "",
         (
-            "CPU seconds: the driver (the learner, evaluation excluded) and the env runner "
-            "processes; Ray's own daemons (raylet, GCS) are not counted."
-        ),
-        "",
-        (
-            "RLlib's policy after training, greedy, in every seat in turn against 3 copies of each "
-            "opponent (win share, 95% Wilson interval, 1/P = 0.25):"
+            "Go Big at 4 players. RLlib's policy after training, greedy, in every seat in turn "
+            "against 3 copies of each opponent (win share, 95% Wilson interval, 1/P = 0.25):"
         ),
         "",
         _row("opponent", "games", "win share", "95% CI", "above 1/P"),
@@ -253,38 +252,48 @@ def _arena_md(rows: list[dict]) -> list[str]:
                 same,
             )
         )
-    lines += [
-        "",
-        (
-            "Start-up: a fresh local `ray.init` plus one task's round trip, paid once per process "
-            "(a running cluster costs only the connection). Medians of the repeats, interleaved. "
-            "Ray plays batches of 25 games a task; "
-            "local x2 is a spawn process pool (its start-up is inside its time)."
-        ),
-        "",
-    ]
     return lines
 
 
 def markdown(data: dict) -> str:
+    """The results page (benchmarks/results_page.py's layout): the training and arena tables,
+    then how they were made."""
     meta = data["meta"]
-    lines = [
-        "# Distributed: RLlib training and the arena on Ray",
-        "",
-        f"{meta['date']}, {meta['machine']}, `{meta['command']}`.",
+    results = []
+    if data.get("training"):
+        results += _training_md(data["training"])
+    if data.get("arena"):
+        results += _arena_md(data["arena"])
+    if results and results[0].startswith("## "):  # the page opens with the first table
+        results = results[2:]
+    how = [
+        f"`{meta['command']}` on {meta['date']}, {meta['machine']}.",
         "",
         (
             "Measured on a shared 2-core machine under load (1-minute load average "
             f"{meta['load_before']} before the run, other jobs running throughout): wall-clock "
             "numbers move with the load; CPU seconds are the fairer measure."
         ),
-        "",
     ]
     if data.get("training"):
-        lines += _training_md(data["training"])
+        how += [
+            "",
+            (
+                "Training, CPU seconds: the driver (the learner, evaluation excluded) and the env "
+                "runner processes; Ray's own daemons (raylet, GCS) are not counted."
+            ),
+        ]
     if data.get("arena"):
-        lines += _arena_md(data["arena"])
-    return "\n".join(lines)
+        how += [
+            "",
+            (
+                "Arena: heuristic against random. Start-up: a fresh local `ray.init` plus one "
+                "task's round trip, paid once per process (a running cluster costs only the "
+                "connection). Medians of the repeats, interleaved. Ray plays batches of 25 games a "
+                "task; local x2 is a spawn process pool (its start-up is inside its time)."
+            ),
+        ]
+    return results_page.page("Distributed: RLlib training and the arena on Ray", results, how)
 
 
 def main(argv=None) -> int:

@@ -62,6 +62,9 @@ import numpy as np
 
 import deckzoo.envs as E
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results_page  # the sibling module: the layout of every results page
+
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
 DOCS_BEGIN, DOCS_END = "<!-- peers.py results: begin -->", "<!-- peers.py results: end -->"
@@ -558,6 +561,8 @@ def summarise(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 
 
 def markdown(result: dict) -> str:
+    """The results page (benchmarks/results_page.py's layout): the tables and the chart, then how
+    they were made."""
     rows, meta = result["results"], result["meta"]
     texas = _rate(rows, "pettingzoo", "texas_holdem_v4", "aec")
     oh = {
@@ -565,23 +570,6 @@ def markdown(result: dict) -> str:
         for loop in ("engine", "engine+info_state_tensor", "engine+set_from(numpy)")
     }
     out = [
-        f"# deckzoo vs peers ({meta['date']})",
-        "",
-        (
-            f"One interleaved run, {meta['seconds_per_case']} s per case "
-            f"in {meta['slice_s']} s slices; "
-            f"{meta['cpus']} CPUs ({meta.get('cpu_model', 'CPU not recorded')}), "
-            f"load average {meta['loadavg_start'][0]:.2f} at the start and "
-            f"{meta['loadavg_end'][0]:.2f} at the end; "
-            f"python {meta['python']}, numpy {meta['numpy']}; "
-            f"peak RSS {meta['peak_rss_mb']:.0f} MB."
-        ),
-        "",
-        (
-            "Steps are decisions (chance events excluded, their cost included). "
-            "Ratios are deckzoo/peer."
-        ),
-        "",
         (
             "| library | env | loop | players | obs size | steps/s | games/s | vs texas AEC "
             "| vs oh_hell same loop |"
@@ -605,9 +593,12 @@ def markdown(result: dict) -> str:
     out += [
         "",
         (
-            '"vs oh_hell same loop": engine vs oh_hell engine; '
-            "engine+obs vs oh_hell + set_from (numpy)."
+            "Steps are decisions (chance events excluded, their cost included). Ratios are "
+            'deckzoo/peer; "vs oh_hell same loop": engine vs oh_hell engine, engine+obs vs '
+            "oh_hell + set_from (numpy)."
         ),
+        "",
+        *results_page.charts(["peers.png"], lambda _: "steps per second of every case"),
         "",
     ]
     if result["clone_det"]:
@@ -640,6 +631,10 @@ def markdown(result: dict) -> str:
         out += [
             "## Cost of the AEC adapter",
             "",
+            "| env | AEC step (us) | engine+obs step (us) | adapter (us) |",
+            "|---|---:|---:|---:|",
+            *adapter,
+            "",
             (
                 "Microseconds per step through `env.last()` + `env.step()` against the engine's "
                 "own `observe` + `legal_mask` + `apply`; the difference is what the adapter "
@@ -647,19 +642,10 @@ def markdown(result: dict) -> str:
                 "rates, so it is noisy on a loaded machine (a negative value is noise)."
             ),
             "",
-            "| env | AEC step (us) | engine+obs step (us) | adapter (us) |",
-            "|---|---:|---:|---:|",
         ]
-        out += adapter + [""]
     if result["targets"]:
         out += [
-            "## Targets (issue 10)",
-            "",
-            (
-                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken "
-                "round by round (both sides ran within the same few seconds), a measure of how "
-                "much load moved it."
-            ),
+            "## Targets",
             "",
             "| target | ratio | per-round p10-p90 | goal | met |",
             "|---|---:|---:|---:|---|",
@@ -670,10 +656,34 @@ def markdown(result: dict) -> str:
                 f"| {t['target']} | {t['ratio']:.2f} | {_fmt_spread(t.get('spread'))} | {goal} | "
                 f"{'yes' if t['met'] else '**no**'} |"
             )
-        out.append("")
-    if result["notes"]:
-        out += ["## Notes", ""] + [f"- {n}" for n in result["notes"]] + [""]
-    return "\n".join(out)
+        out += [
+            "",
+            (
+                "The ratio is over the whole run; p10-p90 is the range of the same ratio taken "
+                "round by round (both sides ran within the same few seconds), a measure of how "
+                "much load moved it."
+            ),
+        ]
+    command = meta.get("command") or (
+        f"python benchmarks/peers.py --seconds {meta['seconds_per_case']:g} "
+        f"--slice {meta['slice_s']:g}` (rebuilt from the recorded settings: the run did not "
+        "record its command line"
+    )
+    how = [
+        f"`{command}` on {meta['date']}.",
+        "",
+        (
+            f"One interleaved run, {meta['seconds_per_case']} s per case "
+            f"in {meta['slice_s']} s slices; "
+            f"{meta['cpus']} CPUs ({meta.get('cpu_model', 'CPU not recorded')}), "
+            f"load average {meta['loadavg_start'][0]:.2f} at the start and "
+            f"{meta['loadavg_end'][0]:.2f} at the end; "
+            f"python {meta['python']}, numpy {meta['numpy']}; "
+            f"peak RSS {meta['peak_rss_mb']:.0f} MB."
+        ),
+    ]
+    notes = [f"- {n}" for n in result["notes"]]
+    return results_page.page("deckzoo vs peers", out, how, notes)
 
 
 def _fmt_spread(spread) -> str:
@@ -808,9 +818,7 @@ def update_docs(result: dict, path: Path = DOCS) -> None:
     tables."""
     text = path.read_text()
     a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
-    body = "\n".join(
-        "##" + line if line.startswith("#") else line for line in markdown(result).splitlines()
-    )
+    body = results_page.for_docs(markdown(result), path)
     path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
 
 
@@ -868,6 +876,9 @@ def main(argv=None) -> dict:
         print(profile(names, args.seconds))
         return {}
     result = run(names, args.seconds, args.slice, peers=not args.no_peers, seed=args.seed)
+    result["meta"]["command"] = "python benchmarks/peers.py " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
     paths = write(result, Path(args.out_dir))
     if args.update_docs:
         update_docs(result)

@@ -45,6 +45,9 @@ import deckzoo.envs as E
 from deckzoo.envs import vector
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import results_page  # the sibling module: the layout of every results page
+
 RESULTS_DIR = HERE / "results"
 DOCS = HERE.parent / "docs" / "vector.md"
 DOCS_BEGIN, DOCS_END = (
@@ -228,22 +231,10 @@ def targets(rows: list[dict], mem: list[dict], batches: list[int]) -> list[dict]
 
 
 def markdown(result: dict) -> str:
+    """The results page (benchmarks/results_page.py's layout): the tables and the chart, then how
+    they were made."""
     meta, rows = result["meta"], result["results"]
     out = [
-        f"# Batched engines: throughput ({meta['date']})",
-        "",
-        (
-            f"One interleaved run, {meta['seconds_per_case']} s per case "
-            f"in {meta['slice_s']} s slices; "
-            f"{meta['cpus']} CPUs ({meta.get('cpu_model', 'CPU not recorded')}), "
-            f"load average {meta['loadavg_start'][0]:.2f} at the start and "
-            f"{meta['loadavg_end'][0]:.2f} at the end; "
-            f"python {meta['python']}, numpy {meta['numpy']}. "
-            f"{PLAYERS} players, default options (Wizard: the full 15-round game)."
-        ),
-        "",
-        f"Command: `{meta['command']}`",
-        "",
         "| library | env | loop | steps/s | games/s | us per call | vs scalar engine+obs |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
@@ -260,6 +251,8 @@ def markdown(result: dict) -> str:
         )
     out += [
         "",
+        *results_page.charts(["throughput.png"], lambda _: "cost of one batched step against B"),
+        "",
         "## Memory",
         "",
         "| env | B | state bytes per game | obs + mask bytes per game (one step's output) |",
@@ -272,7 +265,7 @@ def markdown(result: dict) -> str:
         )
     out += [
         "",
-        "## Targets (issue 16)",
+        "## Targets",
         "",
         "| target | value | goal | met |",
         "|---|---:|---:|---|",
@@ -281,9 +274,22 @@ def markdown(result: dict) -> str:
         out.append(
             f"| {t['target']} | {t['value']:,} | {t['goal']} | {'yes' if t['met'] else '**no**'} |"
         )
-    if result["notes"]:
-        out += ["", "## Notes", ""] + [f"- {n}" for n in result["notes"]]
-    return "\n".join(out) + "\n"
+    how = [
+        f"`{meta['command']}` on {meta['date']}.",
+        "",
+        (
+            f"One interleaved run, {meta['seconds_per_case']} s per case "
+            f"in {meta['slice_s']} s slices; "
+            f"{meta['cpus']} CPUs ({meta.get('cpu_model', 'CPU not recorded')}), "
+            f"load average {meta['loadavg_start'][0]:.2f} at the start and "
+            f"{meta['loadavg_end'][0]:.2f} at the end; "
+            f"python {meta['python']}, numpy {meta['numpy']}. "
+            f"{PLAYERS} players, default options (Wizard: the full 15-round game). The chart: "
+            "microseconds per batched step call against B (dotted: linear in B)."
+        ),
+    ]
+    notes = [f"- {n}" for n in result["notes"]]
+    return results_page.page("Batched engines: throughput", out, how, notes)
 
 
 def update_docs(result: dict, path: Path = DOCS) -> None:
@@ -291,9 +297,7 @@ def update_docs(result: dict, path: Path = DOCS) -> None:
     tables."""
     text = path.read_text()
     a, b = text.index(DOCS_BEGIN) + len(DOCS_BEGIN), text.index(DOCS_END)
-    body = "\n".join(
-        "##" + line if line.startswith("#") else line for line in markdown(result).splitlines()
-    )
+    body = results_page.for_docs(markdown(result), path)
     path.write_text(text[:a] + "\n" + body.strip() + "\n" + text[b:])
 
 

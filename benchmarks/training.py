@@ -41,6 +41,9 @@ from pathlib import Path
 
 from deckzoo.envs import registry
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results_page  # the sibling module: the layout of every results page
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 JSON_PATH = RESULTS / "training.json"
@@ -297,62 +300,115 @@ def _cpu_rate(s: dict) -> str:
 
 
 def write_report(res: dict) -> None:
-    lines = [
-        "# Training results (MaskablePPO self-play)",
+    """The results page and the learning curves, from the results JSON."""
+    (RESULTS / "training.md").write_text(report_markdown(res))
+    for game, s in res["games"].items():
+        plot_curve(game, s)
+    for game, v in res.get("vector", {}).items():
+        plot_cpu_curves(game, res["games"].get(game), v)
+
+
+def report_markdown(res: dict) -> str:
+    """The results page (benchmarks/results_page.py's layout): both trainers' tables and learning
+    curves, the throughput measurements, then how they were made and the lab notes."""
+    results = [*_sb3_tables(res), *_vector_tables(res), *_compare_tables(res)]
+    results += _sweep_table(res)
+    how = [
+        (
+            "`python benchmarks/training.py GAME` (MaskablePPO, `configs/<game>.yaml`), "
+            "`--vector GAME` (the vector trainer, `configs/<game>-vector.yaml`), `--arena`, "
+            "`--compare` and `--throughput`; every table here is rewritten from "
+            "`benchmarks/results/training.json` (`--report`)."
+        ),
+        "",
+        "MaskablePPO:",
         "",
         (
-            "Written by `benchmarks/training.py` from `benchmarks/results/training.json`; configs "
-            "in `configs/`."
+            "- Win share = mean over the learner's games of 1 (sole win), 1/w (w-way shared win) "
+            "or 0, with the learner rotating through the seats against P-1 copies of the "
+            "opponent; [95% Wilson interval]. **>1/P** marks an interval wholly above 1/P "
+            "(better than an average seat with 95% confidence)."
         ),
         (
-            "Win share = mean over the learner's games of 1 (sole win), 1/w (w-way shared win) or "
-            "0, with the"
+            "- steps/s = learner env steps per second of PPO (collection + updates, evaluation "
+            "excluded); steps/CPU-s = the same per second of CPU time of the training process, "
+            "which is single-threaded with `vec_env: dummy` and one torch thread: the rate one "
+            "otherwise idle core would give. The machine has 2 cores shared with other jobs: the "
+            "1-minute load average is given at start and end."
         ),
         (
-            "learner rotating through the seats against P-1 copies of the opponent; [95% Wilson "
-            "interval]."
+            "- BC = behaviour cloning of the game's heuristic before PPO (`pretrain` in the "
+            "config, training/pretrain.py): BC s = its wall seconds (recording the heuristic's "
+            "games + fitting); imitation = held-out accuracy (greedy action == the heuristic's) "
+            "over all decisions / over the decisions with 2+ legal actions; BC vs heuristic = the "
+            "cloned policy's win share before any PPO. CPU s = CPU seconds of BC + PPO, the run's "
+            "budget (30 minutes = 1800 s); evaluation excluded."
         ),
         (
-            "**>1/P** marks an interval wholly above 1/P (better than an average seat with 95% "
-            "confidence)."
+            "- Learning curves: win share at each periodic evaluation, with its 95% interval; "
+            "by training CPU seconds, both trainers against the heuristic where both have a run."
         ),
+    ]
+    if res.get("vector"):
+        how += [
+            "",
+            "Vector trainer:",
+            "",
+            (
+                "- Batched self-play PPO on the batched engines (training/vector_ppo.py), from "
+                "scratch (no cloning). steps = learner decisions (as above); decisions/s counts "
+                "every seat's. CPU s = the run's training CPU seconds (collection + updates + the "
+                "lanes' initial stagger; evaluation excluded), the budget."
+            ),
+            (
+                f"- Arena = {ARENA_GAMES} games with `deckzoo.agents.arena` against three copies "
+                "of the opponent, seats rotating (win share of the trained policy, 95% Wilson "
+                "interval)."
+            ),
+        ]
+    if res.get("compare"):
+        how += [
+            "",
+            "Throughput, SB3 vs the vector trainer:",
+            "",
+            (
+                "- `benchmarks/training.py --compare`: each game's two trainers one after the "
+                "other in one process, the vector config's network for both; SB3 with its own "
+                "config (opponent mix, n_envs, epochs) without cloning. steps = learner env steps "
+                "(one learner decision; both trainers count them the same way)."
+            ),
+            (
+                "- ratio = vector / SB3 steps per second (wall clock, which the machine's load "
+                "sways) / steps per CPU second (the rate on one otherwise idle core; the steadier "
+                "of the two here), each against the faster SB3 row of the game for that measure. "
+                "threads = torch threads (2: both cores)."
+            ),
+        ]
+    notes = []
+    if res.get("notes"):  # free text kept in the JSON (how a row was obtained, what it shows)
+        notes += ["### MaskablePPO", "", *[f"* {n}" for n in res["notes"]], ""]
+    if res.get("vector_notes"):  # the same for the vector trainer's rows
+        notes += ["### Vector trainer", "", *[f"* {n}" for n in res["vector_notes"]], ""]
+    return results_page.page(
+        "Training results (MaskablePPO and the vector trainer)", results, how, notes
+    )
+
+
+def _sb3_tables(res: dict) -> list[str]:
+    """MaskablePPO's rows: the results, then the cost (cloning, time, rates), then the curves."""
+    result = [
         (
-            "steps/s = learner env steps per second of PPO (collection + updates, evaluation "
-            "excluded);"
+            "| game | P | options | reward | steps | CPU s | vs random | vs heuristic "
+            "| final games |"
         ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    cost = [
         (
-            "steps/CPU-s = the same per second of CPU time of the training process, which is "
-            "single-threaded"
+            "| game | BC s | imitation | BC vs heuristic | PPO time (s) | steps/s | steps/CPU-s "
+            "| load start / end |"
         ),
-        "with `vec_env: dummy` and one torch thread: the rate one otherwise idle core would give.",
-        (
-            "The machine has 2 cores shared with other jobs: the 1-minute load average is given at "
-            "start and end."
-        ),
-        (
-            "BC = behaviour cloning of the game's heuristic before PPO (`pretrain` in the config, "
-            "training/pretrain.py):"
-        ),
-        (
-            "BC s = its wall seconds (recording the heuristic's games + fitting); imitation = "
-            "held-out accuracy"
-        ),
-        (
-            "(greedy action == the heuristic's) over all decisions / over the decisions with 2+ "
-            "legal actions;"
-        ),
-        (
-            "BC vs heuristic = the cloned policy's win share before any PPO. CPU s = CPU seconds "
-            "of BC + PPO,"
-        ),
-        "the run's budget (30 minutes = 1800 s); evaluation excluded.",
-        "",
-        (
-            "| game | P | options | reward | BC s | imitation | BC vs heuristic | steps "
-            "| PPO time (s) | steps/s | steps/CPU-s | CPU s | vs random | vs heuristic | 1/P "
-            "| final games | load start / end |"
-        ),
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for game in registry.games():
         s = res["games"].get(game)
@@ -370,185 +426,183 @@ def write_report(res: dict) -> None:
             else "- | - | -"
         )
         cpu = s.get("budget_cpu_seconds", s.get("train_cpu_seconds"))
-        lines.append(
-            f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | {bc} | "
-            f"{s['steps']:,} | {s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | "
-            f"{_cpu_rate(s)} | "
-            f"{'n/a' if cpu is None else f'{cpu:.0f}'} | "
-            f"{_fmt_share(final.get('random'))} | "
-            f"{_fmt_share(final.get('heuristic'))} | {1 / s['num_players']:.3f} | {games} | "
-            f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |"
+        result.append(
+            f"| {game} | {s['num_players']} | {opts} | {s['config']['reward']} | "
+            f"{s['steps']:,} | {'n/a' if cpu is None else f'{cpu:.0f}'} | "
+            f"{_fmt_share(final.get('random'))} | {_fmt_share(final.get('heuristic'))} | "
+            f"{games} |"
         )
-    lines += [
+        cost.append(
+            f"| {game} | {bc} | {s['train_seconds']:.0f} | {s['steps_per_second']:.0f} | "
+            f"{_cpu_rate(s)} | {s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |"
+        )
+    return [
+        *result,
         "",
         (
-            "Learning curves: `benchmarks/results/training.<game>.png` (win share at each periodic "
-            "evaluation, with its 95% interval)."
+            "MaskablePPO (SB3) self-play, `configs/<game>.yaml`: the final evaluation against "
+            "three copies of each opponent, win share [95% Wilson interval]. Its cost:"
         ),
         "",
+        *cost,
+        "",
+        "Learning curves:",
+        "",
+        *results_page.charts(
+            [f"training.{g}.png" for g in registry.games() if g in res["games"]],
+            lambda n: f"learning curve of {n.split('.')[1]}",
+        ),
     ]
-    if res.get("notes"):  # free text kept in the JSON (how a row was obtained, what it shows)
-        lines += ["## Notes", "", *[f"* {n}" for n in res["notes"]], ""]
-    if res.get("throughput"):
-        lines += [
-            (
-                "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, "
-                "batch 512, 4 epochs)"
-            ),
-            "",
-            (
-                "| vec env | n_envs | torch threads | steps | seconds | steps/s "
-                "| steps/CPU-s (main process) | load start / end |"
-            ),
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for r in res["throughput"]:
-            lines.append(
-                f"| {r['vec_env']} | {r['n_envs']} | {r['torch_threads']} | {r['steps']:,} | "
-                f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | "
-                f"{r['steps_per_cpu_second']:.0f} | "
-                f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
-            )
-        lines.append("")
-    lines += vector_report(res)
-    (RESULTS / "training.md").write_text("\n".join(lines))
-    for game, s in res["games"].items():
-        plot_curve(game, s)
-    for game, v in res.get("vector", {}).items():
-        plot_cpu_curves(game, res["games"].get(game), v)
 
 
-def vector_report(res: dict) -> list[str]:
-    """The vector trainer's sections: its runs, the arena, the throughput comparison."""
-    lines = []
-    if res.get("vector"):
+def _vector_tables(res: dict) -> list[str]:
+    """The vector trainer's runs, the arena, head to head, and both trainers' curves by CPU
+    seconds."""
+    if not res.get("vector"):
+        return []
+    result = [
+        "",
+        "## Vector trainer",
+        "",
+        ("| game | P | reward | steps | CPU s | vs random | vs heuristic | arena vs heuristic |"),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    cost = [
+        (
+            "| game | mix | lanes (scalar) | net | steps/s | steps/CPU-s | decisions/s "
+            "| load start / end |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for game in vector_games():
+        s = res["vector"].get(game)
+        if s is None:
+            continue
+        final = {r["opponent"]: r for r in s["final_eval"]}
+        arena = {r["opponent"]: r for r in res.get("arena", {}).get(game, [])}
+        mix = ", ".join(f"{k} {w:g}" for k, w in s["opponent_mix"].items())
+        result.append(
+            f"| {game} | {s['num_players']} | {s['config']['reward']} | {s['steps']:,} | "
+            f"{s['train_cpu_seconds']:.0f} | {_fmt_share(final.get('random'))} | "
+            f"{_fmt_share(final.get('heuristic'))} | {_fmt_share(arena.get('heuristic'))} |"
+        )
+        cost.append(
+            f"| {game} | {mix} | {s['n_envs']} ({s['scalar_lanes']}) | {_net(s['config'])} | "
+            f"{s['steps_per_second']:.0f} | {s['steps_per_cpu_second']:.0f} | "
+            f"{s['decisions_per_second']:.0f} | "
+            f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |"
+        )
+    lines = [
+        *result,
+        "",
+        (
+            "The vector trainer (`trainer: vector`, `configs/<game>-vector.yaml`) from scratch: "
+            "the final evaluation, and the arena's. Its cost:"
+        ),
+        "",
+        *cost,
+    ]
+    heads = [
+        (g, r)
+        for g, rows in res.get("arena", {}).items()
+        for r in rows
+        if r["opponent"] != "heuristic"
+    ]
+    if heads:
         lines += [
-            "## Vector trainer (`trainer: vector`, configs/<game>-vector.yaml)",
             "",
-            (
-                "Batched self-play PPO on the batched engines (training/vector_ppo.py), from "
-                "scratch (no cloning)."
-            ),
-            (
-                "steps = learner decisions (as above); decisions/s counts every seat's. CPU s = "
-                "the run's training"
-            ),
-            (
-                "CPU seconds (collection + updates + the lanes' initial stagger; evaluation "
-                "excluded), the budget."
-            ),
-            (
-                f"Arena = {ARENA_GAMES} games with `deckzoo.agents.arena` against three copies of "
-                "the opponent, seats"
-            ),
-            "rotating (win share of the trained policy, 95% Wilson interval).",
+            "Head to head (the vector policy in one seat, three copies of the other policy):",
             "",
-            (
-                "| game | P | reward | mix | lanes (scalar) | net | steps | CPU s | steps/s "
-                "| steps/CPU-s | decisions/s | vs random | vs heuristic | arena vs heuristic "
-                "| load start / end |"
-            ),
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for game in vector_games():
-            s = res["vector"].get(game)
-            if s is None:
-                continue
-            final = {r["opponent"]: r for r in s["final_eval"]}
-            arena = {r["opponent"]: r for r in res.get("arena", {}).get(game, [])}
-            mix = ", ".join(f"{k} {w:g}" for k, w in s["opponent_mix"].items())
-            lines.append(
-                f"| {game} | {s['num_players']} | {s['config']['reward']} | {mix} | {s['n_envs']} "
-                f"({s['scalar_lanes']}) | {_net(s['config'])} | "
-                f"{s['steps']:,} | {s['train_cpu_seconds']:.0f} | {s['steps_per_second']:.0f} | "
-                f"{s['steps_per_cpu_second']:.0f} | {s['decisions_per_second']:.0f} | "
-                f"{_fmt_share(final.get('random'))} | {_fmt_share(final.get('heuristic'))} | "
-                f"{_fmt_share(arena.get('heuristic'))} | "
-                f"{s['load_average_start'][0]:.1f} / {s['load_average'][0]:.1f} |"
-            )
-        heads = [
-            (g, r)
-            for g, rows in res.get("arena", {}).items()
-            for r in rows
-            if r["opponent"] != "heuristic"
-        ]
-        if heads:
-            lines += [
-                "",
-                "Head to head (the vector policy in one seat, three copies of the other policy):",
-                "",
-            ]
-            lines += [
-                f"* {g}: vs `{r['opponent'].replace(f'{ROOT}/', '')}`: {_fmt_share(r)} over "
-                f"{r['games']} games"
-                for g, r in heads
-            ]
-        lines.append("")
-    if res.get("vector_notes"):  # free text kept in the JSON, as "notes" for the SB3 rows
         lines += [
-            "### Notes on the vector trainer",
-            "",
-            *[f"* {n}" for n in res["vector_notes"]],
-            "",
+            f"* {g}: vs `{r['opponent'].replace(f'{ROOT}/', '')}`: {_fmt_share(r)} over "
+            f"{r['games']} games"
+            for g, r in heads
         ]
-    if res.get("compare"):
-        lines += [
-            "## Throughput: SB3 vs vector trainer, same network",
-            "",
-            (
-                "`benchmarks/training.py --compare`: each game's two trainers one after the other "
-                "in one process,"
-            ),
-            (
-                "the vector config's network for both; SB3 with its own config (opponent mix, "
-                "n_envs, epochs) without"
-            ),
-            (
-                "cloning. steps = learner env steps (one learner decision; both trainers count "
-                "them the same way)."
-            ),
-            (
-                "ratio = vector / SB3 steps per second (wall clock, which the machine's load "
-                "sways) / steps"
-            ),
-            "per CPU second (the rate on one otherwise idle core; the steadier of the two here),",
-            (
-                "each against the faster SB3 row of the game for that measure. threads = torch "
-                "threads (2: both cores)."
-            ),
-            "",
-            (
-                "| game | trainer | threads | net | lanes / envs | epochs | mix | steps | CPU s "
-                "| steps/s | steps/CPU-s | ratio | load start / end |"
-            ),
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-        ]
-        best: dict = {}  # game -> the fastest SB3 rates (wall, CPU)
-        for r in res["compare"]:
-            if r["trainer"] == "sb3":
-                w, c = best.get(r["game"], (0.0, 0.0))
-                best[r["game"]] = (
-                    max(w, r["steps_per_second"]),
-                    max(c, r["steps_per_cpu_second"]),
-                )
-        for r in res["compare"]:
-            base = best.get(r["game"])
-            ratio = (
-                f"{r['steps_per_second'] / base[0]:.1f}x / "
-                f"**{r['steps_per_cpu_second'] / base[1]:.1f}x**"
-                if base and r["trainer"] != "sb3"
-                else ""
-            )
-            mix = ", ".join(f"{k} {w:g}" for k, w in r["opponent_mix"].items())
-            lines.append(
-                f"| {r['game']} | {r['trainer']} | {r.get('torch_threads', 1)} | "
-                f"{'x'.join(map(str, r['net_arch']))} | "
-                f"{r['n_envs']} | {r['epochs']} | {mix} | {r['steps']:,} | "
-                f"{r['cpu_seconds']:.0f} | {r['steps_per_second']:.0f} | "
-                f"{r['steps_per_cpu_second']:.0f} | {ratio} | "
-                f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
-            )
-        lines.append("")
+    lines += [
+        "",
+        "Both trainers against the heuristic, by training CPU seconds:",
+        "",
+        *results_page.charts(
+            [f"training.{g}.cpu.png" for g in vector_games() if g in res["vector"]],
+            lambda n: f"both trainers' curves of {n.split('.')[1]}",
+        ),
+    ]
+    return lines
+
+
+def _compare_tables(res: dict) -> list[str]:
+    """``--compare``: the rates of each trainer set-up, then what each set-up was."""
+    if not res.get("compare"):
+        return []
+    rates = [
+        "",
+        "## Throughput: SB3 vs vector trainer, same network",
+        "",
+        (
+            "| game | trainer | threads | steps | CPU s | steps/s | steps/CPU-s | ratio "
+            "| load start / end |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    setups = [
+        "| game | trainer | net | lanes / envs | epochs | mix |",
+        "|---|---|---|---|---|---|",
+    ]
+    seen = set()
+    best: dict = {}  # game -> the fastest SB3 rates (wall, CPU)
+    for r in res["compare"]:
+        if r["trainer"] == "sb3":
+            w, c = best.get(r["game"], (0.0, 0.0))
+            best[r["game"]] = (max(w, r["steps_per_second"]), max(c, r["steps_per_cpu_second"]))
+    for r in res["compare"]:
+        base = best.get(r["game"])
+        ratio = (
+            f"{r['steps_per_second'] / base[0]:.1f}x / "
+            f"**{r['steps_per_cpu_second'] / base[1]:.1f}x**"
+            if base and r["trainer"] != "sb3"
+            else ""
+        )
+        rates.append(
+            f"| {r['game']} | {r['trainer']} | {r.get('torch_threads', 1)} | {r['steps']:,} | "
+            f"{r['cpu_seconds']:.0f} | {r['steps_per_second']:.0f} | "
+            f"{r['steps_per_cpu_second']:.0f} | {ratio} | "
+            f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
+        )
+        mix = ", ".join(f"{k} {w:g}" for k, w in r["opponent_mix"].items())
+        setup = (
+            f"| {r['game']} | {r['trainer']} | {'x'.join(map(str, r['net_arch']))} | "
+            f"{r['n_envs']} | {r['epochs']} | {mix} |"
+        )
+        if setup not in seen:
+            seen.add(setup)
+            setups.append(setup)
+    return [*rates, "", "The set-ups:", "", *setups]
+
+
+def _sweep_table(res: dict) -> list[str]:
+    if not res.get("throughput"):
+        return []
+    lines = [
+        "",
+        (
+            "## Throughput sweep (Go Big, 4 players, 128x128 MLP, n_steps x n_envs = 2048, "
+            "batch 512, 4 epochs)"
+        ),
+        "",
+        (
+            "| vec env | n_envs | torch threads | steps | seconds | steps/s "
+            "| steps/CPU-s (main process) | load start / end |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in res["throughput"]:
+        lines.append(
+            f"| {r['vec_env']} | {r['n_envs']} | {r['torch_threads']} | {r['steps']:,} | "
+            f"{r['seconds']:.1f} | {r['steps_per_second']:.0f} | "
+            f"{r['steps_per_cpu_second']:.0f} | "
+            f"{r['load_average'][0]:.1f} / {r['load_average'][1]:.1f} |"
+        )
     return lines
 
 

@@ -35,6 +35,8 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parents[1]
 PLAN = ROOT / "configs" / "zoo.yaml"
 RESULTS = ROOT / "benchmarks" / "results"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import results_page  # the sibling module: the layout of every results page
 
 
 def install_from_plan(game: str, entry: dict) -> None:
@@ -121,84 +123,98 @@ def head_to_head(policy: Path, game: str) -> dict:
     }
 
 
-def head_to_head_lines() -> list[str]:
-    path = RESULTS / "zoo_head_to_head.json"
+def head_to_head_lines(results: Path = RESULTS) -> list[str]:
+    """The candidates' table (none played: no lines)."""
+    path = results / "zoo_head_to_head.json"
     if not path.exists():
         return []
     lines = [
         "",
         "## Candidates against the shipped policy",
         "",
-        (
-            "`benchmarks/zoo.py --head-to-head`: the candidate's two seats against the shipped "
-            "policy's two (line-up new, old, new, old, seats rotating; both in the shipped "
-            "policy's mode); win share of the candidate's seats with its 95% Wilson interval. "
-            "The rule, fixed before the candidates were trained: it replaces the shipped policy "
-            "if the interval is wholly above 0.5."
-        ),
-        "",
-        (
-            "| game | candidate | shipped (sha256) | mode | games | seed | win share | 95% CI "
-            "| replaces |"
-        ),
-        "|---|---|---|---|---:|---:|---:|---|---|",
+        ("| game | candidate | shipped (sha256) | mode | games | win share [95% CI] | replaces |"),
+        "|---|---|---|---|---:|---|---|",
     ]
     for r in json.loads(path.read_text()):
         lines.append(
             f"| {r['game']} | {r['candidate']} | {r['shipped_sha256'][:12]} | {r['mode']} "
-            f"| {r['games']} | {r['seed']} | {r['win_share']:.3f} "
-            f"| [{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {'yes' if r['replaces'] else 'no'} |"
+            f"| {r['games']} | {r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] "
+            f"| {'yes' if r['replaces'] else 'no'} |"
         )
     return lines
 
 
-def report(plan: dict) -> str:
+def report(plan: dict, results: Path = RESULTS) -> str:
+    """The results page (benchmarks/results_page.py's layout): the evaluations and the
+    candidates, then how they were made; the policies' training notes last."""
     from deckzoo.agents import zoo
 
-    lines = [
-        "# The zoo: reference policies shipped with deckzoo",
-        "",
-        (
-            "Written by `benchmarks/zoo.py` from the plan `configs/zoo.yaml` (fixed before the "
-            "evaluations ran). Each row evaluates the shipped file "
-            "`deckzoo/agents/zoo/<game>.npz` "
-            "in its play mode: the policy in seat g mod P of game g against P-1 copies of the "
-            "opponent, all games seeded from the plan's seed; win share with its 95% Wilson "
-            "interval; **>1/P** marks an interval wholly above 1/P. *trained on* is the version "
-            "of the game the policy was trained on, *played* the version of these games; a "
-            "policy whose game has moved on since its training is marked **older version**."
-        ),
-        "",
-        (
-            "| game | trained on | played | P | mode | opponent | games | win share | 95% CI "
-            "| 1/P | seed | CPU s |"
-        ),
-        "|---|---|---|---:|---|---|---:|---:|---|---:|---:|---:|",
+    table = [
+        "| game | P | mode | opponent | games | win share [95% CI] | CPU s |",
+        "|---|---:|---|---|---:|---|---:|",
     ]
-    notes = []
+    older, commands, notes = [], [], []
     for game in plan["games"]:
         if game not in zoo.available():
             continue
         meta = zoo.metadata(game)
-        trained = meta.get("env") or "?"
+        label = game
         if not zoo.trained_for_current(game):
-            trained += " (**older version**)"
+            label = f"{game} †"
+            played = {r.get("env") for r in meta["extra"].get("evaluation", [])} - {None}
+            older.append(
+                f"{game} was trained on {meta.get('env') or 'an unrecorded version'}, "
+                f"evaluated here on {', '.join(sorted(played)) or 'the current version'}"
+            )
         for r in meta["extra"].get("evaluation", []):
             above = " **>1/P**" if r["ci_low"] > r["uniform"] else ""
-            lines.append(
-                f"| {game} | {trained} | {r.get('env', meta.get('env'))} | "
-                f"{meta['game_config']['num_players']} | {r['mode']} | "
-                f"{r['opponent']} | {r['games']} | {r['win_share']:.3f}{above} | "
-                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['uniform']:.3f} | "
-                f"{r['seed']} | {r['cpu_seconds']:.0f} |"
+            table.append(
+                f"| {label} | {meta['game_config']['num_players']} | {r['mode']} | "
+                f"{r['opponent']} | {r['games']} | {r['win_share']:.3f} "
+                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]{above} | {r['cpu_seconds']:.0f} |"
             )
         extra = meta["extra"]
-        notes.append(
-            f"* **{game}**: `{'`; `'.join(extra['commands'])}`"
-            + (f". {extra['note']}" if extra.get("note") else "")
-        )
-    return "\n".join(
-        lines + ["", "## How each policy was made", "", *notes, *head_to_head_lines(), ""]
+        commands.append(f"- {game}: `{'`; `'.join(extra['commands'])}`")
+        if extra.get("note"):
+            notes.append(f"- **{game}**: {extra['note']}")
+    if older:
+        table += [
+            "",
+            "† Trained on an earlier version of the game than the one played now: "
+            + "; ".join(older)
+            + ". Loading such a policy warns (`OtherVersionWarning`).",
+        ]
+    how = [
+        (
+            f"`python benchmarks/zoo.py` from the plan `configs/zoo.yaml` (fixed before the "
+            f"evaluations ran), seed {plan['seed']}. Each row evaluates the shipped file "
+            "`deckzoo/agents/zoo/<game>.npz` in its play mode: the policy in seat g mod P of game "
+            "g against P-1 copies of the opponent, all games seeded from the plan's seed; win "
+            "share with its 95% Wilson interval; **>1/P** marks an interval wholly above 1/P. "
+            "CPU s: the evaluation's."
+        ),
+        "",
+        "The policies were trained by:",
+        "",
+        *commands,
+    ]
+    if (results / "zoo_head_to_head.json").exists():
+        how += [
+            "",
+            (
+                "Candidates: `python benchmarks/zoo.py --head-to-head POLICY GAME`, the "
+                "candidate's two seats against the shipped policy's two (line-up new, old, new, "
+                f"old, seats rotating; both in the shipped policy's mode), seed "
+                f"{HEAD_TO_HEAD['seed']}; win share of the candidate's seats with its 95% Wilson "
+                "interval. The rule, fixed before the candidates were trained: it replaces the "
+                "shipped policy if the interval is wholly above 0.5."
+            ),
+        ]
+    return results_page.page(
+        "The zoo: reference policies shipped with deckzoo",
+        [*table, *head_to_head_lines(results)],
+        how,
+        ["How each policy was made:", "", *notes] if notes else [],
     )
 
 

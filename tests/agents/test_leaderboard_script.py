@@ -78,7 +78,7 @@ def test_leaderboard_smoke_and_continuation(tmp_path):
     assert set(res["separation"]) == {"best", "separated", "complete"}
     assert res["planned"] == 8 and res["separation"]["complete"]
     md = (tmp_path / "leaderboard.md").read_text()
-    assert "| gobig_v0 | 8 | 0 |" in md and "Pairwise" in md
+    assert "| gobig_v0 | 8 | orders |" in md and "Pairwise" in md
     assert (tmp_path / "leaderboard.png").stat().st_size > 0
     with pytest.raises(SystemExit, match="fresh"):  # other agents than the recorded games'
         lb.main(["--envs", "gobig", "--games", "8", "--workers", "1", "--out", str(tmp_path)])
@@ -111,17 +111,17 @@ def test_a_run_in_sittings_keeps_its_fixed_count_and_is_interim_until_it_is_reac
     assert len(res["records"]) == 4 and res["planned"] == 12
     assert res["separation"]["complete"] is False
     md = (tmp_path / "leaderboard.md").read_text()
-    assert "| gobig_v0 | 4 of 12 | 0 |" in md and "interim, judged at 12 games; now " in md
+    assert "| gobig_v0 | 4 of 12 | orders |" in md and "interim, judged at 12 games; now " in md
     # a later, smaller run cannot lower the fixed count
     assert lb.main(base + ["--games", "8"]) == 0
     res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
     assert len(res["records"]) == 8 and res["planned"] == 12
-    assert "| gobig_v0 | 8 of 12 | 0 |" in (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 8 of 12 | orders |" in (tmp_path / "leaderboard.md").read_text()
     assert lb.main(base + ["--games", "12"]) == 0
     res = json.loads((tmp_path / "leaderboard.json").read_text())["envs"]["gobig_v0"]
     assert len(res["records"]) == 12 and res["separation"]["complete"] is True
     md = (tmp_path / "leaderboard.md").read_text()
-    assert "| gobig_v0 | 12 | 0 |" in md and "interim" not in md
+    assert "| gobig_v0 | 12 | orders |" in md and "interim" not in md
 
 
 def test_results_written_before_counts_were_kept_are_complete():
@@ -142,7 +142,7 @@ def test_a_run_stopped_short_of_its_count_is_judged_where_it_stopped_and_not_con
     assert res["stopped"]["games"] == 4 and res["stopped"]["reason"] == "for futility"
     assert res["separation"]["complete"] is True
     md = (tmp_path / "leaderboard.md").read_text()
-    assert "| gobig_v0 | 4 (stopped; 12 planned) | 0 |" in md
+    assert "| gobig_v0 | 4 (stopped; 12 planned) | orders |" in md
     assert "; stopped: for futility |" in md and "interim" not in md
     with pytest.raises(SystemExit, match="stopped at 4 games"):
         lb.main(base + ["--games", "12"])
@@ -198,7 +198,7 @@ def test_a_run_keeps_its_seating_and_old_runs_rotate(tmp_path):
     assert lb.main(base + ["--games", "8"]) == 0
     res = json.loads(path.read_text())["envs"]["gobig_v0"]
     assert [r["seats"] for r in res["records"][4:]] == [r["seats"] for r in res["records"][:4]]
-    assert "| gobig_v0 | 8 | 0 | rotate |" in (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 8 | rotate |" in (tmp_path / "leaderboard.md").read_text()
     with pytest.raises(SystemExit, match="seating"):
         lb.main(base + ["--games", "12", "--seating", "orders"])
 

@@ -54,6 +54,9 @@ def test_strength_smoke(tmp_path, capsys):
         )
     md = (tmp_path / "strength.md").read_text()
     assert "| gobig_v0 | 2 | heuristic | random | 4 |" in md and "## Targets" in md
+    # a search hero by its name in the table, its settings under it; the method after the results
+    assert "| gobig_v0 | 2 | ismcts | heuristic | 4 |" in md and "- gobig_v0: `ismcts:2`" in md
+    assert md.index("## Targets") < md.index("## How it was made")
 
 
 def test_strength_append_replaces_only_what_was_played(tmp_path):
@@ -89,4 +92,4 @@ def test_strength_append_replaces_only_what_was_played(tmp_path):
     assert [r["hero"] for r in after["rows"]] == ["heuristic", "ismcts:2"]
     assert after["meta"]["command"].count("; then ") == 2  # the notes-only call is not a run
     md = (tmp_path / "strength.md").read_text()
-    assert "## Notes" in md and "- first note" in md and "- second note" in md
+    assert "## Lab notes" in md and "- first note" in md and "- second note" in md

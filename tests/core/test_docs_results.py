@@ -1,15 +1,27 @@
 """What the documentation site promises its reader, beyond building strictly (test_docs_site.py).
 
 * Search works with ``site/index.html`` opened from disk (README.md says to open it so).
+* Every results page (benchmarks/results/*.md) opens with its tables and charts, narrow enough
+  for the site's column, then says how it was made; lab notes come last; each page is what its
+  writer in benchmarks/ makes of its saved results, so rerunning a benchmark keeps that order.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import re
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benchmarks" / "results"
+RESULT_PAGES = sorted(RESULTS.glob("*.md"))
+HOW = "## How it was made"
+NOTES = "## Lab notes"
+MAX_COLUMNS = 10  # more do not fit the site's text column at 1280 px, even wrapped
+MAX_WORD = 40  # characters of a cell's longest word (a long spec goes under the table)
 
 yaml = pytest.importorskip("yaml")
 
@@ -38,3 +50,136 @@ def test_search_works_from_disk():
     for shim in shims:
         assert "://" not in shim, f"the shim {shim} is loaded from the network"
         assert (ROOT / "docs" / shim).is_file(), f"docs/{shim} is missing"
+
+
+def _results_page_module():
+    """benchmarks/results_page.py, which knows each page's writer (benchmarks/ is no package)."""
+    name = "deckzoo_bench_results_page"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "results_page.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def _blocks(text: str) -> list[str]:
+    """The page's blocks (paragraphs, tables, headings), blank-line separated, outside code."""
+    text = re.sub(r"```.*?```", "```code```", text, flags=re.DOTALL)
+    return [b.strip() for b in re.split(r"\n\s*\n", text) if b.strip()]
+
+
+def _tables(text: str) -> list[list[str]]:
+    """Each Markdown table's rows (header and body, not the separator)."""
+    return [
+        [row for row in block.splitlines() if not re.fullmatch(r"\|[-:| ]+\|", row)]
+        for block in _blocks(text)
+        if block.startswith("|")
+    ]
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def test_there_are_results_pages():
+    assert {p.stem for p in RESULT_PAGES} >= {"strength", "leaderboard", "training", "peers"}
+
+
+@pytest.mark.parametrize("page", RESULT_PAGES, ids=lambda p: p.stem)
+def test_a_results_page_opens_with_its_results_then_says_how_they_were_made(page):
+    text = page.read_text()
+    title, first, *rest = _blocks(text)
+    assert title.startswith("# ") and "\n" not in title, f"{page.name}: no title line first"
+    assert first.startswith(("|", "![")), (
+        f"{page.name}: the first block after the title is not a table or a chart but {first[:80]!r}"
+    )
+    headings = [b for b in rest if b.startswith("## ")]
+    assert HOW in headings, f"{page.name}: no '{HOW}' section"
+    if NOTES in headings:
+        assert headings.index(NOTES) > headings.index(HOW), f"{page.name}: lab notes before {HOW}"
+        assert headings[-1] == NOTES, f"{page.name}: a section after the lab notes"
+
+
+@pytest.mark.parametrize("page", RESULT_PAGES, ids=lambda p: p.stem)
+def test_a_results_page_shows_its_charts_before_how_they_were_made(page):
+    """Every chart a benchmark wrote beside its page (``<page>.png``, ``<page>.<game>.png``) is
+    on the page, among the results."""
+    text = page.read_text()
+    results = text[: text.index(HOW)] if HOW in text else text
+    charts = sorted(p.name for p in RESULTS.glob(f"{page.stem}*.png"))
+    charts = [c for c in charts if c.split(".")[0] == page.stem]
+    missing = [c for c in charts if f"]({c})" not in results]
+    assert not missing, f"{page.name} does not show the charts {missing} above '{HOW}'"
+
+
+@pytest.mark.parametrize("page", RESULT_PAGES, ids=lambda p: p.stem)
+def test_a_results_page_has_tables_that_fit_the_column(page):
+    """At most MAX_COLUMNS columns, and no cell word longer than MAX_WORD characters: with the
+    site's stylesheet such a table wraps inside the text column rather than scrolling sideways."""
+    for table in _tables(page.read_text()):
+        columns = len(_cells(table[0]))
+        assert columns <= MAX_COLUMNS, f"{page.name}: a table of {columns} columns: {table[0]}"
+        for row in table:
+            for cell in _cells(row):
+                word = max(cell.split(), key=len, default="")
+                assert len(word) <= MAX_WORD, f"{page.name}: a cell word too long: {word}"
+
+
+def test_the_site_stylesheet_wraps_tables():
+    css = [c for c in _mkdocs_config().get("extra_css", []) if (ROOT / "docs" / c).is_file()]
+    assert css, "mkdocs.yml names no stylesheet of docs/ under extra_css"
+    text = " ".join((ROOT / "docs" / c).read_text() for c in css)
+    assert re.search(r"table:not\(\[class\]\)\s+td[^{]*\{[^}]*overflow-wrap", text), (
+        "the stylesheet does not let table cells wrap"
+    )
+
+
+@pytest.mark.parametrize("name", [p.stem for p in RESULT_PAGES])
+def test_a_results_page_is_what_its_writer_makes_of_the_saved_results(name):
+    """Regenerating a page from its JSON (``python benchmarks/results_page.py``, no games run)
+    gives the committed page: the layout lives in the writers, not in hand edits."""
+    pages = _results_page_module().PAGES
+    assert name in pages, f"benchmarks/results_page.py does not know the writer of {name}.md"
+    assert pages[name](RESULTS) == (RESULTS / f"{name}.md").read_text(), (
+        f"benchmarks/results/{name}.md differs from its writer's output: "
+        f"python benchmarks/results_page.py {name}"
+    )
+
+
+@pytest.mark.parametrize("name", ["throughput", "peers"])
+def test_a_docs_section_printed_by_a_benchmark_is_its_page(name):
+    rp = _results_page_module()
+    docs = ROOT / rp.DOCS_SECTIONS[name]
+    text = docs.read_text()
+    begin, end = f"<!-- {name}.py results: begin -->", f"<!-- {name}.py results: end -->"
+    section = text[text.index(begin) + len(begin) : text.index(end)].strip()
+    assert section == rp.for_docs(rp.PAGES[name](RESULTS), docs).strip(), (
+        f"the {name} section of {docs.name} is not its results page"
+    )
+
+
+ISSUE_REF = re.compile(r"#\d+|\bissues?\s+\d+", re.IGNORECASE)
+
+
+def _site_sources() -> list[Path]:
+    """Every Markdown file the site shows: docs/ and the results pages."""
+    return sorted((ROOT / "docs").rglob("*.md")) + RESULT_PAGES
+
+
+def _headings(text: str) -> list[str]:
+    """The Markdown headings (ATX, outside fenced code)."""
+    text = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+    return [line for line in text.splitlines() if re.match(r"#{1,6} ", line)]
+
+
+def test_no_heading_names_an_issue_number():
+    """Headings are the reader's outline; the tracker's issue numbers mean nothing to a reader
+    (a section can say in its text which issue it answers)."""
+    found = [
+        f"{path.relative_to(ROOT)}: {heading}"
+        for path in _site_sources()
+        for heading in _headings(path.read_text())
+        if ISSUE_REF.search(heading)
+    ]
+    assert not found, "headings that name an issue:\n" + "\n".join(found)

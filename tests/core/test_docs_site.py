@@ -74,6 +74,10 @@ def test_site_builds_strictly(tmp_path):
     assert "unpkg.com" not in (site / "index.html").read_text(encoding="utf-8")
     engine_page = (site / "api" / "engine.html").read_text(encoding="utf-8")
     assert "IllegalActionError" in engine_page, "the API pages hold no generated reference"
+    # The results pages' charts are published beside them (a missing one fails the build).
+    charts = sorted(p.name for p in (ROOT / "benchmarks" / "results").glob("*.png"))
+    assert charts and all((site / "results" / c).is_file() for c in charts)
+    assert 'src="throughput.png"' in (site / "results" / "throughput.html").read_text("utf-8")
 
 
 def test_every_game_has_a_page_in_the_nav_with_its_screenshot():
@@ -115,11 +119,13 @@ def test_links_to_benchmark_results_point_at_the_site_pages():
 
     text = (
         "[t](../../benchmarks/results/training.md#vector) [s](../viewer.md) "
-        "[w](https://example.org/benchmarks/results/x.md)"
+        "[w](https://example.org/benchmarks/results/x.md) "
+        "![c](../../benchmarks/results/peers.png) ![v](../viewer/gobig.png)"
     )
     assert hooks.on_page_markdown(text, Page, None, None) == (
         "[t](../results/training.md#vector) [s](../viewer.md) "
-        "[w](https://example.org/benchmarks/results/x.md)"
+        "[w](https://example.org/benchmarks/results/x.md) "
+        "![c](../results/peers.png) ![v](../viewer/gobig.png)"
     )
 
 

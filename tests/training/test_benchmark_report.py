@@ -70,10 +70,11 @@ def test_report_and_curves(tmp_path, monkeypatch):
     )
     md = (tmp_path / "training.md").read_text()
     assert (
-        "| gobig | 4 | - | win | - | - | - | 2,048 | 2 | 1024 | 2048 | 1 "
-        "| 0.600 [0.500, 0.690] **>1/P** | "
-        "0.200 [0.160, 0.240] | 0.250 | 400 | 2.5 / 3.0 |" in md
+        "| gobig | 4 | - | win | 2,048 | 1 | 0.600 [0.500, 0.690] **>1/P** "
+        "| 0.200 [0.160, 0.240] | 400 |" in md
     )
+    assert "| gobig | - | - | - | 2 | 1024 | 2048 | 2.5 / 3.0 |" in md  # its cost
+    assert "![learning curve of gobig](training.gobig.png)" in md
     assert "| dummy | 16 | 1 | 2,048 | 1.0 | 2048 | 2100 | 1.0 / 1.0 |" in md
     # with behaviour cloning: its seconds, accuracies, the cloned policy's win share, BC + PPO CPU
     # seconds
@@ -89,9 +90,7 @@ def test_report_and_curves(tmp_path, monkeypatch):
     )
     bench.save_results({"games": {"gobig": summary}, "notes": ["a note on how a row was obtained"]})
     md = (tmp_path / "training.md").read_text()
-    assert "## Notes\n\n* a note on how a row was obtained\n" in md
-    assert (
-        "| gobig | 4 | - | win | 30 | 0.900 / 0.810 | 0.220 [0.180, 0.270] "
-        "| 2,048 | 2 | 1024 | 2048 | 30 | " in md
-    )
+    assert "## Lab notes\n\n### MaskablePPO\n\n* a note on how a row was obtained\n" in md
+    assert "| gobig | 4 | - | win | 2,048 | 30 | " in md
+    assert "| gobig | 30 | 0.900 / 0.810 | 0.220 [0.180, 0.270] | 2 | 1024 | 2048 | " in md
     assert (tmp_path / "training.gobig.png").stat().st_size > 1000

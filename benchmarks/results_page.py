@@ -1,0 +1,167 @@
+"""The layout every results page (``benchmarks/results/<name>.md``) shares, and their rewriting.
+
+Each benchmark writes its page through ``page``: after the title come the results, the tables and
+charts (narrow enough for the documentation site's column: long agent specs, file names and
+method text go under the tables, not into them); then ``## How it was made``, the command, the
+machine and what each column means; the lab notes (earlier runs, reruns, superseded rows, the
+full command history) come last under ``## Lab notes``. mkdocs_hooks.py publishes the pages and
+their PNG charts into the site; tests/core/test_docs_results.py checks the order, and that every
+page is what its writer makes of its JSON.
+
+    .venv/bin/python benchmarks/results_page.py            # rewrite every page from its JSON
+    .venv/bin/python benchmarks/results_page.py peers zoo  # some pages
+
+Rewriting runs no games: it reads ``<name>.json`` (the zoo page: the shipped policies' metadata)
+and writes ``<name>.md`` (the peers and throughput pages also refresh their sections of
+docs/performance.md and docs/vector.md); the charts are left as they are.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+HOW = "## How it was made"
+NOTES = "## Lab notes"
+CHART = re.compile(r"(!\[[^\]]*\]\()([^()/\s]+\.png)\)")
+
+
+def page(title: str, results: Iterable[str], how: Iterable[str], notes: Iterable[str] = ()) -> str:
+    """A results page: the title, the results, ``## How it was made``, then the lab notes (if
+    any). Each part is a list of Markdown lines; blank lines at their ends are dropped."""
+
+    def trim(lines: Iterable[str]) -> list[str]:
+        out = list(lines)
+        while out and not out[0].strip():
+            out.pop(0)
+        while out and not out[-1].strip():
+            out.pop()
+        return out
+
+    lines = [f"# {title}", "", *trim(results), "", HOW, "", *trim(how)]
+    notes = trim(notes)
+    if notes:
+        lines += ["", NOTES, "", *notes]
+    return "\n".join(lines) + "\n"
+
+
+def charts(names: Iterable[str], alt: Callable[[str], str] | None = None) -> list[str]:
+    """PNG charts (file names beside the page) as one paragraph of images; the site's stylesheet
+    puts two side by side. No names, no lines."""
+    names = list(names)
+    if not names:
+        return []
+    alt = alt or (lambda name: name.removesuffix(".png"))
+    return [" ".join(f"![{alt(n)}]({n})" for n in names)]
+
+
+def for_docs(markdown: str, docs_page: Path) -> str:
+    """A results page as a section of a docs page (``update_docs``): every heading two levels
+    down, and its charts linked from where the docs page is (mkdocs_hooks.py points such links
+    at the site's results pages)."""
+    to_results = Path(os.path.relpath(RESULTS, docs_page.resolve().parent)).as_posix()
+    lines = []
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            line = "##" + line
+        lines.append(CHART.sub(lambda m: f"{m.group(1)}{to_results}/{m.group(2)})", line))
+    return "\n".join(lines)
+
+
+def command_history(commands: list[str]) -> list[str]:
+    """A run's commands, oldest first, as lab-note lines (one item each); words around a command
+    (``(2026-12-02) python ... (then merged)``) stay outside its code span."""
+    if len(commands) < 2:
+        return []
+    return [
+        f"- Commands, oldest first ({len(commands)}):",
+        *[f"    1. {code_span(c)}" for c in commands],
+    ]
+
+
+def code_span(command: str) -> str:
+    """A recorded command as a code span, the words around it (a date before it, a remark in
+    parentheses after it) outside."""
+    start = command.find("python ")
+    head, command = command[:start] if start > 0 else "", command[max(start, 0) :]
+    tail = ""
+    cut = command.rfind(" (")
+    if cut > 0 and command.endswith(")") and " --" not in command[cut:]:
+        command, tail = command[:cut], command[cut:]
+    return f"{head}`{command}`{tail}"
+
+
+# ---- rewriting the pages from their JSON --------------------------------------------------------
+def _module(name: str):
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    return importlib.import_module(name)
+
+
+def _json(results: Path, name: str):
+    return json.loads((results / f"{name}.json").read_text())
+
+
+def _strength(results: Path) -> str:
+    data = _json(results, "strength")
+    return _module("strength").markdown(data["rows"], data["meta"])
+
+
+def _leaderboard(results: Path) -> str:
+    data = _json(results, "leaderboard")
+    shown = {e: r for e, r in data["envs"].items() if r["records"]}
+    return _module("leaderboard").markdown({"meta": data["meta"], "envs": shown})
+
+
+def _zoo(results: Path) -> str:
+    zoo = _module("zoo")
+    import yaml
+
+    return zoo.report(yaml.safe_load(zoo.PLAN.read_text()), results)
+
+
+def _training(results: Path) -> str:
+    training = _module("training")
+    return training.report_markdown(_json(results, "training"))
+
+
+PAGES: dict[str, Callable[[Path], str]] = {
+    "strength": _strength,
+    "leaderboard": _leaderboard,
+    "zoo": _zoo,
+    "training": _training,
+    "duplicate": lambda r: _module("duplicate").markdown(_json(r, "duplicate")),
+    "exploitability": lambda r: _module("exploitability").report(_json(r, "exploitability")),
+    "distributed": lambda r: _module("distributed").markdown(_json(r, "distributed")),
+    "throughput": lambda r: _module("throughput").markdown(_json(r, "throughput")),
+    "peers": lambda r: _module("peers").markdown(_json(r, "peers")),
+}
+"""Each results page, as its writer makes it from the saved results in a results folder."""
+
+DOCS_SECTIONS = {"throughput": "docs/vector.md", "peers": "docs/performance.md"}
+"""The pages whose writers also print their tables into a docs page (``update_docs``)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = (argv if argv is not None else sys.argv[1:]) or list(PAGES)
+    unknown = [n for n in names if n not in PAGES]
+    if unknown:
+        raise SystemExit(f"no results page {unknown}; the pages are {', '.join(PAGES)}")
+    for name in names:
+        (RESULTS / f"{name}.md").write_text(PAGES[name](RESULTS))
+        print(f"wrote {RESULTS / f'{name}.md'}")
+        if name in DOCS_SECTIONS:
+            _module(name).update_docs(_json(RESULTS, name))
+            print(f"wrote the {name} section of {DOCS_SECTIONS[name]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
