@@ -155,6 +155,7 @@ def markdown(data: dict) -> str:
     """The results page (benchmarks/results_page.py's layout): the table and the targets, then
     how they were made."""
     meta = data["meta"]
+    envs = results_page.EnvLabels()
     results = [
         (
             "| game | games | lead unpaired | half-width | lead duplicate | half-width | ratio | "
@@ -165,11 +166,12 @@ def markdown(data: dict) -> str:
     for row in data["rows"]:
         u, d = row["unpaired"]["pair"], row["duplicate"]["pair"]
         results.append(
-            f"| {row['env']} | {row['games']} | {_ci(u['score_diff'])} | "
+            f"| {envs.label(row['env'])} | {row['games']} | {_ci(u['score_diff'])} | "
             f"{u['score_diff']['half_width']:.2f} | {_ci(d['score_diff'])} | "
             f"{d['score_diff']['half_width']:.2f} | {row['half_width_ratio']:.2f} | "
             f"{row['variance_reduction']:.2f}x | {_ci(d['ahead_share'], 3)} |"
         )
+    results += envs.note()
     if meta["trial"]:
         trial = f"{meta['games']} games a game, not the plan's {PLAN['games']}"
         results += ["", f"**Trial run: {trial}.**"]
@@ -193,8 +195,9 @@ def markdown(data: dict) -> str:
             else f"not separated; stopped at {sep['games']} games"
         )
         results.append(
-            f"- {sep['env']} zoo vs heuristic, until separated (at most {sep['max_games']} "
-            f"games): {verdict}; zoo ahead of the heuristic {_ci(pair['ahead_share'], 3)} "
+            f"- {envs.label(sep['env'])} zoo vs heuristic, until separated (at most "
+            f"{sep['max_games']} games): {verdict}; zoo ahead of the heuristic "
+            f"{_ci(pair['ahead_share'], 3)} "
             f"(t interval over {pair['boards']} boards), confidence sequence [{lo:.3f}, {hi:.3f}];"
             f" lead {_ci(pair['score_diff'])}"
         )

@@ -219,6 +219,7 @@ def markdown(data: dict) -> str:
     """The results page (benchmarks/results_page.py's layout): the summary and its chart, each
     game's tables, then how it was made and the lab notes."""
     meta = data["meta"]
+    envs = results_page.EnvLabels()
     results = [
         (
             "| game | games | seating | random | heuristic | ismcts | zoo "
@@ -233,9 +234,12 @@ def markdown(data: dict) -> str:
         verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
         games, verdict = sequential.summary_cells(res, verdict)
         results.append(
-            f"| {env} | {games} | {seating_of(res)} | " + " | ".join(cells) + f" | {verdict} |"
+            f"| {envs.label(env)} | {games} | {seating_of(res)} | "
+            + " | ".join(cells)
+            + f" | {verdict} |"
         )
     results += [
+        *envs.note(),
         "",
         "Ratings: openskill mu with its interval mu +- 1.96 sigma.",
         "",
@@ -244,7 +248,7 @@ def markdown(data: dict) -> str:
     for env, res in data["envs"].items():
         results += [
             "",
-            f"## {env}",
+            f"## {envs.label(env)}",
             "",
             (
                 "| agent | rating mu [interval] | sigma | sd over orders | win share [95% CI] "

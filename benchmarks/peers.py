@@ -564,6 +564,7 @@ def markdown(result: dict) -> str:
     """The results page (benchmarks/results_page.py's layout): the tables and the chart, then how
     they were made."""
     rows, meta = result["results"], result["meta"]
+    envs = results_page.EnvLabels()
     texas = _rate(rows, "pettingzoo", "texas_holdem_v4", "aec")
     oh = {
         loop: _rate(rows, "open_spiel", "oh_hell", loop)
@@ -586,11 +587,12 @@ def markdown(result: dict) -> str:
         peer = same.get(r["loop"]) if r["library"] == "deckzoo" else None
         vs_o = f"{rate / peer:.2f}x" if peer else ""
         out.append(
-            f"| {r['library']} | {r['env']} | {r['loop']} | {r['players']} "
+            f"| {r['library']} | {envs.label(r['env'])} | {r['loop']} | {r['players']} "
             f"| {r['obs_size'] or ''} | "
             f"{rate:,.0f} | {gps:,.1f} | {vs_t} | {vs_o} |"
         )
     out += [
+        *envs.note(),
         "",
         (
             "Steps are decisions (chance events excluded, their cost included). Ratios are "
@@ -613,7 +615,7 @@ def markdown(result: dict) -> str:
         ]
         for c in result["clone_det"]:
             out.append(
-                f"| {c['env']} | {c['clone_det_us']} | {c['engine_step_us']} "
+                f"| {envs.label(c['env'])} | {c['clone_det_us']} | {c['engine_step_us']} "
                 f"| {c['in_engine_steps']} | "
                 f"{_fmt_spread(c.get('spread'))} |"
             )
@@ -625,7 +627,8 @@ def markdown(result: dict) -> str:
             if obs:
                 aec_us, obs_us = 1e6 * r["seconds"] / r["steps"], 1e6 / obs
                 adapter.append(
-                    f"| {r['env']} | {aec_us:.1f} | {obs_us:.1f} | {aec_us - obs_us:.1f} |"
+                    f"| {envs.label(r['env'])} | {aec_us:.1f} | {obs_us:.1f} "
+                    f"| {aec_us - obs_us:.1f} |"
                 )
     if adapter:
         out += [
@@ -653,7 +656,8 @@ def markdown(result: dict) -> str:
         for t in result["targets"]:
             goal = t["goal"] if isinstance(t["goal"], str) else f">= {t['goal']}"
             out.append(
-                f"| {t['target']} | {t['ratio']:.2f} | {_fmt_spread(t.get('spread'))} | {goal} | "
+                f"| {envs.sub(t['target'])} | {t['ratio']:.2f} | {_fmt_spread(t.get('spread'))} "
+                f"| {goal} | "
                 f"{'yes' if t['met'] else '**no**'} |"
             )
         out += [

@@ -11,6 +11,10 @@ page is what its writer makes of its JSON.
     .venv/bin/python benchmarks/results_page.py            # rewrite every page from its JSON
     .venv/bin/python benchmarks/results_page.py peers zoo  # some pages
 
+A result measured on an earlier version of a game than the registry's current one shows the game
+with a dagger (``bigwig †``), and a note under its table names the version it was measured on
+(``EnvLabels``): a table never offers an env id that cannot be made today.
+
 Rewriting runs no games: it reads ``<name>.json`` (the zoo page: the shipped policies' metadata)
 and writes ``<name>.md`` (the peers and throughput pages also refresh their sections of
 docs/performance.md and docs/vector.md); the charts are left as they are.
@@ -30,6 +34,8 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 HOW = "## How it was made"
 NOTES = "## Lab notes"
+OLD_MARK = "†"  # marks a game measured on an earlier version of its env
+ENV_ID = re.compile(r"\b([a-z][a-z0-9]*)_v(\d+)\b")
 CHART = re.compile(r"(!\[[^\]]*\]\()([^()/\s]+\.png)\)")
 
 
@@ -96,6 +102,53 @@ def code_span(command: str) -> str:
     if cut > 0 and command.endswith(")") and " --" not in command[cut:]:
         command, tail = command[:cut], command[cut:]
     return f"{head}`{command}`{tail}"
+
+
+def current_env(env: str) -> str | None:
+    """The registry's current env id of ``env``'s game (``bigwig_v0`` -> ``bigwig_v1``); None for
+    an id that is not a deckzoo game's (``texas_holdem_v4``)."""
+    from deckzoo.envs import registry
+
+    m = ENV_ID.fullmatch(env)
+    game = registry.games().get(m.group(1)) if m else None
+    return game.env_name() if game is not None else None
+
+
+class EnvLabels:
+    """Env ids as a page shows them: a current id as it is, an earlier version's as its game's
+    name with a dagger, remembered for the note under the table (``note``)."""
+
+    def __init__(self) -> None:
+        self.old: dict[str, str] = {}  # an earlier id -> the current one
+
+    def label(self, env: str) -> str:
+        current = current_env(env)
+        if current is None or current == env:
+            return env
+        self.old[env] = current
+        return f"{ENV_ID.fullmatch(env).group(1)} {OLD_MARK}"
+
+    def sub(self, text: str) -> str:
+        """``text`` with every env id in it shown as ``label`` shows it."""
+        return ENV_ID.sub(lambda m: self.label(m.group(0)), text)
+
+    def note(self) -> list[str]:
+        """The note under a table that showed an earlier version (none: no lines)."""
+        if not self.old:
+            return []
+        olds, currents = sorted(self.old), sorted(set(self.old.values()))
+        versions = "an earlier version" if len(olds) == 1 else "earlier versions"
+        return [
+            "",
+            (
+                f"{OLD_MARK} Measured on {_and(olds)}, {versions} of today's {_and(currents)} "
+                "(each game's rules page lists what changed, under Version history)."
+            ),
+        ]
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # ---- rewriting the pages from their JSON --------------------------------------------------------

@@ -133,6 +133,7 @@ def markdown(rows: list[dict], meta: dict) -> str:
     """The results page (benchmarks/results_page.py's layout): the table, the targets, then how
     it was made and the lab notes."""
     specs: dict[str, str] = {}  # env -> the hero's spec, where the table shows only its name
+    envs = results_page.EnvLabels()
     table = [
         (
             "| game | P | hero | opponents | games | hero win share [95% CI] | verdict "
@@ -144,14 +145,16 @@ def markdown(rows: list[dict], meta: dict) -> str:
         h, o = r["hero_row"], r["opponent_row"]
         hero = r["hero"].split(":")[0]
         if hero != r["hero"]:
-            specs[r["env"]] = r["hero"]
+            specs[envs.label(r["env"])] = r["hero"]
         table.append(
-            f"| {r['env']} | {r['players']} | {hero} | {r['opponent']} | {r['games']} | "
+            f"| {envs.label(r['env'])} | {r['players']} | {hero} | {r['opponent']} | "
+            f"{r['games']} | "
             f"{h['win_share']:.3f} [{h['ci_low']:.3f}, {h['ci_high']:.3f}] | {r['verdict']} | "
             f"{1000 * h['sec_per_move']:.1f} / {_ms(h.get('max_sec_per_move'))} | "
             f"{_ms(h.get('cpu_sec_per_move'))} / {_ms(h.get('max_cpu_sec_per_move'))} | "
             f"{h['mean_score']:.1f} / {o['mean_score']:.1f} |"
         )
+    table += envs.note()
     if specs:
         table += ["", "The heroes' settings:", ""]
         table += [f"- {env}: `{spec}`" for env, spec in specs.items()]
@@ -165,12 +168,12 @@ def markdown(rows: list[dict], meta: dict) -> str:
         (
             "- heuristic above 1/P against random: "
             f"{sum(r['verdict'] == 'above' for r in heur)} of {len(heur)} games measured "
-            f"({', '.join(r['env'] for r in heur if r['verdict'] == 'above') or 'none'})."
+            f"({_above(heur, envs)})."
         ),
         (
             "- ISMCTS above 1/P against the heuristic: "
             f"{sum(r['verdict'] == 'above' for r in srch)} of {len(srch)} games measured "
-            f"({', '.join(r['env'] for r in srch if r['verdict'] == 'above') or 'none'})"
+            f"({_above(srch, envs)})"
             "; largest mean s/move "
             f"{max((r['hero_row']['sec_per_move'] for r in srch), default=0):.3f}"
             f"{_slowest(srch)}{_slowest_cpu(srch)}."
@@ -341,6 +344,11 @@ def main(argv=None) -> int:
     save()
     print((out / "strength.md").read_text())
     return 0
+
+
+def _above(rows: list[dict], envs) -> str:
+    """The games whose rows are above 1/P, as the page names them."""
+    return ", ".join(envs.label(r["env"]) for r in rows if r["verdict"] == "above") or "none"
 
 
 def _slowest(rows: list[dict]) -> str:

@@ -234,6 +234,7 @@ def markdown(result: dict) -> str:
     """The results page (benchmarks/results_page.py's layout): the tables and the chart, then how
     they were made."""
     meta, rows = result["meta"], result["results"]
+    envs = results_page.EnvLabels()
     out = [
         "| library | env | loop | steps/s | games/s | us per call | vs scalar engine+obs |",
         "|---|---|---|---:|---:|---:|---:|",
@@ -246,10 +247,11 @@ def markdown(result: dict) -> str:
         base = _rate(rows, r["env"], "engine+obs") if r["library"] == "deckzoo" else None
         vs = f"{rate / base:.1f}x" if base and r["loop"] != "engine+obs" else ""
         out.append(
-            f"| {r['library']} | {r['env']} | {r['loop']} "
+            f"| {r['library']} | {envs.label(r['env'])} | {r['loop']} "
             f"| {rate:,.0f} | {gps:,.1f} | {us:,.1f} | {vs} |"
         )
     out += [
+        *envs.note(),
         "",
         *results_page.charts(["throughput.png"], lambda _: "cost of one batched step against B"),
         "",
@@ -260,7 +262,7 @@ def markdown(result: dict) -> str:
     ]
     for m in result["memory"]:
         out.append(
-            f"| {m['env']} | {m['batch']} | {m['state_bytes_per_game']:,.0f} "
+            f"| {envs.label(m['env'])} | {m['batch']} | {m['state_bytes_per_game']:,.0f} "
             f"| {m['obs_mask_bytes_per_game']:,} |"
         )
     out += [
@@ -272,7 +274,8 @@ def markdown(result: dict) -> str:
     ]
     for t in result["targets"]:
         out.append(
-            f"| {t['target']} | {t['value']:,} | {t['goal']} | {'yes' if t['met'] else '**no**'} |"
+            f"| {envs.sub(t['target'])} | {t['value']:,} | {t['goal']} "
+            f"| {'yes' if t['met'] else '**no**'} |"
         )
     how = [
         f"`{meta['command']}` on {meta['date']}.",

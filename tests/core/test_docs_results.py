@@ -183,3 +183,63 @@ def test_no_heading_names_an_issue_number():
         if ISSUE_REF.search(heading)
     ]
     assert not found, "headings that name an issue:\n" + "\n".join(found)
+
+
+# ---- env versions --------------------------------------------------------------------------------
+HISTORY = re.compile(r"#{2,6} (How it was made|Lab notes|Version history)\s*$")
+SAYS_OLD = re.compile(r"\b(measured|trained) on\b", re.IGNORECASE)
+
+
+def _old_env_ids() -> re.Pattern:
+    """Every earlier version's env id of a registered game (``bigwig_v0`` while ``bigwig_v1`` is
+    current), as ``name_vN`` or PettingZoo's ``name-vN``."""
+    from deckzoo.envs import registry
+
+    old = [
+        f"{name}[_-]v{k}" for name, game in registry.games().items() for k in range(game.version)
+    ]
+    return re.compile(r"\b(?:" + "|".join(old) + r")\b") if old else re.compile(r"(?!x)x")
+
+
+def _units_outside_history(text: str) -> list[str]:
+    """The page's sentences and table cells, outside its history sections (a results page's
+    "How it was made" and "Lab notes", which quote the commands that were run; a rules page's
+    "Version history") and outside headings."""
+    kept, history_level = [], None
+    for line in text.splitlines():
+        heading = re.match(r"(#{1,6}) ", line)
+        if heading:
+            level = len(heading.group(1))
+            if history_level is not None and level <= history_level:
+                history_level = None
+            if HISTORY.match(line):
+                history_level = level
+            kept.append("")
+        elif history_level is None:
+            kept.append(line)
+    units = []
+    for block in re.split(r"\n\s*\n", "\n".join(kept)):
+        if block.lstrip().startswith("|"):
+            units += [cell for row in block.splitlines() for cell in _cells(row)]
+        else:
+            units += re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(*`†])", " ".join(block.split()))
+    return units
+
+
+def test_an_earlier_env_version_is_named_only_as_where_a_result_was_measured():
+    """The docs and results name each game's current env id. An earlier one (``bigwig_v0``) may
+    appear only (1) in a history section (see ``_units_outside_history``), or (2) in a sentence or
+    table cell that says the result was "measured on" or "trained on" it, before naming it; and
+    never in a heading. A table of results measured on an earlier version shows the game with a
+    dagger and says so under it (benchmarks/results_page.py, ``EnvLabels``)."""
+    old = _old_env_ids()
+    found = []
+    for path in _site_sources():
+        text = path.read_text()
+        where = path.relative_to(ROOT)
+        found += [f"{where}: heading {h}" for h in _headings(text) if old.search(h)]
+        for unit in _units_outside_history(text):
+            for m in old.finditer(unit):
+                if not SAYS_OLD.search(unit[: m.start()]):
+                    found.append(f"{where}: {m.group(0)} in {unit[:120]!r}")
+    assert not found, "earlier env versions named as envs:\n" + "\n".join(found)
