@@ -1,6 +1,13 @@
-"""The observation and global-state tables of docs/rules/<game>.md, generated from the layouts.
+"""The generated parts of docs/rules/<game>.md: the env's summary box, and the observation and
+global-state tables, printed from the code.
 
-Each page holds at least one table of each kind between the markers::
+Right under each page's title, between the markers ``<!-- env summary -->`` and
+``<!-- end env summary -->``, a box as PettingZoo's env pages have one: the import line, the env
+ids, the agents, the action and observation shapes (at the default player count), the global
+state and whether the game has a Parallel env, all read from the registry and the game's class
+(``summary``). A page without the box gets one under its title.
+
+Each page also holds at least one table of each kind between the markers::
 
     <!-- observation layout {"num_players": 4} -->
     | piece | shape | indices | encoding |
@@ -13,7 +20,7 @@ table is printed for. The piece, shape and index columns come from ``game.layout
 text, kept by piece name (a new piece gets an empty cell to fill in). The test suite checks that
 every registered game's page has such tables and that they match the code.
 
-    python -m deckzoo.envs.layout_docs [--root .]   # rewrite the tables (``make layout-tables``)
+    python -m deckzoo.envs.layout_docs [--root .]   # rewrite them (``make layout-tables``)
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ BLOCK = re.compile(
 STATE_BLOCK = re.compile(
     r"(<!-- state layout (\{.*?\}) -->\n)(.*?)(<!-- end state layout -->)", re.DOTALL
 )
+SUMMARY_BLOCK = re.compile(r"(<!-- env summary -->\n)(.*?)(<!-- end env summary -->)", re.DOTALL)
+TITLE = re.compile(r"\A# [^\n]*\n")
 _ROW = re.compile(r"^\| `([^`]+)` \|[^|]*\|[^|]*\|(.*)\|\s*$")
 
 
@@ -41,13 +50,63 @@ def notes_of(table: str) -> dict[str, str]:
     return {m.group(1): m.group(2).strip() for m in map(_ROW.match, table.splitlines()) if m}
 
 
+def players_text(game_cls) -> str:
+    """The supported player counts, runs joined: ``"2-6"``, ``"3-6, 10, 12"``."""
+    runs: list[list[int]] = []
+    for n in game_cls.supported_players():
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def summary_rows(game_cls) -> dict[str, str]:
+    """The summary box's rows (name -> Markdown cell), from the registry and the game's class at
+    its default player count."""
+    game = game_cls()
+    name, n = game_cls.env_name(), game.num_players
+    parallel = hasattr(registry.env_module(name), "parallel_env")
+    last = f"player_{n - 1}"
+    return {
+        "Import": f"`from deckzoo.envs import {name}`",
+        "Env id": (
+            f"`{name}`; PettingZoo `{registry.pettingzoo_id(game_cls)}`, "
+            f"Gymnasium `{registry.gym_id(game_cls)}`"
+        ),
+        "Players": f"{players_text(game_cls)} (default {n})",
+        "Agents": f"`player_0` ... `{last}` ({n} players)",
+        "Actions": f"`Discrete({game.num_actions})`",
+        "Observation": (
+            f"`observation` float32 `{game.observation_shape}`, `action_mask` int8 "
+            f"`({game.num_actions},)` ({n} players)"
+        ),
+        "Global state": f"`env.state()` float32 `{game.state_shape}` ({n} players)",
+        "Parallel API": (
+            f"yes: `{name}.parallel_env()`" if parallel else "no (AEC; turns are sequential)"
+        ),
+    }
+
+
+def summary(game_cls) -> str:
+    """The summary box: a two-column table of ``summary_rows``."""
+    rows = summary_rows(game_cls)
+    return "\n".join(["| | |", "|---|---|", *[f"| {k} | {v} |" for k, v in rows.items()]])
+
+
 def refresh(text: str, game_cls) -> str:
-    """``text`` with every marked table printed again from the code."""
+    """``text`` with the summary box and every marked table printed again from the code (a page
+    without a box gets one under its title)."""
 
     def table(m: re.Match, which: str) -> str:
         layout = getattr(game_cls(**json.loads(m.group(2))), which)
         return m.group(1) + layout.table(notes_of(m.group(3))) + "\n" + m.group(4)
 
+    if not SUMMARY_BLOCK.search(text) and TITLE.match(text):
+        title = TITLE.match(text).group(0)
+        box = "<!-- env summary -->\n<!-- end env summary -->\n"
+        text = title + "\n" + box + text[len(title) :]
+    text = SUMMARY_BLOCK.sub(lambda m: m.group(1) + summary(game_cls) + "\n" + m.group(3), text)
     text = BLOCK.sub(lambda m: table(m, "layout"), text)
     return STATE_BLOCK.sub(lambda m: table(m, "state_layout"), text)
 

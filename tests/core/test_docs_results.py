@@ -4,6 +4,10 @@
 * Every results page (benchmarks/results/*.md) opens with its tables and charts, narrow enough
   for the site's column, then says how it was made; lab notes come last; each page is what its
   writer in benchmarks/ makes of its saved results, so rerunning a benchmark keeps that order.
+* No heading names an issue number.
+* The docs and results name each game's current env id; an earlier one only where a result was
+  measured (or a policy trained) on it, or in a history section.
+* Each game's page opens with its env summary, as the env made from the registry is.
 """
 
 from __future__ import annotations
@@ -243,3 +247,45 @@ def test_an_earlier_env_version_is_named_only_as_where_a_result_was_measured():
                 if not SAYS_OLD.search(unit[: m.start()]):
                     found.append(f"{where}: {m.group(0)} in {unit[:120]!r}")
     assert not found, "earlier env versions named as envs:\n" + "\n".join(found)
+
+
+# ---- the env summary of each game's page --------------------------------------------------------
+SUMMARY = re.compile(r"<!-- env summary -->\n(.*?)<!-- end env summary -->", re.DOTALL)
+
+
+def _game_names() -> list[str]:
+    from deckzoo.envs import registry
+
+    return list(registry.games())
+
+
+@pytest.mark.parametrize("game", _game_names())
+def test_a_game_page_opens_with_its_env_summary_as_the_env_is(game):
+    """Under the title, PettingZoo's kind of box: import line, env ids, agents, action and
+    observation shapes at the default player count, global state, Parallel API; each checked here
+    against an env made from the registry (``make layout-tables`` prints the box)."""
+    from deckzoo.envs import registry
+
+    page = ROOT / "docs" / "rules" / f"{game}.md"
+    text = page.read_text()
+    box = SUMMARY.search(text)
+    assert box, f"{page.name} has no env summary (run `make layout-tables`)"
+    assert _blocks(text)[1].startswith("<!-- env summary -->"), f"{page.name}: not under the title"
+    rows = {cells[0]: cells[1] for cells in map(_cells, box.group(1).splitlines()[2:])}
+    name = registry.game_class(game).env_name()
+    env = registry.make(name)
+    agent = env.possible_agents[0]
+    actions = env.action_space(agent).n
+    observation = env.observation_space(agent)["observation"].shape
+    mask = env.observation_space(agent)["action_mask"].shape
+    parallel = hasattr(registry.env_module(name), "parallel_env")
+    assert rows["Import"] == f"`from deckzoo.envs import {name}`"
+    assert getattr(importlib.import_module("deckzoo.envs"), name).env  # the line imports
+    assert f"`{name}`" in rows["Env id"] and f"`{registry.pettingzoo_id(name)}`" in rows["Env id"]
+    assert f"`{env.possible_agents[-1]}`" in rows["Agents"]
+    assert f"({len(env.possible_agents)} players)" in rows["Agents"]
+    assert rows["Actions"] == f"`Discrete({actions})`"
+    assert f"`observation` float32 `{observation}`" in rows["Observation"]
+    assert f"`action_mask` int8 `{mask}`" in rows["Observation"]
+    assert f"`{env.state_space.shape}`" in rows["Global state"]
+    assert rows["Parallel API"].startswith("yes" if parallel else "no")
