@@ -133,6 +133,69 @@ class Origins:
             [[[k, p[:]] for k, p in plays] for plays in self.unattributed],
         )
 
+    # ---- checking a saved record ----------------------------------------------------------
+    def explains(self, hidden, pile, budget: int = 100_000) -> bool | None:
+        """Whether the record can be the history of this position: every seat's unseen cards
+        (``hidden[q]``: counts per kind, hand and face-down card) and every ambiguous play came
+        from a pile the seat drew from, in the numbers ``held`` says, the current draw pile's
+        cards (``pile``: counts per kind) are still in it, and nothing else is left in any pile.
+
+        A saved state is checked with this (saved.py): a record that no history explains makes a
+        later play raise in ``reveal`` or a determinization fail. It is an exact search (a card
+        at a time, most constrained first, identical cards placed in pile order so that no
+        placement is tried twice); None when ``budget`` placements did not settle it.
+        """
+        room = [h[:] for h in self.held]
+        supply = [lf[:] for lf in self.left]
+        last = supply[-1]
+        for k, c in enumerate(pile):
+            last[k] -= int(c)
+            if last[k] < 0:
+                return False
+        every = tuple(range(len(supply)))
+        items = [
+            (q, int(k), tuple(c)) for q, plays in enumerate(self.unattributed) for k, c in plays
+        ]
+        items += [
+            (q, k, every)
+            for q, row in enumerate(hidden)
+            for k, c in enumerate(row)
+            for _ in range(c)
+        ]
+        if any(sum(r) != sum(1 for q, _, _ in items if q == s) for s, r in enumerate(zip(*room))):
+            return False  # (zip(*room): per seat) a seat's places must be exactly its cards
+        if sum(map(sum, supply)) != len(items):
+            return False
+
+        def options(item):
+            q, k, candidates = item
+            return sum(1 for b in candidates if room[b][q] and supply[b][k])
+
+        items.sort(key=lambda item: (options(item), item))
+        steps = [budget]
+
+        def place(i: int, first: int) -> bool | None:
+            if i == len(items):
+                return True
+            steps[0] -= 1
+            if steps[0] < 0:
+                return None
+            q, k, candidates = items[i]
+            for b in candidates:
+                if b < first or not (room[b][q] and supply[b][k]):
+                    continue
+                room[b][q] -= 1
+                supply[b][k] -= 1
+                same = i + 1 < len(items) and items[i + 1] == items[i]
+                found = place(i + 1, b if same else 0)
+                room[b][q] += 1
+                supply[b][k] += 1
+                if found is not False:
+                    return found
+            return False
+
+        return place(0, 0)
+
     # ---- determinize --------------------------------------------------------------------
     def deal_hidden(
         self, player: int, own: list[int], pile_size: int, rng: np.random.Generator
