@@ -41,7 +41,8 @@ workers or backend, and games of later boards that were already running are drop
 Processes. ``workers > 1`` plays games in a ``spawn`` process pool (agents are built inside the
 workers from their specs); workers ignore SIGINT, and Ctrl-C (or SIGTERM) in the parent stops the
 pool and keeps every finished game: the results are summarised and written as usual, marked
-``interrupted``.
+``interrupted``. Only the first signal interrupts (``StopSignals``): later ones, and any once play
+has ended, are ignored, so a second Ctrl-C cannot cut the summary, the table or the files short.
 
 Backends. ``game_tasks(cfg)`` is the whole run as a list of self-contained tasks (plain dicts) and
 ``play_task(task)`` plays one of them, so any backend that can run a function on a dict plays the
@@ -52,18 +53,24 @@ as the local backends (``comparable(record)`` drops the timings, the only fields
 Output (``out`` directory): ``games.csv`` and ``games.json`` (one record per game: seed, label
 and spec per seat, scores, winners, returns, steps, seconds), ``summary.json``,
 ``summary.md`` (the table and the configuration) and ``win_share.png`` (win share per agent
-with its 95% Wilson interval and the uniform share ``1/P``).
+with its 95% Wilson interval and the uniform share ``1/P``). ``deckzoo arena`` creates the folder
+before the first game (``ResultsWriter``) and appends each game to games.csv as it finishes, so
+even a run killed outright keeps its finished games.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import itertools
 import json
 import multiprocessing as mp
+import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -364,6 +371,7 @@ def play_task(task: dict, make=make_agent) -> dict:
             "think_cpu_seconds": res.think_cpu_seconds,
             "max_think_cpu_seconds": res.max_think_cpu_seconds,
             "seconds": time.perf_counter() - t0,
+            "truncated": res.truncated,
         }
     )
     if actions is not None:
@@ -375,17 +383,60 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def _on_sigterm(handler):
-    """Install ``handler`` for SIGTERM (main thread only); returns what to restore, or None."""
+class StopSignals:
+    """Ctrl-C and SIGTERM while an arena runs (``stop_signals``): the first stops play
+    (``KeyboardInterrupt``); every later one, and any after ``shield()``, is only counted.
+
+    Stopping is followed by work that must not be cut short: terminating the pool, summarising
+    the finished games, printing the table and writing the results. A second Ctrl-C raised inside
+    that work lost everything, and ``timeout -s INT`` signals twice (the process, then its
+    group), as does an impatient user. So once play has stopped, or the wrap-up has begun, nothing
+    interrupts it; ``kill -9`` still does, and the games appended to games.csv survive even that
+    (``ResultsWriter``)."""
+
+    def __init__(self):
+        self.count = 0
+        self.shielded = False
+
+    def handle(self, signum, frame):
+        self.count += 1
+        if self.count == 1 and not self.shielded:
+            raise KeyboardInterrupt
+
+    def shield(self) -> None:
+        """From now on signals are counted, never raised."""
+        self.shielded = True
+
+
+_ACTIVE_STOP: list[StopSignals] = []  # the installed one, if any
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[StopSignals]:
+    """A ``StopSignals`` handling SIGINT and SIGTERM for the block (main thread only: elsewhere
+    signals stay as they were), the previous handlers restored after it. Inside another block it
+    is that block's, so ``run_arena`` inside ``deckzoo arena`` shares the command's, and the
+    command's wrap-up after ``run_arena`` returns stays shielded."""
     import threading
 
+    if _ACTIVE_STOP:
+        yield _ACTIVE_STOP[-1]
+        return
+    stop = StopSignals()
     if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, handler)
+        yield stop
+        return
+    previous = {sig: signal.signal(sig, stop.handle) for sig in STOP_SIGNALS}
+    _ACTIVE_STOP.append(stop)
+    try:
+        yield stop
+    finally:
+        _ACTIVE_STOP.remove(stop)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def check_arena(cfg: ArenaConfig):
@@ -444,7 +495,6 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     tasks = game_tasks(cfg, n)
     monitor = _monitor(cfg, n, type(game).score_sign)
     records: list[dict] = []
-    interrupted = False
     bar = None
     if cfg.backend == "ray":
         from .ray_cluster import require_ray
@@ -455,10 +505,23 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
 
         bar = tqdm(total=len(tasks), desc=f"{game.name} {n}p", unit="game", dynamic_ncols=True)
     t0 = time.perf_counter()
+    with stop_signals() as stop:  # shielded once play ends: a caller's wrap-up inside it too
+        interrupted = _play(cfg, tasks, records, on_record, bar, monitor, stop)
+    records, stopping = _counted(records, monitor)
+    sign = type(game).score_sign
+    summary = summarize(records, n, sign) if records else []
+    paired = paired_summary(records, sign) if cfg.duplicate and records else None
+    return ArenaResult(
+        cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0, paired, stopping
+    )
+
+
+def _play(cfg: ArenaConfig, tasks, records: list[dict], on_record, bar, monitor, stop) -> bool:
+    """Play ``tasks`` on the configured backend into ``records``; True if stopped by Ctrl-C or
+    SIGTERM. ``stop`` (``StopSignals``) is shielded the moment play ends, however it ends, so
+    the pool is always terminated rather than orphaned and the finished games always kept."""
     pool = results = None
-    # SIGTERM (kill, a scheduler's timeout) is handled like Ctrl-C: the pool is terminated rather
-    # than orphaned, and the finished games are kept.
-    previous = _on_sigterm(_interrupt)
+    interrupted = False
     try:
         if cfg.backend == "ray":
             from .arena_ray import ray_records
@@ -480,25 +543,20 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         if pool is not None:
             pool.close()
             pool.join()
+            pool = None
     except KeyboardInterrupt:
+        stop.shield()
         interrupted = True
         if hasattr(results, "close"):  # the Ray generator cancels its tasks when closed
             results.close()
-        if pool is not None:
+    finally:
+        stop.shield()
+        if pool is not None:  # interrupted, or an error: no worker outlives the run
             pool.terminate()
             pool.join()
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
         if bar is not None:
             bar.close()
-    records, stopping = _counted(records, monitor)
-    sign = type(game).score_sign
-    summary = summarize(records, n, sign) if records else []
-    paired = paired_summary(records, sign) if cfg.duplicate and records else None
-    return ArenaResult(
-        cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0, paired, stopping
-    )
+    return interrupted
 
 
 def _collect(results, records: list[dict], on_record, bar, monitor) -> None:
@@ -728,35 +786,104 @@ def check_out_dir(out: str | Path, force: bool = False) -> Path:
     return out
 
 
+def _csv_header(num_players: int) -> list[str]:
+    return (
+        ["index", "seed"]
+        + [f"seat_{s}" for s in range(num_players)]
+        + [f"score_{s}" for s in range(num_players)]
+        + ["winners", "steps", "seconds"]
+    )
+
+
+def _csv_row(r: dict) -> list:
+    return [
+        r["index"],
+        r["seed"],
+        *r["seats"],
+        *r["scores"],
+        ";".join(map(str, r["winners"])),
+        r["steps"],
+        f"{r['seconds']:.4f}",
+    ]
+
+
+class ResultsWriter:
+    """The ``--out`` folder of a run in progress. Created and written to before the first game
+    (``ConfigError`` in one line if it cannot be, instead of a traceback after the last game), and
+    ``add`` appends each finished game to games.csv at once (in the order games finish), so a run
+    stopped by any means, ``kill -9`` included, leaves its finished games. ``write_results``
+    rewrites every file from the run's result at the end, games.csv in game order.
+
+    Earlier results in the folder (allowed by ``force``) are removed first, so that a run that
+    dies never leaves its games beside an older run's summary."""
+
+    def __init__(self, out: str | Path, num_players: int, force: bool = False):
+        self.out = check_out_dir(out, force)
+        self.failed: str | None = None
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            for name in RESULT_FILES:
+                (self.out / name).unlink(missing_ok=True)
+            self._file = open(self.out / "games.csv", "w", newline="")  # noqa: SIM115 - see close
+            self._csv = csv.writer(self._file)
+            self._csv.writerow(_csv_header(num_players))
+            self._file.flush()
+        except OSError as e:
+            raise ConfigError(
+                f"arena: --out {str(out)!r} cannot be created or written ({_why(e)}); "
+                "give a folder you can write to"
+            ) from None
+
+    def add(self, record: dict) -> None:
+        """Append one finished game. A failure (a full disk) is said once and does not stop the
+        run: its games are still in memory, and written at the end if the disk allows."""
+        if self.failed is not None:
+            return
+        try:
+            self._csv.writerow(_csv_row(record))
+            self._file.flush()
+        except OSError as e:
+            self.failed = _why(e)
+            print(
+                f"arena: cannot append to {self.out / 'games.csv'}: {self.failed}", file=sys.stderr
+            )
+
+    def close(self) -> None:
+        try:
+            self._file.close()
+        except OSError:
+            pass  # the final write_results reports what is wrong with the folder
+
+
+def _why(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a run killed while writing its results keeps the
+    games.csv appended so far rather than a truncated one."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, newline="" if path.suffix == ".csv" else None)
+    os.replace(tmp, path)
+
+
 def write_results(result: ArenaResult, out: str | Path) -> Path:
+    """Every result file of ``result`` in ``out`` (created if needed), each replaced whole."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     n = result.num_players
-    with open(out / "games.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(
-            ["index", "seed"]
-            + [f"seat_{s}" for s in range(n)]
-            + [f"score_{s}" for s in range(n)]
-            + ["winners", "steps", "seconds"]
-        )
-        for r in result.records:
-            w.writerow(
-                [
-                    r["index"],
-                    r["seed"],
-                    *r["seats"],
-                    *r["scores"],
-                    ";".join(map(str, r["winners"])),
-                    r["steps"],
-                    f"{r['seconds']:.4f}",
-                ]
-            )
-    (out / "games.json").write_text(
-        json.dumps({"config": asdict(result.config), "records": result.records}, indent=1)
+    table = io.StringIO(newline="")
+    w = csv.writer(table)
+    w.writerow(_csv_header(n))
+    for r in result.records:
+        w.writerow(_csv_row(r))
+    _atomic_text(out / "games.csv", table.getvalue())
+    _atomic_text(
+        out / "games.json",
+        json.dumps({"config": asdict(result.config), "records": result.records}, indent=1),
     )
-    (out / "summary.json").write_text(json.dumps(result.to_dict(), indent=1))
-    (out / "summary.md").write_text(summary_markdown(result))
+    _atomic_text(out / "summary.json", json.dumps(result.to_dict(), indent=1))
+    _atomic_text(out / "summary.md", summary_markdown(result))
     if result.summary:
         plot_win_share(
             result.summary,
@@ -769,6 +896,7 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
 __all__ = [
     "ArenaConfig",
     "ArenaResult",
+    "ResultsWriter",
     "board_size",
     "check_arena",
     "check_out_dir",
@@ -782,6 +910,7 @@ __all__ = [
     "run_arena",
     "schedule",
     "schedule_length",
+    "stop_signals",
     "summary_markdown",
     "write_results",
 ]

@@ -2,8 +2,9 @@
 
 Plays seeded games between agents on the engine, rotating seats, and prints a table of win
 shares (95% intervals) and ratings. With --out it writes games.csv, games.json, summary.json,
-summary.md and win_share.png there. Ctrl-C stops early: the games that finished are summarised
-and written as usual, and the exit status is 130.
+summary.md and win_share.png there; games.csv gets each game as it finishes. Ctrl-C (or SIGTERM)
+stops early: the games that finished are summarised, printed and written as usual, however many
+more signals follow, and the exit status is 130.
 
 With --duplicate the games come in boards: one deal played in every seating of the line-up with
 the same chance events, so the luck of the cards is shared, and the summary adds paired
@@ -30,15 +31,7 @@ from .registry import agent_kinds
 
 
 def run(args) -> int:
-    from .arena import (
-        ArenaConfig,
-        check_arena,
-        check_out_dir,
-        print_summary,
-        run_arena,
-        schedule_length,
-        write_results,
-    )
+    from .arena import ArenaConfig, check_out_dir, stop_signals
 
     pair = args.until_separated.split(",") if args.until_separated else None
     if args.max_games is not None and pair is None:
@@ -61,6 +54,22 @@ def run(args) -> int:
     )
     if args.out:
         check_out_dir(args.out, args.force)
+    # From here Ctrl-C and SIGTERM stop play once; any further ones are ignored until the
+    # finished games are summarised, printed and written (agents.arena.StopSignals).
+    with stop_signals():
+        return _run(args, cfg)
+
+
+def _run(args, cfg) -> int:
+    from .arena import (
+        ResultsWriter,
+        check_arena,
+        print_summary,
+        run_arena,
+        schedule_length,
+        write_results,
+    )
+
     game = check_arena(cfg)  # every ConfigError is one line and exit status 2 (deckzoo.agents.cli)
     cycle = schedule_length(len(cfg.agents), game.num_players, cfg.seating)
     if cfg.games % cycle:
@@ -70,7 +79,12 @@ def run(args) -> int:
             "so seats are not perfectly balanced",
             file=sys.stderr,
         )
-    result = run_arena(cfg)
+    writer = ResultsWriter(args.out, game.num_players, args.force) if args.out else None
+    try:
+        result = run_arena(cfg, on_record=writer.add if writer else None)
+    finally:
+        if writer is not None:
+            writer.close()
     if result.interrupted:
         print(f"interrupted: keeping {len(result.records)} finished games", file=sys.stderr)
     if not result.records:
@@ -96,7 +110,13 @@ def run(args) -> int:
 
         print_paired(result)
     if args.out:
-        out = write_results(result, args.out)
+        try:
+            out = write_results(result, args.out)
+        except OSError as e:
+            raise ConfigError(
+                f"arena: the results could not be written to {args.out!r} "
+                f"({e.strerror or e}); the table above has them"
+            ) from None
         names = ("games.csv", "games.json", "summary.md", "summary.json", "win_share.png")
         written = ", ".join(n for n in names if (out / n).exists())
         print(f"results written to {out}/ ({written})")
