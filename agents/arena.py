@@ -65,6 +65,7 @@ import csv
 import io
 import itertools
 import json
+import math
 import multiprocessing as mp
 import os
 import signal
@@ -79,7 +80,7 @@ import numpy as np
 
 from deckzoo.envs.core.errors import ConfigError
 
-from .duplicate import SeparationMonitor, paired_summary
+from .duplicate import MIN_BOARDS, SeparationMonitor, format_interval, paired_summary
 from .match import play_match
 from .registry import make_agent
 from .stats import RATING_ORDERS, summarize
@@ -638,7 +639,12 @@ def summary_markdown(result: ArenaResult) -> str:
 
 
 def _ci(d: dict, digits: int = 3) -> str:
-    return f"{d['mean']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+    return format_interval(d, digits)
+
+
+def _number(x: float, spec: str, suffix: str = "") -> str:
+    """``x`` formatted, or ``n/a`` where it could not be estimated (too few boards, no spread)."""
+    return "n/a" if x is None or math.isnan(x) else f"{x:{spec}}{suffix}"
 
 
 def paired_markdown(result: ArenaResult) -> list[str]:
@@ -650,7 +656,9 @@ def paired_markdown(result: ArenaResult) -> list[str]:
         "",
         (
             f"- {p['boards']} boards, {p['games']} games; each board is one deal in every seating "
-            "with the same chance events; intervals are 95% t intervals over board means"
+            "with the same chance events; intervals are 95% t intervals over board means, none "
+            f"from fewer than {MIN_BOARDS} boards, Wilson score intervals where the boards show "
+            "no spread"
         ),
         "- ratings: openskill with each board one game (board win share, then board score)",
         "",
@@ -675,8 +683,8 @@ def paired_markdown(result: ArenaResult) -> list[str]:
             lines.append(
                 f"| {q['a']} vs {q['b']} | {q['boards']} | {q['games']} | "
                 f"{_ci(q['ahead_share'])} | {_ci(q['score_diff'], 2)} | "
-                f"{q['score_diff_unpaired']['half_width']:.2f} | "
-                f"{q['variance_reduction']:.2f}x |"
+                f"{_number(q['score_diff_unpaired']['half_width'], '.2f')} | "
+                f"{_number(q['variance_reduction'], '.2f', 'x')} |"
             )
     st = result.stopping
     if st is not None:

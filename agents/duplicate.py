@@ -11,6 +11,8 @@ here therefore averages within a board first and computes intervals over boards:
 - per pair (A, B): per game, A's "ahead of B" share (1 ahead, 1/2 level, 0 behind, averaged over
   their seats) and score difference (A's seats' mean minus B's), averaged per board, with
   t intervals over boards;
+- no interval (nor variance reduction) from fewer than ``MIN_BOARDS`` boards, and no zero-width
+  t interval from boards that all agree (``mean_interval``);
 - the variance reduction of the pairing: a game's score difference has variance ``v_game`` (what
   an arena of independent deals averages, ``v_game / G`` for ``G`` games); a board's mean of ``k``
   games has variance ``v_board``, ``v_board / B`` for ``B`` boards, ``k v_board`` per game. Their
@@ -33,7 +35,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .confseq import ALPHA, BettingCS
-from .stats import Z95, ranks_from_result, rate_games, win_credit
+from .stats import Z95, ranks_from_result, rate_games, wilson_interval, win_credit
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -82,19 +84,71 @@ def _normal_quantile(p: float) -> float:
     return NormalDist().inv_cdf(p)
 
 
-def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = None) -> dict:
-    """Mean of ``values`` with its 95% t interval (``nan`` ends for fewer than two), its ends
-    clipped to ``bounds`` when the values have them (a share lies in [0, 1])."""
+MIN_BOARDS = 5
+"""The fewest units (boards; games for the unpaired numbers) an interval is given for. Below it
+the mean is reported with no interval: a t interval from 2-4 units rests on a spread estimated
+from 1-3 degrees of freedom, and when those few units agree (two boards of the same result, which
+duplicate play makes common) it has zero width, e.g. "[1.000, 1.000]" from two boards."""
+
+
+def mean_interval(
+    values: Sequence[float],
+    bounds: tuple[float, float] | None = None,
+    min_n: int = MIN_BOARDS,
+    unit: str = "boards",
+) -> dict:
+    """Mean of ``values`` with its 95% interval, ends clipped to ``bounds`` when the values have
+    them (a share lies in [0, 1]).
+
+    The interval is Student's t over the values (``method: "t"``), except where that says
+    nothing: with fewer than ``min_n`` values, or values with no spread at all, where the t
+    interval has zero width whatever their number. Then, for bounded values with no spread, the
+    Wilson score interval of the mean as a share of ``bounds`` over ``n`` trials (``"wilson"``:
+    Bernoulli values have the largest variance a mean in the bounds can have, so it errs wide);
+    otherwise no interval: ``low``/``high``/``half_width`` are ``nan`` and ``unavailable`` says
+    why (``"2 boards; need >= 5"``, ``"no spread over 8 boards"``), for reports to print instead
+    of an interval."""
     x = np.asarray(values, dtype=np.float64)
     n = len(x)
     mean = float(x.mean()) if n else math.nan
-    if n < 2:
-        return {"mean": mean, "low": math.nan, "high": math.nan, "half_width": math.nan, "n": n}
-    half = t_quantile(0.975, n - 1) * float(x.std(ddof=1)) / math.sqrt(n)
+    if n < min_n:
+        return _no_interval(mean, n, f"{n} {unit}; need >= {min_n}")
+    sd = float(x.std(ddof=1))
+    if sd == 0.0:
+        if bounds is None or bounds[1] <= bounds[0]:
+            return _no_interval(mean, n, f"no spread over {n} {unit}")
+        lo_b, width = bounds[0], bounds[1] - bounds[0]
+        lo, hi = wilson_interval(min(max((mean - lo_b) / width, 0.0), 1.0) * n, n)
+        low, high = lo_b + lo * width, lo_b + hi * width
+        return _interval(mean, low, high, max(mean - low, high - mean), n, "wilson")
+    half = t_quantile(0.975, n - 1) * sd / math.sqrt(n)
     low, high = mean - half, mean + half
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
-    return {"mean": mean, "low": low, "high": high, "half_width": half, "n": n}
+    return _interval(mean, low, high, half, n, "t")
+
+
+def _interval(mean, low, high, half, n, method, unavailable=None) -> dict:
+    return {
+        "mean": mean,
+        "low": low,
+        "high": high,
+        "half_width": half,
+        "n": n,
+        "method": method,
+        "unavailable": unavailable,
+    }
+
+
+def _no_interval(mean: float, n: int, why: str) -> dict:
+    return _interval(mean, math.nan, math.nan, math.nan, n, None, why)
+
+
+def format_interval(d: dict, digits: int = 3) -> str:
+    """``mean [low, high]``, or ``mean, n/a (why)`` where ``mean_interval`` gave none."""
+    if d.get("unavailable"):
+        return f"{d['mean']:.{digits}f}, n/a ({d['unavailable']})"
+    return f"{d['mean']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
 
 
 def board_key(rec: dict):
@@ -170,7 +224,7 @@ def pair_summary(boards: list[list[dict]], a: str, b: str, score_sign: int = 1) 
     games = [x for g in per_board for x in g]
     ahead = mean_interval([np.mean([x[0] for x in g]) for g in per_board], (0.0, 1.0))
     diff = mean_interval([np.mean([x[1] for x in g]) for g in per_board])
-    unpaired = mean_interval([x[1] for x in games])
+    unpaired = mean_interval([x[1] for x in games], unit="games")
     k = len(games) / len(per_board)
     v_game = float(np.var([x[1] for x in games], ddof=1)) if len(games) > 1 else math.nan
     v_board = (
@@ -178,7 +232,8 @@ def pair_summary(boards: list[list[dict]], a: str, b: str, score_sign: int = 1) 
         if len(per_board) > 1
         else math.nan
     )
-    reduction = v_game / (k * v_board) if v_board > 0 else math.nan
+    enough = len(per_board) >= MIN_BOARDS  # a variance from fewer boards is no estimate
+    reduction = v_game / (k * v_board) if v_board > 0 and enough else math.nan
     return {
         "a": a,
         "b": b,
@@ -289,9 +344,11 @@ class SeparationMonitor:
 
 
 __all__ = [
+    "MIN_BOARDS",
     "SeparationMonitor",
     "ahead_share",
     "board_ratings",
+    "format_interval",
     "group_boards",
     "mean_interval",
     "pair_games",

@@ -10,15 +10,26 @@ import math
 import numpy as np
 import pytest
 
-from deckzoo.agents.arena import ArenaConfig, board_size, comparable, game_tasks, run_arena
+from deckzoo.agents.arena import (
+    ArenaConfig,
+    ArenaResult,
+    board_size,
+    comparable,
+    game_tasks,
+    paired_markdown,
+    run_arena,
+)
 from deckzoo.agents.cli import main
 from deckzoo.agents.duplicate import (
+    MIN_BOARDS,
     ahead_share,
+    format_interval,
     mean_interval,
     paired_summary,
     t_quantile,
 )
 from deckzoo.agents.replay import arena_replay, final_state
+from deckzoo.agents.stats import summarize, wilson_interval
 from deckzoo.envs import GAMES, ConfigError, registry
 from deckzoo.envs.core.game import KeyedChance
 
@@ -221,9 +232,63 @@ def test_t_quantiles():
     for df, want in [(1, 12.706), (2, 4.303), (3, 3.182), (5, 2.571), (10, 2.228), (30, 2.042)]:
         assert t_quantile(0.975, df) == pytest.approx(want, abs=1e-3)
     assert t_quantile(0.975, 10**6) == pytest.approx(1.96, abs=1e-3)
-    m = mean_interval([1.0, 2.0, 3.0])
+    m = mean_interval([1.0, 2.0, 3.0], min_n=2)
     assert m["mean"] == 2.0 and m["half_width"] == pytest.approx(4.303 / math.sqrt(3), abs=1e-3)
-    assert math.isnan(mean_interval([1.0])["low"])
+    assert m["method"] == "t" and m["unavailable"] is None
+    assert math.isnan(mean_interval([1.0], min_n=1)["low"])  # one value: no spread, no bounds
+
+
+def test_no_interval_from_fewer_than_min_boards():
+    """Two boards with one result gave "[1.000, 1.000]": a t interval from one degree of
+    freedom over values that agree. Below MIN_BOARDS there is no interval, and it says why."""
+    assert MIN_BOARDS == 5
+    for n in range(MIN_BOARDS):
+        m = mean_interval([1.0] * n, (0.0, 1.0))
+        assert math.isnan(m["low"]) and math.isnan(m["high"]) and math.isnan(m["half_width"])
+        assert m["unavailable"] == f"{n} boards; need >= {MIN_BOARDS}"
+    two = mean_interval([1.0, 1.0], (0.0, 1.0))
+    assert format_interval(two) == "1.000, n/a (2 boards; need >= 5)"
+    assert mean_interval([0.2, 0.9], unit="games")["unavailable"] == "2 games; need >= 5"
+
+
+def test_boards_that_all_agree_get_no_zero_width_interval():
+    """Bounded values with no spread get the Wilson score interval over the boards; unbounded
+    ones get none."""
+    ones = mean_interval([1.0] * 6, (0.0, 1.0))
+    assert ones["method"] == "wilson" and ones["high"] == 1.0
+    assert ones["low"] == pytest.approx(wilson_interval(6, 6)[0]) and ones["low"] < 0.7
+    level = mean_interval([0.5] * 8, (0.0, 1.0))
+    assert level["low"] < 0.5 < level["high"]
+    scaled = mean_interval([3.0] * 6, (-3.0, 3.0))  # the top of its bounds, as a share: 1
+    assert scaled["low"] == pytest.approx(-3.0 + 6.0 * wilson_interval(6, 6)[0])
+    flat = mean_interval([2.5] * 9)
+    assert flat["unavailable"] == "no spread over 9 boards" and math.isnan(flat["low"])
+    assert format_interval(flat, 2) == "2.50, n/a (no spread over 9 boards)"
+
+
+def test_an_interval_is_never_zero_width():
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        values = rng.choice([0.0, 0.5, 1.0], size=int(rng.integers(0, 12)), p=[0.05, 0.05, 0.9])
+        for bounds in [(0.0, 1.0), None]:
+            m = mean_interval(values, bounds)
+            assert m["unavailable"] or m["high"] > m["low"], (values, bounds, m)
+
+
+def test_the_report_of_two_boards_says_n_a():
+    records = [
+        _rec(2 * b + i, b, seats, scores)
+        for b in range(2)
+        for i, (seats, scores) in enumerate(((["A", "B"], [3.0, 1.0]), (["B", "A"], [1.0, 3.0])))
+    ]
+    res = ArenaResult(
+        ArenaConfig("gobig", ["A", "B"], games=4, players=2, duplicate=True),
+        "gobig", 2, records, summarize(records, 2), False, 0.0, paired_summary(records),
+    )  # fmt: skip
+    md = "\n".join(paired_markdown(res))
+    assert "[1.000, 1.000]" not in md and "1.000, n/a (2 boards; need >= 5)" in md
+    pair = res.paired["pairs"][0]
+    assert math.isnan(pair["variance_reduction"])  # from two boards: no estimate either
 
 
 def test_ahead_share_counts_every_pair_of_seats():
