@@ -125,27 +125,77 @@ def derive_seed(*keys: int) -> int:
     return int(np.random.SeedSequence(list(keys)).generate_state(1, np.uint64)[0] >> 1)
 
 
-def evaluate(agent, game, opponent: str, games: int, seed: int) -> dict:
+def evaluate(agent, game, opponent: str, games: int, seed: int, engine: str = "auto") -> dict:
     """Play ``games`` games on the engine: ``agent`` in seat g mod P of game g, fresh ``opponent``
     agents elsewhere. Returns the agent's win share (ties split) with its 95% Wilson interval. A
     game the engine cuts off at its declared cap (``max_game_length``: Midgard's
     ``max_decisions``, where a greedy policy can cycle through cancellable decisions) counts as a
-    loss; ``abandoned`` says how many."""
+    loss; ``abandoned`` says how many.
+
+    The games are the arena's (``deckzoo.agents.evaluation``): a policy learner and opponents
+    with batched forms play many games at once, one forward pass for all the learner's rows;
+    ``engine`` as the arena's (``scalar``: one game at a time). Either way game g has the same
+    deal and opponent seeds."""
+    from deckzoo.agents.evaluation.batched import choose_engine, play_batched
+    from deckzoo.agents.evaluation.forms import BatchedForm, PolicyRows
+
     n = game.num_players
     rng = np.random.default_rng(seed)
     agent.seed(int(rng.integers(2**63)))
-    total, steps, abandoned = 0.0, 0, 0
-    labels = [opponent] * n
+    tasks = []
     for g in range(games):
-        seat = g % n
-        agents = [make_agent(opponent, type(game).name, int(rng.integers(2**63))) for _ in range(n)]
-        agents[seat] = agent
-        result = play_match(game, agents, labels, int(rng.integers(2**63)))
-        steps += result.steps
-        if result.truncated:
+        specs = [opponent] * n
+        specs[g % n] = LEARNER
+        agent_seeds = [int(x) for x in rng.integers(2**63, size=n)]
+        game_seed = int(rng.integers(2**63))
+        tasks.append(
+            {
+                "index": g,
+                "seed": game_seed,
+                "seats": specs,
+                "specs": specs,
+                "agent_seeds": agent_seeds,
+            }
+        )
+    forms = {}
+    if getattr(agent, "weights", None) is not None:
+        rows = PolicyRows(agent.weights, bool(agent.deterministic))
+        forms[LEARNER] = BatchedForm(LEARNER, rows, bool(agent.deterministic))
+    mode = "scalar"
+    if forms:
+        mode, _ = choose_engine(game, [LEARNER, opponent], engine, forms)
+    if mode == "batched":
+        records = list(play_batched(tasks, game, seed=int(rng.integers(2**63)), forms=forms))
+    else:
+        records = [_play_scalar(agent, game, t) for t in tasks]
+    return _evaluation_row(records, opponent, games, n)
+
+
+def _play_scalar(agent, game, task: dict) -> dict:
+    seat = task["specs"].index(LEARNER)
+    agents = [
+        agent if s == LEARNER else make_agent(s, type(game).name, sd)
+        for s, sd in zip(task["specs"], task["agent_seeds"])
+    ]
+    result = play_match(game, agents, task["seats"], task["seed"])
+    return {
+        "index": task["index"],
+        "specs": task["specs"],
+        "winners": result.winners,
+        "steps": result.steps,
+        "truncated": result.truncated,
+        "learner_seat": seat,
+    }
+
+
+def _evaluation_row(records: list[dict], opponent: str, games: int, n: int) -> dict:
+    total, steps, abandoned = 0.0, 0, 0
+    for r in records:
+        steps += r["steps"]
+        if r["truncated"]:
             abandoned += 1
         else:
-            total += win_credit(result.winners, seat)
+            total += win_credit(r["winners"], r["specs"].index(LEARNER))
     lo, hi = wilson_interval(total, games)
     return {
         "opponent": opponent,

@@ -56,17 +56,26 @@ def decide(
     lanes: np.ndarray,
     mask: np.ndarray,
     rng: np.random.Generator,
+    ties=None,
 ) -> np.ndarray:
     """The heuristic's action for the current player of each of ``lanes`` (every lane must be at
     a decision); ``mask`` is the engine's legal mask for those lanes, ``(len(lanes), A)``; ties
-    among the best plays are broken uniformly with ``rng``."""
+    among the best plays are broken uniformly with ``rng``, or by ``ties(rows, top)`` where given
+    (the rows of ``lanes`` that tie and their ``(k, 21)`` best plays -> one play each: the arena
+    breaks them with each seat's own scalar generator, so it makes the scalar agent's moves)."""
     lanes = np.asarray(lanes, dtype=np.int64)
     out = np.zeros(len(lanes), dtype=np.int64)
     phase = engine.phase[lanes]
     play = np.flatnonzero(phase == PHASE_PLAY)
     if len(play):
         top = best_plays(engine, lanes[play], mask[play])
-        out[play] = _pick(top, rng)
+        if ties is None:
+            out[play] = _pick(top, rng)
+        else:
+            out[play] = top.argmax(axis=1)
+            tied = np.flatnonzero(top.sum(axis=1) > 1)
+            if len(tied):
+                out[play[tied]] = ties(play[tied], top[tied])
     draw = np.flatnonzero(phase == PHASE_DRAW)
     if len(draw):
         out[draw] = _draw(engine, lanes[draw])

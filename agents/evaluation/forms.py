@@ -1,0 +1,169 @@
+"""Batched forms of agents: one call decides every lane a spec plays, whatever its seat.
+
+``batched_form(spec, game)`` returns a ``BatchedForm`` for the specs that have one: ``random``,
+``heuristic`` where the game's heuristic has a batched twin (agents/batched.py), and policy files
+(``ppo:PATH[:sample]``, ``zoo:GAME[:sample]``). Anything else (ISMCTS, user agents) has none and
+plays as its scalar self, one position at a time.
+
+A form answers as the scalar agent of the same spec would in each lane, with one difference that
+cannot be avoided: where the scalar agent draws a random number (random moves, a sampled policy,
+a heuristic's tie breaks) the form draws from its own generator, so it makes the same choices
+with the same probabilities but not the same draws. Deterministic agents (greedy policies, the
+deterministic heuristics) make exactly the scalar agent's moves, so an arena run gives the same
+records on either engine.
+
+A greedy policy decides its rows with one matrix product (torch where it is installed, else
+numpy). The scalar agent sums its products in another order, so two logits within rounding of
+each other could order differently; rows whose best two legal logits are that close are decided
+again by the scalar agent's own arithmetic (``PolicyWeights.legal_logits``), which keeps greedy
+play identical to the scalar agent's, move for move, at the cost of a few rows.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..batched import batched_agent
+from ..registry import make_agent
+
+#: rows whose best two legal logits differ by less than this (relative) are decided again with
+#: the scalar agent's arithmetic; float32 products in another order differ by far less
+TIE_TOLERANCE = 1e-4
+
+POLICY_KINDS = ("ppo", "zoo")
+
+
+@dataclass
+class BatchedForm:
+    """An agent spec's batched decision: ``decide(engine, lanes, mask, rng) -> actions``.
+
+    ``engine`` is a batched engine (or ``ScalarLanes``) whose lanes ``lanes`` are each at a
+    decision of the seat this form plays there; ``mask`` is ``(len(lanes), A)``."""
+
+    spec: str
+    decide: object
+    deterministic: bool
+    #: the decide function takes ``ties(rows, top)``: ties broken as the scalar agent breaks them
+    scalar_ties: bool = False
+
+
+def random_decide(engine, lanes, mask, rng) -> np.ndarray:
+    """Uniform over each row's legal actions."""
+    return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+
+
+class PolicyRows:
+    """A policy file deciding rows of observations in one pass (greedy or sampled)."""
+
+    def __init__(self, weights, deterministic: bool):
+        self.weights, self.deterministic = weights, deterministic
+        self._torch = _torch_layers(weights)
+        self._head_t = None
+
+    def last_hidden(self, obs: np.ndarray) -> np.ndarray:
+        """The input of the head for rows of observations."""
+        w = self.weights
+        x = np.asarray(obs, dtype=np.float32)
+        if w.features is not None:
+            x = w.features(x)
+        if self._torch is not None:
+            import torch
+
+            with torch.no_grad():
+                return self._torch(torch.from_numpy(np.ascontiguousarray(x))).numpy()
+        from ..policy import ACTIVATIONS
+
+        act = ACTIVATIONS[w.activation]
+        for wt, b in w.hidden:
+            x = act(x @ wt + b)
+        return x
+
+    def legal_logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Logits of the legal actions, -inf elsewhere. With many actions and few legal ones
+        (Big Number: 2,180 ids) only the head's columns of the legal (row, action) pairs are
+        multiplied: most of a full head's work is on actions no row may take."""
+        h = self.last_hidden(obs)
+        head_w, head_b = self.weights.head
+        rows, cols = np.nonzero(mask)
+        if 4 * len(rows) >= mask.size:
+            return np.where(mask, h @ head_w + head_b, -np.inf).astype(np.float32)
+        if self._head_t is None:
+            self._head_t = np.ascontiguousarray(head_w.T)
+        z = np.full(mask.shape, -np.inf, dtype=np.float32)
+        z[rows, cols] = np.einsum("ij,ij->i", h[rows], self._head_t[cols]) + head_b[cols]
+        return z
+
+    def __call__(self, engine, lanes, mask, rng) -> np.ndarray:
+        obs = engine.observe(engine.cur[lanes], lanes)
+        z = self.legal_logits(obs, mask)
+        if not self.deterministic:
+            return (z + rng.gumbel(size=z.shape)).argmax(axis=1)
+        out = z.argmax(axis=1)
+        close = _close_calls(z, out)
+        for r in close:
+            legal = np.flatnonzero(mask[r])
+            out[r] = legal[int(np.argmax(self.weights.legal_logits(obs[r], legal)))]
+        return out
+
+
+def _close_calls(z: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Rows whose best legal logit is within rounding of the second best."""
+    rows = np.arange(len(z))
+    top = z[rows, best]
+    rest = z.copy()
+    rest[rows, best] = -np.inf
+    second = rest.max(axis=1)
+    gap = top - second
+    scale = np.maximum(1.0, np.abs(top))
+    return np.flatnonzero(np.isfinite(second) & (gap <= TIE_TOLERANCE * scale))
+
+
+def _torch_layers(weights):
+    """The hidden layers in torch where it is installed (a batch of rows is several times faster
+    there than in numpy on two busy cores), else None."""
+    try:
+        import torch
+        from torch import nn
+    except ImportError:
+        return None
+    acts = {"tanh": nn.Tanh, "relu": nn.ReLU}
+    if weights.activation not in acts:
+        return None
+    layers: list = []
+    for w, b in weights.hidden:
+        lin = nn.Linear(w.shape[0], w.shape[1])
+        lin.weight.data = torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32))
+        lin.bias.data = torch.from_numpy(np.asarray(b, dtype=np.float32).copy())
+        layers += [lin, acts[weights.activation]()]
+    return nn.Sequential(*layers).requires_grad_(False)
+
+
+def batched_form(spec: str, game: str) -> BatchedForm | None:
+    """The batched form of agent ``spec`` in ``game`` (a game name such as ``"wizard"``), or None
+    where it has none. A policy spec is loaded (and checked against the game) here."""
+    kind = spec.split(":", 1)[0]
+    if spec == "random":
+        return BatchedForm(spec, random_decide, False)
+    if kind == "heuristic":
+        twin = batched_agent(spec, game)
+        if twin is None:
+            return None
+        ties = "ties" in inspect.signature(twin).parameters
+        return BatchedForm(spec, twin, _heuristic_deterministic(game), ties)
+    if kind in POLICY_KINDS:
+        agent = make_agent(spec, game, 0)
+        return BatchedForm(
+            spec, PolicyRows(agent.weights, agent.deterministic), agent.deterministic
+        )
+    return None
+
+
+def _heuristic_deterministic(game: str) -> bool:
+    agent = make_agent("heuristic", game, 0)
+    return bool(getattr(agent, "deterministic", False))
+
+
+__all__ = ["BatchedForm", "PolicyRows", "batched_form", "random_decide"]
