@@ -81,6 +81,8 @@ import numpy as np
 from deckzoo.envs.core.errors import ConfigError
 
 from .duplicate import MIN_BOARDS, SeparationMonitor, format_interval, paired_summary
+from .evaluation.batched import ENGINES, choose_engine, play_batched
+from .evaluation.forms import batched_form
 from .match import play_match
 from .registry import make_agent
 from .stats import RATING_ORDERS, summarize
@@ -130,6 +132,8 @@ class ArenaConfig:
     seating: str = "rotate"
     duplicate: bool = False
     until_separated: tuple[str, str] | list[str] | None = None
+    engine: str = "auto"
+    batch_size: int = 1024
 
 
 SEATINGS = ("rotate", "orders")
@@ -146,6 +150,8 @@ class ArenaResult:
     seconds: float
     paired: dict | None = None  # duplicate runs: agents.duplicate.paired_summary
     stopping: dict | None = None  # until_separated: agents.duplicate.SeparationMonitor.report
+    engine: str = "scalar"  # where the games were played: "scalar" or "batched"
+    engine_reason: str = ""
 
     def to_dict(self) -> dict:
         out = {
@@ -155,6 +161,8 @@ class ArenaResult:
             "interrupted": self.interrupted,
             "seconds": self.seconds,
             "games_played": len(self.records),
+            "engine": self.engine,
+            "engine_reason": self.engine_reason,
             "summary": self.summary,
         }
         if self.paired is not None:
@@ -380,6 +388,44 @@ def play_task(task: dict, make=make_agent) -> dict:
     return rec
 
 
+def play_batched_tasks(tasks: list[dict], batch_size: int, seed: int, local_spec=None):
+    """The records of ``tasks`` (of one game configuration) played on the batched engine or on
+    scalar lanes, as they finish (``evaluation.batched.play_batched``); ``seed`` with the first
+    task's index seeds the batched agents' draws, so a chunk of a run draws its own numbers.
+    ``local_spec(spec)``: the spec that finds a spec's files here (a Ray node's copies); the
+    records keep the specs as given."""
+    if not tasks:
+        return iter(())
+    t = tasks[0]
+    game = _cached_game(t["game"], t["players"], t["options_json"])
+    forms = None
+    if local_spec is not None:
+        specs = {s for task in tasks for s in task["specs"]}
+        found = {s: batched_form(local_spec(s), type(game).name) for s in specs}
+        forms = {s: f for s, f in found.items() if f is not None}
+    seed = int(seed) * 1_000_003 + int(t["index"])
+    return play_batched(tasks, game, batch_size, seed=seed, forms=forms)
+
+
+def _play_chunk(args) -> list[dict]:
+    tasks, batch_size, seed = args
+    return list(play_batched_tasks(tasks, batch_size, seed))
+
+
+def _flat(chunks):
+    for records in chunks:
+        yield from records
+
+
+def task_chunks(tasks: list[dict], cfg: ArenaConfig) -> list[list[dict]]:
+    """``tasks`` cut for ``cfg.workers`` processes: at least one chunk a worker, at most
+    ``batch_size`` games a chunk, whole duplicate boards in each."""
+    unit = board_size(len(cfg.agents), tasks[0]["players"], cfg.seating) if cfg.duplicate else 1
+    per = -(-len(tasks) // max(cfg.workers, -(-len(tasks) // cfg.batch_size)))
+    per = max(unit, per // unit * unit)
+    return [tasks[i : i + per] for i in range(0, len(tasks), per)]
+
+
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -443,7 +489,14 @@ def stop_signals() -> Iterator[StopSignals]:
 def check_arena(cfg: ArenaConfig):
     """Validate ``cfg`` (counts, seed, game, options, agent labels and specs) before anything is
     played; returns the game. Every problem raises ``ConfigError`` naming it."""
-    lows = (("games", 1), ("first_game", 0), ("workers", 1), ("seed", 0), ("save_games", 0))
+    lows = (
+        ("games", 1),
+        ("first_game", 0),
+        ("workers", 1),
+        ("seed", 0),
+        ("save_games", 0),
+        ("batch_size", 1),
+    )
     for key, low in lows:
         value = getattr(cfg, key)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
@@ -452,13 +505,17 @@ def check_arena(cfg: ArenaConfig):
         raise ConfigError(f"arena: 'seed' must be below 2**63, got {cfg.seed}")
     if cfg.backend not in ("local", "ray"):
         raise ConfigError(f"arena: 'backend' must be local or ray, got {cfg.backend!r}")
+    if cfg.engine not in ENGINES:
+        raise ConfigError(
+            f"arena: 'engine' must be one of {', '.join(ENGINES)}, got {cfg.engine!r}"
+        )
     check_seating(cfg.seating)
     if cfg.address is not None and cfg.backend != "ray":
         raise ConfigError("arena: 'address' needs backend ray")
     game = _resolve(cfg)
     agents = parse_agents(cfg.agents)
-    for _, spec in agents:  # fail fast on bad specs, before any process starts
-        make_agent(spec, game.name, 0)
+    for _, spec in agents:  # fail fast on bad specs and policies of other tables, before any game
+        make_agent(spec, game.name, 0, game=game)
     _check_duplicate(cfg, [label for label, _ in agents], game.num_players)
     return game
 
@@ -489,10 +546,19 @@ def _check_duplicate(cfg: ArenaConfig, labels: list[str], players: int) -> None:
             )
 
 
+def arena_engine(cfg: ArenaConfig, game) -> tuple[str, str]:
+    """``(engine, why)``: where ``cfg``'s games are played (``evaluation.batched.choose_engine``);
+    ``engine="batched"`` with an agent that has no batched form raises in one line."""
+    return choose_engine(game, [spec for _, spec in parse_agents(cfg.agents)], cfg.engine)
+
+
 def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     """Play the games of ``cfg``; Ctrl-C keeps the finished ones (see the module docstring)."""
     game = check_arena(cfg)
     n = game.num_players
+    engine, why = arena_engine(cfg, game)
+    if cfg.progress:
+        print(f"engine: {engine} ({why})", file=sys.stderr)
     tasks = game_tasks(cfg, n)
     monitor = _monitor(cfg, n, type(game).score_sign)
     records: list[dict] = []
@@ -507,17 +573,20 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
         bar = tqdm(total=len(tasks), desc=f"{game.name} {n}p", unit="game", dynamic_ncols=True)
     t0 = time.perf_counter()
     with stop_signals() as stop:  # shielded once play ends: a caller's wrap-up inside it too
-        interrupted = _play(cfg, tasks, records, on_record, bar, monitor, stop)
+        interrupted = _play(cfg, tasks, records, on_record, bar, monitor, stop, engine)
     records, stopping = _counted(records, monitor)
     sign = type(game).score_sign
     summary = summarize(records, n, sign) if records else []
     paired = paired_summary(records, sign) if cfg.duplicate and records else None
+    seconds = time.perf_counter() - t0
     return ArenaResult(
-        cfg, game.name, n, records, summary, interrupted, time.perf_counter() - t0, paired, stopping
+        cfg, game.name, n, records, summary, interrupted, seconds, paired, stopping, engine, why
     )
 
 
-def _play(cfg: ArenaConfig, tasks, records: list[dict], on_record, bar, monitor, stop) -> bool:
+def _play(
+    cfg: ArenaConfig, tasks, records: list[dict], on_record, bar, monitor, stop, engine="scalar"
+) -> bool:
     """Play ``tasks`` on the configured backend into ``records``; True if stopped by Ctrl-C or
     SIGTERM. ``stop`` (``StopSignals``) is shielded the moment play ends, however it ends, so
     the pool is always terminated rather than orphaned and the finished games always kept."""
@@ -527,7 +596,13 @@ def _play(cfg: ArenaConfig, tasks, records: list[dict], on_record, bar, monitor,
         if cfg.backend == "ray":
             from .arena_ray import ray_records
 
-            results = ray_records(tasks, cfg)
+            results = ray_records(tasks, cfg, batched=engine == "batched")
+        elif engine == "batched" and cfg.workers == 1:
+            results = play_batched_tasks(tasks, cfg.batch_size, cfg.seed)
+        elif engine == "batched":
+            pool = mp.get_context("spawn").Pool(cfg.workers, initializer=_ignore_sigint)
+            chunks = [(c, cfg.batch_size, cfg.seed) for c in task_chunks(tasks, cfg)]
+            results = _flat(pool.imap_unordered(_play_chunk, chunks, chunksize=1))
         elif cfg.workers == 1:
             results = map(play_task, tasks)
         else:

@@ -631,8 +631,40 @@ class PolicyAgent(Agent):
             ]
         )
 
+    def check_table(self, game, spec: str) -> None:
+        """``ConfigError`` naming ``spec``, the player counts the policy plays and the table's,
+        unless the policy takes ``game``'s observations (``make_agent(..., game=game)`` asks when
+        the agent is made). A policy is trained at one player count, and the observation's size
+        grows with the seats: without this, ``zoo:wizard`` at 5 players failed only at its first
+        move, once the games had started."""
+        size = int(np.prod(game.observation_shape))
+        want = self.weights.obs_size
+        if size == want:
+            return
+        fits = [n for n in type(game).supported_players() if _obs_size(game, n) == want]
+        plays = (
+            f"plays {game.name} at {' or '.join(map(str, fits))} players (observations of {want})"
+            if fits
+            else f"takes observations of size {want}, which {game.name} gives at no player count "
+            "with these options (trained for another game or options?)"
+        )
+        raise ConfigError(
+            f"{spec}: the policy {plays}; this table has {game.num_players} players "
+            f"(observations of {size})"
+        )
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(deterministic={self.deterministic})"
+
+
+def _obs_size(game, num_players: int) -> int | None:
+    """The observation size of ``game``'s configuration at ``num_players`` seats (None if its
+    options do not allow that many)."""
+    try:
+        other = type(game)(num_players, **game.options)
+    except ConfigError:
+        return None
+    return int(np.prod(other.observation_shape))
 
 
 class PPOAgent(PolicyAgent):

@@ -1,6 +1,7 @@
 """Agents by name, so the CLI, configs and the arena can say "random", "heuristic", "ismcts".
 
-``make_agent(spec, game_name, seed)`` understands:
+``make_agent(spec, game_name, seed, game=None)`` understands (``game``, the configured game when
+known, lets a trained policy refuse a table of another player count at once):
 
 * ``random``
 * ``heuristic``: the game's own heuristic agent, the module ``deckzoo.agents.heuristics.<game>``
@@ -92,8 +93,21 @@ def has_heuristic(game_name: str) -> bool:
     return heuristic_module(game_name) is not None
 
 
-def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
-    """Build an agent from a spec like ``random``, ``heuristic`` or ``ismcts:500``."""
+def make_agent(spec: str, game_name: str, seed: int | None = None, game=None) -> Agent:
+    """Build an agent from a spec like ``random``, ``heuristic`` or ``ismcts:500``.
+
+    ``game``: the configured game (a ``Game``, its player count and options) the agent will sit
+    at, when the caller knows it. An agent with a ``check_table(game, spec)`` method (a trained
+    policy: its observation size fixes the player count) is then checked against it at once, so
+    a policy made for another table fails here, in one line, and not at its first move."""
+    agent = _make(spec, game_name, seed)
+    check = getattr(agent, "check_table", None)
+    if game is not None and check is not None:
+        check(game, spec)
+    return agent
+
+
+def _make(spec: str, game_name: str, seed: int | None) -> Agent:
     name, _, arg = spec.partition(":")
     if name in BUILT_IN_USAGE and arg:
         raise ConfigError(f"agent {name!r} takes no options, got {spec!r}")

@@ -307,3 +307,20 @@ def test_agents_load_a_policy_without_torch_or_training(policy_file):
     )
     out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_policy_for_another_player_count_is_refused_when_made(policy_file):
+    """A gobig policy of 4 seats, made for a table of 2: refused at once, naming the spec and
+    both player counts; one whose observation fits no player count says so."""
+    path, _ = policy_file
+    gobig = E.game_class("gobig")
+    assert make_agent(f"ppo:{path}", "gobig", 0, game=gobig(4)).act
+    with pytest.raises(ConfigError) as err:
+        make_agent(f"ppo:{path}:sample", "gobig", 0, game=gobig(2))
+    text = str(err.value)
+    assert text.startswith(f"ppo:{path}:sample: ") and "\n" not in text
+    assert "at 4 players" in text and "this table has 2 players" in text
+    odd = save_policy(path.with_name("odd.npz"), random_weights(11, gobig(4).num_actions))
+    with pytest.raises(ConfigError, match="at no player count"):
+        make_agent(f"ppo:{odd}", "gobig", 0, game=gobig(4))
+    assert make_agent(f"ppo:{odd}", "gobig", 0).act  # without the table: checked at its first move

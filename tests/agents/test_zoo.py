@@ -118,3 +118,34 @@ def _tiny_weights(game):
         hidden=[(rng.normal(size=(d, 4)).astype(np.float32), np.zeros(4, np.float32))],
         head=(rng.normal(size=(4, a)).astype(np.float32), np.zeros(a, np.float32)),
     )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_zoo_policy_at_another_player_count_is_refused_when_made(game):
+    """The policy plays the table it was trained for; at another player count the observation
+    differs, and making the agent for that table fails at once, naming both counts."""
+    needs_policy(game)
+    cls = E.game_class(game)
+    trained = zoo.metadata(game)["game_config"]["num_players"]
+    assert make_agent(f"zoo:{game}", game, 0, game=cls(trained)).act  # its own table
+    other = next(n for n in cls.supported_players() if n != trained)
+    with pytest.raises(ConfigError) as err:
+        make_agent(f"zoo:{game}", game, 0, game=cls(other))
+    text = str(err.value)
+    assert "\n" not in text and text.startswith(f"zoo:{game}: ")
+    assert f"at {trained} players" in text and f"this table has {other} players" in text
+
+
+def test_the_arena_refuses_a_zoo_policy_at_another_player_count_before_any_game(monkeypatch):
+    from deckzoo.agents import arena
+
+    game = "wizard" if "wizard" in SHIPPED else SHIPPED[0]
+    other = 5 if game == "wizard" else 3
+
+    def no_game(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(arena, "play_task", no_game)
+    cfg = arena.ArenaConfig(game, [f"zoo:{game}", "random"], games=2, players=other)
+    with pytest.raises(ConfigError, match=f"this table has {other} players"):
+        arena.run_arena(cfg)
