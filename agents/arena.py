@@ -417,12 +417,23 @@ def _flat(chunks):
         yield from records
 
 
+#: batched games are played in chunks of this many batches of lanes, the unit a process or a Ray
+#: task plays; each chunk's agents draw from a generator seeded by the run's seed and the chunk's
+#: first game, so a run's records do not depend on the number of workers or on the backend
+CHUNK_BATCHES = 4
+
+
+def chunk_games(cfg: ArenaConfig, num_players: int) -> int:
+    """Games in one chunk of a batched run: ``CHUNK_BATCHES`` batches, in whole boards."""
+    unit = board_size(len(cfg.agents), num_players, cfg.seating) if cfg.duplicate else 1
+    return -(-CHUNK_BATCHES * cfg.batch_size // unit) * unit
+
+
 def task_chunks(tasks: list[dict], cfg: ArenaConfig) -> list[list[dict]]:
-    """``tasks`` cut for ``cfg.workers`` processes: at least one chunk a worker, at most
-    ``batch_size`` games a chunk, whole duplicate boards in each."""
-    unit = board_size(len(cfg.agents), tasks[0]["players"], cfg.seating) if cfg.duplicate else 1
-    per = -(-len(tasks) // max(cfg.workers, -(-len(tasks) // cfg.batch_size)))
-    per = max(unit, per // unit * unit)
+    """``tasks`` in the chunks of a batched run (``chunk_games``), in game order."""
+    if not tasks:
+        return []
+    per = chunk_games(cfg, tasks[0]["players"])
     return [tasks[i : i + per] for i in range(0, len(tasks), per)]
 
 
@@ -598,7 +609,8 @@ def _play(
 
             results = ray_records(tasks, cfg, batched=engine == "batched")
         elif engine == "batched" and cfg.workers == 1:
-            results = play_batched_tasks(tasks, cfg.batch_size, cfg.seed)
+            chunks = task_chunks(tasks, cfg)
+            results = (r for c in chunks for r in play_batched_tasks(c, cfg.batch_size, cfg.seed))
         elif engine == "batched":
             pool = mp.get_context("spawn").Pool(cfg.workers, initializer=_ignore_sigint)
             chunks = [(c, cfg.batch_size, cfg.seed) for c in task_chunks(tasks, cfg)]

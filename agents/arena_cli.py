@@ -51,6 +51,8 @@ def run(args) -> int:
         seating=args.seating,
         duplicate=args.duplicate or pair is not None,
         until_separated=pair,
+        engine=args.engine,
+        batch_size=args.batch_size,
     )
     if args.out:
         check_out_dir(args.out, args.force)
@@ -194,6 +196,21 @@ def add_parser(sub) -> None:
         default=None,
         metavar="N",
         help="with --until-separated: the most games to play (default: --games)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("auto", "scalar", "batched"),
+        default="auto",
+        help="where the games are played: batched (many at once on the game's batched engine, "
+        "or on scalar lanes for a game without one; every agent needs a batched form), scalar "
+        "(one game at a time), auto (default: batched where the line-up allows, says which)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=count_arg(1),
+        default=1024,
+        metavar="B",
+        help="with the batched engine: games played at once (default 1024)",
     )
     add_backend_arguments(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -6,7 +6,9 @@ batch as one Ray task that calls ``arena.play_task`` on its games. A batch amort
 per task (about a millisecond) over games that take a few milliseconds each. The records are the
 local arena's, record for record: every game carries its own seeds, so which node plays it, in
 which order, or how often (a task lost with its node is run again by Ray) does not matter.
-Duplicate boards are the unit of work: a batch holds whole boards (``board_batch``).
+Duplicate boards are the unit of work: a batch holds whole boards (``board_batch``). Where the
+arena plays on the batched engine, a Ray task plays one of its chunks (``arena.task_chunks``), so
+the records are the local batched arena's too.
 
 Files named by agent specs (``ppo:runs/gobig/policy.npz``) are read here, put into Ray's object
 store once, and written on each node that plays a game (``ray_cluster.localize``); the specs in
@@ -31,11 +33,26 @@ POLL_SECONDS = 0.5  # how often the driver wakes up while waiting (so that Ctrl-
 _REMOTE = None
 
 
-def play_batch(tasks: list[dict], files: dict[str, bytes]) -> tuple[list[dict], str]:
-    """Play ``tasks`` on this node; returns their records and the node's id."""
+def play_batch(
+    tasks: list[dict],
+    files: dict[str, bytes],
+    batched: bool = False,
+    seed: int = 0,
+    batch_size: int = 1024,
+) -> tuple[list[dict], str]:
+    """Play ``tasks`` on this node (on the batched engine with ``batched``); returns their
+    records and the node's id."""
     import ray
 
     local = localize(files) if files else {}
+    if batched:
+        from .arena import play_batched_tasks
+
+        def where(spec):
+            return rewrite_spec(spec, local)
+
+        records = list(play_batched_tasks(tasks, batch_size, seed, local_spec=where))
+        return records, ray.get_runtime_context().get_node_id()
 
     def make(spec, game_name, seed):
         return make_agent(rewrite_spec(spec, local), game_name, seed)
@@ -58,7 +75,7 @@ def batches(tasks: list[dict], size: int = BATCH) -> list[list[dict]]:
 
 
 def ray_batches(
-    tasks: list[dict], cfg: ArenaConfig, size: int = BATCH
+    tasks: list[dict], cfg: ArenaConfig, size: int = BATCH, batched: bool = False
 ) -> Iterator[tuple[list[dict], str]]:
     """``(records, node id)`` of each batch as it finishes; closing the generator (or Ctrl-C
     while it waits) cancels the batches still queued or running."""
@@ -69,14 +86,15 @@ def ray_batches(
     fn = _remote()
     ahead = AHEAD * max(1, int(ray.cluster_resources().get("CPU", 1)))
     todo = iter(batches(tasks, size))
-    pending = [fn.remote(b, files) for b in itertools.islice(todo, ahead)]
+    args = (files, batched, cfg.seed, cfg.batch_size)
+    pending = [fn.remote(b, *args) for b in itertools.islice(todo, ahead)]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
             for ref in done:
                 nxt = next(todo, None)
                 if nxt is not None:
-                    pending.append(fn.remote(nxt, files))
+                    pending.append(fn.remote(nxt, *args))
                 yield ray.get(ref)
     finally:
         for ref in pending:
@@ -89,16 +107,26 @@ def board_batch(board_size: int, size: int = BATCH) -> int:
     return board_size * max(1, size // board_size)
 
 
-def ray_records(tasks: list[dict], cfg: ArenaConfig, size: int = BATCH) -> Iterator[dict]:
-    """The records of ``tasks`` played on Ray (in the order batches finish). Duplicate boards
-    are never split between batches (``board_batch``)."""
+def ray_records(
+    tasks: list[dict], cfg: ArenaConfig, size: int | None = None, batched: bool = False
+) -> Iterator[dict]:
+    """The records of ``tasks`` played on Ray (in the order batches finish), on the batched
+    engine with ``batched``. Duplicate boards are never split between batches
+    (``board_batch``)."""
+    if batched:  # the local batched arena's chunks, so the records are the same
+        from .arena import task_chunks
+
+        chunks = task_chunks(tasks, cfg)
+        size = len(chunks[0]) if chunks else 1
+    elif size is None:
+        size = BATCH
     boards = {}
     for t in tasks:
         if "board" in t:
             boards[t["board"]] = boards.get(t["board"], 0) + 1
     if boards:
         size = board_batch(max(boards.values()), size)
-    gen = ray_batches(tasks, cfg, size)
+    gen = ray_batches(tasks, cfg, size, batched)
     try:
         for records, _ in gen:
             yield from records

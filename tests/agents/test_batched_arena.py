@@ -8,7 +8,14 @@ import warnings
 import numpy as np
 import pytest
 
-from deckzoo.agents.arena import ArenaConfig, _resolve, comparable, game_tasks, play_task
+from deckzoo.agents.arena import (
+    ArenaConfig,
+    _resolve,
+    comparable,
+    game_tasks,
+    play_task,
+    run_arena,
+)
 from deckzoo.agents.evaluation.batched import choose_engine, play_batched
 from deckzoo.agents.stats import win_credit
 from deckzoo.envs.core.errors import ConfigError
@@ -122,3 +129,44 @@ def test_a_policy_for_another_table_size_is_refused_before_any_game():
         warnings.simplefilter("ignore")
         with pytest.raises(ConfigError, match="observations of size"):
             list(play_batched(game_tasks(cfg, 5), g))
+
+
+def test_boards_and_the_stopping_rule_reach_the_scalar_verdicts():
+    base = {
+        "game": "gobig",
+        "agents": ["a=zoo:gobig", "b=heuristic"],
+        "players": 4,
+        "games": 160,
+        "seed": 3,
+        "duplicate": True,
+        "until_separated": ("a", "b"),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scalar = run_arena(ArenaConfig(**base, engine="scalar"))
+        batched = run_arena(ArenaConfig(**base, engine="batched", batch_size=32))
+    assert batched.engine == "batched" and scalar.engine == "scalar"
+    assert batched.stopping == scalar.stopping and batched.stopping["separated"]
+    assert batched.paired == scalar.paired
+    assert [comparable(r) for r in batched.records] == [comparable(r) for r in scalar.records]
+
+
+def test_a_batched_run_is_the_same_whatever_the_workers():
+    """Chunks, not processes, seed the batched agents' draws: random players give the same
+    records on one worker or two."""
+    base = {
+        "game": "bignumber",
+        "agents": ["random", "heuristic"],
+        "games": 48,
+        "seed": 4,
+        "batch_size": 8,
+    }
+    one = run_arena(ArenaConfig(**base))
+    two = run_arena(ArenaConfig(**base, workers=2))
+    assert one.engine == two.engine == "batched"
+    assert [comparable(r) for r in one.records] == [comparable(r) for r in two.records]
+
+
+def test_batched_engine_refuses_an_agent_without_a_batched_form_in_one_line():
+    with pytest.raises(ConfigError, match="'ismcts:5' has no batched form"):
+        run_arena(ArenaConfig(game="gobig", agents=["ismcts:5", "random"], engine="batched"))

@@ -192,14 +192,17 @@ def test_arena_out_must_not_be_a_file_or_hold_results(capsys, tmp_path):
     assert run([*base, "--out", str(tmp_path / "empty")], capsys)[0] == 0  # an empty folder is fine
 
 
-def test_ctrl_c_before_the_first_game_exits_130(capsys, monkeypatch):
+@pytest.mark.parametrize(
+    "engine,player", [("scalar", "play_task"), ("batched", "play_batched_tasks")]
+)
+def test_ctrl_c_before_the_first_game_exits_130(capsys, monkeypatch, engine, player):
     import deckzoo.agents.arena as A
 
-    def interrupted(task):
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(A, "play_task", interrupted)
-    rc, _out, err = run([*ARENA, "--games", "4"], capsys)
+    monkeypatch.setattr(A, player, interrupted)
+    rc, _out, err = run([*ARENA, "--games", "4", "--engine", engine], capsys)
     assert rc == 130 and "no game finished" in err and "Traceback" not in err
 
 

@@ -96,7 +96,7 @@ def test_killed_node_loses_no_game(cluster):
         victim.node_id
     }  # the remaining batches ran on the survivors
     assert sorted((comparable(r) for r in records), key=lambda r: r["index"]) == local_records(
-        ArenaConfig(game="gobig", agents=["heuristic", "random"], games=60, seed=5)
+        ArenaConfig(game="gobig", agents=["heuristic", "random"], games=60, seed=5, engine="scalar")
     )
 
 
