@@ -118,6 +118,10 @@ class EvalConfig:
     """Opponent specs; each evaluation seats the learner against P-1 copies of each."""
     deterministic: StrictBool = True
     """Evaluate the greedy policy (most likely legal action) rather than sampling it."""
+    engine: Literal["auto", "scalar", "batched"] = "auto"
+    """Where the evaluation games are played, as the arena's ``--engine``: ``auto`` plays them
+    many at once (the learner's rows in one forward pass) wherever the opponent has a batched
+    form, ``scalar`` one game at a time. The same games either way."""
 
 
 @dataclass

@@ -210,13 +210,20 @@ def _evaluation_row(records: list[dict], opponent: str, games: int, n: int) -> d
 
 
 def evaluate_opponents(
-    agent, game, opponents: list[str], games: int, seed: int, step: int, kind: str = "periodic"
+    agent,
+    game,
+    opponents: list[str],
+    games: int,
+    seed: int,
+    step: int,
+    kind: str = "periodic",
+    engine: str = "auto",
 ) -> list[dict]:
     """``evaluate`` against each opponent spec, seeded by (seed, step, opponent index); ``kind``
     (periodic, pretrain, final) marks the rows in eval.csv."""
     rows = []
     for k, opp in enumerate(opponents):
-        r = evaluate(agent, game, opp, games, seed=derive_seed(seed, step, k))
+        r = evaluate(agent, game, opp, games, seed=derive_seed(seed, step, k), engine=engine)
         r["step"], r["kind"] = step, kind
         rows.append(r)
         log.info(

@@ -155,6 +155,7 @@ class RunState:
     next_eval_cpu: float = 0.0  # eval.every_cpu_seconds: the CPU seconds of the next evaluation
     train_seconds: float = 0.0  # wall time of collection + updates (evaluation excluded)
     train_cpu_seconds: float = 0.0  # CPU time over the same spans
+    eval_cpu_seconds: float = 0.0  # CPU time of the evaluations (periodic and final)
     pool: list = field(default_factory=list)  # the self-play pool, oldest first
     eval_history: list = field(default_factory=list)
 
@@ -310,9 +311,13 @@ class Run(ABC):
     ) -> list[dict]:
         """Evaluate the learner (``eval.deterministic``: greedy) against ``eval.opponents``; its
         games are seeded from ``seed`` (default: the run's), the step and the opponent."""
+        c0 = time.process_time()
         agent = PolicyAgent(self.policy_weights(), deterministic=self.cfg.eval.deterministic)
         seed = self.cfg.seed if seed is None else seed
-        rows = evaluate_opponents(agent, self.game, self.eval_opponents, games, seed, step, kind)
+        rows = evaluate_opponents(
+            agent, self.game, self.eval_opponents, games, seed, step, kind, self.cfg.eval.engine
+        )
+        self.rs.eval_cpu_seconds += time.process_time() - c0
         rows = [self.eval_row(r) for r in rows]
         for r in rows:
             self.log_scalar(f"eval/win_share_vs_{r['opponent']}", r["win_share"], step)
@@ -342,6 +347,7 @@ class Run(ABC):
             # with one torch thread and the envs in this process the run is one thread: steps per
             # CPU second is what an otherwise idle core would give
             "train_cpu_seconds": rs.train_cpu_seconds,
+            "eval_cpu_seconds": rs.eval_cpu_seconds,
             "steps_per_cpu_second": step / max(rs.train_cpu_seconds, 1e-9),
             "wall_seconds_this_session": wall,
             "final_eval_seconds": time.perf_counter() - t0,
