@@ -49,9 +49,15 @@ def _load() -> dict:
     return json.loads(path.read_text()) if path.exists() else {"arena": {}, "training": {}}
 
 
-def _save(data: dict) -> None:
+def _save(part: str, game: str, row: dict) -> dict:
+    """Merge one row into the saved results (read again first: the two parts may run at once, one
+    a core) and rewrite the page."""
+    data = _load()
+    data.setdefault(part, {})[game] = row
+    data["machine"] = _machine()
     (RESULTS / "evaluation.json").write_text(json.dumps(data, indent=1) + "\n")
     (RESULTS / "evaluation.md").write_text(markdown(data))
+    return data
 
 
 def _machine() -> dict:
@@ -293,21 +299,19 @@ def main(argv=None) -> int:
     import torch
 
     torch.set_num_threads(1)
-    data = _load()
-    data["machine"] = _machine()
     games = args.games or GAMES
     for game in games:
         if args.part == "arena":
             n = DEFAULT_GAMES.get(game, args.n) if not args.games else args.n
             s = DEFAULT_SCALAR.get(game, args.scalar_games)
             batches = [int(b) for b in args.batches.split(",")]
-            data["arena"][game] = arena_row(game, n, s, batches)
+            _save("arena", game, arena_row(game, n, s, batches))
+            plot(_load())
         elif args.part == "training":
-            data["training"][game] = training_row(game, args.steps)
-        _save(data)
-    if args.part in ("arena", "report"):
-        plot(data)
-    _save(data)
+            _save("training", game, training_row(game, args.steps))
+    data = _load()
+    plot(data)
+    (RESULTS / "evaluation.md").write_text(markdown(data))
     print(f"wrote {RESULTS / 'evaluation.md'}")
     return 0
 

@@ -195,6 +195,7 @@ PAGES: dict[str, Callable[[Path], str]] = {
     "distributed": lambda r: _module("distributed").markdown(_json(r, "distributed")),
     "throughput": lambda r: _module("throughput").markdown(_json(r, "throughput")),
     "peers": lambda r: _module("peers").markdown(_json(r, "peers")),
+    "evaluation": lambda r: _module("evaluation").markdown(_json(r, "evaluation")),
 }
 """Each results page, as its writer makes it from the saved results in a results folder."""
 
