@@ -52,15 +52,15 @@ def test_leaderboard_duplicate_run_plays_and_continues_whole_boards(tmp_path):
 
 def test_duplicate_measurement_script_on_a_trial_budget(tmp_path):
     dup = load_script("duplicate")
-    argv = ["--games", "8", "--envs", "gobig_v0", "--skip", "separation", "--workers", "1",
+    argv = ["--games", "20", "--envs", "gobig_v0", "--skip", "separation", "--workers", "1",
             "--out", str(tmp_path)]  # fmt: skip
     assert dup.main(argv) == 0
     data = json.loads((tmp_path / "duplicate.json").read_text())
     (row,) = data["rows"]
-    assert data["meta"]["trial"] and row["games"] == 8
-    assert row["unpaired"]["pair"]["boards"] == 8 and row["duplicate"]["pair"]["boards"] == 2
+    assert data["meta"]["trial"] and row["games"] == 20
+    assert row["unpaired"]["pair"]["boards"] == 20 and row["duplicate"]["pair"]["boards"] == 5
     assert row["half_width_ratio"] > 0 and data["simulation"]["runs"] == 100
     md = (tmp_path / "duplicate.md").read_text()
-    assert "Trial run" in md and "| gobig_v0 | 8 |" in md and "falsely separated" in md
+    assert "Trial run" in md and "| gobig_v0 | 20 |" in md and "falsely separated" in md
     with pytest.raises(SystemExit):
         dup.main(["--games", "6", "--out", str(tmp_path)])  # not whole boards of 4
