@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.saved import Fields, check_conservation
 from .actions import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
-from .cards import HAND_SIZE, NUM_TYPES, card_name, is_set
+from .cards import HAND_SIZE, NUM_TYPES, beats, card_name, is_set, legal_plays
 
 if TYPE_CHECKING:
     from .rules import BigNumberGame, BigNumberState
@@ -112,12 +112,18 @@ def check_state(game, d: dict) -> None:
     for c in middle + (pending if phase == PICK else []):
         total[c] += 1
     check_conservation(
-        f.where, total, np.full(NUM_TYPES, copies), "hands/aside/out/middle/pending", card_name
+        f.where,
+        total,
+        np.full(NUM_TYPES, copies),
+        "hands/aside/out/middle/pending (the play being picked up in the pick 'phase')",
+        card_name,
     )
     if (known > hands).any():
         p = int(np.flatnonzero((known > hands).any(axis=1))[0])
         f.fail(
-            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+            "known",
+            f"says player {p} is known to hold cards it does not hold in 'hands' (hidden "
+            "information)",
         )
     sizes = hands.sum(axis=1)
     if (sizes > HAND_SIZE).any():
@@ -131,25 +137,69 @@ def _check_round(
     f: Fields, game, phase: int, cp, middle, owner, passes: int, pending, hands
 ) -> None:
     """The round: a set in the middle has an owner, the passes have not ended the round, the
-    phase fits the middle, and a pick-up or a selection in progress is one the game can have."""
+    phase fits the middle, the seat asked is the one after the owner and those that passed, and
+    a pick-up or a selection in progress is one the game can have."""
     n = game.num_players
     if bool(middle) != (owner is not None):
         f.fail(
             "owner", f"is {owner!r} but the middle is {middle!r} (a set in the middle has an owner)"
         )
     if passes >= (1 if owner is None else n - 1):
-        f.fail("passes", f"{passes} passes in a row would have ended the round")
+        f.fail("passes", f"{passes} passes in a row would have ended the round ('owner' {owner})")
     if phase == LEAD and middle:
-        f.fail("middle", "must be empty when a player is to lead")
-    if phase in (ANSWER, PICK) and (not middle or owner == cp):
-        f.fail("phase", f"is {PHASE_NAMES[phase]}, which needs another player's set in the middle")
-    if phase == PICK and (not pending or len(set(middle)) < 2):
+        f.fail("middle", "must be empty when a player is to lead ('phase')")
+    if phase in (ANSWER, PICK) and (not middle or cp != (owner + 1 + passes) % n):
         f.fail(
-            "pending", "a pick-up needs the beating set and a choice of two or more cards to take"
+            "phase",
+            f"is {PHASE_NAMES[phase]}, which needs a set in the 'middle' and the seat after its "
+            f"'owner' ({owner}) and the 'passes' ({passes}) to act ('current_player' {cp})",
         )
+    if phase == PICK:
+        _check_pick(f, game, cp, middle, pending, hands)
     if pending and phase in (LEAD, ANSWER):
-        held = hands[cp]
-        if not game.two_decks or any(pending.count(c) > held[c] for c in set(pending)):
-            f.fail("pending", f"{pending} is not a selection in progress from player {cp}'s hand")
+        _check_selection(f, game, cp, middle, pending, hands)
     if pending and phase == OVER:
-        f.fail("pending", "must be empty once the game is over")
+        f.fail("pending", "must be empty once the game is over ('phase')")
+
+
+def _check_pick(f: Fields, game, cp: int, middle, pending, hands) -> None:
+    """A pick-up: the play that beat the middle, out of the hand of the seat that made it, and a
+    choice of two or more kinds of card to take."""
+    play = tuple(pending)
+    if (
+        not play
+        or list(play) != sorted(play, reverse=True)
+        or not is_set(play)
+        or not beats(play, tuple(middle))
+        or len(set(middle)) < 2
+    ):
+        f.fail(
+            "pending",
+            f"{pending} must be the play that beat the 'middle' {middle}, and the middle a "
+            "choice of two or more cards to take (pick 'phase')",
+        )
+    if hands[cp].sum() + len(play) > HAND_SIZE:
+        f.fail(
+            "hands",
+            f"player {cp} ('current_player') holds {int(hands[cp].sum())} cards after playing "
+            f"'pending' {pending}: more than {HAND_SIZE} before",
+        )
+
+
+def _check_selection(f: Fields, game, cp: int, middle, pending, hands) -> None:
+    """A play being built card by card (two decks): cards of the hand of the seat building it, a
+    prefix of one of its legal plays (so that it can be finished)."""
+    held = hands[cp]
+    sel = tuple(pending)
+    if not game.two_decks or any(pending.count(c) > held[c] for c in set(pending)):
+        f.fail(
+            "pending",
+            f"{pending} is not a selection in progress from player {cp}'s hand "
+            "('current_player', 'hands')",
+        )
+    if not any(t[: len(sel)] == sel for t in legal_plays(held.tolist(), tuple(middle))):
+        f.fail(
+            "pending",
+            f"{pending} does not start any play player {cp} ('current_player') may make on the "
+            f"'middle' {middle}",
+        )

@@ -283,7 +283,7 @@ def _check_target(f: Fields, game, v) -> None:
     """The challenger (the fewest VP, B24) picks a target among the seats holding a point card."""
     _check_challenger(f, game, v, "target")
     if v.target != NONE or v.stake != NONE:
-        f.fail("target", f"and 'stake' are {v.target}, {v.stake} before the target is chosen")
+        f.fail("target", f"and 'stake' are {v.target}, {v.stake} in the target 'phase'")
     n = game.num_players
     if not any(v.collected[q].any() for q in range(n) if q != v.cp):
         f.fail(
@@ -303,7 +303,7 @@ def _check_stake(f: Fields, game, v) -> None:
             "('collected')",
         )
     if v.stake != NONE:
-        f.fail("stake", f"is {v.stake} before the stake is chosen ('phase')")
+        f.fail("stake", f"is {v.stake} in the stake 'phase', before it is chosen")
 
 
 def _check_ticket(f: Fields, game, v) -> None:
@@ -315,7 +315,8 @@ def _check_ticket(f: Fields, game, v) -> None:
         f.fail(
             "queue",
             f"is {v.queue}, but the ticket 'phase' asks 'current_player' {v.cp} first of the "
-            f"onlookers still to decide, in age order (the last of {onlookers})",
+            f"onlookers still to decide, in age order (the last of {onlookers}: every seat but "
+            f"the 'challenger' {v.challenger} and the 'target' {v.target})",
         )
     decided = onlookers[: len(onlookers) - len(v.queue)]
     if [s for s in decided if s in v.tickets] != v.tickets:
@@ -332,7 +333,11 @@ def _check_commit(f: Fields, game, v) -> None:
         _check_duel(f, game, v)
         onlookers = [s for s in game.age_order if s not in (v.challenger, v.target)]
         if [s for s in onlookers if s in v.joiners] != v.joiners:
-            f.fail("joiners", f"{v.joiners} must be onlookers, in age order")
+            f.fail(
+                "joiners",
+                f"{v.joiners} must be onlookers (not the 'challenger' or the 'target'), in age "
+                "order",
+            )
         players = {v.challenger, v.target, *v.joiners}
     else:
         players = set(range(game.num_players))

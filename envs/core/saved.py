@@ -16,7 +16,8 @@ from collections.abc import Iterable
 import numpy as np
 
 
-def _is_int(x) -> bool:
+def is_whole(x) -> bool:
+    """An int (Python or numpy), not a bool: what JSON's whole numbers load as."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
@@ -43,14 +44,19 @@ class Fields:
         return self.d[name]
 
     # ---- scalars ----
-    def int(self, name: str, lo: int, hi: int, none: bool = False, value=...) -> int | None:
-        """An int in ``lo..hi`` (or None when ``none``)."""
+    def int(
+        self, name: str, lo: int, hi: int, none: bool = False, value=..., note: str = ""
+    ) -> int | None:
+        """An int in ``lo..hi`` (or None when ``none``); ``note`` says where a bound comes from
+        (another field) in the error."""
         v = self.get(name) if value is ... else value
         if v is None and none:
             return None
-        if not _is_int(v) or not lo <= v <= hi:
+        if not is_whole(v) or not lo <= v <= hi:
             self.fail(
-                name, f"must be {'null or ' if none else ''}a whole number in {lo}..{hi}, got {v!r}"
+                name,
+                f"must be {'null or ' if none else ''}a whole number in {lo}..{hi}{note}, "
+                f"got {v!r}",
             )
         return int(v)
 
@@ -84,16 +90,24 @@ class Fields:
         return v
 
     def ints(
-        self, name: str, lo: int, hi: int, length: int | None = None, none: bool = False, value=...
+        self,
+        name: str,
+        lo: int,
+        hi: int,
+        length: int | None = None,
+        none: bool = False,
+        value=...,
+        note: str = "",
     ) -> list:
-        """A list of ints in ``lo..hi`` (entries may be None when ``none``)."""
+        """A list of ints in ``lo..hi`` (entries may be None when ``none``); ``note`` as for
+        ``int``."""
         v = self.list(name, length, value)
         for i, x in enumerate(v):
-            if not ((x is None and none) or (_is_int(x) and lo <= x <= hi)):
+            if not ((x is None and none) or (is_whole(x) and lo <= x <= hi)):
                 self.fail(
                     name,
-                    f"entry {i} must be {'null or ' if none else ''}a whole number in {lo}..{hi}, "
-                    f"got {x!r}",
+                    f"entry {i} must be {'null or ' if none else ''}a whole number in {lo}..{hi}"
+                    f"{note}, got {x!r}",
                 )
         return [None if x is None else int(x) for x in v]
 

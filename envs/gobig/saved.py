@@ -71,14 +71,16 @@ def check_state(game, d: dict) -> None:
     phase = f.int("phase", 0, len(PHASE_NAMES) - 1)
     cp = f.seat("current_player", n, none=True)
     over = f.bool("over")
-    f.int("turn", 0, 10**9)
-    f.seat("start_player", n)
+    turn = f.int("turn", 0, 10**9)
+    start = f.seat("start_player", n)
     hands = f.matrix("hands", n, VALUES)
     known = f.matrix("known", n, VALUES)
     if (known > hands).any():
         p = int(np.flatnonzero((known > hands).any(axis=1))[0])
         f.fail(
-            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+            "known",
+            f"says player {p} is known to hold cards it does not hold in 'hands' (hidden "
+            "information)",
         )
     deck = f.ints("deck", 1, VALUES)
     market = f.ints("market", 1, VALUES)
@@ -118,14 +120,21 @@ def check_state(game, d: dict) -> None:
         )
     if over and any(x is not None for x in displays):
         f.fail("displays", "must all be banked (null) once the game is over")
-    if phase == PHASE_PLAY and displays[cp] is not None:
+    if not over and cp != (start + turn) % n:
+        f.fail(
+            "current_player",
+            f"is {cp}, but turn {turn} ('turn') of a game started by player {start} "
+            "('start_player') is another seat's",
+        )
+    if phase == PHASE_PLAY and (displays[cp] is not None or not hands[cp].any()):
         f.fail(
             "displays",
-            f"player {cp} is about to play, so its display was banked; got {displays[cp]!r}",
+            f"{displays[cp]!r} of player {cp} ('current_player'), about to play in the play "
+            f"'phase': its display was banked, and it holds a card to play ('hands')",
         )
     if phase == PHASE_DRAW and (displays[cp] is None or not deck or not market):
         f.fail(
             "phase",
-            "is draw, which needs the player's new display and both a deck and a market "
-            "to choose from",
+            f"is draw, which needs the new 'displays' of player {cp} ('current_player') and both "
+            "a 'deck' and a 'market' to choose from",
         )

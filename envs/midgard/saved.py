@@ -1,18 +1,22 @@
 """Checking a saved Midgard state (``MidgardState.from_dict``) before it is built: every field's
-type, size and range, troops as troops, conservation of the cards, coins, rewards and
-challenges, publicly known cards within the hands (hidden information), and the decision stack
-against the end of the game (see envs/core/saved.py)."""
+type, size and range, troops as troops (complete on the table), conservation of the cards, coins,
+rewards and challenges, publicly known cards within the hands (hidden information), the contest
+and the played cards, and the decision stack, every frame of it (saved_stack.py; see
+envs/core/saved.py)."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
-from .actions import MAX_TROOPS
+from .actions import FIRST_ACTION_CARD, MAX_TROOPS
 from .cards import DATA, NUM_CLASSES, THOR, WORLD_NAMES
 from .frames import frame_keys
 from .info import card_totals, face_down_counts
-from .modes import MODE_NAMES, REACT, RELOCATE, TOTAL_COINS
+from .modes import EV_DISCARD, KEEP, MODE_NAMES, REACT, RELOCATE, TOTAL_COINS
+from .saved_stack import check_frame_fields, check_stack, troop_ok
 from .troops import NUM_SLOTS, THOR_TAIL, Troop
 
 FIELDS = (
@@ -107,91 +111,182 @@ def _check_frame(f: Fields, i: int, frame, n: int) -> None:
     for key in keys:
         if key not in optional:
             fr.get(key)
+    check_frame_fields(fr, m, n)
 
 
 def check_state(game, d: dict) -> None:
     """``ValueError`` naming the field for anything a Midgard game cannot have reached."""
-    n, kinds = game.num_players, DATA.num_kinds
-    num_rewards, num_challenges = len(DATA.rewards), len(DATA.challenges)
+    n = game.num_players
     f = Fields(d, "saved midgard state", FIELDS)
+    ctx = _read_cards(f, n)
+    _read_rest(f, n, ctx)
+    _check_troops(f, ctx)
+    _check_conservation(f, ctx)
+    check_stack(f, ctx)
 
-    def per_seat(name, hi):
-        rows = f.list(name, n)
-        return [f.ints(f"{name}[{p}]", 0, hi, value=row) for p, row in enumerate(rows)]
 
-    def counts(lists, size):
-        return np.array([np.bincount(np.asarray(x, dtype=np.int64), minlength=size) for x in lists])
+def _per_seat(f: Fields, n: int, name: str, hi: int) -> list[list[int]]:
+    rows = f.list(name, n)
+    return [f.ints(f"{name}[{p}]", 0, hi, value=row) for p, row in enumerate(rows)]
 
-    hands, known = (
-        counts(per_seat("hands", kinds - 1), kinds),
-        counts(per_seat("known", kinds - 1), kinds),
-    )
-    piles = f.ints("thing", 0, kinds - 1) + f.ints("krog", 0, kinds - 1)
+
+def _counts(lists, size: int) -> np.ndarray:
+    return np.array([np.bincount(np.asarray(x, dtype=np.int64), minlength=size) for x in lists])
+
+
+def _read_cards(f: Fields, n: int) -> SimpleNamespace:
+    """The cards' places: hands, piles, troops, coins, rewards and challenges."""
+    kinds, num_challenges = DATA.num_kinds, len(DATA.challenges)
+    ctx = SimpleNamespace(n=n)
+    ctx.hands = _counts(_per_seat(f, n, "hands", kinds - 1), kinds)
+    ctx.known = _counts(_per_seat(f, n, "known", kinds - 1), kinds)
+    ctx.thing, ctx.krog = f.ints("thing", 0, kinds - 1), f.ints("krog", 0, kinds - 1)
     _check_thing_base(f, n, kinds)
-    valhalla = counts([f.ints("valhalla", 0, kinds - 1)], kinds)[0]
-    troops = []
+    ctx.valhalla = _counts([f.ints("valhalla", 0, kinds - 1)], kinds)[0]
+    ctx.troops = []
     for p, ts in enumerate(f.list("troops", n)):
         ts = f.list(f"troops[{p}]", value=ts)
         if len(ts) > MAX_TROOPS:
             f.fail(f"troops[{p}]", f"holds {len(ts)} troops; a player has at most {MAX_TROOPS}")
-        troops.append([_troop(f, f"troops[{p}][{i}]", t) for i, t in enumerate(ts)])
-    pending = None if f.get("pending") is None else _troop(f, "pending", f.get("pending"))
+        ctx.troops.append([_troop(f, f"troops[{p}][{i}]", t) for i, t in enumerate(ts)])
+    ctx.pending = None if f.get("pending") is None else _troop(f, "pending", f.get("pending"))
     coins = f.ints("coins", 0, TOTAL_COINS, n)
     skat = f.int("skat", 0, TOTAL_COINS)
     if sum(coins) + skat != TOTAL_COINS:
         f.fail(
             "skat",
-            f"{skat} plus the players' coins {coins} must make the game's {TOTAL_COINS} coins",
+            f"{skat} plus the players' 'coins' {coins} must make the game's {TOTAL_COINS} coins",
         )
     f.ints("world", 0, len(WORLD_NAMES) - 1, n)
-    rewards = counts(per_seat("rewards", num_rewards - 1), num_rewards)
-    revealed = counts(per_seat("revealed", num_rewards - 1), num_rewards)
-    deck = f.ints("reward_deck", 0, num_rewards - 1)
-    f.int("reward_top_known", -1, num_rewards - 1)
-    challenges = f.ints("ch_deck", 0, num_challenges - 1) + f.ints("open", 0, num_challenges - 1)
-    challenges += [c for c in f.ints("reserved", -1, num_challenges - 1, n) if c >= 0]
-    challenges += f.ints("ch_out", 0, num_challenges - 1)
-    challenges += [c for row in per_seat("won", num_challenges - 1) for c in row]
+    ctx.open = f.ints("open", 0, num_challenges - 1)
+    ctx.reserved = f.ints("reserved", -1, num_challenges - 1, n)
+    challenges = f.ints("ch_deck", 0, num_challenges - 1) + ctx.open
+    challenges += [c for c in ctx.reserved if c >= 0] + f.ints("ch_out", 0, num_challenges - 1)
+    challenges += [c for row in _per_seat(f, n, "won", num_challenges - 1) for c in row]
     if sorted(challenges) != list(range(num_challenges)):
         f.fail(
             "ch_deck/open/reserved/ch_out/won",
             "must hold every challenge exactly once (challenge conservation)",
         )
+    return ctx
+
+
+def _read_rest(f: Fields, n: int, ctx: SimpleNamespace) -> None:
+    """The turn's bookkeeping, the decision stack, the played cards, Loki's pool, the contest."""
+    num_rewards = len(DATA.rewards)
+    ctx.rewards = _counts(_per_seat(f, n, "rewards", num_rewards - 1), num_rewards)
+    ctx.revealed = _counts(_per_seat(f, n, "revealed", num_rewards - 1), num_rewards)
+    ctx.reward_deck = f.ints("reward_deck", 0, num_rewards - 1)
+    f.int("reward_top_known", -1, num_rewards - 1)
     f.int("calendar", 0, 7)
     f.int("turn", 0, 10**9)
     f.int("decisions", 0, 10**12)
     f.seat("start_player", n)
-    f.seat("active", n)
-    for name in ("made_trip", "won_challenge", "had_troops", "truncated"):
+    ctx.active = f.seat("active", n)
+    for name in ("made_trip", "won_challenge", "had_troops"):
         f.bool(name)
-    over = f.bool("over")
-    f.str("end_reason")
+    ctx.over, truncated = f.bool("over"), f.bool("truncated")
+    reason = f.str("end_reason")
+    if truncated and not ctx.over or bool(reason) != ctx.over:
+        f.fail("end_reason", f"is {reason!r} ('truncated' {truncated}), but 'over' is {ctx.over}")
     f.int("events_left", 0, 100)
-    stack = f.list("stack")
-    for i, frame in enumerate(stack):
+    ctx.stack = f.list("stack")
+    for i, frame in enumerate(ctx.stack):
         _check_frame(f, i, frame, n)
-    if over != (not stack):
+    if ctx.over != (not ctx.stack):
         f.fail(
             "stack",
-            f"is {'empty' if not stack else 'not empty'} but 'over' is {over} (a running game "
-            "always has a decision to make)",
+            f"is {'empty' if not ctx.stack else 'not empty'} but 'over' is {ctx.over} (a running "
+            "game always has a decision to make)",
         )
-    played = f.list("played")
-    for i, c in enumerate(played):
-        pc = Fields(c, f"{f.where}: field 'played[{i}]'")
-        pc.int("k", 0, kinds - 1)
+    ctx.played = f.list("played")
+    for i, c in enumerate(ctx.played):
+        pc = Fields(c, f"{f.where}: field 'played[{i}]'", ("k", "s", "x", "imm", "r"))
+        pc.int("k", FIRST_ACTION_CARD, DATA.num_kinds - 1)
         pc.int("s", 0, n - 1)
-    pool = f.ints("pool", 0, kinds - 1)
-    contest = f.get("contest")
-    if contest is not None:
-        c = Fields(contest, f"{f.where}: field 'contest'")
-        c.ints("held", 0, kinds - 1)
-        c.str("t", ("ch", "bt"))
-        if contest["t"] == "ch":
-            c.ints("b", -1, kinds - 1, 2)
-            c.ints("bs", -1, n - 1, 2)
+        pc.bool("x")
+        imm = pc.ints("imm", 0, n - 1)
+        if len(set(imm)) != len(imm):
+            pc.fail("imm", f"lists a seat twice: {imm}")
+        pc.int("r", -1, len(ctx.stack) - 1, note=" (a depth of the 'stack')")
+    ctx.pool = f.ints("pool", 0, DATA.num_kinds - 1)
+    ctx.contest = f.get("contest")
+    if ctx.contest is not None:
+        _check_contest(f, n, ctx)
+    in_pool = any(
+        fr["m"] == EV_DISCARD and fr["keep"] or fr.get("src") == "pool" for fr in ctx.stack
+    )
+    if ctx.pool and not in_pool:
+        f.fail("pool", f"holds {ctx.pool}, but no Loki's Trick is under way ('stack')")
+
+
+def _check_contest(f: Fields, n: int, ctx: SimpleNamespace) -> None:
+    """A challenge attempt (``ch``) or a battle (``bt``) in progress: its seats, troops and the
+    bonus cards placed (face down on the table for a challenge, still in hand for a battle)."""
+    where = f"{f.where}: field 'contest'"
+    t = Fields(ctx.contest, where).str("t", ("ch", "bt"))
+    keys = ("p", "ch", "tr", "ign", "dd") if t == "ch" else ("p", "ti", "q", "di")
+    c = Fields(ctx.contest, where, ("t", *keys, "b", "bs", "held"))
+    p = c.int("p", 0, n - 1)
+    if t == "ch":
+        c.int("ch", 0, len(DATA.challenges) - 1)
+        mine = c.ints("tr", 0, MAX_TROOPS - 1)
+        c.int("ign", 0, 100)
+        c.int("dd", -100, 100)
+        sides = (None, p)
+    else:
+        q = c.int("q", 0, n - 1)
+        mine = [c.int("ti", 0, MAX_TROOPS - 1)]
+        di = c.int("di", -1, MAX_TROOPS - 1)
+        if q == p or di >= len(ctx.troops[q]):
+            c.fail("q", f"is {q} with troop {di}: the defender is another seat, with that troop")
+        sides = (p, q)
+    if len(set(mine)) != len(mine) or any(
+        ti >= len(ctx.troops[p]) or not ctx.troops[p][ti].engaged for ti in mine
+    ):
+        c.fail("tr" if t == "ch" else "ti", f"is {mine}, not engaged troops of seat {p} ('troops')")
+    b = c.ints("b", -1, DATA.num_kinds - 1, 2)
+    bs = c.ints("bs", -1, n - 1, 2)
+    held = c.ints("held", FIRST_ACTION_CARD, DATA.num_kinds - 1)
+    for side in (0, 1):
+        placed = b[side] >= 0
+        if placed != (bs[side] >= 0) or (placed and b[side] < FIRST_ACTION_CARD):
+            c.fail("b", f"{b} and 'bs' {bs}: a bonus is an event or reaction, with its seat")
+        by = sides[side]
+        if placed and (bs[side] != by if by is not None else bs[side] == p):
+            c.fail("bs", f"is {bs}: the bonus of side {side} is placed by another seat")
+    face_down = sorted(k for k in b if k >= 0) if t == "ch" else []
+    if sorted(held) != face_down:
+        c.fail("held", f"is {held}, but the face-down bonuses ('b') are {face_down}")
+
+
+def _check_troops(f: Fields, ctx: SimpleNamespace) -> None:
+    """Troops on the table are complete, but one whose displaced wildcard waits for its new place;
+    the troop being laid down is a partial one."""
+    relocating = {(fr["p"], fr["troop"]) for fr in ctx.stack if fr["m"] == RELOCATE}
+    for p, ts in enumerate(ctx.troops):
+        for i, t in enumerate(ts):
+            if not troop_ok(t, (p, i) not in relocating):
+                f.fail(f"troops[{p}][{i}]", f"is not a troop that can stand on the table: {t}")
+    if ctx.pending is not None and not troop_ok(ctx.pending, False):
+        f.fail("pending", f"is not a troop being laid down: {ctx.pending}")
+
+
+def _check_conservation(f: Fields, ctx: SimpleNamespace) -> None:
+    """Every card, every reward in exactly one place; known cards within the hands."""
+    stack = ctx.stack
     wild = [fr["wild"] for fr in stack if fr["m"] == RELOCATE]
-    total = card_totals(hands, valhalla, piles, troops, pending, wild, played, pool, contest)
+    total = card_totals(
+        ctx.hands,
+        ctx.valhalla,
+        ctx.thing + ctx.krog,
+        ctx.troops,
+        ctx.pending,
+        wild,
+        ctx.played,
+        ctx.pool,
+        ctx.contest,
+    )
     check_conservation(
         f.where,
         total,
@@ -199,18 +294,21 @@ def check_state(game, d: dict) -> None:
         "hands/thing/krog/valhalla/troops/pending/stack/played/pool/contest",
         lambda k: DATA.kind_names[k],
     )
-    over_known = known > hands + face_down_counts(contest, hands.shape)  # MD22: bonuses count
+    over_known = ctx.known > ctx.hands + face_down_counts(ctx.contest, ctx.hands.shape)  # MD22
     if over_known.any():
         p = int(np.flatnonzero(over_known.any(axis=1))[0])
         f.fail(
-            "known", f"says player {p} is known to hold cards it does not hold (hidden information)"
+            "known",
+            f"says player {p} is known to hold cards it does not hold in 'hands' (hidden "
+            "information)",
         )
+    num_rewards = len(DATA.rewards)
     held = (
-        rewards.sum(axis=0)
-        + revealed.sum(axis=0)
-        + np.bincount(np.asarray(deck, dtype=np.int64), minlength=num_rewards)
+        ctx.rewards.sum(axis=0)
+        + ctx.revealed.sum(axis=0)
+        + np.bincount(np.asarray(ctx.reward_deck, dtype=np.int64), minlength=num_rewards)
     )
-    kept = [k for fr in stack if "drawn" in fr for k in fr["drawn"]]
+    kept = [k for fr in stack if fr["m"] == KEEP for k in fr["drawn"]]
     held += np.bincount(np.asarray(kept, dtype=np.int64), minlength=num_rewards)
     check_conservation(
         f.where,

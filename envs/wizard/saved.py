@@ -17,12 +17,16 @@ from .cards import (
     LED_NONE,
     NO_TRUMP,
     NUM_KINDS,
+    NUM_SUITED,
     NUM_SUITS,
     RANKS,
     TRUMP_PENDING,
     WIZARD,
     card_name,
+    forbidden_dealer_bid,
     led_suit,
+    next_led,
+    trick_winner,
     trump_after_flip,
 )
 
@@ -123,8 +127,8 @@ def check_state(game, d: dict) -> None:
     stock = f.counts("stock", NUM_KINDS, int(DECK_COUNTS.max()))
     flipped = f.int("flipped", -1, NUM_KINDS - 1)
     trump = f.int("trump", TRUMP_PENDING, NO_TRUMP)
-    bids = f.ints("bids", -1, rnd, n)
-    won = f.ints("tricks_won", 0, rnd, n)
+    bids = f.ints("bids", -1, rnd, n, note=" (at most the 'round')")
+    won = f.ints("tricks_won", 0, rnd, n, note=" (at most the 'round')")
     trick = f.ints("trick", 0, NUM_KINDS - 1)
     leader = f.seat("trick_leader", n)
     led = f.int("led", LED_NONE, LED_FREE)
@@ -160,22 +164,112 @@ def check_state(game, d: dict) -> None:
             if voids[q] >> s & 1 and hands[q, s * RANKS : (s + 1) * RANKS].any():
                 f.fail(
                     "voids",
-                    f"say player {q} showed out of suit {s} but it holds such a card "
+                    f"say player {q} showed out of suit {s} but it holds such a card in 'hands' "
                     "(hidden information)",
                 )
     if phase == PHASE_TRUMP and (trump != TRUMP_PENDING or cp != dealer or flipped != WIZARD):
         f.fail(
-            "phase", "is trump, which needs a flipped Wizard, no trump yet and the dealer to choose"
+            "phase",
+            f"is trump, which needs a 'flipped' Wizard, no 'trump' yet and the 'dealer' to "
+            f"choose ('current_player' {cp})",
         )
     if phase in (PHASE_BID, PHASE_PLAY) and trump == TRUMP_PENDING:
-        f.fail("trump", "is still to be chosen, so the round cannot be bidding or playing")
+        f.fail(
+            "trump",
+            f"is still to be chosen, so the round cannot be bidding or playing ('phase' "
+            f"{PHASE_NAMES[phase]})",
+        )
     if phase == PHASE_BID and (tricks or trick):
         f.fail("phase", "is bid, but tricks have been played this round")
     if phase == PHASE_PLAY and (-1 in bids or cp != (leader + len(trick)) % n):
         f.fail(
             "phase",
-            "is play, which needs every bid made and the next seat after the trick's leader",
+            f"is play, which needs every bid made ('bids' {bids}) and the next seat after the "
+            f"trick's leader ('trick_leader' {leader}, 'trick' {trick}) to act ('current_player' "
+            f"{cp})",
         )
+    if phase == PHASE_OVER and (trick or len(tricks) != rnd):
+        f.fail("tricks", f"are {len(tricks)} (and 'trick' {trick}): a round ends after {rnd}")
+    complete = len(history) == rnd - 1 + (phase == PHASE_OVER)  # (else a scenario)
+    _check_deal(f, n, rnd, dealer, d["first_dealer"] if complete else None, hands, stock)
+    _check_hands(f, n, rnd, hands, leader, trick, tricks)
+    _check_tricks(f, n, dealer, trump, tricks, trick, leader, won, voids)
+    _check_bids(f, phase, n, rnd, cp, dealer, bids)
+
+
+def _check_deal(f: Fields, n, rnd, dealer, first_dealer, hands, stock) -> None:
+    """The round's deal: the dealer turns clockwise from the first (in a game with every round's
+    record; a scenario set up in a later round has its own dealer), the stock is what the deal
+    left."""
+    turn = None if first_dealer is None else (first_dealer + rnd - 1) % n
+    if turn is not None and dealer != turn:
+        f.fail(
+            "dealer",
+            f"is {dealer}, but round {rnd} ('round') is dealt by player {turn} (the "
+            "'first_dealer', then clockwise)",
+        )
+    left = max(0, int(DECK_COUNTS.sum()) - n * rnd - 1)
+    if int(stock.sum()) != left:
+        f.fail("stock", f"holds {int(stock.sum())} cards, but round {rnd} ('round') leaves {left}")
+
+
+def _check_hands(f: Fields, n, rnd, hands, leader, trick, tricks) -> None:
+    """Each seat holds what the round dealt it less the cards it played."""
+    for q in range(n):
+        expect = rnd - len(tricks) - ((q - leader) % n < len(trick))
+        if int(hands[q].sum()) != expect:
+            f.fail(
+                "hands",
+                f"player {q} holds {int(hands[q].sum())} cards, but round {rnd} ('round') dealt "
+                f"{rnd} and it played {rnd - expect} ('tricks', 'trick', 'trick_leader')",
+            )
+
+
+def _check_tricks(f: Fields, n, dealer, trump, tricks, trick, leader, won, voids) -> None:
+    """The round's tricks: the seat after the dealer leads first, then each trick's winner; each
+    winner is the one the cards give (W9), ``tricks_won`` counts them, and the shown voids are
+    exactly the suits a seat did not follow."""
+    lead = (dealer + 1) % n
+    shown = [0] * n
+    for i, (first, cards, winner) in enumerate(tricks + [[leader, trick, None]]):
+        if first != lead:
+            f.fail(
+                "tricks" if i < len(tricks) else "trick_leader",
+                f"trick {i} is led by player {first}, but the 'dealer' {dealer}'s left hand leads "
+                "the first trick and each trick's winner the next",
+            )
+        led = LED_NONE
+        for j, c in enumerate(cards):
+            q = (first + j) % n
+            if led == LED_NONE:
+                led = next_led(led, c)
+            elif led != LED_FREE and c < NUM_SUITED and c // RANKS != led:
+                shown[q] |= 1 << led
+        if winner is not None:
+            if winner != (first + trick_winner(list(cards), trump)) % n:
+                f.fail("tricks", f"trick {i} {cards} is won by another seat ('trump' {trump})")
+            lead = winner
+    if won != [sum(1 for t in tricks if t[2] == q) for q in range(n)]:
+        f.fail("tricks_won", f"{won} do not count the winners of 'tricks'")
+    if voids != shown:
+        f.fail("voids", f"are {voids}, but the cards of 'tricks' and 'trick' show {shown}")
+
+
+def _check_bids(f: Fields, phase, n, rnd, cp, dealer, bids) -> None:
+    """The bids are made clockwise from the dealer's left, the dealer last (not its forbidden
+    bid, W6); none while the trump is chosen."""
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    made = {PHASE_TRUMP: 0, PHASE_BID: order.index(cp) if cp is not None else n}.get(phase, n)
+    if [b >= 0 for b in (bids[q] for q in order)] != [i < made for i in range(n)]:
+        f.fail(
+            "bids",
+            f"are {bids}, but in the {PHASE_NAMES[phase]} 'phase' the seats from the 'dealer' "
+            f"{dealer}'s left up to 'current_player' {cp} have bid",
+        )
+    if made == n:
+        others = sum(b for q, b in enumerate(bids) if q != dealer and b > 0)
+        if bids[dealer] == forbidden_dealer_bid(rnd, others):
+            f.fail("bids", f"the dealer's bid {bids[dealer]} is the one it may not make (W6)")
 
 
 def _tricks(f: Fields, n: int) -> list:

@@ -213,3 +213,73 @@ def test_a_malformed_keyed_chance_is_rejected_naming_it(chance):
     d = game.new_state(2, keyed_chance=True).to_dict()
     d["chance"] = chance
     _rejected(type(game.new_state(0)), d, "chance")
+
+
+# ---- states the engine could not have reached by play (cross-field consistency) -------------
+def _bigwig_sacrifice():
+    """A saved BigWig state in the well draws with two seats still to draw."""
+    return _first("bigwig_v1", lambda s: s.phase == 4 and len(s.queue) >= 2, players=4)
+
+
+def test_bigwig_sacrifice_needs_its_queue_and_the_seat_at_its_head():
+    cls, d = _bigwig_sacrifice()
+    empty = copy.deepcopy(d)
+    empty["state"]["queue"] = []  # the first sacrifice used to raise half applied
+    _rejected(cls, empty, "queue")
+    other = copy.deepcopy(d)
+    other["state"]["current_player"] = d["state"]["queue"][1]  # a seat would sacrifice twice
+    _rejected(cls, other, "current_player")
+    dropped = copy.deepcopy(d)
+    dropped["state"]["queue"] = d["state"]["queue"][1:]  # the asked seat no longer in it
+    _rejected(cls, dropped, "queue")
+    assert cls.from_dict(d) is not None
+
+
+def test_bigwig_draw_pile_record_must_explain_the_cards():
+    """The public record of the draw piles with the right totals but the wrong cards: no
+    history puts the hidden cards where it says they can be, so it is refused."""
+    cls, d = _first("bigwig_v1", lambda s: not s.is_terminal() and s.round > 1, players=3)
+    pile = d["state"]["origins"]["piles"][-1]
+    left = pile["left"]
+    gone = next(k for k, x in enumerate(left) if x == 0 and pile["cards"][k] > 0)
+    here = next(k for k, x in enumerate(left) if x > 0)
+    left[gone], left[here] = left[gone] + 1, left[here] - 1  # same count, another card
+    message = _rejected(cls, d, "origins")
+    assert "hands" in message and "draw" in message
+
+
+def _midgard_windows():
+    """A saved Midgard state with a reaction window waiting below another one."""
+    return _first(
+        "midgard_v1",
+        lambda s: len(s.stack) >= 3 and s.stack[1].m == 14 and s.stack[2].m == 14,
+        players=4,
+    )
+
+
+@pytest.mark.parametrize(
+    "lower",
+    [
+        {"queue": "x"},  # not a list: a crash when the window is asked again
+        {"queue": [[0]]},  # an entry without the reactions it may play
+        {"queue": [[0, [0]]]},  # a troop card is no reaction
+        {"then": {"do": "bogus"}},  # no such continuation
+        {"card": "yes"},
+        {"m": 6, "world": 0, "chosen": 5},  # another mode, its fields of the wrong type
+        {"m": 2},  # a troop being laid down that does not exist (and no window above a build)
+        {"m": 1},  # a second Preparation inside the turn
+        {"p": 0},  # a waiting window that already asks a seat
+    ],
+)
+def test_midgard_lower_frames_must_be_runnable(lower):
+    """Frames below the top are run later, once the frames above are answered; a malformed one
+    used to load and fail moves later. They are checked as the top one is."""
+    cls, d = _midgard_windows()
+    assert cls.from_dict(d) is not None
+    bad = copy.deepcopy(d)
+    frame = bad["state"]["stack"][1]
+    if "m" in lower:
+        frame.clear()
+        frame.update({"p": d["state"]["stack"][0]["p"]})
+    frame.update(lower)
+    _rejected(cls, bad, "stack")
