@@ -24,7 +24,7 @@ import numpy as np
 from deckzoo.envs.core.errors import ConfigError
 
 from ..registry import make_agent
-from .forms import batched_form
+from .forms import batched_form, decision_keys
 from .lanes import ScalarLanes, SeededChance
 
 DEFAULT_BATCH = 1024
@@ -110,6 +110,7 @@ class _Book:
         self.agents: list[list | None] = [None] * lanes
         # per lane: seat -> the generator its scalar agent breaks ties with
         self.tie_rngs: list[dict[int, np.random.Generator]] = [{} for _ in range(lanes)]
+        self.seeds = np.zeros((lanes, n), dtype=np.uint64)  # each seat's agent seed
 
     def tie_breaker(self, lanes: np.ndarray, seats: np.ndarray):
         """``ties(rows, top)`` for a batched form: each row's tie broken as its scalar agent
@@ -177,6 +178,7 @@ def play_batched(
     index = {s: i for i, s in enumerate(order)}
     deciders = [forms[s].decide for s in order]
     scalar_ties = [forms[s].scalar_ties for s in order]
+    keyed = [forms[s].keyed for s in order]
     rngs = [np.random.default_rng([seed, i]) for i in range(len(order))]
     _check_sizes(forms, game)
 
@@ -191,6 +193,7 @@ def play_batched(
         if task is not None:
             book.reset(lane)
             book.form[lane] = [index.get(s, -1) for s in task["specs"]]
+            book.seeds[lane] = np.array(task["agent_seeds"], dtype=np.uint64)
             book.actions[lane] = [] if task.get("save") else None
             if not batched_engine:
                 book.agents[lane] = [
@@ -209,7 +212,7 @@ def play_batched(
             return
         mask = engine.legal_mask()[lanes]
         seats = engine.cur[lanes]
-        actions = _decide(engine, lanes, seats, mask, book, (deciders, scalar_ties, rngs))
+        actions = _decide(engine, lanes, seats, mask, book, (deciders, scalar_ties, keyed, rngs))
         if chance is not None:
             chance.before_apply(lanes, actions)
         engine.apply(lanes, actions)
@@ -245,7 +248,7 @@ def _check_sizes(forms: dict, game) -> None:
 def _decide(engine, lanes, seats, mask, book: _Book, forms) -> np.ndarray:
     """Every lane's action: per batched form over its rows, per scalar agent in its lane. A row
     with one legal action takes it without asking a batched form (what any agent would do)."""
-    deciders, scalar_ties, rngs = forms
+    deciders, scalar_ties, keyed, rngs = forms
     actions = mask.argmax(axis=1)
     kinds = book.form[lanes, seats]
     forced = mask.sum(axis=1) == 1
@@ -265,6 +268,10 @@ def _decide(engine, lanes, seats, mask, book: _Book, forms) -> np.ndarray:
             extra = {}
             if scalar_ties[k]:
                 extra["ties"] = book.tie_breaker(lanes[ask], seats[ask])
+            if keyed[k]:
+                extra["keys"] = decision_keys(
+                    book.seeds[lanes[ask], seats[ask]], book.decisions[lanes[ask], seats[ask]]
+                )
             actions[ask] = deciders[k](engine, lanes[ask], mask[ask], rngs[k], **extra)
             book.charge(lanes[ask], seats[ask], clock() - t0)
     return actions

@@ -48,11 +48,43 @@ class BatchedForm:
     deterministic: bool
     #: the decide function takes ``ties(rows, top)``: ties broken as the scalar agent breaks them
     scalar_ties: bool = False
+    #: the decide function takes ``keys``: one key a row from which it draws all its numbers
+    #: (``uniforms``), so its draws belong to the game, not to the batch
+    keyed: bool = False
 
 
-def random_decide(engine, lanes, mask, rng) -> np.ndarray:
-    """Uniform over each row's legal actions."""
-    return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a bijection of uint64 that scatters nearby inputs."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def decision_keys(agent_seeds: np.ndarray, decisions: np.ndarray) -> np.ndarray:
+    """One key a decision: of the deciding seat's agent seed and how many decisions that seat has
+    taken in this game. A batched form that draws from these (``uniforms``) makes the same draws
+    in a game whichever lane, chunk, batch size, worker or backend plays it, and a seat's agent
+    with the same seed (a duplicate board's) makes the same draws in every game of the board."""
+    with np.errstate(over="ignore"):
+        return _mix(_mix(agent_seeds.astype(np.uint64)) + decisions.astype(np.uint64) * _GOLDEN)
+
+
+def uniforms(keys: np.ndarray, width: int) -> np.ndarray:
+    """``(len(keys), width)`` uniforms in (0, 1): column ``a`` of row ``r`` from ``keys[r]`` and
+    ``a`` only (counter-based, like a keyed stream: no generator state to carry)."""
+    with np.errstate(over="ignore"):
+        cols = _mix(np.arange(1, width + 1, dtype=np.uint64) * _GOLDEN)
+        bits = _mix(keys.astype(np.uint64)[:, None] ^ cols[None, :]) >> np.uint64(11)
+    return (bits.astype(np.float64) + 0.5) / float(1 << 53)
+
+
+def random_decide(engine, lanes, mask, rng, keys=None) -> np.ndarray:
+    """Uniform over each row's legal actions (drawn from ``keys`` where given, else ``rng``)."""
+    u = rng.random(mask.shape) if keys is None else uniforms(keys, mask.shape[1])
+    return np.where(mask, u, -1.0).argmax(axis=1)
 
 
 class PolicyRows:
@@ -104,11 +136,12 @@ class PolicyRows:
         z[rows, cols] = np.einsum("ij,ij->i", h[rows], self._head_t[cols]) + head_b[cols]
         return z
 
-    def __call__(self, engine, lanes, mask, rng) -> np.ndarray:
+    def __call__(self, engine, lanes, mask, rng, keys=None) -> np.ndarray:
         obs = engine.observe(engine.cur[lanes], lanes)
         z = self.legal_logits(obs, mask)
-        if not self.deterministic:
-            return (z + rng.gumbel(size=z.shape)).argmax(axis=1)
+        if not self.deterministic:  # Gumbel-max: a sample of the masked softmax
+            u = rng.random(z.shape) if keys is None else uniforms(keys, z.shape[1])
+            return (z - np.log(-np.log(u))).argmax(axis=1)
         out = z.argmax(axis=1)
         close = _close_calls(z, out)
         for r in close:
@@ -154,7 +187,7 @@ def batched_form(spec: str, game: str) -> BatchedForm | None:
     where it has none. A policy spec is loaded (and checked against the game) here."""
     kind = spec.split(":", 1)[0]
     if spec == "random":
-        return BatchedForm(spec, random_decide, False)
+        return BatchedForm(spec, random_decide, False, keyed=True)
     if kind == "heuristic":
         twin = batched_agent(spec, game)
         if twin is None:
@@ -163,9 +196,8 @@ def batched_form(spec: str, game: str) -> BatchedForm | None:
         return BatchedForm(spec, twin, _heuristic_deterministic(game), ties)
     if kind in POLICY_KINDS:
         agent = make_agent(spec, game, 0)
-        return BatchedForm(
-            spec, PolicyRows(agent.weights, agent.deterministic), agent.deterministic
-        )
+        rows = PolicyRows(agent.weights, agent.deterministic)
+        return BatchedForm(spec, rows, agent.deterministic, keyed=True)
     return None
 
 
