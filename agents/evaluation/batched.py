@@ -203,7 +203,7 @@ def play_batched(
         return task
 
     engine, chance = _make_engine(game, lanes_n, assign, seed)
-    engine.start(np.arange(lanes_n))
+    yield from _start(engine, book, np.arange(lanes_n))
     limit = game.max_game_length
     while True:
         live = np.array([t is not None for t in book.task])
@@ -229,7 +229,21 @@ def play_batched(
         ended = lanes[engine.cur[lanes] < 0]
         if len(ended):
             yield from _records(engine, book, ended)
-            engine.start(ended)
+            yield from _start(engine, book, ended)
+
+
+def _start(engine, book: _Book, lanes: np.ndarray) -> Iterator[dict]:
+    """Start the next games in ``lanes``; a game over at its deal (BigWig can deal all four
+    holmgang cards first) is recorded at once, with no step, as the scalar arena records it, and
+    its lane starts the next."""
+    while len(lanes):
+        engine.start(lanes)
+        over = [
+            lane for lane in lanes.tolist() if book.task[lane] is not None and engine.cur[lane] < 0
+        ]
+        lanes = np.array(over, dtype=np.int64)
+        if len(lanes):
+            yield from _records(engine, book, lanes)
 
 
 def _check_sizes(forms: dict, game) -> None:
