@@ -19,11 +19,11 @@ from deckzoo.envs.core.errors import ConfigError
 from .cli_args import terminal_safe
 
 SUBCOMMAND_MODULES = (
-    "deckzoo.agents.demo",
-    "deckzoo.agents.arena_cli",
-    "deckzoo.agents.play",
-    "deckzoo.agents.replay",
-    "deckzoo.agents.serve",
+    "deckzoo.agents.tools.demo",
+    "deckzoo.agents.evaluation.cli",
+    "deckzoo.agents.tools.play",
+    "deckzoo.agents.tools.replay",
+    "deckzoo.agents.tools.serve",
     "deckzoo.training.cli",
     "deckzoo.training.exploit_cli",
 )

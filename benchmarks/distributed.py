@@ -119,7 +119,9 @@ def run_arena_part(args) -> list[dict]:
     median of each is reported, and every run's records are checked against the first."""
     import ray
 
-    from deckzoo.agents.arena import ArenaConfig, comparable, run_arena
+    from deckzoo.agents.evaluation.arena import run_arena
+    from deckzoo.agents.evaluation.config import ArenaConfig
+    from deckzoo.agents.evaluation.tasks import comparable
 
     rows = []
     for game in args.arena_envs.split(","):

@@ -5,13 +5,15 @@ The plan is fixed here (``PLAN``), so one run of this script is the measurement:
 * for each of the five games, the zoo policy (``zoo:<game>``) in one seat against the heuristic
   in the others, at ``PLAN["players"]`` players, played twice with the same number of games and
   seed: once with a fresh deal every game (seats rotated) and once in duplicate boards (one deal
-  in every rotation, with the same chance events; ``agents/arena.py``). Reported per game: the
-  95% half-width of the zoo's mean score lead over the heuristic's seats, unpaired (t interval
-  over the games of the first run) and paired (t interval over the boards of the second), their
-  ratio, and the variance reduction estimated from the duplicate run (``agents/duplicate.py``);
-  the target is a ratio of at most 0.6 in at least three of the five games;
-* BigWig's zoo policy against the heuristic with ``until_separated`` (``agents/confseq.py``) and
-  at most ``PLAN["separation"]["max_games"]`` games: the games used and the final intervals;
+  in every rotation, with the same chance events; ``agents/evaluation/tasks.py``). Reported per
+  game: the 95% half-width of the zoo's mean score lead over the heuristic's seats, unpaired (t
+  interval over the games of the first run) and paired (t interval over the boards of the
+  second), their ratio, and the variance reduction estimated from the duplicate run
+  (``agents/evaluation/boards.py``); the target is a ratio of at most 0.6 in at least three of the
+  five games;
+* BigWig's zoo policy against the heuristic with ``until_separated``
+  (``agents/evaluation/confseq.py``) and at most ``PLAN["separation"]["max_games"]`` games: the
+  games used and the final intervals;
 * the stopping rule's false separation rate in simulation: two identical agents (per game, ahead
   0.45, level 0.1, behind 0.45 of the time; boards of four games), judged after every board.
 
@@ -36,10 +38,11 @@ from pathlib import Path
 import numpy as np
 
 import deckzoo.envs as E
-from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
-from deckzoo.agents.confseq import ALPHA, BettingCS
-from deckzoo.agents.duplicate import group_boards, pair_summary
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.boards import group_boards, pair_summary
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.evaluation.confseq import ALPHA, BettingCS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import results_page  # the sibling module: the layout of every results page
@@ -228,7 +231,7 @@ def markdown(data: dict) -> str:
         (
             "Stopping rule: hedged-capital betting confidence sequence (Waudby-Smith & Ramdas "
             "2024) on the zoo's per-board ahead-of share, stopping when it excludes 1/2 "
-            "(agents/confseq.py); docs/agents.md, 'Duplicate boards'."
+            "(agents/evaluation/confseq.py); docs/agents.md, 'Duplicate boards'."
         ),
     ]
     return results_page.page("Duplicate evaluation", results, how)

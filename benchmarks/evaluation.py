@@ -67,7 +67,7 @@ def _machine() -> dict:
 
 
 def _share(records: list[dict], label: str) -> tuple[float, float, float]:
-    from deckzoo.agents.stats import wilson_interval, win_credit
+    from deckzoo.agents.evaluation.stats import wilson_interval, win_credit
 
     total = seats = 0.0
     for r in records:
@@ -82,19 +82,14 @@ def _share(records: list[dict], label: str) -> tuple[float, float, float]:
 def arena_row(game: str, games: int, scalar_games: int, batches: list[int]) -> dict:
     from tqdm import tqdm
 
-    from deckzoo.agents.arena import (
-        ArenaConfig,
-        _resolve,
-        game_tasks,
-        play_batched_tasks,
-        play_task,
-        task_chunks,
-    )
+    from deckzoo.agents.evaluation.arena import play_batched_tasks, play_task, task_chunks
+    from deckzoo.agents.evaluation.config import ArenaConfig
+    from deckzoo.agents.evaluation.tasks import game_tasks, resolve_game
 
     label = f"zoo:{game}"
     base = {"game": game, "agents": [label, "heuristic"], "players": 4, "seed": SEED}
     cfg = ArenaConfig(**base, games=games)
-    tasks = game_tasks(cfg, _resolve(cfg).num_players)
+    tasks = game_tasks(cfg, resolve_game(cfg).num_players)
     row = {"game": game, "games": games, "scalar_games": scalar_games, "batched": []}
     c0 = time.process_time()
     scalar = [play_task(t) for t in tqdm(tasks[:scalar_games], desc=f"{game} scalar")]

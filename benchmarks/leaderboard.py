@@ -1,7 +1,7 @@
 """Leaderboard: per game, a round robin of the reference ladder random, heuristic, ISMCTS, zoo.
 
 Every game of a game type seats the four agents at a 4-player table (one each). A new run goes
-through every order round the table, each rotated (``--seating orders``, ``agents.arena``: 24
+through every order round the table, each rotated (``--seating orders``, ``evaluation.tasks``: 24
 line-ups; every agent sits in every seat once in each block of 4 games, and follows every other
 agent equally often over 24). Runs recorded before that rotate one line-up by a seat a game
 (``rotate``), which keeps the order round the table fixed: in Go Big, where the next seat has the
@@ -18,7 +18,7 @@ arena's ``SeedSequence`` child of that game; all are recorded). The ladder:
 * ``zoo``: the reference policy shipped in the package (``zoo:<game>``, ``agents/zoo.py``).
 
 Reported per game (``benchmarks/results/leaderboard.md``, ``.json`` with every game record, and
-``leaderboard.png``): openskill Plackett-Luce ratings (``agents/stats.py``: the mean over
+``leaderboard.png``): openskill Plackett-Luce ratings (``agents/evaluation/stats.py``: the mean over
 ``RATING_ORDERS`` random orders of the games, as the online update depends on the order; ranks
 from the winners then points, ``tau = 0`` since the agents do not learn) with the interval
 ``mu +- 1.96 sigma``; each agent's win share with its 95% Wilson interval; pairwise win shares
@@ -27,10 +27,10 @@ half) with Wilson intervals; seconds a move (wall clock on this shared machine, 
 playing process). "Separated" says whether the rating
 intervals of random, heuristic and the better of ISMCTS and zoo are disjoint in that order.
 
-With ``--duplicate`` a new run plays duplicate boards (``agents/arena.py``: one deal in every
-line-up of its seating, 24 or 4 games, with the same chance events; batches are whole boards),
-keeps that when continued, and its summary adds the paired statistics over boards
-(``paired``, ``agents/duplicate.py``).
+With ``--duplicate`` a new run plays duplicate boards (``agents/evaluation/tasks.py``: one deal in
+every line-up of its seating, 24 or 4 games, with the same chance events; batches are whole
+boards), keeps that when continued, and its summary adds the paired statistics over boards
+(``paired``, ``agents/evaluation/boards.py``).
 
 Games are played in batches of ``--batch`` and saved after each batch; running again with a larger
 ``--games`` continues the recorded games (same agents and seed), so a long run can be spread out.
@@ -57,12 +57,20 @@ import time
 from pathlib import Path
 
 import deckzoo.envs as E
-from deckzoo.agents.arena import SEATINGS, ArenaConfig, board_size, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
-from deckzoo.agents.duplicate import paired_summary
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.boards import paired_summary
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.evaluation.stats import (
+    RATING_ORDERS,
+    Z95,
+    ranks_from_result,
+    summarize,
+    wilson_interval,
+)
+from deckzoo.agents.evaluation.tasks import SEATINGS, board_size
 from deckzoo.agents.ladder import LABELS as LADDER
 from deckzoo.agents.ladder import ladder
-from deckzoo.agents.stats import RATING_ORDERS, Z95, ranks_from_result, summarize, wilson_interval
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import results_page  # the sibling module: the layout of every results page
@@ -95,7 +103,8 @@ def pairwise(records: list[dict], score_sign: int) -> dict[str, dict[str, dict]]
 
 
 def table(records: list[dict], score_sign: int, orders: int = RATING_ORDERS) -> list[dict]:
-    """The summary rows (``agents.stats.summarize``) with the rating interval, best rated first."""
+    """The summary rows (``evaluation.stats.summarize``) with the rating interval, best rated
+    first."""
     rows = summarize(records, PLAYERS, score_sign, orders=orders)
     for r in rows:
         r["rating_low"] = r["rating_mu"] - Z95 * r["rating_sigma"]

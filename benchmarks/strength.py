@@ -13,9 +13,9 @@ on separation makes the interval slightly optimistic (a sequential test); ``--mi
 that small. The ISMCTS budget is in iterations, so every game is reproducible; its measured
 seconds per move are reported next to it (the targets ask for at most one second per move).
 
-With ``--duplicate`` the games come in duplicate boards (``agents/arena.py``: one deal in every
-seat rotation, with the same chance events; a batch is whole boards) and each row also keeps the
-paired statistics over boards (``agents/duplicate.py``).
+With ``--duplicate`` the games come in duplicate boards (``agents/evaluation/tasks.py``: one deal
+in every seat rotation, with the same chance events; a batch is whole boards) and each row also
+keeps the paired statistics over boards (``agents/evaluation/boards.py``).
 
 Writes ``benchmarks/results/strength.md`` and ``strength.json`` (``--out`` to change).
 
@@ -34,11 +34,12 @@ import time
 from pathlib import Path
 
 import deckzoo.envs as E
-from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli_args import add_backend_arguments
-from deckzoo.agents.duplicate import paired_summary
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.boards import paired_summary
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.evaluation.stats import summarize
 from deckzoo.agents.registry import has_heuristic
-from deckzoo.agents.stats import summarize
 from deckzoo.agents.strongest import DEFAULT_ISMCTS, strongest_ismcts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -22,7 +22,7 @@ trains ``configs/<game>-vector.yaml`` (run folder ``runs/bench/<game>-vector``);
 measures both trainers' training throughput on one network, one after the other in one process
 (SB3 with ``configs/<game>.yaml`` without cloning, its ``net_arch`` set to the vector config's);
 ``--arena`` plays each vector policy against three heuristics for 400 games with
-``deckzoo.agents.arena`` (and Go Big's against three copies of the SB3 policy of
+``deckzoo.agents.evaluation.arena`` (and Go Big's against three copies of the SB3 policy of
 ``configs/gobig.yaml``, trained first if ``runs/bench/gobig/final.zip`` is missing). Where both
 trainers have a run, ``training.<game>.cpu.png`` draws both learning curves against the heuristic
 by training CPU seconds.
@@ -254,7 +254,8 @@ def _net(config: dict) -> str:
 def arena_strength(game: str, seed: int = 0, config: str | None = None) -> list[dict]:
     """The vector policy against three heuristics (and, for Go Big, against three copies of the
     SB3 policy of configs/gobig.yaml), ``ARENA_GAMES`` games each, seats rotating."""
-    from deckzoo.agents.arena import ArenaConfig, run_arena
+    from deckzoo.agents.evaluation.arena import run_arena
+    from deckzoo.agents.evaluation.config import ArenaConfig
 
     policy = ROOT / "runs" / "bench" / (config or f"{game}-vector") / "policy.npz"
     if not policy.exists():
@@ -361,9 +362,9 @@ def report_markdown(res: dict) -> str:
                 "lanes' initial stagger; evaluation excluded), the budget."
             ),
             (
-                f"- Arena = {ARENA_GAMES} games with `deckzoo.agents.arena` against three copies "
-                "of the opponent, seats rotating (win share of the trained policy, 95% Wilson "
-                "interval)."
+                f"- Arena = {ARENA_GAMES} games with `deckzoo.agents.evaluation.arena` against "
+                "three copies of the opponent, seats rotating (win share of the trained policy, "
+                "95% Wilson interval)."
             ),
         ]
     if res.get("compare"):

@@ -81,8 +81,9 @@ HEAD_TO_HEAD = {"games": 400, "seed": 21, "players": 4}
 def head_to_head(policy: Path, game: str) -> dict:
     """The candidate ``policy`` against the shipped ``zoo:<game>`` (see the module docstring)."""
     from deckzoo.agents import zoo
-    from deckzoo.agents.arena import ArenaConfig, run_arena
-    from deckzoo.agents.stats import wilson_interval
+    from deckzoo.agents.evaluation.arena import run_arena
+    from deckzoo.agents.evaluation.config import ArenaConfig
+    from deckzoo.agents.evaluation.stats import wilson_interval
 
     mode = zoo.metadata(game)["extra"].get("mode", "greedy")
     new, old = f"ppo:{policy}:{mode}", f"zoo:{game}"

@@ -10,7 +10,7 @@ RLlib seat mapping (``rllib.py``) all draw a seat's key with ``draw``/``draw_ind
 generator state seats the same line-up in every trainer.
 
 ``evaluate`` plays the learner in every seat in turn against fresh copies of one baseline and
-reports its win share with a 95% Wilson interval (``deckzoo.agents.stats``, the arena's
+reports its win share with a 95% Wilson interval (``deckzoo.agents.evaluation.stats``, the arena's
 statistics); ``evaluate_opponents`` does so for each ``eval.opponents`` entry, its games seeded by
 (seed, step, opponent index) so that every trainer's evaluation at a step plays the same games.
 """
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from deckzoo.agents.match import play_match
+from deckzoo.agents.evaluation.match import play_match
+from deckzoo.agents.evaluation.stats import wilson_interval, win_credit
 from deckzoo.agents.registry import has_heuristic, make_agent
-from deckzoo.agents.stats import wilson_interval, win_credit
 
 if TYPE_CHECKING:  # (the config, and pydantic with it, is not needed by the single-agent env)
     from .config import TrainConfig

@@ -7,15 +7,11 @@ import json
 
 import pytest
 
-from deckzoo.agents.arena import (
-    ArenaConfig,
-    comparable,
-    parse_agents,
-    run_arena,
-    schedule,
-    write_results,
-)
 from deckzoo.agents.cli import main
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.config import ArenaConfig, parse_agents
+from deckzoo.agents.evaluation.report import write_results
+from deckzoo.agents.evaluation.tasks import comparable, schedule
 from deckzoo.envs import ConfigError
 
 

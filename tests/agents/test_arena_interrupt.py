@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from deckzoo.agents import arena
 from deckzoo.agents.cli import main
+from deckzoo.agents.evaluation import arena, report
 
 GAMES = 2000  # far more than are played before the signals: the run is always cut short
 
@@ -120,13 +120,13 @@ def test_the_signal_handlers_are_restored_after_a_run(tmp_path, capsys):
 
 def test_a_signal_during_the_wrap_up_is_ignored(tmp_path, capsys, monkeypatch):
     """Once play has ended, SIGINT no longer interrupts: the results are still written."""
-    real = arena.print_summary
+    real = report.print_summary
 
     def print_then_signal(result, console=None):
         os.kill(os.getpid(), signal.SIGINT)
         real(result, console)
 
-    monkeypatch.setattr(arena, "print_summary", print_then_signal)
+    monkeypatch.setattr(report, "print_summary", print_then_signal)
     assert main(_arena_args(str(tmp_path / "out"))) == 0
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["games_played"] == 4
     capsys.readouterr()

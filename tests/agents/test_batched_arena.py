@@ -8,22 +8,17 @@ import warnings
 import numpy as np
 import pytest
 
-from deckzoo.agents.arena import (
-    ArenaConfig,
-    _resolve,
-    comparable,
-    game_tasks,
-    play_task,
-    run_arena,
-)
+from deckzoo.agents.evaluation.arena import play_task, run_arena
 from deckzoo.agents.evaluation.batched import choose_engine, play_batched
-from deckzoo.agents.stats import win_credit
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.evaluation.stats import win_credit
+from deckzoo.agents.evaluation.tasks import comparable, game_tasks, resolve_game
 from deckzoo.envs.core.errors import ConfigError
 
 
 def _run(game: str, agents: list[str], games: int, batch: int = 16, seed: int = 5, **kw):
     cfg = ArenaConfig(game=game, agents=agents, games=games, players=4, seed=seed, **kw)
-    g = _resolve(cfg)
+    g = resolve_game(cfg)
     tasks = game_tasks(cfg, 4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a zoo policy of another version says so once; not here
@@ -108,14 +103,14 @@ def test_midgard_random_against_heuristics_plays_on_scalar_lanes():
 
 
 def test_the_engine_choice_says_why():
-    gobig = _resolve(ArenaConfig(game="gobig", agents=["random"], players=4))
+    gobig = resolve_game(ArenaConfig(game="gobig", agents=["random"], players=4))
     mode, why = choose_engine(gobig, ["random", "heuristic", "zoo:gobig"])
     assert mode == "batched" and "batched" in why
     mode, why = choose_engine(gobig, ["random", "ismcts:10"])
     assert mode == "scalar" and "ismcts:10" in why
     with pytest.raises(ConfigError, match="'ismcts:10' has no batched form"):
         choose_engine(gobig, ["random", "ismcts:10"], "batched")
-    midgard = _resolve(ArenaConfig(game="midgard", agents=["random"], players=4))
+    midgard = resolve_game(ArenaConfig(game="midgard", agents=["random"], players=4))
     assert choose_engine(midgard, ["zoo:midgard", "heuristic"])[0] == "batched"
     assert choose_engine(midgard, ["heuristic"])[0] == "scalar"
     with pytest.raises(ConfigError, match="'engine' must be one of"):
@@ -124,7 +119,7 @@ def test_the_engine_choice_says_why():
 
 def test_a_policy_for_another_table_size_is_refused_before_any_game():
     cfg = ArenaConfig(game="wizard", agents=["zoo:wizard", "heuristic"], games=4, players=5)
-    g = _resolve(cfg)
+    g = resolve_game(cfg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ConfigError, match="observations of size"):

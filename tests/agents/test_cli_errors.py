@@ -39,7 +39,7 @@ def test_bad_numbers_are_one_line(capsys, argv, needles):
 
 
 def test_demo_api_rejects_bad_counts():
-    from deckzoo.agents.demo import run_demo
+    from deckzoo.agents.tools.demo import run_demo
 
     for kw in ({"games_per_env": 0}, {"games_per_env": -3}, {"seed": -1}):
         with pytest.raises(ConfigError):
@@ -196,7 +196,7 @@ def test_arena_out_must_not_be_a_file_or_hold_results(capsys, tmp_path):
     "engine,player", [("scalar", "play_task"), ("batched", "play_batched_tasks")]
 )
 def test_ctrl_c_before_the_first_game_exits_130(capsys, monkeypatch, engine, player):
-    import deckzoo.agents.arena as A
+    import deckzoo.agents.evaluation.arena as A
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -13,7 +13,7 @@ import pytest
 
 import deckzoo.envs as E
 from deckzoo.agents.cli_args import terminal_safe
-from deckzoo.agents.replay import new_record
+from deckzoo.agents.tools.replay import new_record
 from deckzoo.envs.core.errors import ConfigError
 
 from .helpers import one_line
@@ -170,7 +170,7 @@ def test_escape_codes_in_a_replay_are_printed_written_out(tmp_path, capsys, monk
 def test_an_error_quoting_a_file_is_one_line_without_escape_codes(tmp_path, capsys, monkeypatch):
     """Whatever an error message quotes (a name from a file, with newlines and escape codes), it
     is printed as one line with the controls written out."""
-    import deckzoo.agents.replay as R
+    import deckzoo.agents.tools.replay as R
 
     def crafted(path):
         raise ConfigError(f"replay {path}: unknown seat name 'x{EVIL}\ny'")

@@ -10,17 +10,9 @@ import math
 import numpy as np
 import pytest
 
-from deckzoo.agents.arena import (
-    ArenaConfig,
-    ArenaResult,
-    board_size,
-    comparable,
-    game_tasks,
-    paired_markdown,
-    run_arena,
-)
 from deckzoo.agents.cli import main
-from deckzoo.agents.duplicate import (
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.boards import (
     MIN_BOARDS,
     ahead_share,
     format_interval,
@@ -28,8 +20,11 @@ from deckzoo.agents.duplicate import (
     paired_summary,
     t_quantile,
 )
-from deckzoo.agents.replay import arena_replay, final_state
-from deckzoo.agents.stats import summarize, wilson_interval
+from deckzoo.agents.evaluation.config import ArenaConfig, ArenaResult
+from deckzoo.agents.evaluation.report import paired_markdown
+from deckzoo.agents.evaluation.stats import summarize, wilson_interval
+from deckzoo.agents.evaluation.tasks import board_size, comparable, game_tasks
+from deckzoo.agents.tools.replay import arena_replay, final_state
 from deckzoo.envs import GAMES, ConfigError, registry
 from deckzoo.envs.core.game import KeyedChance
 

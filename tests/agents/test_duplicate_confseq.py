@@ -1,15 +1,15 @@
-"""The --until-separated stopping rule (agents/confseq.py) in simulation: with two identical
-agents it declares them separated at most 5% of the time although it looks after every board;
-a fixed-sample t interval looked at as often does much worse; a real difference separates; the
-sequence covers a true mean other than 1/2."""
+"""The --until-separated stopping rule (agents/evaluation/confseq.py) in simulation: with two
+identical agents it declares them separated at most 5% of the time although it looks after every
+board; a fixed-sample t interval looked at as often does much worse; a real difference separates;
+the sequence covers a true mean other than 1/2."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from deckzoo.agents.confseq import ALPHA, BettingCS
-from deckzoo.agents.duplicate import t_quantile
+from deckzoo.agents.evaluation.boards import t_quantile
+from deckzoo.agents.evaluation.confseq import ALPHA, BettingCS
 
 RUNS, BOARDS = 400, 150
 

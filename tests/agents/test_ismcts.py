@@ -3,9 +3,9 @@
 import pytest
 
 from deckzoo.agents.base import RandomAgent
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.heuristics.gobig import HeuristicAgent
 from deckzoo.agents.ismcts import ISMCTSAgent, parse_spec
-from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs import ConfigError, registry
 from deckzoo.envs.gobig.rules import GoBigGame, encode_play

@@ -7,8 +7,8 @@ import json
 
 import numpy as np
 
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.ismcts import ISMCTSAgent
-from deckzoo.agents.match import play_match
 from deckzoo.envs.gobig.rules import GoBigGame
 
 OPEN, CANCEL, CONFIRM, RESIGN = range(4)

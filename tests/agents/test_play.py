@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from deckzoo.agents.cli import main
-from deckzoo.agents.play import parse_choice, play_game, render_for, replay
+from deckzoo.agents.tools.play import parse_choice, play_game, render_for, replay
 from deckzoo.envs import ConfigError
 from deckzoo.envs.core.render import render_view
 from deckzoo.envs.gobig.rules import GoBigGame

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from deckzoo.agents.play import CLEAR, RULE, parse_choice, play_game, render_for
+from deckzoo.agents.tools.play import CLEAR, RULE, parse_choice, play_game, render_for
 from deckzoo.envs.bignumber.rules import BigNumberGame
 
 from .helpers import ENV_NAMES, make_game, positions

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import deckzoo.envs as E
-from deckzoo.agents.match import play_match
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.policy import POLICY_VERSION, PolicyWeights, PPOAgent, load_policy, save_policy
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError

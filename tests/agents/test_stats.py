@@ -1,9 +1,9 @@
-"""Win shares, Wilson intervals, ranks and ratings (agents/stats.py)."""
+"""Win shares, Wilson intervals, ranks and ratings (agents/evaluation/stats.py)."""
 
 import numpy as np
 import pytest
 
-from deckzoo.agents.stats import (
+from deckzoo.agents.evaluation.stats import (
     Ratings,
     ranks_from_result,
     rate_games,

@@ -137,7 +137,8 @@ def test_a_zoo_policy_at_another_player_count_is_refused_when_made(game):
 
 
 def test_the_arena_refuses_a_zoo_policy_at_another_player_count_before_any_game(monkeypatch):
-    from deckzoo.agents import arena
+    from deckzoo.agents.evaluation import arena
+    from deckzoo.agents.evaluation.config import ArenaConfig
 
     game = "wizard" if "wizard" in SHIPPED else SHIPPED[0]
     other = 5 if game == "wizard" else 3
@@ -146,6 +147,6 @@ def test_the_arena_refuses_a_zoo_policy_at_another_player_count_before_any_game(
         raise AssertionError("a game was played")
 
     monkeypatch.setattr(arena, "play_task", no_game)
-    cfg = arena.ArenaConfig(game, [f"zoo:{game}", "random"], games=2, players=other)
+    cfg = ArenaConfig(game, [f"zoo:{game}", "random"], games=2, players=other)
     with pytest.raises(ConfigError, match=f"this table has {other} players"):
         arena.run_arena(cfg)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from deckzoo.agents.base import RandomAgent
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.heuristics.bignumber import HeuristicAgent
-from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.bignumber.cards import parse_card
 from deckzoo.envs.bignumber.rules import PICK_BASE, BigNumberGame

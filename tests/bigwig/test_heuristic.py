@@ -4,8 +4,8 @@ fast trick resolution decides exactly as the first version did."""
 import numpy as np
 
 from deckzoo.agents.base import RandomAgent
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.heuristics.bigwig import HeuristicAgent
-from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.bigwig.cards import KIND_COPIES, NUM_KINDS, WELL
 from deckzoo.envs.bigwig.rules import BigWigGame

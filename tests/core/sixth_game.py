@@ -45,7 +45,8 @@ import pettingzoo
 from pettingzoo.test import api_test
 
 import deckzoo.training  # registers the Gymnasium ids
-from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.config import ArenaConfig
 from deckzoo.agents.batched import batched_specs
 from deckzoo.agents.registry import has_heuristic
 from deckzoo.envs import playthrough, vector

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("envs", "agents", "training", "configs", "pyproject.toml", "setup.py", "README.md")
 # Data files the installed package reads: the zoo policies, the card data, the viewer's files,
 # the training configs.
-DATA_GLOBS = ("agents/zoo/*.npz", "envs/*/data/*", "agents/viewer/static/*", "configs/*.yaml")
+DATA_GLOBS = ("agents/zoo/*.npz", "envs/*/data/*", "agents/tools/viewer/static/*", "configs/*.yaml")
 TIMEOUT = 300
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from deckzoo.agents.arena import ArenaConfig, comparable, game_tasks, run_arena
-from deckzoo.agents.arena_ray import batches, ray_batches
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.evaluation.ray_backend import batches, ray_batches
+from deckzoo.agents.evaluation.tasks import comparable, game_tasks
 
 from .conftest import alive_nodes
 

@@ -9,7 +9,9 @@ import sys
 
 import pytest
 
-from deckzoo.agents.arena import ArenaConfig, comparable, run_arena
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.evaluation.tasks import comparable
 
 pytestmark = pytest.mark.xdist_group("ray")
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import deckzoo.envs as E
-from deckzoo.agents.arena import ArenaConfig, run_arena
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.config import ArenaConfig
 from deckzoo.envs.core.errors import IllegalActionError
 from deckzoo.training.config import config_from_dict
 from deckzoo.training.rllib import MAIN, RLlibTrainer

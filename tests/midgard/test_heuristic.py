@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from deckzoo.agents.base import RandomAgent
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.heuristics.midgard import HeuristicAgent, plan_troop
-from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.midgard import actions as A
 from deckzoo.envs.midgard.rules import MidgardGame

@@ -10,7 +10,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import deckzoo.envs as E
-from deckzoo.agents.match import play_match
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.policy import ACTIVATIONS, PolicyAgent, PPOAgent, masked_choice
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.core.errors import ConfigError

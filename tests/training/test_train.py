@@ -97,7 +97,7 @@ def test_evaluate_counts_games_the_engine_cuts_off_as_losses():
     """Midgard cuts a game off at its declared cap (max_decisions = max_game_length): evaluation
     counts such a game as a loss for the learner and reports it as abandoned."""
     from deckzoo.agents.base import Agent
-    from deckzoo.agents.stats import wilson_interval
+    from deckzoo.agents.evaluation.stats import wilson_interval
     from deckzoo.training.opponents import evaluate
 
     class First(Agent):

@@ -7,9 +7,9 @@ from collections import Counter
 import numpy as np
 
 import deckzoo.envs as E
-from deckzoo.agents.match import play_match
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.registry import has_heuristic, make_agent
-from deckzoo.agents.replay import finish_record, replay_states
+from deckzoo.agents.tools.replay import finish_record, replay_states
 
 GAME_NAMES = list(E.registry.games())
 

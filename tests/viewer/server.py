@@ -9,7 +9,7 @@ import threading
 import urllib.error
 import urllib.request
 
-from deckzoo.agents.serve import make_server
+from deckzoo.agents.tools.serve import make_server
 
 
 class Running:

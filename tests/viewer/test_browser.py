@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import deckzoo.envs as E
-from deckzoo.agents.replay import final_state, replay_states
-from deckzoo.agents.viewer.frames import read_frames, replay_data
-from deckzoo.agents.viewer.page import replay_page
+from deckzoo.agents.tools.replay import final_state, replay_states
+from deckzoo.agents.tools.viewer.frames import read_frames, replay_data
+from deckzoo.agents.tools.viewer.page import replay_page
 
 from .browser import screenshot
 from .helpers import GAME_NAMES, check_reproduces, hand_names, recorded_game

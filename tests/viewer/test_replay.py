@@ -1,4 +1,5 @@
-"""Replay files (agents/replay.py): recorded by the arena, read back, turned into a replay page."""
+"""Replay files (agents/tools/replay.py): recorded by the arena, read back, turned into a replay
+page."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import re
 
 import pytest
 
-from deckzoo.agents.arena import ArenaConfig, run_arena
 from deckzoo.agents.cli import main
-from deckzoo.agents.play import replay
-from deckzoo.agents.replay import final_state, load_replay, replay_states, write_arena_replays
-from deckzoo.agents.viewer.frames import (
+from deckzoo.agents.evaluation.arena import run_arena
+from deckzoo.agents.evaluation.config import ArenaConfig
+from deckzoo.agents.tools.play import replay
+from deckzoo.agents.tools.replay import final_state, load_replay, replay_states, write_arena_replays
+from deckzoo.agents.tools.viewer.frames import (
     all_scenes,
     last_action,
     legal_list,
@@ -20,7 +22,7 @@ from deckzoo.agents.viewer.frames import (
     scene_module,
     status,
 )
-from deckzoo.agents.viewer.page import replay_page
+from deckzoo.agents.tools.viewer.page import replay_page
 from deckzoo.envs import ConfigError
 
 from .helpers import GAME_NAMES, check_reproduces, recorded_game

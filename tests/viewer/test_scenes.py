@@ -10,7 +10,7 @@ import pytest
 
 import deckzoo.envs as E
 from deckzoo.agents.registry import optional_module
-from deckzoo.agents.viewer.frames import all_scenes, scene_module
+from deckzoo.agents.tools.viewer.frames import all_scenes, scene_module
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.scene import check_scene
 

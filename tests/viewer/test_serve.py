@@ -11,7 +11,7 @@ import pytest
 
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.registry import register_agent, unregister_agent
-from deckzoo.agents.replay import final_state
+from deckzoo.agents.tools.replay import final_state
 from deckzoo.envs.core.game import InfoState
 
 from .helpers import check_reproduces

@@ -21,7 +21,7 @@ from deckzoo.agents import zoo
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.cli import Parser
 from deckzoo.agents.registry import register_agent, unregister_agent
-from deckzoo.agents.serve import POLICY_REFUSED, add_parser, host_names
+from deckzoo.agents.tools.serve import POLICY_REFUSED, add_parser, host_names
 
 from .server import Running, parse_answer
 

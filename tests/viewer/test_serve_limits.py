@@ -13,7 +13,7 @@ import pytest
 import deckzoo.envs as E
 from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.registry import make_agent, register_agent, unregister_agent
-from deckzoo.agents.serve import AgentPool, MoveOverrun, RequestError, seconds_arg
+from deckzoo.agents.tools.serve import AgentPool, MoveOverrun, RequestError, seconds_arg
 
 from .server import Running
 

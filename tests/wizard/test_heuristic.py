@@ -1,13 +1,13 @@
 """The Wizard heuristic: its decisions on explicit positions, and that it beats random players."""
 
 from deckzoo.agents.base import RandomAgent
+from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.heuristics.wizard import (
     HeuristicAgent,
     card_tricks,
     choose_bid,
     foresight_win_chance,
 )
-from deckzoo.agents.match import play_match
 from deckzoo.agents.registry import make_agent
 from deckzoo.envs.wizard.rules import WizardGame, decode_action
 

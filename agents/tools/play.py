@@ -31,8 +31,8 @@ import numpy as np
 from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
-from .cli_args import add_option_argument, count_arg, seed_arg, terminal_safe
-from .registry import make_agent
+from ..cli_args import add_option_argument, count_arg, seed_arg, terminal_safe
+from ..registry import make_agent
 from .replay import load_replay, new_record, replay_game
 
 HELP = "type an action id or name; 'help' lists the actions again, 'quit' stops"

@@ -1,5 +1,5 @@
 // deckzoo play page: set up a game on the server, then play it by clicking legal actions.
-// The server sends only this seat's scene (agents/serve.py), drawn by the shared renderer.
+// The server sends only this seat's scene (agents/tools/serve.py), drawn by the shared renderer.
 "use strict";
 
 (() => {

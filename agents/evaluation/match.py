@@ -9,7 +9,7 @@ import numpy as np
 
 from deckzoo.envs.core.game import Game
 
-from .base import Agent
+from ..base import Agent
 
 
 @dataclass

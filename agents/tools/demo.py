@@ -13,9 +13,9 @@ import numpy as np
 import deckzoo.envs as E
 from deckzoo.envs.core.errors import ConfigError
 
-from .cli_args import count_arg, seed_arg
-from .match import play_match
-from .registry import has_heuristic, make_agent
+from ..cli_args import count_arg, seed_arg
+from ..evaluation.match import play_match
+from ..registry import has_heuristic, make_agent
 
 
 def run_demo(games_per_env: int = 40, seed: int = 0, out=print) -> list[dict]:

@@ -67,10 +67,10 @@ import numpy as np
 
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
-from .base import Agent
-from .cli_args import count_arg
-from .ismcts import ISMCTSAgent
-from .registry import make_agent
+from ..base import Agent
+from ..cli_args import count_arg
+from ..ismcts import ISMCTSAgent
+from ..registry import make_agent
 from .replay import finish_record, new_record
 from .viewer.frames import last_action, legal_list, observer_scene, scene_module, status
 

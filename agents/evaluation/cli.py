@@ -26,12 +26,14 @@ from pathlib import Path
 from deckzoo.envs import registry
 from deckzoo.envs.core.errors import ConfigError
 
-from .cli_args import add_backend_arguments, add_option_argument, count_arg, seed_arg
-from .registry import agent_kinds
+from ..cli_args import add_backend_arguments, add_option_argument, count_arg, seed_arg
+from ..registry import agent_kinds
 
 
 def run(args) -> int:
-    from .arena import ArenaConfig, check_out_dir, stop_signals
+    from .arena import stop_signals
+    from .config import ArenaConfig
+    from .report import check_out_dir
 
     pair = args.until_separated.split(",") if args.until_separated else None
     if args.max_games is not None and pair is None:
@@ -57,20 +59,15 @@ def run(args) -> int:
     if args.out:
         check_out_dir(args.out, args.force)
     # From here Ctrl-C and SIGTERM stop play once; any further ones are ignored until the
-    # finished games are summarised, printed and written (agents.arena.StopSignals).
+    # finished games are summarised, printed and written (evaluation.arena.StopSignals).
     with stop_signals():
         return _run(args, cfg)
 
 
 def _run(args, cfg) -> int:
-    from .arena import (
-        ResultsWriter,
-        check_arena,
-        print_summary,
-        run_arena,
-        schedule_length,
-        write_results,
-    )
+    from .arena import check_arena, run_arena
+    from .report import ResultsWriter, print_summary, write_results
+    from .tasks import schedule_length
 
     game = check_arena(cfg)  # every ConfigError is one line and exit status 2 (deckzoo.agents.cli)
     cycle = schedule_length(len(cfg.agents), game.num_players, cfg.seating)
@@ -93,7 +90,7 @@ def _run(args, cfg) -> int:
         print("no game finished", file=sys.stderr)
         return 130 if result.interrupted else 1
     if args.save_games:
-        from .replay import write_arena_replays
+        from ..tools.replay import write_arena_replays
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         folder = (
@@ -108,7 +105,7 @@ def _run(args, cfg) -> int:
         )
     print_summary(result)
     if result.paired is not None:
-        from .arena import print_paired
+        from .report import print_paired
 
         print_paired(result)
     if args.out:
@@ -158,7 +155,7 @@ def add_parser(sub) -> None:
         "--seed", type=seed_arg, default=0, help="the seed every game derives from (default 0)"
     )
     add_option_argument(p)
-    from .arena import SEATINGS
+    from .tasks import SEATINGS
 
     p.add_argument(
         "--seating",

@@ -1,5 +1,5 @@
 // deckzoo replay page: steps through the game embedded in the page as a compact record
-// (agents/viewer/frames.py), whose frames it rebuilds first (as frames.read_frames does).
+// (agents/tools/viewer/frames.py), whose frames it rebuilds first (as frames.read_frames does).
 // Keys: Left/Right one step, Home/End first/last, PageUp/PageDown (or [ and ]) round starts.
 "use strict";
 

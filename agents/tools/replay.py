@@ -4,7 +4,7 @@ A replay is one game as JSON: enough to rebuild every position exactly, since a 
 its game configuration, its seed and the actions taken. ``deckzoo play`` saves one per game,
 ``deckzoo arena --save-games N`` the first N games of each pairing, ``deckzoo serve`` offers one
 for download; ``deckzoo play --replay FILE`` steps through it in the terminal and ``deckzoo
-replay FILE --html OUT`` writes it as one self-contained web page (``agents/viewer``).
+replay FILE --html OUT`` writes it as one self-contained web page (``agents/tools/viewer``).
 
 Keys: ``game`` (name), ``config`` (``game.config()``), ``seed``, ``actions`` (every action id in
 order), ``seats`` (the agent spec of each seat, ``"human"`` for a person), ``agent_seeds``,
@@ -25,7 +25,7 @@ import numpy as np
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 from deckzoo.envs.core.game import Game, State
 
-from .cli_args import count_arg
+from ..cli_args import count_arg
 
 REQUIRED = ("game", "config", "seed", "actions")
 SEEDS = 2**63  # seeds are in 0..2**63-1 (what numpy's generators take)
@@ -202,7 +202,7 @@ def save_replay(record: dict, path: str | Path) -> Path:
 
 
 def arena_replay(game: Game, task_result: dict) -> dict:
-    """The replay of one arena game (``agents.arena.play_task``'s result with its actions)."""
+    """The replay of one arena game (``evaluation.arena.play_task``'s result with its actions)."""
     record = {
         "game": game.name,
         "config": game.config(),

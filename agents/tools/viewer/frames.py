@@ -38,7 +38,7 @@ import numpy as np
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.game import State
 
-from ..registry import optional_module
+from ...registry import optional_module
 
 
 def scene_module(game_name: str) -> ModuleType:

@@ -1,7 +1,7 @@
 """The arena's ``ray`` backend: its game tasks as Ray tasks, on one machine or a cluster.
 
 ``run_arena(ArenaConfig(..., backend="ray", address=...))`` (``deckzoo arena ... --backend ray``)
-cuts the arena's task list (``arena.game_tasks``) into batches of ``BATCH`` games and runs each
+cuts the arena's task list (``tasks.game_tasks``) into batches of ``BATCH`` games and runs each
 batch as one Ray task that calls ``arena.play_task`` on its games. A batch amortises Ray's cost
 per task (about a millisecond) over games that take a few milliseconds each. The records are the
 local arena's, record for record: every game carries its own seeds, so which node plays it, in
@@ -22,9 +22,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from .arena import ArenaConfig, play_task
-from .ray_cluster import connect, localize, read_files, require_ray, rewrite_spec, spec_files
-from .registry import make_agent
+from ..ray_cluster import connect, localize, read_files, require_ray, rewrite_spec, spec_files
+from ..registry import make_agent
+from .arena import play_task
+from .config import ArenaConfig
 
 BATCH = 25  # games per Ray task
 AHEAD = 2  # batches in flight per CPU of the cluster
