@@ -225,10 +225,13 @@ def markdown(data: dict) -> str:
                 f"{sc['eval_share']:.1%} | {ba['eval_cpu_seconds']:.0f} | {ba['eval_share']:.1%} |"
             )
     machine = data.get("machine", {})
-    how = [
-        "```",
+    commands = data.get("commands") or [
         "python benchmarks/evaluation.py arena",
         "python benchmarks/evaluation.py training gobig midgard",
+    ]
+    how = [
+        "```",
+        *commands,
         "```",
         "",
         f"- The arena's own tasks (`game_tasks`, seed {SEED}): the scalar engine plays the first",
@@ -244,6 +247,7 @@ def markdown(data: dict) -> str:
         "  summary.json. Where the steps column is below the config's, the run was cut to that",
         "  many steps (`total_timesteps`), the evaluation schedule kept.",
         f"- Machine: {machine.get('cpu', 'unknown')}, Python {machine.get('python', '?')}.",
+        *(f"- {note}" for note in data.get("notes", [])),
     ]
     return results_page.page("Evaluation speed", res, how)
 

@@ -165,3 +165,18 @@ def test_a_batched_run_is_the_same_whatever_the_workers():
 def test_batched_engine_refuses_an_agent_without_a_batched_form_in_one_line():
     with pytest.raises(ConfigError, match="'ismcts:5' has no batched form"):
         run_arena(ArenaConfig(game="gobig", agents=["ismcts:5", "random"], engine="batched"))
+
+
+def test_a_game_over_at_its_deal_is_recorded_with_no_step():
+    """BigWig can deal the four holmgang cards first (state seed 1241): the game is over before
+    any decision. The batched arena records it as the scalar one does and its lane goes on."""
+    cfg = ArenaConfig(game="bigwig", agents=["zoo:bigwig"], games=6, players=4, seed=0)
+    g = resolve_game(cfg)
+    tasks = game_tasks(cfg, 4)
+    for t in tasks[::2]:
+        t["seed"] = 1241
+    assert g.new_state(1241).is_terminal()
+    scalar = [play_task(t) for t in tasks]
+    batched = sorted(play_batched(tasks, g, batch_size=2), key=lambda r: r["index"])
+    assert [r["steps"] for r in batched][::2] == [0, 0, 0]
+    _same(scalar, batched)
