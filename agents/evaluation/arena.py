@@ -117,6 +117,21 @@ def play_batched_tasks(tasks: list[dict], batch_size: int, seed: int, local_spec
     return play_batched(tasks, game, batch_size, seed=seed, forms=forms)
 
 
+def _kept_first(kept: list[dict], results):
+    """The games kept as replay files (``save_games``) on the scalar engine, then the rest.
+
+    A replay file names its agents' seeds, from which ``deckzoo replay`` and the viewer rebuild
+    the agents and see their moves come out again; an agent's batched form draws its own random
+    numbers, so a stochastic agent's kept game is played as its scalar self. The same games:
+    only the draws differ, and only where an agent draws."""
+    try:
+        yield from map(play_task, kept)
+        yield from results
+    finally:
+        if hasattr(results, "close"):
+            results.close()
+
+
 def _play_chunk(args) -> list[dict]:
     tasks, batch_size, seed = args
     return list(play_batched_tasks(tasks, batch_size, seed))
@@ -278,16 +293,16 @@ def run_arena(cfg: ArenaConfig, on_record=None) -> ArenaResult:
     game = check_arena(cfg)
     n = game.num_players
     engine, why = arena_engine(cfg, game)
+    if cfg.backend == "ray":
+        from ..ray_cluster import require_ray
+
+        require_ray()  # a missing extra is one line, before any other
     if cfg.progress:
         print(f"engine: {engine} ({why})", file=sys.stderr)
     tasks = game_tasks(cfg, n)
     monitor = _monitor(cfg, n, type(game).score_sign)
     records: list[dict] = []
     bar = None
-    if cfg.backend == "ray":
-        from ..ray_cluster import require_ray
-
-        require_ray()  # a missing extra is one line, before any progress bar
     if cfg.progress:
         from tqdm import tqdm
 
@@ -313,6 +328,10 @@ def _play(
     the pool is always terminated rather than orphaned and the finished games always kept."""
     pool = results = None
     interrupted = False
+    kept = []
+    if engine == "batched":  # games kept as replays play one at a time: see _kept_first
+        kept = [t for t in tasks if t.get("save")]
+        tasks = [t for t in tasks if not t.get("save")]
     try:
         if cfg.backend == "ray":
             from .ray_backend import ray_records
@@ -330,6 +349,8 @@ def _play(
         else:
             pool = mp.get_context("spawn").Pool(cfg.workers, initializer=_ignore_sigint)
             results = pool.imap_unordered(play_task, tasks, chunksize=1)
+        if kept:
+            results = _kept_first(kept, results)
         _collect(results, records, on_record, bar, monitor)
         if monitor is not None and monitor.stopped_at is not None:
             if hasattr(results, "close"):

@@ -50,7 +50,7 @@ def position(
     d = {
         "current_player": current,
         "phase": 0,
-        "turn": 0,
+        "turn": current,  # seat 0 started: turn ``current`` is that seat's, as from_dict checks
         "start_player": 0,
         "over": False,
         "hands": [counts(h) for h in hands],

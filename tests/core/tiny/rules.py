@@ -51,7 +51,8 @@ class TinyGame(Game):
 class TinyState(State):
     def legal_mask(self):
         mask = np.zeros(VALUES, dtype=bool)
-        mask[self.hands[self.current_player]] = True
+        if self.current_player is not None:  # a finished game: no action is legal
+            mask[self.hands[self.current_player]] = True
         return mask
 
     def _apply(self, action):

@@ -32,8 +32,13 @@ def check_state(game, d: dict) -> None:
             )
     turns = sum(map(len, played))  # seats play in turn from player_0
     expected = None if turns == HAND * n else turns % n
-    if cp != expected or any(len(played[p]) != turns // n + (p < turns % n) for p in range(n)):
-        f.fail("played", f"does not fit the turn order ({turns} cards played, current player {cp})")
+    if any(len(played[p]) != turns // n + (p < turns % n) for p in range(n)):
+        f.fail("played", f"does not fit the turn order ({turns} cards played)")
+    if cp != expected:
+        f.fail(
+            "current_player",
+            f"is {cp}, but after {turns} cards played ('played') it is {expected}'s turn",
+        )
     cards = [c for pile in (*hands, *played, rest) for c in pile]
     check_conservation(
         "saved tiny state",
