@@ -112,31 +112,43 @@ def comparable(record: dict) -> dict:
 
 
 def game_tasks(cfg: ArenaConfig, num_players: int | None = None) -> list[dict]:
-    """Every game of ``cfg`` as a self-contained task for ``play_task`` (seeds derived from
-    ``cfg.seed`` per game, line-ups rotated): what any backend plays."""
+    """Every game of ``cfg`` as a self-contained task for ``play_task``: what any backend plays.
+
+    One builder for both kinds of run: an ordinary game is a board of one. Board ``b`` is one
+    child of ``SeedSequence(seed)`` (a deal seed and one agent seed per seat), played in each of
+    its line-ups: with duplicate boards every line-up of table ``b mod len(tables)``, with keyed
+    chance; otherwise the one line-up ``b`` of the cycle (``schedule``)."""
     if num_players is None:
         num_players = resolve_game(cfg).num_players
     agents = parse_agents(cfg.agents)
     tables = _tables(len(agents), num_players, cfg.seating)
     if cfg.duplicate:
-        return _board_tasks(cfg, agents, tables, num_players)
-    lineups = [lineup for table in tables for lineup in table]
-    per_table = len(tables[0])
-    children = np.random.SeedSequence(cfg.seed).spawn(cfg.first_game + cfg.games)[cfg.first_game :]
+        boards = tables
+        pairings = list(range(len(tables)))
+    else:
+        boards = [[lineup] for table in tables for lineup in table]
+        pairings = [k // len(tables[0]) for k in range(len(boards))]  # the table before rotation
+    size = len(boards[0])
+    first = cfg.first_game // size
+    children = np.random.SeedSequence(cfg.seed).spawn(first + cfg.games // size)[first:]
     options_json = json.dumps(cfg.options, sort_keys=True)
     tasks = []
-    saved: dict[int, int] = {}  # pairing (the table before rotation) -> games kept so far
-    for g, child in enumerate(children, start=cfg.first_game):
+    saved: dict[int, int] = {}  # pairing -> games kept so far
+    for b, child in enumerate(children, start=first):
         rng = np.random.default_rng(child)
         game_seed = int(rng.integers(2**63))
         agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
-        lineup = lineups[g % len(lineups)]
-        pairing = g % len(lineups) // per_table
-        save = saved.get(pairing, 0) < cfg.save_games
-        saved[pairing] = saved.get(pairing, 0) + save
-        tasks.append(
-            _task(cfg, agents, lineup, num_players, options_json, g, game_seed, agent_seeds, save)
-        )
+        pairing = pairings[b % len(boards)]
+        for i, lineup in enumerate(boards[b % len(boards)]):
+            save = saved.get(pairing, 0) < cfg.save_games
+            saved[pairing] = saved.get(pairing, 0) + save
+            index = b * size + i
+            task = _task(
+                cfg, agents, lineup, num_players, options_json, index, game_seed, agent_seeds, save
+            )
+            if cfg.duplicate:
+                task.update(board=b, keyed_chance=True)
+            tasks.append(task)
     return tasks
 
 
@@ -153,39 +165,6 @@ def _task(cfg, agents, lineup, num_players, options_json, index, seed, agent_see
         "agent_seeds": agent_seeds,
         "save": save,
     }
-
-
-def _board_tasks(cfg: ArenaConfig, agents, tables, num_players: int) -> list[dict]:
-    """``game_tasks`` of a duplicate run: board ``b`` (one child of ``SeedSequence(seed)``) plays
-    table ``b mod len(tables)`` in each of its line-ups, with one deal seed and one agent seed per
-    seat for all of them."""
-    size = len(tables[0])
-    first, boards = cfg.first_game // size, cfg.games // size
-    children = np.random.SeedSequence(cfg.seed).spawn(first + boards)[first:]
-    options_json = json.dumps(cfg.options, sort_keys=True)
-    tasks = []
-    saved: dict[int, int] = {}
-    for b, child in enumerate(children, start=first):
-        rng = np.random.default_rng(child)
-        game_seed = int(rng.integers(2**63))
-        agent_seeds = [int(x) for x in rng.integers(2**63, size=num_players)]
-        pairing = b % len(tables)
-        for i, lineup in enumerate(tables[pairing]):
-            save = saved.get(pairing, 0) < cfg.save_games
-            saved[pairing] = saved.get(pairing, 0) + save
-            task = _task(
-                cfg,
-                agents,
-                lineup,
-                num_players,
-                options_json,
-                b * size + i,
-                game_seed,
-                agent_seeds,
-                save,
-            )
-            tasks.append({**task, "board": b, "keyed_chance": True})
-    return tasks
 
 
 __all__ = [
