@@ -88,7 +88,7 @@ MIN_BOARDS = 5
 """The fewest units (boards; games for the unpaired numbers) an interval is given for. Below it
 the mean is reported with no interval: a t interval from 2-4 units rests on a spread estimated
 from 1-3 degrees of freedom, and when those few units agree (two boards of the same result, which
-duplicate play makes common) it has zero width, e.g. "[1.000, 1.000]" from two boards."""
+duplicate play makes common) it has zero width."""
 
 
 def mean_interval(
