@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from deckzoo.envs.core.batched import win_returns
 from deckzoo.envs.core.errors import ConfigError
 
 from ..registry import make_agent
@@ -295,6 +296,7 @@ def _records(engine, book: _Book, ended: np.ndarray) -> Iterator[dict]:
     scores = np.asarray(engine.scores(ended))
     cut = engine.truncated(ended) if hasattr(engine, "truncated") else np.zeros(len(ended), bool)
     winners = np.asarray(engine.winners(ended), dtype=bool)
+    returns = win_returns(winners)  # State.returns, row by row
     now = time.perf_counter()
     for i, lane in enumerate(ended.tolist()):
         task = book.task[lane]
@@ -308,7 +310,7 @@ def _records(engine, book: _Book, ended: np.ndarray) -> Iterator[dict]:
             specs=task["specs"],
             scores=scores[i].tolist(),
             winners=win,
-            returns=win_returns(win, len(winners[i])),
+            returns=returns[i].tolist(),
             steps=int(book.steps[lane]),
             decisions=book.decisions[lane].tolist(),
             think_seconds=book.think[lane].tolist(),
@@ -323,20 +325,10 @@ def _records(engine, book: _Book, ended: np.ndarray) -> Iterator[dict]:
         yield rec
 
 
-def win_returns(winners: list[int], n: int) -> list[float]:
-    """``State.returns()`` from the winners: winners share +1, the rest -1 (all tied: 0)."""
-    out = [0.0] * n
-    if 0 < len(winners) < n:
-        for s in range(n):
-            out[s] = 1.0 / len(winners) if s in winners else -1.0 / (n - len(winners))
-    return out
-
-
 __all__ = [
     "DEFAULT_BATCH",
     "ENGINES",
     "choose_engine",
     "has_batched_engine",
     "play_batched",
-    "win_returns",
 ]
