@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import os
 import shutil
 import sys
@@ -276,7 +277,7 @@ def arena_strength(game: str, seed: int = 0, config: str | None = None) -> list[
         row = next(r for r in result.summary if r["agent"] == "vector")
         rows.append(
             {
-                "opponent": opp,
+                "opponent": _repo_relative(opp),
                 "games": len(result.records),
                 "win_share": row["win_share"],
                 "ci_low": row["ci_low"],
@@ -287,6 +288,12 @@ def arena_strength(game: str, seed: int = 0, config: str | None = None) -> list[
         )
         print(game, rows[-1], flush=True)
     return rows
+
+
+def _repo_relative(name: str) -> str:
+    """Saved results name policies by the absolute path of the checkout that made them; the page
+    names them from the repository root so it reads the same wherever it is regenerated."""
+    return re.sub(r"(?<=:)/\S*?/(?=runs/)", "", name)
 
 
 def _fmt_share(r: dict | None) -> str:
@@ -516,7 +523,7 @@ def _vector_tables(res: dict) -> list[str]:
             "",
         ]
         lines += [
-            f"* {g}: vs `{r['opponent'].replace(f'{ROOT}/', '')}`: {_fmt_share(r)} over "
+            f"* {g}: vs `{_repo_relative(r['opponent'])}`: {_fmt_share(r)} over "
             f"{r['games']} games"
             for g, r in heads
         ]
