@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q $(TORCH)
-	$(PY) -m pip install -q -e ".[train,dev,ray,docs]"
+	$(PY) -m pip install -q -e ".[train,dev,ray,docs,openspiel]"
 	touch $(STAMP)
 
 demo: $(STAMP)

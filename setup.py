@@ -10,6 +10,9 @@ its data folder included, and names them.
 from setuptools import find_namespace_packages, setup
 
 ROOTS = ("envs", "agents", "training", "configs")
+# Folders that install under another name (pyproject.toml's package-dir): envs/openspiel is
+# deckzoo.openspiel, so it is not also deckzoo.envs.openspiel.
+RENAMED = {"envs.openspiel": "openspiel"}
 
 
 def packages() -> list[str]:
@@ -17,7 +20,13 @@ def packages() -> list[str]:
         include=[f"{r}{tail}" for r in ROOTS for tail in ("", ".*")],
         exclude=["*.__pycache__", "*.__pycache__.*"],
     )
-    return [f"deckzoo.{p}" for p in found]
+    names = []
+    for p in found:
+        for folder, name in RENAMED.items():
+            if p == folder or p.startswith(folder + "."):
+                p = name + p[len(folder) :]
+        names.append(f"deckzoo.{p}")
+    return names
 
 
 if __name__ == "__main__":

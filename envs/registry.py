@@ -27,8 +27,9 @@ from types import ModuleType
 from .core.errors import ConfigError, did_you_mean
 from .core.game import Game
 
-# Packages of deckzoo/envs that are not games.
-NOT_GAMES = frozenset({"core"})
+# Packages of deckzoo/envs that are not games: the engine protocol, and the OpenSpiel bridge
+# (installed as deckzoo.openspiel; in an editable install its folder is still here).
+NOT_GAMES = frozenset({"core", "openspiel"})
 
 
 class RegistryError(Exception):
