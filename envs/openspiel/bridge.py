@@ -36,7 +36,7 @@ PREFIX = "python_deckzoo_"
 REWARDS = ("win", "score", "dense")
 # The information-state tensor holds a row per step (observation and own action, history.py);
 # a configuration whose rows would exceed this many floats provides the string only.
-MAX_INFO_TENSOR = 1 << 18
+MAX_INFO_TENSOR = 1 << 17
 # The widening of the floating-point reward modes' bounds (see the module docstring).
 BOUND_SLACK = 1e-9
 
@@ -276,6 +276,7 @@ class Core:
     __slots__ = (
         "_start",
         "_text",
+        "actions",
         "base",
         "engine",
         "lazy",
@@ -290,6 +291,9 @@ class Core:
         self.lazy, self.base, self.parent_returns = lazy, base, parent_returns
         self._start = False
         self._text = None
+        # the actions from the initial state, as a chain (earlier, action); None at the start,
+        # RESAMPLED for a resampled state (it has no history to replay)
+        self.actions = None
 
     @classmethod
     def initial(cls, spec: Spec) -> Core:
@@ -302,6 +306,17 @@ class Core:
 
     def __copy__(self) -> Core:
         return self
+
+    def __reduce__(self):
+        """Pickled as its spec and its actions, rebuilt by replaying them (OpenSpiel serialises
+        a Python state by pickling its attributes)."""
+        if self.actions is RESAMPLED:
+            raise TypeError("a resampled state has no history to serialise")
+        actions, chain = [], self.actions
+        while chain is not None:
+            chain, a = chain
+            actions.append(a)
+        return _replay, (self.spec, actions[::-1])
 
     def ready(self) -> Core:
         if self._start:
@@ -344,6 +359,11 @@ class Core:
 
     # ---- moving on ------------------------------------------------------------------------
     def apply(self, action: int) -> Core:
+        child = self._apply(action)
+        child.actions = (self.actions, action)
+        return child
+
+    def _apply(self, action: int) -> Core:
         if self.pending is not None:
             p = self.pending
             node = p.cursor.child(action) if action in dict(p.cursor.outcomes) else None
@@ -381,6 +401,16 @@ class Core:
         )
 
 
+RESAMPLED = "resampled"
+
+
+def _replay(spec: Spec, actions: list[int]) -> Core:
+    core = Core.initial(spec).ready()
+    for a in actions:
+        core = core.apply(a)
+    return core
+
+
 def _advance(core, pre, action, actor, name, answers, metas, declared) -> Core:
     """Replay ``action`` from ``pre`` with ``answers`` until it finishes or needs chance."""
     spec = core.spec
@@ -395,7 +425,8 @@ def _advance(core, pre, action, actor, name, answers, metas, declared) -> Core:
                 continue
             pending = Pending(pre, action, actor, name, answers, metas, declared, spec.check(node))
             return core._child(pre, pending, core.step)
-        spec.adapter.verify(spec.engine, state, list(metas))
+        if any(m is not None for m in metas):
+            spec.adapter.verify(spec.engine, state, list(metas))
         lazy = tuple(dict((*lazy, *declared)).items())
         step = Step(core.step, state, actor, action, name)
         base = core.base
@@ -477,6 +508,7 @@ class DeckzooState(pyspiel.State):
         out = DeckzooState(self.get_game())
         step = Step(None, world, None, None, link=(player_id, core.step))
         out._core = Core(core.spec, world, None, step, core.lazy, core.base, core.parent_returns)
+        out._core.actions = RESAMPLED
         return out
 
     def __str__(self) -> str:

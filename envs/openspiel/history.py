@@ -1,16 +1,16 @@
 """Perfect-recall information states: what one seat saw, step by step.
 
-A seat's information is what its ``view`` showed after every step of the game (an action and its
-chance, or the set-up) and the actions it took itself. ``Step`` is one link of a chain from the
-set-up to the current position, shared by every state that descends from it (a clone costs
-nothing). For seat ``p``, a step is *recorded* when ``p`` acted in it or its view changed; a step
-that changed nothing in ``p``'s view is one ``p`` cannot perceive (another seat's private
-sub-decision), so it is left out, and two histories that differ only by such steps read the same.
+A seat's information is what its ``view`` showed after every step of the game (an action with
+its chance, or the set-up) and the actions it took itself: two histories are one information
+state of a seat exactly when these sequences are equal (as ``deckzoo.envs.variants`` counts
+them). ``Step`` is one link of a chain from the set-up to the current position, shared by every
+state that descends from it (a clone costs nothing).
 
-The information-state string is ``player_<p>`` and one line per recorded step: ``> <action>``
-for an own action, then the view's entries that changed, ``key=<json>`` (the first step: every
-entry). The tensor has a row per recorded step: ``observe(p)`` after it and the one-hot of the
-own action taken in it, zero-padded to ``max_game_length + 1`` rows.
+The information-state string is ``player_<p>`` and one line per step: ``> <action> |`` for an
+own action, then the view's entries that changed as a JSON object (the first step: every entry;
+``.``: nothing changed; `` -["key"]``: entries gone from the view). The tensor has a row per
+step: ``observe(p)`` after it and the one-hot of the own action taken in it, zero-padded to
+``max_game_length + 1`` rows.
 
 Chance nodes are not steps: how many nodes a deal takes depends on the hidden cards (a hand of
 two equal cards is one node, of two different cards two), so counting them would leak. The view
@@ -40,6 +40,13 @@ def _plain(x):
     raise TypeError(f"not JSON-able in a view: {type(x).__name__}")
 
 
+def _differs(a, b) -> bool:
+    try:
+        return bool(a != b)
+    except ValueError:  # arrays compare element-wise
+        return dumps(a) != dumps(b)
+
+
 def dumps(value) -> str:
     """Canonical JSON (sorted keys, no spaces)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
@@ -53,9 +60,9 @@ class Step:
     """One step of the chain: the position after it, who acted (None: the set-up) and how.
 
     ``link``: for the first step of a resampled state, ``(p, step)``: seat ``p``'s history goes
-    on from the real chain's ``step``. ``_seen`` caches, per seat, the view's entries as JSON
-    and the step's line (None when not recorded); it is filled on demand and the same for every
-    state sharing the step, so sharing it is safe.
+    on from the real chain's ``step``. ``_seen`` caches, per seat, the view and the step's line
+    (``_text`` the whole text at checkpoints, ``_rows`` the observations); they are filled on
+    demand and the same for every state sharing the step, so sharing them is safe.
     """
 
     __slots__ = (
@@ -96,7 +103,8 @@ class Step:
         return self.parent
 
     def seen(self, p: int) -> tuple[dict, str | None]:
-        """``p``'s view after this step and the step's line (None: not recorded)."""
+        """``p``'s view after this step and the step's line (None: the first step of a world
+        resampled for ``p``, where ``p``'s history goes on unchanged)."""
         if p in self._seen:
             return self._seen[p]
         chain, step = [], self
@@ -109,24 +117,24 @@ class Step:
             before = None if up is None else up._seen[p][0]
             start = "resampled " if step.link is not None and up is None else ""
             if before is None:
-                changed = [f"{k}={dumps(view[k])}" for k in sorted(view)]
+                changed, gone = view, []
             else:
-                changed = [
-                    f"{k}={dumps(view[k])}"
-                    for k in sorted(view)
-                    if k not in before or before[k] != view[k]
-                ]
-                changed += [f"{k}=-" for k in sorted(before) if k not in view]
+                changed = {
+                    k: v for k, v in view.items() if k not in before or _differs(before[k], v)
+                }
+                gone = [k for k in before if k not in view]
+            if step.link is not None and up is not None:  # a resampled world, not a step
+                step._seen[p] = (view, None)
+                continue
             own = step.actor == p and step.action is not None
-            line = None
-            if own or changed or up is None:
-                mine = f"> {step.name} | " if own else ""
-                line = start + mine + "; ".join(changed)
-            step._seen[p] = (view, line)
+            line = (f"> {step.name} | " if own else "") + (dumps(changed) if changed else ".")
+            if gone:
+                line += " -" + dumps(sorted(gone))
+            step._seen[p] = (view, start + line)
         return self._seen[p]
 
     def text(self, p: int) -> str:
-        """``p``'s recorded lines from the start to this step, one a line.
+        """``p``'s lines from the start to this step, one a line.
 
         Every ``CHECKPOINT``-th step keeps the text up to it, so a step's text costs at most
         that many lines of walking and one copy, without a whole text kept at every step.
@@ -138,16 +146,15 @@ class Step:
             step = step._up(p)
         parts = [step._text[p]] if step is not None and step._text[p] else []
         for s in reversed(walk):
-            line = s._seen[p][1]
-            if line is not None:
-                parts.append(line)
+            if s._seen[p][1] is not None:
+                parts.append(s._seen[p][1])
             if s.depth % CHECKPOINT == 0:
                 s._text[p] = "\n".join(parts)
                 parts = [s._text[p]] if s._text[p] else []
         return "\n".join(parts)
 
-    def recorded(self, p: int) -> list[Step]:
-        """The steps of ``p``'s history that it perceived, first to last."""
+    def path(self, p: int) -> list[Step]:
+        """The steps of ``p``'s history, first to last."""
         self.seen(p)
         out, step = [], self
         while step is not None:
@@ -169,9 +176,9 @@ def info_tensor(step: Step | None, p: int, obs: np.ndarray, acts: np.ndarray) ->
     acts.fill(0)
     if step is None:
         return
-    for row, s in enumerate(step.recorded(p)):
+    for row, s in enumerate(step.path(p)):
         if row >= len(obs):
-            raise ValueError(f"more recorded steps than the {len(obs)} rows of the tensor")
+            raise ValueError(f"more steps than the {len(obs)} rows of the tensor")
         obs[row] = s.observation(p)
         if s.actor == p and s.action is not None:
             acts[row, s.action] = 1.0
