@@ -60,6 +60,21 @@ def available() -> list[str]:
     return list(_engines())
 
 
+def refusal(game) -> str | None:
+    """Why the configured ``game`` cannot play on a batched engine, or None when it can: its game
+    has none, or it sets an option that its engine refuses (``UNSUPPORTED``, such as a small
+    variant's deck). The arena and the vector trainer then play it on scalar lanes, where
+    ``make`` would raise."""
+    cls = _engines().get(type(game).env_name())
+    if cls is None:
+        return f"{type(game).name} has no batched engine"
+    defaults = {o.name: o.default for o in type(game).OPTIONS}
+    for key, why in cls.UNSUPPORTED.items():
+        if game.options.get(key) != defaults.get(key):
+            return f"{type(game).name}'s batched engine does not support option {key!r}: {why}"
+    return None
+
+
 def engine_class(name: str):
     key = registry.canonical(name)
     if key not in _engines():
@@ -108,4 +123,5 @@ __all__ = [
     "make",
     "make_gym",
     "make_scalar_lanes",
+    "refusal",
 ]

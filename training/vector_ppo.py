@@ -74,7 +74,7 @@ import torch
 from torch import nn
 
 from deckzoo.agents import features as input_features
-from deckzoo.envs import registry, vector
+from deckzoo.envs import vector
 from deckzoo.envs.core.errors import ConfigError
 
 from . import checkpoint as shared
@@ -427,7 +427,7 @@ class VectorTrainer(Run):
         a batched engine plays on scalar lanes behind the batched interface, where every agent
         of the mix can sit (``vector.make_scalar_lanes``)."""
         cfg = self.cfg
-        engine = registry.canonical(cfg.game) in vector.available()
+        engine = vector.refusal(self.game) is None  # a variant's options may need scalar lanes
         twins = []
         if cfg.vector.batched_agents:
             twins = twin_specs(self.mix, self.game.name, scalar=not engine)

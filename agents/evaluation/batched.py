@@ -32,9 +32,11 @@ DEFAULT_BATCH = 1024
 
 
 def has_batched_engine(game) -> bool:
+    """Whether ``game`` (with its options) plays on its batched engine: a game without one, or a
+    configuration its engine refuses (a small variant's deck), plays on scalar lanes."""
     from deckzoo.envs import vector
 
-    return type(game).env_name() in vector.available()
+    return vector.refusal(game) is None
 
 
 ENGINES = ("auto", "scalar", "batched")
@@ -54,8 +56,13 @@ def choose_engine(game, specs: list[str], requested: str = "auto", forms: dict |
         return "scalar", "asked for"
     given = forms or {}
     name = type(game).name
-    missing = [s for s in dict.fromkeys(specs) if s not in given and batched_form(s, name) is None]
-    if has_batched_engine(game):
+    engine = has_batched_engine(game)
+    missing = [
+        s
+        for s in dict.fromkeys(specs)
+        if s not in given and batched_form(s, name, engine=engine) is None
+    ]
+    if engine:
         if not missing:
             return "batched", f"every agent has a batched form on {game.name}'s batched engine"
         if requested == "batched":
@@ -64,17 +71,19 @@ def choose_engine(game, specs: list[str], requested: str = "auto", forms: dict |
                 f"{game.name}'s batched engine (engine 'auto' or 'scalar' plays it)"
             )
         return "scalar", f"agent {missing[0]!r} has no batched form"
+    from deckzoo.envs import vector
+
+    why = vector.refusal(game)  # "<game> has no batched engine", or the option it refuses
     if len(missing) < len(set(specs)):
         return "batched", (
-            f"{game.name} has no batched engine: scalar lanes, with the batched agents' moves "
-            "decided across lanes"
+            f"{why}: scalar lanes, with the batched agents' moves decided across lanes"
         )
     if requested == "batched":
         raise ConfigError(
-            f"arena: no agent of this line-up has a batched form and {game.name} has no batched "
-            "engine: nothing to batch (engine 'auto' or 'scalar')"
+            f"arena: no agent of this line-up has a batched form and {why}: nothing to batch "
+            "(engine 'auto' or 'scalar')"
         )
-    return "scalar", f"{game.name} has no batched engine and no agent has a batched form"
+    return "scalar", f"{why} and no agent has a batched form"
 
 
 def _make_engine(game, lanes: int, assign, seed: int):
@@ -167,8 +176,10 @@ def play_batched(
     name = type(game).name
     given = forms or {}
     specs = sorted({s for t in tasks for s in t["specs"]})
-    forms = {s: given[s] if s in given else batched_form(s, name) for s in specs}
     batched_engine = has_batched_engine(game)
+    forms = {
+        s: given[s] if s in given else batched_form(s, name, engine=batched_engine) for s in specs
+    }
     missing = [s for s, f in forms.items() if f is None]
     if batched_engine and missing:
         raise ConfigError(

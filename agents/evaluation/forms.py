@@ -182,13 +182,17 @@ def _torch_layers(weights):
     return nn.Sequential(*layers).requires_grad_(False)
 
 
-def batched_form(spec: str, game: str) -> BatchedForm | None:
+def batched_form(spec: str, game: str, engine: bool = True) -> BatchedForm | None:
     """The batched form of agent ``spec`` in ``game`` (a game name such as ``"wizard"``), or None
-    where it has none. A policy spec is loaded (and checked against the game) here."""
+    where it has none. A policy spec is loaded (and checked against the game) here. ``engine``:
+    whether the lanes are a batched engine's; a heuristic's twin reads that engine's arrays, so on
+    scalar lanes (a game or a variant without a batched engine) the heuristic plays as itself."""
     kind = spec.split(":", 1)[0]
     if spec == "random":
         return BatchedForm(spec, random_decide, False, keyed=True)
     if kind == "heuristic":
+        if not engine:
+            return None
         twin = batched_agent(spec, game)
         if twin is None:
             return None

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from deckzoo.agents.base import Agent
-from deckzoo.envs.bignumber.cards import NUM_TYPES, SET_INDEX, is_uniform, legal_plays
+from deckzoo.envs.bignumber.cards import NUM_TYPES, is_uniform, legal_plays
 from deckzoo.envs.bignumber.rules import ADD_BASE, FINISH, PASS, PICK_BASE, PLAY_BASE
 
 GROUP_WEIGHT = 0.7  # a card in the longest suit or rank group beyond the first
@@ -93,7 +93,7 @@ class HeuristicAgent(Agent):
         if choice is None:
             return PASS
         if not view["two_decks"]:
-            return PLAY_BASE + SET_INDEX[choice]
+            return PLAY_BASE + info_state.game.set_index[choice]
         k = len(selection)
         return FINISH if len(choice) == k else ADD_BASE + choice[k]
 

@@ -9,8 +9,9 @@ time it is banked at the start of our next turn:
   display with any set of size ``k`` and a value ``v'`` below ``v`` such that our display is
   the *nearest* higher one (ruling G6): ``v'`` must be at least every other display of size
   ``k`` below ``v`` (those shield us). The chance that ``q`` holds ``k`` cards of such a value is
-  estimated from the unseen cards (deck and other hands: 13 of each value minus everything
-  visible) with a binomial per value; ``q`` is assumed to take the chance half the time.
+  estimated from the unseen cards (deck and other hands: 13 of each value, or a variant's
+  copies, minus everything visible) with a binomial per value; ``q`` is assumed to take the
+  chance half the time.
 * Beating: points sent to the box are worth ``1/(N-1)`` of a point to us (they come off one
   opponent, not all), twice that when they belong to the leading opponent.
 * Break cost: playing part of a group leaves a weaker group behind; a quarter of the points of
@@ -48,12 +49,14 @@ BREAK_COST = 0.25
 GROUP_BONUS = (1.0, 1.35, 1.7, 1.7)
 
 
-def unseen_counts(view: dict) -> np.ndarray:
+def unseen_counts(view: dict, deck_counts=None) -> np.ndarray:
     """Copies of each value (index 0 = value 1) in the deck and in other players' hands."""
-    return np.asarray(unseen_list(view), dtype=np.int64)
+    return np.asarray(unseen_list(view, deck_counts), dtype=np.int64)
 
 
-def unseen_list(view: dict) -> list[int]:
+def unseen_list(view: dict, deck_counts=None) -> list[int]:
+    """``unseen_counts`` as a list; ``deck_counts`` (the game's ``deck_counts``: a variant's deck)
+    defaults to the rulebook's 13 of each value."""
     seen = [h + b for h, b in zip(view["hand"], view["box"])]
     for bank in view["banks"]:
         for i, c in enumerate(bank):
@@ -63,7 +66,9 @@ def unseen_list(view: dict) -> list[int]:
     for d in view["displays"]:
         if d is not None:
             seen[d[0] - 1] += d[1]
-    return [max(COPIES - x, 0) for x in seen]
+    if deck_counts is None:
+        return [max(COPIES - x, 0) for x in seen]
+    return [max(int(c) - x, 0) for c, x in zip(deck_counts, seen)]
 
 
 def prob_at_least(k: int, n: int, p: float) -> float:
@@ -136,7 +141,7 @@ class HeuristicAgent(Agent):
     def act(self, info_state: InfoState) -> int:
         view = info_state.view()
         if view["phase"] == "draw":
-            return self._draw(view)
+            return self._draw(view, info_state.game.deck_counts)
         top = self._best_plays(view, info_state)
         return top[0] if len(top) == 1 else int(self.rng.choice(top))
 
@@ -147,7 +152,7 @@ class HeuristicAgent(Agent):
 
     def _best_plays(self, view: dict, info_state: InfoState) -> list[int]:
         options = info_state.game.options
-        unseen = unseen_list(view)
+        unseen = unseen_list(view, info_state.game.deck_counts)
         legal = info_state.legal_actions()
         scored = [(self._score_play(view, options, int(a), unseen), int(a)) for a in legal]
         best = max(s for s, _ in scored)
@@ -181,9 +186,9 @@ class HeuristicAgent(Agent):
         cost = BREAK_COST * value * stranded if 0 < stranded < 3 else 0.0
         return value * size * survival(view, value, size, displays, unseen) + deny - cost
 
-    def _draw(self, view: dict) -> int:
+    def _draw(self, view: dict, deck_counts=None) -> int:
         hand = view["hand"]
-        unseen = unseen_list(view)
+        unseen = unseen_list(view, deck_counts)
         total = sum(unseen)
 
         def worth(v: int) -> float:

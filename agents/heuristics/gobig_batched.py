@@ -93,7 +93,8 @@ def _pick(top: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _unseen(engine: GoBigBatched, lanes: np.ndarray, me: np.ndarray) -> np.ndarray:
-    """``(k, 7)`` copies of each value the player cannot see (the scalar ``_unseen``): 13 less
+    """``(k, 7)`` copies of each value the player cannot see (the scalar ``_unseen``): 13 (the
+    deck's copies of the value: ``deck_counts``) less
     its own hand, the box, every bank, the market and every display."""
     seen = engine.hands[lanes, me].astype(np.int64) + engine.box[lanes]
     seen += engine.banks[lanes].sum(axis=1, dtype=np.int64)
@@ -101,7 +102,7 @@ def _unseen(engine: GoBigBatched, lanes: np.ndarray, me: np.ndarray) -> np.ndarr
     dval, dsize = engine.dval[lanes], engine.dsize[lanes]
     for s in range(engine.n):
         seen += (dval[:, s, None] == _VALUE_OF) * dsize[:, s, None]
-    return np.maximum(COPIES - seen, 0)
+    return np.maximum(engine.game.deck_counts - seen, 0)
 
 
 def _holds_table(k: np.ndarray, h: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:

@@ -44,7 +44,7 @@ from deckzoo.envs.wizard.cards import (
     forbidden_dealer_bid,
     trick_winner,
 )
-from deckzoo.envs.wizard.rules import encode_bid, encode_play, encode_trump
+from deckzoo.envs.wizard.rules import TRUMP_BASE, encode_bid, encode_play, encode_trump
 
 from ..base import Agent
 
@@ -79,25 +79,41 @@ def card_power(card: int, trump: int | None) -> float:
 _MEAN_POWER: dict = {}
 
 
-def mean_power(trump: int | None) -> float:
-    """The average power of a card of the 60-card deck under ``trump``."""
-    if trump not in _MEAN_POWER:
-        _MEAN_POWER[trump] = (
-            sum(card_power(c, trump) for c in range(NUM_SUITED)) / 60 + 4 * 1.0 / 60
-        )
-    return _MEAN_POWER[trump]
+def mean_power(trump: int | None, deck: tuple[int, ...] | None = None) -> float:
+    """The average power of a card of the 60-card deck under ``trump`` (or of a variant's deck,
+    ``deck``: the copies of each kind, W14)."""
+    key = trump if deck is None else (trump, deck)
+    if key not in _MEAN_POWER:
+        if deck is None:
+            _MEAN_POWER[key] = (
+                sum(card_power(c, trump) for c in range(NUM_SUITED)) / 60 + 4 * 1.0 / 60
+            )
+        else:
+            total = sum(card_power(c, trump) * k for c, k in enumerate(deck) if k)
+            _MEAN_POWER[key] = total / sum(deck)
+    return _MEAN_POWER[key]
 
 
-def card_tricks(hand: list[int], trump: int | None, n: int, rnd: int) -> float:
+def variant_deck(game) -> tuple[int, ...] | None:
+    """The copies of each kind of ``game``'s deck when it is a variant's (W14), else None (the
+    rulebook's deck, whose numbers are the ones written out above)."""
+    counts = game.deck_counts
+    return None if np.array_equal(counts, DECK_COUNTS) else tuple(int(k) for k in counts)
+
+
+def card_tricks(
+    hand: list[int], trump: int | None, n: int, rnd: int, deck: tuple[int, ...] | None = None
+) -> float:
     """Expected tricks from a hand (the bidding rule in the module docstring): every Wizard is a
     sure trick; the other tricks are shared in proportion to power, ours against the
-    ``(n - 1) * rnd`` cards of the other hands at the deck's average power."""
+    ``(n - 1) * rnd`` cards of the other hands at the deck's average power (``deck``: a
+    variant's, ``variant_deck``)."""
     wizards = hand.count(WIZARD)
     mine = 0.0
     for c in hand:  # one float at a time, in hand order (Python 3.12's ``sum`` compensates; the
         if c != WIZARD:  # batched heuristic, wizard_batched.py, must add in this same order)
             mine += card_power(c, trump)
-    others = (n - 1) * rnd * mean_power(trump)
+    others = (n - 1) * rnd * mean_power(trump, deck)
     if mine + others <= 0:
         return float(wizards)
     return wizards + (rnd - wizards) * mine / (mine + others)
@@ -111,12 +127,13 @@ def choose_bid(expected: float, rnd: int, forbidden: int | None) -> int:
     return min(options, key=lambda b: (abs(b - expected), b))
 
 
-def foresight_win_chance(view: dict) -> float:
-    """P(our unseen single card wins the forced trick), given everyone else's card and the trump."""
+def foresight_win_chance(view: dict, deck_counts=DECK_COUNTS) -> float:
+    """P(our unseen single card wins the forced trick), given everyone else's card and the trump
+    (``deck_counts``: the game's deck, a variant's is smaller)."""
     n, me = view["num_players"], view["player"]
     leader = view["trick_leader"]
     trump = view["trump"]
-    unseen = DECK_COUNTS.astype(np.int64).copy()
+    unseen = np.asarray(deck_counts).astype(np.int64)
     others = {q: h[0] for q, h in enumerate(view["foresight_hands"]) if h is not None and h}
     for c in others.values():
         unseen[c] -= 1
@@ -141,18 +158,19 @@ class HeuristicAgent(Agent):
         legal = [int(a) for a in info_state.legal_actions()]
         phase = view["phase"]
         if phase == "bid":
-            return self._bid(view, legal)
+            return self._bid(view, legal, info_state.game)
         if phase == "trump":
             return self._trump(view, legal)
         return self._play(view, legal)
 
     # ---- decisions --------------------------------------------------------------------
-    def _bid(self, view: dict, legal: list[int]) -> int:
+    def _bid(self, view: dict, legal: list[int], game) -> int:
         rnd, me = view["round"], view["player"]
         if view["hand"] is None:
-            expected = foresight_win_chance(view)
+            expected = foresight_win_chance(view, game.deck_counts)
         else:
-            expected = card_tricks(view["hand"], view["trump"], view["num_players"], rnd)
+            n, deck = view["num_players"], variant_deck(game)
+            expected = card_tricks(view["hand"], view["trump"], n, rnd, deck)
         forbidden = None
         if me == view["dealer"]:
             forbidden = forbidden_dealer_bid(rnd, sum(b for b in view["bids"] if b))
@@ -170,8 +188,8 @@ class HeuristicAgent(Agent):
             for c in view["hand"]:
                 if c < NUM_SUITED:
                     score[c // RANKS] += 1 + (c % RANKS + 1) / 13
-        a = encode_trump(int(np.argmax(score)))
-        return a if a in legal else legal[0]
+        suits = [a - TRUMP_BASE for a in legal]  # the deck's suits (a variant may have fewer)
+        return encode_trump(max(suits, key=lambda s: score[s]))
 
     def _play(self, view: dict, legal: list[int]) -> int:
         me, n = view["player"], view["num_players"]

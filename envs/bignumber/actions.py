@@ -20,9 +20,10 @@ LEAD, ANSWER, PICK, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("lead", "answer", "pick", "over")
 
 
-def action_name(action: int, two_decks: bool) -> str:
+def action_name(action: int, two_decks: bool, sets=SETS) -> str:
     """The action's text as the action list shows it (``two_decks``: the game's; the play ids
-    differ, a set a play with one deck, a card a step with two)."""
+    differ, a set a play with one deck, a card a step with two; ``sets``: the game's play table,
+    a variant's is shorter)."""
     if 0 <= action < PASS:
         return f"take {card_name(action - PICK_BASE)}"
     if action == PASS:
@@ -32,7 +33,7 @@ def action_name(action: int, two_decks: bool) -> str:
             return f"add {card_name(action - ADD_BASE)}"
         if action == FINISH:
             return "finish play"
-    elif PLAY_BASE <= action < NUM_ACTIONS_ONE_DECK:
-        t = SETS[action - PLAY_BASE]
+    elif PLAY_BASE <= action < PLAY_BASE + len(sets):
+        t = sets[action - PLAY_BASE]
         return f"play {cards_name(t)} ({play_value(t)})"
     return f"<invalid action {action}>"

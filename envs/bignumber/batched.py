@@ -25,6 +25,7 @@ new game), drawn from the batch generator or copied from scalar states.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -91,6 +92,12 @@ def _set_tables():
 
 class BigNumberBatched(BatchedEngine):
     game_cls = BigNumberGame
+    # The small variants (N16) change the deck, the hand and the one-deck play table, which the
+    # pattern tables below are built for once; they play on scalar lanes instead.
+    UNSUPPORTED: ClassVar[dict[str, str]] = {
+        "ranks": "a variant's deck of fewer ranks (N16) plays on the scalar engine",
+        "hand_size": "a variant's smaller hands (N16) play on the scalar engine",
+    }
 
     def __init__(self, game: BigNumberGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)

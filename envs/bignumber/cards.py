@@ -5,12 +5,13 @@ A card type is an int ``c = 4 * (rank - 1) + suit`` with rank 1-9 (Ace = 1) and 
 tuple of card types in *descending* order reads its digits biggest first (ruling N7). With
 two decks every type exists twice; the two copies are interchangeable (ruling N2), so hands
 and piles are count vectors over the 36 types and a play is a descending tuple in which a
-type may repeat.
+type may repeat. A variant's deck of fewer ranks (N16) holds the types below ``4 * ranks``; the
+others are never dealt.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, compress
 
 RANKS = 9
@@ -159,24 +160,32 @@ def penalties(hand_sizes, finisher: int) -> list[int]:
     return [0 if p == finisher else int(k) for p, k in enumerate(hand_sizes)]
 
 
-def _all_sets() -> list[tuple[int, ...]]:
-    """Every set that one deck can form: 36 singles, then same-suit sets of 2-9 cards, then
-    same-rank sets of 2-4 cards (2143 in all); each a descending tuple. The one-deck action
-    table."""
-    out = [(c,) for c in range(NUM_TYPES)]
+@cache
+def all_sets(ranks: int = RANKS) -> tuple[tuple[int, ...], ...]:
+    """Every set that one deck of the ranks 1..``ranks`` can form: its singles, then same-suit
+    sets of 2..ranks cards, then same-rank sets of 2-4 cards; each a descending tuple. The
+    one-deck action table: 2143 sets for the rulebook's nine ranks (a variant's deck of fewer
+    ranks, N16, has a shorter table; the cards keep their types)."""
+    out = [(c,) for c in range(SUITS * ranks)]
     for s in range(SUITS):
-        suit = [card(r, s) for r in range(RANKS, 0, -1)]
-        for k in range(2, RANKS + 1):
+        suit = [card(r, s) for r in range(ranks, 0, -1)]
+        for k in range(2, ranks + 1):
             out.extend(combinations(suit, k))
-    for r in range(1, RANKS + 1):
+    for r in range(1, ranks + 1):
         rank = [card(r, s) for s in range(SUITS - 1, -1, -1)]
         for k in range(2, SUITS + 1):
             out.extend(combinations(rank, k))
-    return out
+    return tuple(out)
 
 
-SETS: tuple[tuple[int, ...], ...] = tuple(_all_sets())
-SET_INDEX: dict[tuple[int, ...], int] = {t: i for i, t in enumerate(SETS)}
+@cache
+def set_index(ranks: int = RANKS) -> dict[tuple[int, ...], int]:
+    """Each set of ``all_sets(ranks)`` -> its index there (its play action is ``37 + index``)."""
+    return {t: i for i, t in enumerate(all_sets(ranks))}
+
+
+SETS: tuple[tuple[int, ...], ...] = all_sets(RANKS)
+SET_INDEX: dict[tuple[int, ...], int] = set_index(RANKS)
 assert len(SETS) == len(SET_INDEX) == 2143
 
 

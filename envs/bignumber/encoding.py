@@ -34,7 +34,7 @@ def make_layout(n: int, two_decks: bool) -> Layout:
         ("known", (n, NUM_TYPES)),  # cards each relative seat is known to hold (X7)
         ("middle_size", HAND_SIZE),  # one-hot size 1-9 of the middle set
         ("middle_owner", n),  # one-hot relative seat that played the middle set
-        ("hand_sizes", n),  # / 9
+        ("hand_sizes", n),  # / 9 (the game's hand_size)
         ("scores", n),  # penalty points / (target + 8), or / 9 with single_deal
         ("passed", n),  # seats that passed since the middle set was played
         ("current_player", n),  # one-hot relative seat to act
@@ -105,7 +105,7 @@ def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
         buf[o["middle_size"] + len(st.middle) - 1] = 1.0
         buf[o["middle_owner"] + (st.owner - player) % n] = 1.0
     a = o["hand_sizes"]
-    buf[a : a + n] = [sum(st.hands[q]) / HAND_SIZE for q in order]
+    buf[a : a + n] = [sum(st.hands[q]) / g.hand_size for q in order]
     a = o["scores"]
     buf[a : a + n] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
     for q in st.passed:

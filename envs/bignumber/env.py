@@ -9,7 +9,7 @@ docs/rules/bignumber.md).
 | actions | one deck: Discrete(2180), one action a play; two decks: Discrete(74), card by card |
 | observation | `{"observation": float32 (see game.layout), "action_mask": int8 (num_actions,)}` |
 | options | num_players, two_decks, target, single_deal, start_player, |
-| | reward, illegal_action, render_mode |
+| | reward, illegal_action, render_mode; a small variant's ranks, hand_size (envs/variants.py) |
 """
 
 from ..core.aec import aec_constructors

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import ANSWER, LEAD, PICK
-from .cards import HAND_SIZE, NUM_TYPES, is_set
+from .cards import NUM_TYPES, is_set
 
 if TYPE_CHECKING:
     from .rules import BigNumberState
@@ -25,7 +25,7 @@ def check_invariants(st: BigNumberState) -> None:
 
 def _check_cards(st: BigNumberState) -> None:
     """Every copy is in a hand, the middle, the play being picked up, out of play or aside;
-    hands hold 1-9 cards in a running deal and every card known to be in a hand."""
+    hands hold 1-9 cards (``hand_size``) in a running deal and every card known to be in a hand."""
     g = st.game
     total = [st.aside[c] + st.out[c] + sum(h[c] for h in st.hands) for c in range(NUM_TYPES)]
     for c in st.middle:
@@ -33,11 +33,11 @@ def _check_cards(st: BigNumberState) -> None:
     if st.phase == PICK:
         for c in st.pending:
             total[c] += 1
-    if total != [g.copies] * NUM_TYPES or min(st.aside) < 0 or min(st.out) < 0:
+    if total != g.deck_counts or min(st.aside) < 0 or min(st.out) < 0:
         raise AssertionError(f"card conservation broken: {total}, aside {st.aside}, out {st.out}")
     for p in range(g.num_players):
         size = sum(st.hands[p])
-        if size > HAND_SIZE or min(st.hands[p]) < 0:
+        if size > g.hand_size or min(st.hands[p]) < 0:
             raise AssertionError(f"player {p} holds {size} cards: {st.hands[p]}")
         if any(k > h for k, h in zip(st.known[p], st.hands[p])):
             raise AssertionError(f"player {p} is known to hold cards not in hand")

@@ -22,6 +22,10 @@ Options
     single_deal   False (default) or True: play one deal; fewest cards in hand wins.
     start_player  None (default: seeded chance, ruling N4) or the seat that starts deal 1;
                   later deals rotate clockwise (X1: increasing seat index).
+    ranks         2-9 (default 9): the deck holds the ranks Ace..ranks of the four suits. A
+                  variant (N16): the cards keep their types, the one-deck play table lists only
+                  the sets this deck can form (``game.sets``), so it is shorter.
+    hand_size     1-9 (default 9): cards dealt to each player. A variant (N16).
 
 Actions. Ids 0-36 are the same in both modes:
     0-35    take card type c into hand (the pick-up, N8); c = 4 * (rank - 1) + suit, suits
@@ -29,7 +33,8 @@ Actions. Ids 0-36 are the same in both modes:
             distinct card types; otherwise the pick-up is automatic (X6).
     36      pass (N10; never legal for the leader)
   one deck (2180 ids): one action a play
-    37-2179 play set ``SETS[a - 37]`` (36 singles, 2008 same-suit sets, 99 same-rank sets)
+    37-2179 play set ``SETS[a - 37]`` (36 singles, 2008 same-suit sets, 99 same-rank sets); a
+            variant of fewer ranks: ``game.sets[a - 37]``, 37 + len(game.sets) ids
   two decks (74 ids): a play is chosen card by card, digits biggest first
     37-72   add one card of type ``a - 37`` to the play being built; only cards that keep the
             selection a prefix of some legal play (in descending card-type order) are legal,
@@ -81,12 +86,16 @@ from .actions import (
 from .cards import (
     HAND_SIZE,
     NUM_TYPES,
-    SET_INDEX,
-    SETS,
+    RANKS,
+    SET_INDEX,  # noqa: F401  (re-exported)
+    SETS,  # noqa: F401  (re-exported)
+    SUITS,
+    all_sets,
     counts_of,
     legal_plays,
     parse_cards,
     penalties,
+    set_index,
 )
 from .determinize import determinize
 from .encoding import encode_observation, encode_state, make_layout, make_state_layout, view
@@ -100,19 +109,20 @@ def max_deals(num_players: int, target: int) -> int:
     return num_players * (target - 1) // (num_players - 1) + 1
 
 
-def max_decisions_per_deal(num_players: int, two_decks: bool) -> int:
+def max_decisions_per_deal(num_players: int, two_decks: bool, hand_size: int = HAND_SIZE) -> int:
     """An upper bound on the decisions of one deal (``max_game_length`` is this x ``max_deals``).
 
-    Count the cards in hands and in the middle, C <= 9n (hands never grow). A lead moves cards
-    from a hand to the middle (C unchanged); beating an m-card middle takes one of its cards into
-    a hand and puts m - 1 out (C drops by m - 1); clearing the middle drops C by its size >= 1.
+    Count the cards in hands and in the middle, C <= 9n (hands never grow; 9 is ``hand_size``).
+    A lead moves cards from a hand to the middle (C unchanged); beating an m-card middle takes one
+    of its cards into a hand and puts m - 1 out (C drops by m - 1); clearing the middle drops C by
+    its size >= 1.
     So clears and beats of a middle of 2+ cards happen at most 9n + 1 times in all, and after each
     lead at most 9 beats meet a one-card middle (8 higher single cards, one two-card answer): at
     most 10 (9n + 1) plays. A play is one decision (two decks: up to 9 cards and finish), at most
     one pick-up follows it, and at most n - 1 passes.
     """
-    plays = 10 * (HAND_SIZE * num_players + 1)
-    return plays * ((HAND_SIZE + 1 if two_decks else 1) + 1 + num_players - 1)
+    plays = 10 * (hand_size * num_players + 1)
+    return plays * ((hand_size + 1 if two_decks else 1) + 1 + num_players - 1)
 
 
 class BigNumberGame(Game):
@@ -148,6 +158,22 @@ class BigNumberGame(Game):
         Option(
             "start_player", None, "first deal's start seat; None = seeded chance (N4)", seat=True
         ),
+        Option(
+            "ranks",
+            RANKS,
+            "variant: the deck holds the ranks Ace..ranks of each suit (rulebook: 9; N16)",
+            kind=int,
+            check=lambda v: 2 <= v <= RANKS,
+            check_doc=f"must be in 2..{RANKS}",
+        ),
+        Option(
+            "hand_size",
+            HAND_SIZE,
+            "variant: cards dealt to each player (rulebook: 9; N16)",
+            kind=int,
+            check=lambda v: 1 <= v <= HAND_SIZE,
+            check_doc=f"must be in 1..{HAND_SIZE}",
+        ),
     )
 
     def _setup(self):
@@ -166,14 +192,25 @@ class BigNumberGame(Game):
         else:
             self.two_decks = o["two_decks"]
         self.copies = 2 if self.two_decks else 1
+        self.ranks, self.hand_size = o["ranks"], o["hand_size"]
+        # copies of each of the 36 card types in this deck (0: a rank a variant leaves out)
+        self.deck_counts = [self.copies if c < SUITS * self.ranks else 0 for c in range(NUM_TYPES)]
+        if n * self.hand_size > sum(self.deck_counts):
+            raise ConfigError(
+                f"bignumber: option 'hand_size' {self.hand_size} deals {n * self.hand_size} "
+                f"cards, more than the {sum(self.deck_counts)} of the deck ('ranks' {self.ranks})"
+            )
+        self.sets, self.set_index = all_sets(self.ranks), set_index(self.ranks)
         self.single_deal = o["single_deal"]
         self.target = o["target"]
+        h = self.hand_size
         self.max_deals = 1 if self.single_deal else max_deals(n, self.target)
-        self.max_score = HAND_SIZE if self.single_deal else self.target - 1 + HAND_SIZE
-        self.score_scale = float(HAND_SIZE if self.single_deal else self.target)
-        self.max_game_length = self.max_deals * max_decisions_per_deal(n, self.two_decks)
+        self.max_score = h if self.single_deal else self.target - 1 + h
+        self.score_scale = float(h if self.single_deal else self.target)
+        self.max_game_length = self.max_deals * max_decisions_per_deal(n, self.two_decks, h)
         self.score_bounds = (0, self.max_score)
-        self.num_actions = NUM_ACTIONS_TWO_DECKS if self.two_decks else NUM_ACTIONS_ONE_DECK
+        self.num_actions = NUM_ACTIONS_TWO_DECKS if self.two_decks else PLAY_BASE + len(self.sets)
+        assert self.ranks < RANKS or self.two_decks or self.num_actions == NUM_ACTIONS_ONE_DECK
         self.layout = make_layout(n, self.two_decks)
         self.observation_shape = (self.layout.size,)
         self.offsets = {name: a for name, _, a, _ in self.layout.pieces}
@@ -254,7 +291,8 @@ class BigNumberState(State):
         s.out = counts_of(parse_cards(out) if isinstance(out, str) else (out or ()))
         if aside is None:
             s.aside = [
-                game.copies - sum(h[c] for h in s.hands) - s.out[c] for c in range(NUM_TYPES)
+                game.deck_counts[c] - sum(h[c] for h in s.hands) - s.out[c]
+                for c in range(NUM_TYPES)
             ]
         else:
             s.aside = counts_of(parse_cards(aside) if isinstance(aside, str) else aside)
@@ -273,13 +311,12 @@ class BigNumberState(State):
         return s
 
     def _deal_cards(self) -> None:
-        n, copies = self.game.num_players, self.game.copies
-        deck = np.repeat(np.arange(NUM_TYPES), copies)
+        g = self.game
+        n, size = g.num_players, g.hand_size
+        deck = np.repeat(np.arange(NUM_TYPES), g.deck_counts)
         self.rng.shuffle(deck)
-        self.hands = [
-            counts_of(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE].tolist()) for p in range(n)
-        ]
-        self.aside = counts_of(deck[n * HAND_SIZE :].tolist())  # N3: unseen, unused this deal
+        self.hands = [counts_of(deck[p * size : (p + 1) * size].tolist()) for p in range(n)]
+        self.aside = counts_of(deck[n * size :].tolist())  # N3: unseen, unused this deal
         self.known = [[0] * NUM_TYPES for _ in range(n)]
         self.out = [0] * NUM_TYPES
         self.middle, self.owner, self.passes, self.pending = (), None, 0, ()
@@ -319,8 +356,9 @@ class BigNumberState(State):
                 mask[FINISH] = sel in plays
                 return mask  # a started play must be finished
         else:
+            index = self.game.set_index
             for t in plays:
-                mask[PLAY_BASE + SET_INDEX[t]] = True
+                mask[PLAY_BASE + index[t]] = True
         if self.phase == ANSWER:
             mask[PASS] = True
         return mask
@@ -339,7 +377,7 @@ class BigNumberState(State):
             cards, self.pending = self.pending, ()
             self._play(cards)
         else:
-            self._play(SETS[action - PLAY_BASE])
+            self._play(self.game.sets[action - PLAY_BASE])
 
     def _next(self, p: int) -> int:
         return (p + 1) % self.game.num_players
@@ -467,7 +505,7 @@ class BigNumberState(State):
 
     # ---- text and serialisation -------------------------------------------------------------
     def action_name(self, action: int) -> str:
-        return action_name(action, self.game.two_decks)
+        return action_name(action, self.game.two_decks, self.game.sets)
 
     def render(self, observer: int | None = None) -> str:
         """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""

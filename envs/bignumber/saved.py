@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.saved import Fields, check_conservation
 from .actions import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
-from .cards import HAND_SIZE, NUM_TYPES, beats, card_name, is_set, legal_plays
+from .cards import NUM_TYPES, beats, card_name, is_set, legal_plays
 
 if TYPE_CHECKING:
     from .rules import BigNumberGame, BigNumberState
@@ -92,7 +92,7 @@ def check_state(game, d: dict) -> None:
     scores = f.ints("scores", 0, 10**6, n)
     history = f.list("history")
     for i, row in enumerate(history):
-        f.ints(f"history[{i}]", 0, HAND_SIZE, n, value=row)
+        f.ints(f"history[{i}]", 0, game.hand_size, n, value=row)
     if over != (cp is None) or over != (phase == OVER):
         f.fail(
             "over",
@@ -114,7 +114,7 @@ def check_state(game, d: dict) -> None:
     check_conservation(
         f.where,
         total,
-        np.full(NUM_TYPES, copies),
+        np.asarray(game.deck_counts),
         "hands/aside/out/middle/pending (the play being picked up in the pick 'phase')",
         card_name,
     )
@@ -126,8 +126,8 @@ def check_state(game, d: dict) -> None:
             "information)",
         )
     sizes = hands.sum(axis=1)
-    if (sizes > HAND_SIZE).any():
-        f.fail("hands", f"a player holds more than {HAND_SIZE} cards: {sizes.tolist()}")
+    if (sizes > game.hand_size).any():
+        f.fail("hands", f"a player holds more than {game.hand_size} cards: {sizes.tolist()}")
     if not over and (sizes == 0).any():
         f.fail("hands", "a player has an empty hand in a running deal (the deal would have ended)")
     _check_round(f, game, phase, cp, middle, owner, passes, pending, hands)
@@ -178,11 +178,11 @@ def _check_pick(f: Fields, game, cp: int, middle, pending, hands) -> None:
             f"{pending} must be the play that beat the 'middle' {middle}, and the middle a "
             "choice of two or more cards to take (pick 'phase')",
         )
-    if hands[cp].sum() + len(play) > HAND_SIZE:
+    if hands[cp].sum() + len(play) > game.hand_size:
         f.fail(
             "hands",
             f"player {cp} ('current_player') holds {int(hands[cp].sum())} cards after playing "
-            f"'pending' {pending}: more than {HAND_SIZE} before",
+            f"'pending' {pending}: more than {game.hand_size} before",
         )
 
 

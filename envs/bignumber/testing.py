@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..core.testing import add_row, count_names, set_field
+from ..core.testing import add_row, count_names, distinct_orders, set_field
 from .cards import card_name
 
 
@@ -60,3 +60,25 @@ def check_differential(options: dict, seen: dict) -> None:
 
 INFORMATION_CONFIGS = [{"num_players": 4, "target": 5}, {"num_players": 5, "single_deal": True}]
 GYM_OPTIONS = {"target": 3}  # several deals a game: the view's deals come from the twins too
+
+
+def all_deals(game):
+    """Every chance outcome of a one-deal Big Number game (``single_deal``): each distinct split
+    of the deck into the hands and the cards set aside (N3), and each start seat (N4)."""
+    from .rules import BigNumberState
+
+    if not game.single_deal:
+        raise ValueError("bignumber: only a single_deal game has all its chance in its deal")
+    n, size = game.num_players, game.hand_size
+    cards = [c for c, k in enumerate(game.deck_counts) for _ in range(k)]
+    labels = [p for p in range(n) for _ in range(size)] + [n] * (len(cards) - n * size)
+    sp = game.options["start_player"]
+    seats = range(n) if sp is None else [sp]
+    done = set()
+    for order in distinct_orders(labels):
+        hands = tuple(tuple(c for c, q in zip(cards, order) if q == p) for p in range(n))
+        if hands in done:  # two decks: equal cards swapped
+            continue
+        done.add(hands)
+        for start in seats:
+            yield BigNumberState.from_hands(game, [list(h) for h in hands], leader=start)

@@ -569,7 +569,9 @@ class State:
                 game = _GAME_CLASSES[name](**config)
             except ConfigError as e:
                 f.fail("config", f"is not usable: {e}")
-        elif name != type(game).name or config != json.loads(json.dumps(game.config())):
+        elif name != type(game).name or _with_defaults(game, config) != json.loads(
+            json.dumps(game.config())
+        ):
             f.fail(
                 "config", f"is {name} {config}, not this game's {type(game).name} {game.config()}"
             )
@@ -595,6 +597,13 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game!r} player={self.current_player}>"
+
+
+def _with_defaults(game: Game, config: dict) -> dict:
+    """A saved ``config`` with the options it does not name at their defaults: a state saved
+    before an option existed (a variant's, added later) is still this game's."""
+    defaults = {o.name: o.default for o in type(game).OPTIONS}
+    return {**defaults, **config}
 
 
 class LazyRng:

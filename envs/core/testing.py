@@ -27,6 +27,9 @@ the engine), and is read with ``registry.testing_fact(name, KEY, default)``. The
   what it should: ``seen`` counts "finished", "starts", "deals" and the "actions" played),
   ``INFORMATION_CONFIGS`` ``[options, ...]`` (hidden information in lanes) and ``GYM_OPTIONS``
   (the single-agent vector view; default the short options).
+* ``all_deals(game)``: every chance outcome of a game whose chance is all in its deal (a small
+  variant: ``deckzoo.envs.variants``), one start state each, for exhaustive counts and solvers;
+  ``ValueError`` for a configuration with chance later in the game.
 
 The helpers below write the most common corruptions.
 """
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -50,6 +53,29 @@ def set_field(field: str, value) -> Corrupt:
 def add_row(field: str) -> Corrupt:
     """A corruption that appends a copy of ``field``'s first row (one row too many)."""
     return lambda fields: fields[field].append(copy.deepcopy(fields[field][0]))
+
+
+def distinct_orders(items) -> Iterator[tuple]:
+    """Every distinct ordering of the multiset ``items`` (each once, in lexicographic order): the
+    chance outcomes of shuffling a deck whose equal cards cannot be told apart."""
+    pool = Counter(items)
+    keys = sorted(pool)
+    size = sum(pool.values())
+    out: list = []
+
+    def rec() -> Iterator[tuple]:
+        if len(out) == size:
+            yield tuple(out)
+            return
+        for k in keys:
+            if pool[k]:
+                pool[k] -= 1
+                out.append(k)
+                yield from rec()
+                out.pop()
+                pool[k] += 1
+
+    return rec()
 
 
 def count_names(counts, name_of: Callable[[int], str]) -> Counter:

@@ -5,7 +5,8 @@ Same options, action ids and observation as ``GoBigGame`` (``rules.py`` is the s
 
     hands, banks (B, n, 7) int8 counts   box (B, 7)   dval, dsize (B, n) display (0: none)
     known (B, n, 7) int8: cards each seat took from the market and may still hold (X7)
-    deck (B, 91) int8 values, bottom first, ``top`` cards left (the scalar deck list)
+    deck (B, 91) int8 values, bottom first, ``top`` cards left (the scalar deck list; a variant's
+    deck is shorter: ``game.total_cards``)
     market (B, 2) int8 values (0: empty slot)   phase, cur (B,)
 
 The observation is written as raw counts and divided by the scalar layout's per-entry
@@ -22,23 +23,18 @@ import numpy as np
 
 from ..core.batched import BatchedEngine, flat_order, relative_seats, rotate, seat_positions
 from .rules import (
-    COPIES,
     DRAW_DECK,
-    HAND_SIZE,
     MARKET_SIZE,
     NUM_PLAYS,
     PHASE_DRAW,
     PHASE_OVER,
     PHASE_PLAY,
-    TOTAL_CARDS,
     VALUES,
     GoBigGame,
 )
 
 _SET_SIZES = np.arange(1, 4).reshape(1, 3, 1)
 _VALUE_OF = np.arange(1, VALUES + 1)
-_DECK = np.repeat(_VALUE_OF, COPIES).astype(np.int8)
-_POS = np.arange(TOTAL_CARDS)
 
 
 class GoBigBatched(BatchedEngine):
@@ -55,7 +51,11 @@ class GoBigBatched(BatchedEngine):
         self.box = np.zeros((B, VALUES), dtype=np.int8)
         self.dval = np.zeros((B, n), dtype=np.int64)
         self.dsize = np.zeros((B, n), dtype=np.int64)
-        self.deck = np.zeros((B, TOTAL_CARDS), dtype=np.int8)
+        # the deck of this game (a variant's is smaller: values 1..values, copies of each)
+        self.total = game.total_cards
+        self._deck = np.repeat(np.arange(1, game.values + 1), game.copies).astype(np.int8)
+        self._hand = game.hand_size
+        self.deck = np.zeros((B, self.total), dtype=np.int8)
         self.top = np.zeros(B, dtype=np.int64)
         self.market = np.zeros((B, MARKET_SIZE), dtype=np.int8)
         self._literal = game.options["end_rule"] == "literal"
@@ -65,16 +65,16 @@ class GoBigBatched(BatchedEngine):
 
     # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
-        k, n = len(lanes), self.n
-        deck = self.rng.permuted(np.broadcast_to(_DECK, (k, TOTAL_CARDS)), axis=1)
+        k, n, total, size = len(lanes), self.n, self.total, self._hand
+        deck = self.rng.permuted(np.broadcast_to(self._deck, (k, total)), axis=1)
         sp = self.game.options["start_player"]
         start = self.rng.integers(n, size=k) if sp is None else np.full(k, sp, dtype=np.int64)
-        dealt = n * HAND_SIZE
+        dealt = n * size
         # the scalar deal pops from the end: seat p takes the p-th block of 6 from the top
-        seat = (TOTAL_CARDS - 1 - _POS[TOTAL_CARDS - dealt :]) // HAND_SIZE
-        flat = (np.arange(k)[:, None] * n + seat) * VALUES + deck[:, TOTAL_CARDS - dealt :] - 1
+        seat = (total - 1 - np.arange(total - dealt, total)) // size
+        flat = (np.arange(k)[:, None] * n + seat) * VALUES + deck[:, total - dealt :] - 1
         hands = np.bincount(flat.ravel(), minlength=k * n * VALUES).reshape(k, n, VALUES)
-        top = TOTAL_CARDS - dealt
+        top = total - dealt
         market = deck[:, [top - 1, top - 2]]
         return {
             "deck": deck,
@@ -86,7 +86,7 @@ class GoBigBatched(BatchedEngine):
 
     def record_from_states(self, kind, states):
         k = len(states)
-        deck = np.zeros((k, TOTAL_CARDS), dtype=np.int8)
+        deck = np.zeros((k, self.total), dtype=np.int8)
         market = np.zeros((k, MARKET_SIZE), dtype=np.int8)
         for i, s in enumerate(states):
             deck[i, : len(s.deck)] = s.deck

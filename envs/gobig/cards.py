@@ -1,7 +1,8 @@
 """Go Big's cards: 91 cards, 13 copies of each value 1-7; hands of 6 and a market of 2.
 
 Cards are their values (1-7) in piles and lists, and count rows over the values elsewhere
-(index value - 1).
+(index value - 1). These are the rulebook's numbers; a variant's smaller deck and hands are
+the game's ``values``, ``copies`` and ``hand_size`` (rules.py), and a card keeps its value there.
 """
 
 VALUES = 7

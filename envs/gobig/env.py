@@ -9,6 +9,7 @@ docs/rules/gobig.md).
 | actions | Discrete(23) |
 | observation | `{"observation": float32 (see LAYOUT), "action_mask": int8 (23,)}` |
 | options | num_players, end_rule, start_player, reward, illegal_action, render_mode |
+| | a small variant's values, copies, hand_size (envs/variants.py) |
 """
 
 from ..core.aec import aec_constructors

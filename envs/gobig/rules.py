@@ -14,6 +14,12 @@ Options
                  the active player holds no cards. "literal": it ends the moment a play empties a
                  hand (no draw, no further turns).
     start_player None (default: a seeded chance draw, ruling G3) or a seat 0..N-1.
+    values       2-7 (default 7): the deck holds the values 1..values only. A variant (G16).
+    copies       1-13 (default 13): copies of each value in the deck. A variant (G16).
+    hand_size    1-6 (default 6): cards dealt to each player. A variant (G16).
+    A variant keeps every rule, every action id and the observation's layout: the values it
+    leaves out are never dealt, so their actions are never legal (envs/variants.py names the
+    small ones).
 
 Actions (23 ids)
     0-20   play a set: id = (size - 1) * 7 + (value - 1), size 1-3, value 1-7
@@ -41,6 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.encoding import Layout
+from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
 from ..core.global_state import StateLayout, put_pile
 from ..core.options import Option
@@ -61,7 +68,7 @@ from .actions import (
     decode_play,
     encode_play,  # noqa: F401  (re-exported)
 )
-from .cards import COPIES, HAND_SIZE, MARKET_SIZE, TOTAL_CARDS, VALUES
+from .cards import COPIES, HAND_SIZE, MARKET_SIZE, TOTAL_CARDS, VALUES  # noqa: F401
 from .saved import check_state, from_dict, to_dict
 from .text import render, render_view
 
@@ -116,25 +123,60 @@ class GoBigGame(Game):
         Option(
             "start_player", None, "first seat; None = seeded chance draw (ruling G3)", seat=True
         ),
+        Option(
+            "values",
+            VALUES,
+            "variant: the deck holds the values 1..values (rulebook: 7; G16)",
+            kind=int,
+            check=lambda v: 2 <= v <= VALUES,
+            check_doc=f"must be in 2..{VALUES}",
+        ),
+        Option(
+            "copies",
+            COPIES,
+            "variant: copies of each value (rulebook: 13; G16)",
+            kind=int,
+            check=lambda v: 1 <= v <= COPIES,
+            check_doc=f"must be in 1..{COPIES}",
+        ),
+        Option(
+            "hand_size",
+            HAND_SIZE,
+            "variant: cards dealt to each player (rulebook: 6; G16)",
+            kind=int,
+            check=lambda v: 1 <= v <= HAND_SIZE,
+            check_doc=f"must be in 1..{HAND_SIZE}",
+        ),
     )
 
     def _setup(self):
         n = self.num_players
+        o = self.options
+        self.values, self.copies, self.hand_size = o["values"], o["copies"], o["hand_size"]
+        self.total_cards = self.values * self.copies
+        if n * self.hand_size + MARKET_SIZE > self.total_cards:
+            raise ConfigError(
+                f"gobig: option 'hand_size' {self.hand_size} deals {n * self.hand_size} cards, "
+                f"but a deck of {self.total_cards} ('values' x 'copies') must also fill the "
+                f"market of {MARKET_SIZE}"
+            )
+        # copies of each value 1-7 in this deck (0 for the values a variant leaves out)
+        self.deck_counts = np.where(_CARD_VALUES <= self.values, self.copies, 0)
         self.num_actions = NUM_ACTIONS
         self.layout = Layout(
             [
-                ("hand", VALUES),  # own hand, count of each value / 13
-                ("hand_sizes", n),  # cards in hand per relative seat / 91
+                ("hand", VALUES),  # own hand, count of each value / copies (13)
+                ("hand_sizes", n),  # cards in hand per relative seat / cards in the deck (91)
                 ("display_value", (n, VALUES)),  # one-hot value of each relative seat's display
                 ("display_size", (n, 3)),  # one-hot size (1-3) of each display
                 ("market", VALUES),  # market count of each value / 2
-                ("banks", (n, VALUES)),  # banked count of each value per relative seat / 13
+                ("banks", (n, VALUES)),  # banked count of each value per relative seat / copies
                 (
                     "known",
                     (n, VALUES),
-                ),  # cards a seat took from the market, may still hold / 13 (X7)
-                ("box", VALUES),  # beaten cards of each value / 13
-                ("deck_size", 1),  # / 91
+                ),  # cards a seat took from the market, may still hold / copies (X7)
+                ("box", VALUES),  # beaten cards of each value / copies
+                ("deck_size", 1),  # / cards in the deck
                 ("current_player", n),  # one-hot relative seat to act
                 ("phase", 2),  # one-hot: play, draw
             ]
@@ -144,13 +186,13 @@ class GoBigGame(Game):
         self.obs_at = {name: a for name, _, a, _ in self.layout.pieces}
         div = np.ones(self.layout.size, dtype=np.float32)
         for name, scale in (
-            ("hand", COPIES),
-            ("hand_sizes", TOTAL_CARDS),
+            ("hand", self.copies),
+            ("hand_sizes", self.total_cards),
             ("market", MARKET_SIZE),
-            ("banks", COPIES),
-            ("known", COPIES),
-            ("box", COPIES),
-            ("deck_size", TOTAL_CARDS),
+            ("banks", self.copies),
+            ("known", self.copies),
+            ("box", self.copies),
+            ("deck_size", self.total_cards),
         ):
             div[self.layout.slice(name)] = scale
         self.obs_div = div
@@ -158,8 +200,8 @@ class GoBigGame(Game):
             self.layout,
             ("hand",),
             [
-                ("hands", (n, VALUES)),  # every seat's hand, count of each value / 13
-                ("deck", VALUES),  # deck cards of each value / 13
+                ("hands", (n, VALUES)),  # every seat's hand, count of each value / copies
+                ("deck", VALUES),  # deck cards of each value / copies
                 (
                     "deck_next",
                     (DECK_WINDOW, VALUES),
@@ -169,9 +211,10 @@ class GoBigGame(Game):
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
         # A turn is one play and at most one draw decision, and every play moves >= 1 card out of
-        # the hands for good (displays go to the banks or the box): at most 91 turns.
-        self.max_game_length = 2 * TOTAL_CARDS
-        self.score_bounds = (0, COPIES * int(_CARD_VALUES.sum()))  # 0 .. every card banked
+        # the hands for good (displays go to the banks or the box): at most 91 turns (a variant:
+        # its deck's size).
+        self.max_game_length = 2 * self.total_cards
+        self.score_bounds = (0, int(self.deck_counts @ _CARD_VALUES))  # 0 .. every card banked
 
     def _new_state(self, rng):
         return GoBigState.deal(self, rng)
@@ -200,13 +243,13 @@ class GoBigState(State):
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng
-        deck = np.repeat(np.arange(1, VALUES + 1), COPIES)
+        deck = np.repeat(np.arange(1, game.values + 1), game.copies)
         rng.shuffle(deck)
         s.deck = deck.tolist()  # top of the deck = end of the list
         s.hands = np.zeros((n, VALUES), dtype=np.int64)
         s.known = np.zeros((n, VALUES), dtype=np.int64)
         for p in range(n):
-            for _ in range(HAND_SIZE):
+            for _ in range(game.hand_size):
                 s.hands[p, s.deck.pop() - 1] += 1
         s.market = [s.deck.pop() for _ in range(MARKET_SIZE)]
         s.displays = [None] * n  # (value, size) or None
@@ -363,8 +406,8 @@ class GoBigState(State):
     def global_state(self) -> np.ndarray:
         """Seat 0's observation without its hand, then every hand and the deck (counts, top 12)."""
         buf, v = self.game.state_layout.start(self.observe(0))
-        v["hands"] = self.hands * (1.0 / COPIES)
-        put_pile(v["deck"], v["deck_next"], self.deck, 1.0 / COPIES, offset=1)
+        v["hands"] = self.hands * (1.0 / self.game.copies)
+        put_pile(v["deck"], v["deck_next"], self.deck, 1.0 / self.game.copies, offset=1)
         return buf
 
     def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:
@@ -402,14 +445,14 @@ class GoBigState(State):
         return s
 
     def check_invariants(self) -> None:
-        """Card conservation: every value has 13 copies across all places (for tests)."""
+        """Card conservation: every value has its copies (13) across all places (for tests)."""
         total = self.hands.sum(axis=0) + self.banks.sum(axis=0) + self.box
         for c in self.deck + self.market:
             total[c - 1] += 1
         for d in self.displays:
             if d is not None:
                 total[d[0] - 1] += d[1]
-        if not (total == COPIES).all():
+        if not (total == self.game.deck_counts).all():
             raise AssertionError(f"card conservation broken: {total.tolist()}")
         if (self.known > self.hands).any():
             raise AssertionError("a seat is known to hold cards it does not hold")

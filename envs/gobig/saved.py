@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core.saved import Fields, check_conservation
 from .actions import PHASE_DRAW, PHASE_NAMES, PHASE_OVER, PHASE_PLAY
-from .cards import COPIES, MARKET_SIZE, VALUES
+from .cards import MARKET_SIZE, VALUES
 
 if TYPE_CHECKING:
     from .rules import GoBigGame, GoBigState
@@ -108,7 +108,7 @@ def check_state(game, d: dict) -> None:
     check_conservation(
         f.where,
         total,
-        np.full(VALUES, COPIES),
+        game.deck_counts,
         "hands/deck/market/displays/banks/box",
         lambda k: f"of value {k + 1}",
     )

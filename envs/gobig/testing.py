@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..core.testing import add_row, count_names, set_field
+import numpy as np
+
+from ..core.testing import add_row, count_names, distinct_orders, set_field
 
 
 def hand_names(state, p: int) -> Counter:
@@ -43,3 +45,23 @@ DIFFERENTIAL_CASES = [
     ({"num_players": 6, "start_player": 2}, 24, 250),
 ]
 INFORMATION_CONFIGS = [{"num_players": 3}]
+
+
+def all_deals(game):
+    """Every chance outcome of a Go Big game: each distinct order of its deck (dealt as the
+    engine deals: six cards a seat from the top, then the market) and each start seat (G3)."""
+    deck = [v for v in range(1, game.values + 1) for _ in range(game.copies)]
+    sp = game.options["start_player"]
+    seats = range(game.num_players) if sp is None else [sp]
+    for order in distinct_orders(deck):
+        for start in seats:
+            s = game.new_state(0)
+            cards = list(order)
+            s.hands = np.zeros_like(s.hands)
+            for p in range(game.num_players):
+                for _ in range(game.hand_size):
+                    s.hands[p, cards.pop() - 1] += 1
+            s.market = [cards.pop() for _ in range(len(s.market))]
+            s.deck = cards
+            s.start_player = s.current_player = start
+            yield s

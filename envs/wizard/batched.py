@@ -22,6 +22,8 @@ copied from scalar states (``record_from_states``).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from ..core.batched import (
@@ -100,6 +102,12 @@ def _scale_specials(buf: np.ndarray, a: int) -> None:
 
 class WizardBatched(BatchedEngine):
     game_cls = WizardGame
+    # A variant's smaller deck (W14) plays on scalar lanes: the deal and the heuristic's twin are
+    # written for the 60 cards.
+    UNSUPPORTED: ClassVar[dict[str, str]] = {
+        key: "a variant's smaller deck (W14) plays on the scalar engine"
+        for key in ("suits", "ranks", "wizards", "nulls")
+    }
 
     def __init__(self, game: WizardGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)

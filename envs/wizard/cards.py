@@ -74,9 +74,21 @@ def trump_name(trump: int) -> str:
     return SUITS[trump]
 
 
-def num_rounds_for(num_players: int) -> int:
-    """Rounds of a full game: the final round deals all 60 cards (ruling W1)."""
-    return DECK_SIZE // num_players
+def num_rounds_for(num_players: int, deck_size: int = DECK_SIZE) -> int:
+    """Rounds of a full game: the final round deals all 60 cards (ruling W1); a variant's deck
+    of ``deck_size`` cards plays as many rounds as it can deal in full (W14)."""
+    return deck_size // num_players
+
+
+def deck_counts(suits: int = NUM_SUITS, ranks: int = RANKS, wizards: int = 4, nulls: int = 4):
+    """Copies of each of the 54 kinds in a deck of the ranks 1..``ranks`` of the first ``suits``
+    suits, ``wizards`` Wizards and ``nulls`` Nulls: the rulebook's 60 cards by default, a
+    variant's smaller deck otherwise (W14; the cards keep their kinds)."""
+    counts = np.zeros(NUM_KINDS, dtype=np.int8)
+    for s in range(suits):
+        counts[s * RANKS : s * RANKS + ranks] = 1
+    counts[WIZARD], counts[NULL] = wizards, nulls
+    return counts
 
 
 def trump_after_flip(flipped: int | None) -> int:

@@ -10,6 +10,7 @@ docs/rules/wizard.md).
 | | 0-53 play a card, 54-57 trump suit, 58.. bid |
 | observation | `{"observation": float32 (layout: docs/rules/wizard.md), "action_mask": int8}` |
 | options | num_players, num_rounds, foresight, first_dealer, reward, illegal_action, render_mode |
+| | a small variant's suits, ranks, wizards, nulls (envs/variants.py) |
 """
 
 from ..core.aec import aec_constructors

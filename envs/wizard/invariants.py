@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .actions import PHASE_OVER
-from .cards import COUNT_SCALE, DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS
+from .cards import COUNT_SCALE, NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS
 
 if TYPE_CHECKING:
     from .rules import WizardState
@@ -25,7 +25,7 @@ def check_invariants(st: WizardState) -> None:
     total = st.hands.sum(axis=0, dtype=np.int64) + np.asarray(st.played) + st.stock
     if st.flipped >= 0:
         total[st.flipped] += 1
-    if not np.array_equal(total, DECK_COUNTS):
+    if not np.array_equal(total, st.game.deck_counts):
         raise AssertionError(f"card conservation broken: {total.tolist()}")
     if (st.hands < 0).any():
         raise AssertionError("negative card count in a hand")
@@ -47,7 +47,7 @@ def check_invariants(st: WizardState) -> None:
         raise AssertionError("tricks won do not add up")
     n = st.game.num_players
     if st.phase != PHASE_OVER:
-        if st.stock.sum() != max(0, DECK_SIZE - n * st.round - 1):
+        if st.stock.sum() != max(0, st.game.deck_size - n * st.round - 1):
             raise AssertionError("stock size is wrong")
         for q in range(n):
             expect = (

@@ -23,6 +23,11 @@ Options
     foresight    True (default): round 1 is the Foresight round; False: round 1 is an ordinary
                  round.
     first_dealer None (default: a seeded chance draw, ruling W3) or a seat 0..N-1.
+    suits, ranks, wizards, nulls
+                 a variant's smaller deck (W14): the ranks 1..ranks (1-13, default 13) of the first
+                 ``suits`` suits (1-4, default 4), with 0-4 Wizards and 0-4 Nulls (default 4
+                 each). The cards keep their kinds (so the actions and the observation keep their
+                 layout); a full game plays deck // N rounds; the dealer names a suit of the deck.
 
 Actions (59 + K ids, K = num_rounds)
     0-51     play a suited card: id = suit * 13 + (rank - 1); suits 0 Dwarves, 1 Humans,
@@ -76,10 +81,11 @@ from .actions import (
     encode_trump,  # noqa: F401  (re-exported)
 )
 from .cards import (
+    COPIES_SPECIAL,
     COUNT_SCALE,
-    DECK_COUNTS,
-    DECK_KINDS,
-    DECK_SIZE,
+    DECK_COUNTS,  # noqa: F401  (re-exported)
+    DECK_KINDS,  # noqa: F401  (re-exported)
+    DECK_SIZE,  # noqa: F401  (re-exported)
     LED_FREE,
     LED_NONE,
     NUM_KINDS,
@@ -88,6 +94,7 @@ from .cards import (
     RANKS,
     TRUMP_PENDING,
     WIZARD,
+    deck_counts,
     forbidden_dealer_bid,
     next_led,
     num_rounds_for,
@@ -136,12 +143,54 @@ class WizardGame(Game):
             "first dealer seat; None = seeded chance draw (ruling W3)",
             seat=True,
         ),
+        Option(
+            "suits",
+            NUM_SUITS,
+            "variant: the deck holds the first `suits` suits (rulebook: 4; W14)",
+            kind=int,
+            check=lambda v: 1 <= v <= NUM_SUITS,
+            check_doc=f"must be in 1..{NUM_SUITS}",
+        ),
+        Option(
+            "ranks",
+            RANKS,
+            "variant: the deck holds the ranks 1..ranks of each suit (rulebook: 13; W14)",
+            kind=int,
+            check=lambda v: 1 <= v <= RANKS,
+            check_doc=f"must be in 1..{RANKS}",
+        ),
+        Option(
+            "wizards",
+            COPIES_SPECIAL,
+            "variant: Wizards in the deck (rulebook: 4; W14)",
+            kind=int,
+            check=lambda v: 0 <= v <= COPIES_SPECIAL,
+            check_doc=f"must be in 0..{COPIES_SPECIAL}",
+        ),
+        Option(
+            "nulls",
+            COPIES_SPECIAL,
+            "variant: Nulls in the deck (rulebook: 4; W14)",
+            kind=int,
+            check=lambda v: 0 <= v <= COPIES_SPECIAL,
+            check_doc=f"must be in 0..{COPIES_SPECIAL}",
+        ),
     )
 
     def _setup(self):
         n = self.num_players
-        full = num_rounds_for(n)
-        k = self.options["num_rounds"]
+        o = self.options
+        self.suits = o["suits"]
+        self.deck_counts = deck_counts(o["suits"], o["ranks"], o["wizards"], o["nulls"])
+        self.deck_kinds = np.repeat(np.arange(NUM_KINDS, dtype=np.int64), self.deck_counts)
+        self.deck_size = len(self.deck_kinds)
+        full = num_rounds_for(n, self.deck_size)
+        if full < 1:
+            raise ConfigError(
+                f"wizard: options 'suits', 'ranks', 'wizards' and 'nulls' make a deck of "
+                f"{self.deck_size} cards, fewer than the {n} players (W14)"
+            )
+        k = o["num_rounds"]
         if k is None:
             k = full
         elif k > full:
@@ -157,7 +206,7 @@ class WizardGame(Game):
             m[BID_BASE : BID_BASE + r + 1] = True  # bids 0..r in round r
         self._deal_slots = {}
         self.trump_mask = np.zeros(self.num_actions, dtype=bool)
-        self.trump_mask[TRUMP_BASE : TRUMP_BASE + NUM_SUITS] = True
+        self.trump_mask[TRUMP_BASE : TRUMP_BASE + self.suits] = True  # the deck's suits (W14)
         self.encoder = Encoder(n, k)
         self.layout = self.encoder.layout
         self.observation_shape = (self.layout.size,)
@@ -231,14 +280,16 @@ class WizardState(LazyRng, State):
         """Start round ``rnd``: shuffle (or take ``deck``, 60 kinds, top first: a stacked deck for
         tests), deal ``rnd`` cards each one at a time clockwise from the dealer's left, and flip
         the stock's top card (W4). Scores and history are kept."""
-        n = self.game.num_players
+        game = self.game
+        n = game.num_players
         self.round, self.dealer = rnd, dealer
+        size = game.deck_size
         if deck is None:
-            deck = DECK_KINDS[self.rng.permutation(DECK_SIZE)]
+            deck = game.deck_kinds[self.rng.permutation(size)]
         else:
             deck = np.asarray(deck, dtype=np.int64)
-            if not np.array_equal(np.bincount(deck, minlength=NUM_KINDS), DECK_COUNTS):
-                raise ValueError("a stacked deck must hold exactly the 60 Wizard cards")
+            if not np.array_equal(np.bincount(deck, minlength=NUM_KINDS), game.deck_counts):
+                raise ValueError(f"a stacked deck must hold exactly the game's {size} cards")
         dealt = n * rnd
         slots = self.game.deal_slots(rnd, dealer)  # seat * 54 for each dealt card, in deal order
         self.hands = (
@@ -248,7 +299,7 @@ class WizardState(LazyRng, State):
         )
         self.recount()
         self.hand_sizes = [rnd] * n
-        if dealt < DECK_SIZE:
+        if dealt < size:
             self.flipped = int(deck[dealt])
             rest = deck[dealt + 1 :]
         else:
@@ -320,8 +371,8 @@ class WizardState(LazyRng, State):
         if phase == PHASE_BID:
             b = action - BID_BASE
             return 0 <= b <= self.round and not (p == self.dealer and b == self.forbidden_bid())
-        if phase == PHASE_TRUMP:
-            return TRUMP_BASE <= action < BID_BASE
+        if phase == PHASE_TRUMP:  # one of the deck's suits (all four but in a variant, W14)
+            return TRUMP_BASE <= action < TRUMP_BASE + self.game.suits
         return False
 
     def legal_mask(self) -> np.ndarray:

@@ -141,7 +141,7 @@ def check_state(game, d: dict) -> None:
     total = hands.sum(axis=0) + played + stock
     if flipped >= 0:
         total[flipped] += 1
-    check_conservation(f.where, total, DECK_COUNTS, "hands/played/stock/flipped", card_name)
+    check_conservation(f.where, total, game.deck_counts, "hands/played/stock/flipped", card_name)
     in_tricks = [c for t in tricks for c in t[1]] + trick
     if (
         np.bincount(np.asarray(in_tricks, dtype=np.int64), minlength=NUM_KINDS).tolist()
@@ -150,12 +150,12 @@ def check_state(game, d: dict) -> None:
         f.fail("played", "differs from the cards in 'tricks' and 'trick'")
     if sum(won) != len(tricks) or len(tricks) > rnd or len(trick) >= n:
         f.fail("tricks_won", f"{won} do not count the {len(tricks)} tricks of round {rnd}")
-    if (flipped < 0) != (n * rnd == sum(DECK_COUNTS)):
+    if (flipped < 0) != (n * rnd == game.deck_size):
         f.fail(
             "flipped", f"is {flipped}: a card is turned up exactly when round {rnd} leaves a stock"
         )
     expected = trump_after_flip(None if flipped < 0 else flipped)
-    if trump != expected and not (expected == TRUMP_PENDING and 0 <= trump < NUM_SUITS):
+    if trump != expected and not (expected == TRUMP_PENDING and 0 <= trump < game.suits):
         f.fail("trump", f"is {trump}, which the flipped card {flipped} does not give")
     if led != led_suit(trick):
         f.fail("led", f"is {led}, but the trick {trick} leads {led_suit(trick)}")
@@ -191,13 +191,14 @@ def check_state(game, d: dict) -> None:
     if phase == PHASE_OVER and (trick or len(tricks) != rnd):
         f.fail("tricks", f"are {len(tricks)} (and 'trick' {trick}): a round ends after {rnd}")
     complete = len(history) == rnd - 1 + (phase == PHASE_OVER)  # (else a scenario)
-    _check_deal(f, n, rnd, dealer, d["first_dealer"] if complete else None, hands, stock)
+    first = d["first_dealer"] if complete else None
+    _check_deal(f, n, rnd, dealer, first, hands, stock, game.deck_size)
     _check_hands(f, n, rnd, hands, leader, trick, tricks)
     _check_tricks(f, n, dealer, trump, tricks, trick, leader, won, voids)
     _check_bids(f, phase, n, rnd, cp, dealer, bids)
 
 
-def _check_deal(f: Fields, n, rnd, dealer, first_dealer, hands, stock) -> None:
+def _check_deal(f: Fields, n, rnd, dealer, first_dealer, hands, stock, deck_size) -> None:
     """The round's deal: the dealer turns clockwise from the first (in a game with every round's
     record; a scenario set up in a later round has its own dealer), the stock is what the deal
     left."""
@@ -208,7 +209,7 @@ def _check_deal(f: Fields, n, rnd, dealer, first_dealer, hands, stock) -> None:
             f"is {dealer}, but round {rnd} ('round') is dealt by player {turn} (the "
             "'first_dealer', then clockwise)",
         )
-    left = max(0, int(DECK_COUNTS.sum()) - n * rnd - 1)
+    left = max(0, deck_size - n * rnd - 1)
     if int(stock.sum()) != left:
         f.fail("stock", f"holds {int(stock.sum())} cards, but round {rnd} ('round') leaves {left}")
 

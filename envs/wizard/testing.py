@@ -71,3 +71,38 @@ INFORMATION_CONFIGS = [
     {"num_players": 4, "num_rounds": 6},
     {"num_players": 3, "num_rounds": 2},  # the Foresight round
 ]
+
+
+def all_deals(game):
+    """Every chance outcome of a one-round Wizard game (``num_rounds=1``): each first dealer (W3),
+    each card dealt to each seat and each flipped card (W4); the stock's order never matters."""
+    if game.rounds != 1:
+        raise ValueError("wizard: only a one-round game (num_rounds=1) has all its chance at once")
+    n = game.num_players
+    counts = [int(k) for k in game.deck_counts]
+    fd = game.options["first_dealer"]
+    dealers = range(n) if fd is None else [fd]
+    top = n + 1 if game.deck_size > n else n  # the dealt cards and the flipped one
+    for head in _draws(counts, top):
+        rest = list(counts)
+        for c in head:
+            rest[c] -= 1
+        deck = list(head) + [c for c, k in enumerate(rest) for _ in range(k)]
+        for dealer in dealers:
+            s = game.new_state(0)
+            s.first_dealer = dealer
+            s.deal(1, dealer, deck=deck)
+            yield s
+
+
+def _draws(counts: list[int], k: int):
+    """Every distinct sequence of ``k`` cards drawn from a deck of ``counts`` (kinds' copies)."""
+    if k == 0:
+        yield ()
+        return
+    for c, left in enumerate(counts):
+        if left:
+            counts[c] -= 1
+            for rest in _draws(counts, k - 1):
+                yield (c, *rest)
+            counts[c] += 1
