@@ -40,6 +40,8 @@ MAX_INFO_TENSOR = 1 << 17
 # The widening of the floating-point reward modes' bounds (see the module docstring).
 BOUND_SLACK = 1e-9
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PLACEHOLDER = np.random.default_rng(0)
 _PLACEHOLDER_STATE = _PLACEHOLDER.bit_generator.state
 
@@ -274,6 +276,7 @@ class Core:
     """The immutable content of a state (a cursor's lazy first run aside, which is idempotent)."""
 
     __slots__ = (
+        "_player",
         "_start",
         "_text",
         "actions",
@@ -291,6 +294,7 @@ class Core:
         self.lazy, self.base, self.parent_returns = lazy, base, parent_returns
         self._start = False
         self._text = None
+        self._player = None
         # the actions from the initial state, as a chain (earlier, action); None at the start,
         # RESAMPLED for a resampled state (it has no history to replay)
         self.actions = None
@@ -328,11 +332,15 @@ class Core:
 
     # ---- what a state reports --------------------------------------------------------------
     def current_player(self) -> int:
-        if self.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.engine.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(self.engine.current_player)
+        """Cached: OpenSpiel asks several times a node (chance? terminal? whose turn?)."""
+        if self._player is None:
+            if self.pending is not None:
+                self._player = _CHANCE
+            elif self.engine.is_terminal():
+                self._player = _TERMINAL
+            else:
+                self._player = int(self.engine.current_player)
+        return self._player
 
     def returns(self) -> np.ndarray:
         engine, spec = self.engine, self.spec
@@ -444,7 +452,8 @@ class DeckzooState(pyspiel.State):
 
     @property
     def core(self) -> Core:
-        return self._core.ready()
+        core = self._core
+        return core.ready() if core._start else core
 
     @property
     def engine_state(self) -> State | None:
@@ -481,8 +490,7 @@ class DeckzooState(pyspiel.State):
         return core.engine.action_name(action)
 
     def is_terminal(self) -> bool:
-        core = self.core
-        return core.pending is None and core.engine.is_terminal()
+        return self.core.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         return self.core.returns().tolist()

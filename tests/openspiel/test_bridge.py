@@ -50,6 +50,11 @@ def test_each_game_is_registered_with_its_options_as_parameters(name):
 def test_every_option_value_travels_as_a_parameter_and_back(name):
     for o in registry.game_class(name).OPTIONS:
         values = list(o.choices) if o.choices is not None else [o.default]
+        kinds = o.kind if isinstance(o.kind, tuple) else (o.kind,)
+        if list in kinds:  # a seat order
+            values.append([1, 0, 2])
+        if o.seat:
+            values.append(1)
         for v in values:
             assert decode_option(o, encode_option(o, v)) == v
         assert type(encode_option(o, o.default)) in (int, float, bool, str)
