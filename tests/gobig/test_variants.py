@@ -117,3 +117,26 @@ def test_g16_a_deal_must_leave_the_market_its_two_cards():
 
 def _rng() -> dict:
     return {"bit_generator": np.random.default_rng(0).bit_generator.state}
+
+
+def test_g16_the_batched_engine_and_the_heuristics_twin_play_a_variant_as_the_scalar_ones():
+    from deckzoo.agents.heuristics.gobig_batched import decide
+    from deckzoo.envs import vector
+
+    game = small()
+    rng = np.random.default_rng(4)
+    hero = HeuristicAgent(0)
+    states, tops = [], []
+    for seed in range(150):
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            if len(s.legal_actions()) > 1:
+                info = s.for_player(s.current_player)
+                states.append(s.clone())
+                tops.append(hero.best_plays(info) if s.phase == 0 else [hero.act(info)])
+            s.apply(int(rng.choice(s.legal_actions())))
+    batch = vector.from_states(states)
+    lanes = np.arange(len(states))
+    got = decide(batch.engine, lanes, batch.legal_mask(), np.random.default_rng(0))
+    assert all(int(a) in top for a, top in zip(got, tops))
+    assert sum(len(t) == 1 for t in tops) > 200 and sum(s.phase == 1 for s in states) > 20
