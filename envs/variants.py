@@ -17,8 +17,9 @@ include ``num_players``, so anything can rebuild the game without importing this
 
 Everything that takes a game's options takes a variant's: the envs, the agents, the arena
 (``deckzoo arena gobig --players 3 --option values=3 --option copies=3 --option hand_size=2
---agents heuristic,random``), the trainers (``num_players`` and ``game_options`` in a config). A batched engine that does not support a variant refuses it when made and the arena and
-the vector trainer play it on scalar lanes instead (``deckzoo.envs.vector.refusal``).
+--agents heuristic,random``), the trainers (``num_players`` and ``game_options`` in a config).
+A batched engine that does not support a variant refuses it when made, and the arena and the
+vector trainer play it on scalar lanes instead (``deckzoo.envs.vector.refusal``).
 
 ``python -m deckzoo.envs.variants [NAME ...]`` counts each variant's information states by
 enumeration (``count_information_states``): every chance outcome of the deal (each game's
