@@ -33,8 +33,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import re
 import os
+import re
 import shutil
 import sys
 import time
@@ -523,8 +523,7 @@ def _vector_tables(res: dict) -> list[str]:
             "",
         ]
         lines += [
-            f"* {g}: vs `{_repo_relative(r['opponent'])}`: {_fmt_share(r)} over "
-            f"{r['games']} games"
+            f"* {g}: vs `{_repo_relative(r['opponent'])}`: {_fmt_share(r)} over {r['games']} games"
             for g, r in heads
         ]
     lines += [
