@@ -232,10 +232,10 @@ class DeckzooGame(pyspiel.Game):
 class Pending:
     """An action waiting for chance: the position before it, the answers so far, the cursor."""
 
-    __slots__ = ("action", "actor", "answers", "cursor", "declared", "metas", "name", "pre")
+    __slots__ = ("action", "actor", "answers", "cursor", "declared", "metas", "pre")
 
-    def __init__(self, pre, action, actor, name, answers, metas, declared, cursor):
-        self.pre, self.action, self.actor, self.name = pre, action, actor, name
+    def __init__(self, pre, action, actor, answers, metas, declared, cursor):
+        self.pre, self.action, self.actor = pre, action, actor
         self.answers, self.metas, self.declared, self.cursor = answers, metas, declared, cursor
 
 
@@ -273,7 +273,9 @@ def _run(spec: Spec, pre: State | None, action, answers: tuple, lazy: tuple):
 
 
 class Core:
-    """The immutable content of a state (a cursor's lazy first run aside, which is idempotent)."""
+    """The content of a state, never changed once made, so that clones share it: only the
+    initial core runs its set-up when first asked, and the caches fill in; both come out the same
+    whoever asks first."""
 
     __slots__ = (
         "_player",
@@ -324,7 +326,7 @@ class Core:
 
     def ready(self) -> Core:
         if self._start:
-            done = _advance(self, None, None, None, "", (), (), ())
+            done = _advance(self, None, None, None, (), (), ())
             self.engine, self.pending, self.step = done.engine, done.pending, done.step
             self.lazy, self.base = done.lazy, done.base
             self._start = False
@@ -379,23 +381,19 @@ class Core:
                 raise ValueError(f"{action} is not an outcome of this chance node")
             if isinstance(node, Pick):
                 node = self.spec.check(node)
-                pending = Pending(
-                    p.pre, p.action, p.actor, p.name, p.answers, p.metas, p.declared, node
-                )
+                pending = Pending(p.pre, p.action, p.actor, p.answers, p.metas, p.declared, node)
                 return self._child(self.engine, pending, self.step)
             return _advance(
                 self,
                 p.pre,
                 p.action,
                 p.actor,
-                p.name,
                 (*p.answers, node.answer),
                 (*p.metas, node.meta),
                 (*p.declared, *node.lazy),
             )
         engine = self.engine
-        name = engine.action_name(action)
-        return _advance(self, engine, action, engine.current_player, name, (), (), ())
+        return _advance(self, engine, action, engine.current_player, (), (), ())
 
     def _child(self, engine, pending, step, lazy=None, base=None) -> Core:
         return Core(
@@ -405,7 +403,7 @@ class Core:
             step,
             self.lazy if lazy is None else lazy,
             self.base if base is None else base,
-            self.returns(),
+            self.returns() if self.spec.reward == "dense" else None,  # for ``rewards()``
         )
 
 
@@ -419,7 +417,7 @@ def _replay(spec: Spec, actions: list[int]) -> Core:
     return core
 
 
-def _advance(core, pre, action, actor, name, answers, metas, declared) -> Core:
+def _advance(core, pre, action, actor, answers, metas, declared) -> Core:
     """Replay ``action`` from ``pre`` with ``answers`` until it finishes or needs chance."""
     spec = core.spec
     while True:
@@ -431,12 +429,12 @@ def _advance(core, pre, action, actor, name, answers, metas, declared) -> Core:
                 answers, metas = (*answers, node.answer), (*metas, node.meta)
                 declared = (*declared, *node.lazy)
                 continue
-            pending = Pending(pre, action, actor, name, answers, metas, declared, spec.check(node))
+            pending = Pending(pre, action, actor, answers, metas, declared, spec.check(node))
             return core._child(pre, pending, core.step)
         if any(m is not None for m in metas):
             spec.adapter.verify(spec.engine, state, list(metas))
         lazy = tuple(dict((*lazy, *declared)).items())
-        step = Step(core.step, state, actor, action, name)
+        step = Step(core.step, state, actor, action)
         base = core.base
         if base is None:
             base = np.asarray(state.scores(), dtype=np.float64).copy()

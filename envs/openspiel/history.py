@@ -74,13 +74,12 @@ class Step:
         "depth",
         "engine",
         "link",
-        "name",
         "parent",
     )
 
-    def __init__(self, parent, engine: State, actor, action, name: str = "", link=None):
+    def __init__(self, parent, engine: State, actor, action, link=None):
         self.parent, self.engine, self.actor, self.action = parent, engine, actor, action
-        self.name, self.link = name, link
+        self.link = link
         before = parent if link is None else link[1]
         self.depth = 0 if before is None else before.depth + 1
         self._seen: dict[int, tuple[dict, str | None]] = {}
@@ -94,6 +93,10 @@ class Step:
             row = self._rows[p] = self.engine.observe(p)
             row.flags.writeable = False
         return row
+
+    def action_name(self) -> str:
+        """The action's name, as the position before it names it (the previous step's)."""
+        return self.parent.engine.action_name(self.action)
 
     def _up(self, p: int):
         """The step before this one in ``p``'s history (None: this one starts it)."""
@@ -127,7 +130,8 @@ class Step:
                 step._seen[p] = (view, None)
                 continue
             own = step.actor == p and step.action is not None
-            line = (f"> {step.name} | " if own else "") + (dumps(changed) if changed else ".")
+            line = f"> {step.action_name()} | " if own else ""
+            line += dumps(changed) if changed else "."
             if gone:
                 line += " -" + dumps(sorted(gone))
             step._seen[p] = (view, start + line)
