@@ -18,7 +18,8 @@ only loses compactness (tests/openspiel checks that the small variants stay comp
 ``verify`` checks that the hands the engine dealt are the ones chance chose.
 
 The adapters are looked up by game name (``adapter_for``): a game without one uses the generic
-adapter, so a new game needs nothing here.
+adapter, so a new game needs nothing here. Each imports its game's card data when it is used, so
+this module loads no game.
 """
 
 from __future__ import annotations

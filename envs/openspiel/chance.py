@@ -26,6 +26,10 @@ Two kinds of process:
   ``C(c_t, j) * C(N_{>t}, k - j) / C(N_{>=cur}, k)``; the product over a hand is
   ``prod C(c_t, h_t) / C(N, k)``, the probability of that multiset. One path per multiset, not
   one per ordering. What no group takes is the rest, without chance.
+
+A pile that the game only pops from its top can stay unordered (``LazyPile``): its next card is
+drawn, by value, when a pop reaches it (a ``resolve`` call), so a deck's order is never chosen
+beyond the cards that leave it.
 """
 
 from __future__ import annotations
