@@ -54,7 +54,7 @@ def test_random_play_long(n, options):
     game = BigNumberGame(n, **options)
     check_random_play(
         game,
-        num_games=1000 if options.get("single_deal") else 40,
+        num_games=250 if options.get("single_deal") else 12,
         seed=1000 + n,
         deep_every=0 if not game.two_decks else 2003,
     )
