@@ -31,7 +31,7 @@ from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from deckzoo.envs.core.errors import ConfigError, closest
 
-from .opponents import LEARNER, OpponentMix
+from .opponents import EXPLOITER, LEARNER, OpponentMix
 
 SECTIONS = ("ppo", "opponents", "eval", "pretrain", "vector", "rllib")  # the nested dataclasses
 
@@ -84,17 +84,57 @@ class PPOConfig:
 
 
 @dataclass
+class ExploiterConfig:
+    """Exploiters in the pool (``trainer: vector``, training/league.py): every so often a best
+    response is trained against the learner as it is then, frozen in every other seat (the
+    exploitability harness's machinery), and joins the pool as a frozen member. A policy tuned
+    to the opponents it meets is brittle; an exploiter is an opponent made to find its
+    weaknesses. The mix key ``exploiter`` gives exploiters their share of seats."""
+
+    every: Count | None = None
+    """Learner steps between exploiter rounds (null: by CPU seconds only). A round happens at the
+    first rollout boundary at or after each multiple; none at step 0."""
+    every_cpu_seconds: Positive | None = None
+    """Also a round at the first rollout boundary after each multiple of this many of the
+    learner's own training CPU seconds (the exploiters' excluded); null: steps only."""
+    cpu_budget: Positive = 60.0
+    """Training CPU seconds of each exploiter, counted against the run's own ``cpu_budget``: the
+    budget is the whole run's cost. No round starts with less than this left of it."""
+    steps: Count | None = None
+    """Also stop each exploiter at this many of its own learner steps (whichever comes first);
+    where the steps end it, the exploiter (and so the run) is bit-reproducible."""
+    keep: Count = 4
+    """Exploiters drawable from the pool; the oldest is dropped beyond this."""
+    init: Literal["scratch", "learner"] = "learner"
+    """Where each exploiter starts: ``learner``, the learner's own actor and critic at that
+    moment (it starts at the learner's level and spends its budget on the exploitation), or
+    ``scratch``, a fresh network."""
+    deterministic: StrictBool = True
+    """Exploiters play greedy (the most likely legal action) in the pool and in their
+    measurement: a best response needs no mixing. false: they sample their policy."""
+    games: Count = 200
+    """Games of each new exploiter against P-1 copies of the learner it was trained against
+    (sampled, as it plays in training), for its win share in eval.csv and summary.json: how
+    exploitable the learner was at that point. Evaluation CPU, not counted in the budget."""
+
+
+@dataclass
 class OpponentConfig:
     """Who sits in the other seats while the learner trains (drawn per seat, per episode)."""
 
     mix: dict = field(default_factory=lambda: {"random": 0.5, "pool": 0.5})
     """``{spec: weight}``: agent specs (random, heuristic, ppo:PATH, ...) and the self-play keys
-    ``pool`` (a uniformly drawn past snapshot of the learner) and ``latest`` (the newest one).
-    A game without a heuristic agent plays ``random`` in its place (a warning says so)."""
+    ``pool`` (a uniformly drawn past snapshot of the learner) and ``latest`` (the newest one);
+    with ``exploiters``, ``exploiter`` (a uniformly drawn exploiter; a pool snapshot until the
+    first is made). A game without a heuristic agent plays ``random`` in its place (a warning
+    says so)."""
     pool_size: Count = 20
     """Snapshots kept in the pool; the oldest is dropped beyond this."""
     snapshot_every: Count = 20_000
     """Steps between snapshots of the learner added to the pool (one is taken at step 0)."""
+    exploiters: ExploiterConfig | None = None
+    """Best responses to the learner trained during the run and added to the pool (vector
+    trainer; ``ExploiterConfig``); the mix key ``exploiter`` seats them. null: none."""
 
 
 @dataclass
@@ -266,6 +306,7 @@ class TrainConfig:
 
 
 # ---- reading and checking ---------------------------------------------------------------------
+OPTIONAL_SECTIONS = {"exploiters": ExploiterConfig}  # sections whose default is null (off)
 BOUNDS = {
     "greater_than": ">",
     "greater_than_equal": ">=",
@@ -286,6 +327,8 @@ def _key_error(e: ValidationError) -> ConfigKeyError:
         node = TrainConfig()
         for name in section:
             node = getattr(node, name)
+            if node is None:  # a section that is off by default (null): its keys all the same
+                node = OPTIONAL_SECTIONS[name]()
         fields = sorted(f.name for f in dataclasses.fields(node))
         known = ", ".join(fields)
         where = f" in {_dotted(section)}" if section else ""
@@ -328,6 +371,7 @@ def _check(cfg: TrainConfig) -> None:
         _check_rllib(cfg, bad)
     elif LEARNER in cfg.opponents.mix:
         bad(f"opponents.mix.{LEARNER}", "is a seat of the learner itself: trainer sb3 has none")
+    _check_exploiters(cfg, bad)
     if cfg.trainer != "rllib" and cfg.rllib.address is not None:
         bad("rllib.address", "(deckzoo train --address) needs trainer rllib")
     if cfg.trainer == "sb3" and cfg.rollout_steps % cfg.ppo.batch_size:
@@ -353,6 +397,31 @@ def _check(cfg: TrainConfig) -> None:
     except ConfigError as e:
         key = "num_players" if "num_players" in str(e) else "game_options"
         raise ConfigKeyError(key, f"config key 'game_options'/'num_players': {e}") from None
+
+
+def _check_exploiters(cfg: TrainConfig, bad) -> None:
+    """Exploiters are the vector trainer's, need a schedule, and a share of the mix needs them."""
+    x = cfg.opponents.exploiters
+    if x is None:
+        if EXPLOITER in cfg.opponents.mix:
+            bad(
+                f"opponents.mix.{EXPLOITER}",
+                "gives exploiters a share, but opponents.exploiters makes none (null)",
+            )
+        return
+    if cfg.trainer != "vector":
+        bad("opponents.exploiters", f"needs trainer vector, got trainer {cfg.trainer}")
+    if x.every is None and x.every_cpu_seconds is None:
+        bad(
+            "opponents.exploiters",
+            "has no schedule: set every (learner steps) or every_cpu_seconds (or both)",
+        )
+    if cfg.cpu_budget is not None and x.cpu_budget >= cfg.cpu_budget:
+        bad(
+            "opponents.exploiters.cpu_budget",
+            f"must be below the run's cpu_budget ({cfg.cpu_budget}): no round could start, "
+            f"got {x.cpu_budget}",
+        )
 
 
 def _check_spec(spec: str, game: str, key: str) -> None:
@@ -487,6 +556,7 @@ def config_to_dict(cfg: TrainConfig) -> dict:
 __all__ = [
     "ConfigKeyError",
     "EvalConfig",
+    "ExploiterConfig",
     "OpponentConfig",
     "PPOConfig",
     "PretrainConfig",

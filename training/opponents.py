@@ -3,7 +3,8 @@ against baseline agents every trainer runs.
 
 ``OpponentMix`` is ``opponents.mix``, ``{key: weight}``: agent specs (random, heuristic,
 ppo:PATH, ...) and the self-play keys ``pool`` (a uniformly drawn snapshot of the learner),
-``latest`` (the newest) and, for the vector and RLlib trainers, ``learner`` (the learner itself).
+``latest`` (the newest) and, for the vector and RLlib trainers, ``learner`` (the learner itself);
+the vector trainer also knows ``exploiter`` (a best response to the learner, training/league.py).
 The single-agent env (``single_agent.py``), the vector trainer's lanes (``vector_lanes.py``) and the
 RLlib seat mapping (``rllib.py``) all draw a seat's key with ``draw``/``draw_indices``: one
 ``Generator.choice`` over the keys in the order given, with the normalised weights, so the same
@@ -33,7 +34,8 @@ if TYPE_CHECKING:  # (the config, and pydantic with it, is not needed by the sin
 log = logging.getLogger("deckzoo.training")
 
 LEARNER = "learner"  # the mix key of a seat played (and trained) by the learner itself
-SELF_PLAY_KEYS = ("pool", "latest", LEARNER)  # mix keys that are not agent specs
+EXPLOITER = "exploiter"  # the mix key of a seat played by an exploiter (training/league.py)
+SELF_PLAY_KEYS = ("pool", "latest", LEARNER, EXPLOITER)  # mix keys that are not agent specs
 
 
 class OpponentMix:

@@ -18,6 +18,9 @@ key of ``opponents.mix`` independently, as the SB3 trainer's opponents do:
 * ``learner``: the learner itself (its decisions are trained on too: self-play);
 * ``pool`` / ``latest``: a past snapshot of the learner, drawn uniformly / the newest one
   (``random`` while the pool is empty);
+* ``exploiter``: a best response to the learner trained during the run (training/league.py),
+  drawn uniformly from ``exploiter_ids``, frozen as a policy file is (a ``pool`` snapshot until
+  the first exists);
 * ``random``: a uniformly random legal action;
 * a policy file (``ppo:PATH[:sample]``, ``zoo:GAME[:sample]``): that policy, *frozen*: a seat of
   kind POOL whose snapshot id is negative (``frozen_id``), decided by its own network in one pass
@@ -50,11 +53,11 @@ from deckzoo.envs.core.adapter_options import RewardTracker
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.core.scalar_lanes import ScalarLanesEnv
 
+from .opponents import EXPLOITER, OpponentMix
 from .opponents import LEARNER as LEARNER_KEY
-from .opponents import OpponentMix
 
 LEARNER, RANDOM, POOL, AGENT = 0, 1, 2, 3
-BATCHED_KEYS = (LEARNER_KEY, "pool", "latest", "random")
+BATCHED_KEYS = (LEARNER_KEY, "pool", "latest", "random", EXPLOITER)
 POLICY_PREFIXES = ("ppo", "zoo")  # agent specs that are a policy file: seated frozen
 
 
@@ -209,6 +212,7 @@ class Lanes:
             make_agent(spec, name, 0)  # a bad spec fails here, naming itself
         self._batched_mix, self._all_mix = batched_mix, batched_mix + agent_mix
         self.pool_ids: list[int] = []  # the drawable snapshots, oldest first (set by the trainer)
+        self.exploiter_ids: list[int] = []  # the drawable exploiters' snapshot ids (the same)
         self.seat_kind = np.zeros((self.L, self.n), dtype=np.int8)
         self.seat_snapshot = np.full((self.L, self.n), -1, dtype=np.int64)
         self.seat_twin = np.full((self.L, self.n), -1, dtype=np.int64)
@@ -264,9 +268,13 @@ class Lanes:
             elif name in self.frozen_specs:
                 kind[hit] = POOL
                 snap[hit] = frozen_id(self.frozen_specs.index(name))
-            elif name == "random" or (name in ("pool", "latest") and not self.pool_ids):
+            elif name == EXPLOITER and self.exploiter_ids:
+                kind[hit] = POOL
+                ids = np.asarray(self.exploiter_ids)
+                snap[hit] = ids[self.rng.integers(len(ids), size=hit.sum())]
+            elif name == "random" or (name in ("pool", "latest", EXPLOITER) and not self.pool_ids):
                 kind[hit] = RANDOM
-            elif name in ("pool", "latest"):
+            elif name in ("pool", "latest", EXPLOITER):
                 kind[hit] = POOL
                 ids = np.asarray(self.pool_ids)
                 snap[hit] = (
@@ -411,6 +419,7 @@ class Lanes:
         meta = {
             "rng": self.rng.bit_generator.state,
             "pool_ids": list(self.pool_ids),
+            "exploiter_ids": list(self.exploiter_ids),
             "agent_spec": self.agent_spec,
             "states": [s.to_dict() for s in self.states],
             "last_scores": [
@@ -444,6 +453,7 @@ class Lanes:
             self._observe_network_seats(np.arange(self.Lb), encode=False)
         self.rng.bit_generator.state = meta["rng"]
         self.pool_ids = [int(i) for i in meta["pool_ids"]]
+        self.exploiter_ids = [int(i) for i in meta.get("exploiter_ids", [])]  # (saved before: none)
         self.agent_spec = [list(x) for x in meta["agent_spec"]]
         state_cls = type(self.game.new_state(0))
         self.states = [state_cls.from_dict(d, self.game) for d in meta["states"]]

@@ -35,7 +35,8 @@ One iteration:
 5. **Bookkeeping** at the rollout boundary, the run skeleton's (``run.py``) as for every trainer:
    pool snapshots, evaluation on the scalar engine against ``eval.opponents`` (the learner
    greedy, in every seat in turn, win share with a 95% Wilson interval), TensorBoard,
-   checkpoints.
+   checkpoints; with ``opponents.exploiters``, before them, an exploiter round where one is due
+   (training/league.py: a best response to the learner trained and added to the pool).
 
 An *env step* is one learner decision, as in the SB3 trainer (forced ones included, though they
 are no transitions): ``total_timesteps``, the intervals and steps/s count those. ``decisions/s``
@@ -54,6 +55,8 @@ The run folder (``run_dir``)::
                            loads as ``ppo:<run>/policy.npz``)
     learning_curve.png     win share against each evaluation opponent by step
     summary.json           steps, time, throughput and the final evaluation
+    league/round-<k>/      with opponents.exploiters: round k's frozen learner (learner.npz) and
+                           its exploiter's run folder (run/), as training/league.py says
 
 Resuming is exact: a checkpoint holds the network, the optimiser, every generator (the trainer's,
 the lanes', the batched engine's, the sampler's), every game in progress with its seats and
@@ -80,7 +83,15 @@ from deckzoo.envs.core.errors import ConfigError
 from . import checkpoint as shared
 from .config import TrainConfig, config_to_dict
 from .policy import PolicyWeights, save_policy
-from .run import EVAL_COLUMNS, Run, RunState, check_resumable, claim_run_dir, write_config
+from .run import (
+    EVAL_COLUMNS,
+    Run,
+    RunState,
+    check_resumable,
+    claim_run_dir,
+    write_config,
+    write_eval_csv,
+)
 from .vector_lanes import (
     LEARNER,
     POOL,
@@ -368,9 +379,17 @@ class VectorTrainer(Run):
         )
         if cfg.device == "cuda" and self.device.type != "cuda":
             raise ConfigError("config key 'device' is cuda, but torch sees no CUDA device")
+        self.league = None  # opponents.exploiters: the exploiter rounds (training/league.py)
 
     def steps(self) -> int:
         return self.rs.step
+
+    def bookkeeping(self, step: int, stats: dict, bar) -> None:
+        """An exploiter round first where one is due (its exploiter is in the checkpoint that
+        follows), then the skeleton's snapshot, evaluation and checkpoint."""
+        if self.league is not None:
+            self.league.maybe_round(step)
+        super().bookkeeping(step, stats, bar)
 
     # ---- set-up ----
     def setup(self) -> None:
@@ -411,6 +430,10 @@ class VectorTrainer(Run):
         self.buffer = Rollout(L * n + cfg.ppo.n_steps * L, in_dim, self.lanes.num_actions)
         self.snapshots: dict[int, nn.Module] = {}  # id -> actor: the pool and dropped ones seated
         self.episode_return = np.zeros((L, n), dtype=np.float64)
+        if cfg.opponents.exploiters is not None:
+            from .league import League  # (it imports the harness, which imports this module)
+
+            self.league = League(self)
         if self.resume:
             self._load_checkpoint(ckpt)
         write_config(self.run_dir, cfg)
@@ -634,6 +657,14 @@ class VectorTrainer(Run):
     def policy_weights(self) -> PolicyWeights:
         return policy_weights(self.net.actor, self.net.activation, self.features)
 
+    def write_eval_csv(self) -> None:
+        """The evaluations, and with exploiters each one's win share against the learner (rows of
+        kind ``exploiter``), in step order."""
+        rows = self.rs.eval_history
+        if self.league is not None:
+            rows = sorted([*rows, *self.league.eval_rows()], key=lambda r: r["step"])
+        write_eval_csv(self.run_dir / "eval.csv", rows, self.eval_columns)
+
     def eval_row(self, row: dict) -> dict:
         """Each row with the training CPU seconds so far (the x axis of benchmarks/training.py's
         CPU-seconds plots)."""
@@ -641,6 +672,7 @@ class VectorTrainer(Run):
 
     def export(self) -> dict:
         cfg, rs = self.cfg, self.rs
+        league = {} if self.league is None else {"exploiters": self.league.summary()}
         save_policy(
             self.run_dir / "policy.npz",
             self.policy_weights(),
@@ -658,6 +690,7 @@ class VectorTrainer(Run):
             "n_envs": cfg.n_envs,
             "scalar_lanes": self.lanes.Ls,
             "device": str(self.device),
+            **league,
         }
 
     def finish(self, wall: float) -> dict:
@@ -681,6 +714,9 @@ class VectorTrainer(Run):
             "rng": self.rng.bit_generator.state,
             "snapshots": sorted(self.snapshots),
         }
+        if self.league is not None:
+            meta["league"], league_arrays = self.league.get_state()
+            arrays.update(league_arrays)
         tensors = {
             "net": self.net.state_dict(),
             "optimizer": self.optimizer.state_dict(),
@@ -716,6 +752,8 @@ class VectorTrainer(Run):
         self.episode_return[...] = arrays["episode_return"]
         self.sampler.set_state(torch.from_numpy(arrays["sampler"]))
         self.rng.bit_generator.state = meta["rng"]
+        if self.league is not None:
+            self.league.set_state(meta["league"], arrays)
         self.write_eval_csv()
 
 
