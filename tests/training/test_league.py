@@ -94,7 +94,9 @@ def test_exploiters_are_off_by_default_and_need_the_vector_trainer(tmp_path):
     assert cfg.opponents.exploiters.init == "learner" and cfg.opponents.exploiters.every is None
     with pytest.raises(ConfigError, match="--set opponents.exploiters.keep=0"):
         sources = {"opponents.exploiters.keep": "--set opponents.exploiters.keep=0"}
-        load_config(path, {"opponents.exploiters.keep": 0, "opponents.exploiters.every": 5}, sources)
+        load_config(
+            path, {"opponents.exploiters.keep": 0, "opponents.exploiters.every": 5}, sources
+        )
 
 
 # ---- the loop -----------------------------------------------------------------------------------
