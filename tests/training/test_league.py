@@ -217,3 +217,37 @@ def test_without_rounds_a_run_is_unchanged(tmp_path):
     assert all(torch.equal(a[k], b[k]) for k in a)
     assert summary["exploiters"]["trained"] == 0 and not (tmp_path / "on" / "league").exists()
     assert "exploiters" not in json.loads((tmp_path / "off" / "summary.json").read_text())
+
+
+# ---- the comparison's arms ----------------------------------------------------------------------
+def test_every_arm_of_the_robust_training_comparison_is_a_valid_config(tmp_path, monkeypatch):
+    """benchmarks/robust_training.py: each arm of each game's shipped config loads, on the same
+    CPU budget; the exploiters' share of the seats comes from the self-play keys only."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.syspath_prepend(str(root / "benchmarks"))  # (its sibling modules)
+    spec = importlib.util.spec_from_file_location(
+        "bench_robust", root / "benchmarks" / "robust_training.py"
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    plan = bench.PLAN
+    for game, path in plan["configs"].items():
+        shipped = load_config(root / path)
+        for arm in bench.ARMS:
+            cfg = load_config(root / path, bench.overrides(game, arm, 0, plan, tmp_path / arm))
+            assert cfg.cpu_budget == plan["cpu_budget"][game] and cfg.num_players == 4
+            x = cfg.opponents.exploiters
+            assert (x is not None) == (arm in ("exploiters", "both"))
+            assert (cfg.ppo.ent_coef == 0.05) == (arm in ("entropy", "both"))
+            if x is None:
+                assert cfg.opponents.mix == shipped.opponents.mix
+                continue
+            mix, old = cfg.opponents.mix, shipped.opponents.mix
+            assert mix["exploiter"] == pytest.approx(plan["exploiter_share"] * sum(old.values()))
+            assert sum(mix.values()) == pytest.approx(sum(old.values()))
+            for key in old:
+                if key not in ("learner", "pool", "latest"):
+                    assert mix[key] == old[key], (game, key)
