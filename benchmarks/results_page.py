@@ -192,6 +192,7 @@ PAGES: dict[str, Callable[[Path], str]] = {
     "training": _training,
     "duplicate": lambda r: _module("duplicate").markdown(_json(r, "duplicate")),
     "exploitability": lambda r: _module("exploitability").report(_json(r, "exploitability")),
+    "openspiel": lambda r: _module("openspiel").report(_json(r, "openspiel")),
     "robust_training": lambda r: _module("robust_training").report(_json(r, "robust_training")),
     "distributed": lambda r: _module("distributed").markdown(_json(r, "distributed")),
     "throughput": lambda r: _module("throughput").markdown(_json(r, "throughput")),
