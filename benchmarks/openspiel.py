@@ -288,6 +288,14 @@ def fraction(cells: dict, cell: dict) -> float | None:
     return cell["gap"] / ex["mean_gain"]
 
 
+def _pct(fr: float | None, cell: dict, ex: dict) -> str:
+    """The fraction found, with the learned gap's interval over the exact mean gain."""
+    if fr is None:
+        return "–"
+    lo, hi = (100 * g / ex["mean_gain"] for g in cell["gap_ci"])
+    return f"{100 * fr:.0f}% [{lo:.0f}, {hi:.0f}]"
+
+
 def report(data: dict) -> str:
     from results_page import page
 
@@ -298,7 +306,7 @@ def report(data: dict) -> str:
         "|---|---|---:|---|---:|---:|",
     ]
     learned_rows = [
-        "| variant | target | BR CPU s | learned gap [95% CI] | exact mean gain | fraction |",
+        "| variant | target | BR CPU s | learned gap [95% CI] | exact gain | found [95% CI] |",
         "|---|---|---:|---|---:|---:|",
     ]
     ref_rows = [
@@ -336,7 +344,7 @@ def report(data: dict) -> str:
                 learned_rows.append(
                     f"| {v} | {t} | {c['train_cpu_seconds']:.0f} | {_f(c['gap'])} "
                     f"[{_f(lo)}, {_f(hi)}] | {_f(ex.get('mean_gain'))} "
-                    f"| {'–' if fr is None else f'{100 * fr:.0f}%'} |"
+                    f"| {_pct(fr, c, ex)} |"
                 )
         for t in TARGETS:
             c = cells.get(f"exact:{t}")
@@ -370,8 +378,8 @@ def report(data: dict) -> str:
         "w winners 1/w). A seat's *gain* is its exact best-response value minus its value when it",
         "plays the target too; NashConv is the sum of the three. The learned gap (the BR's win",
         "share − 1/3 over fresh duplicate boards, every seat in turn) estimates the *mean* gain",
-        "over seats, NashConv / 3 (the target's own three seat values sum to 0); *fraction* is the",
-        "learned gap over that exact mean gain.",
+        "over seats, NashConv / 3 (the target's own three seat values sum to 0), the *exact gain*",
+        "column; *found* is the learned gap over it, its interval the gap's interval over it.",
         "",
         "## Exact best-response gains",
         "",
