@@ -64,7 +64,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
-from ..core.options import Option
+from ..core.options import Option, int_option
 
 # The action ids and phases (actions.py) were defined here before the engine was split by what
 # it does; importing them from rules.py keeps working.
@@ -158,21 +158,19 @@ class BigNumberGame(Game):
         Option(
             "start_player", None, "first deal's start seat; None = seeded chance (N4)", seat=True
         ),
-        Option(
+        int_option(
             "ranks",
             RANKS,
+            2,
+            RANKS,
             "variant: the deck holds the ranks Ace..ranks of each suit (rulebook: 9; N16)",
-            kind=int,
-            check=lambda v: 2 <= v <= RANKS,
-            check_doc=f"must be in 2..{RANKS}",
         ),
-        Option(
+        int_option(
             "hand_size",
             HAND_SIZE,
+            1,
+            HAND_SIZE,
             "variant: cards dealt to each player (rulebook: 9; N16)",
-            kind=int,
-            check=lambda v: 1 <= v <= HAND_SIZE,
-            check_doc=f"must be in 1..{HAND_SIZE}",
         ),
     )
 

@@ -26,6 +26,19 @@ class Option:
     seat: bool = False  # None or a seat: an int >= 0, and below num_players (``Game`` checks that)
 
 
+def int_option(name: str, default: int, low: int, high: int, doc: str) -> Option:
+    """An integer option bounded on both sides, the shape every size option of a variant takes
+    (a deck's values, copies, suits, a hand's size): one place writes its check and its message."""
+    return Option(
+        name,
+        default,
+        doc,
+        kind=int,
+        check=lambda v: low <= v <= high,
+        check_doc=f"must be in {low}..{high}",
+    )
+
+
 def check_seat(value, num_players: int | None, where: str, name: str) -> None:
     """``value`` must be None or a seat: an int >= 0, and below ``num_players`` when given."""
     if value is None:

@@ -50,7 +50,7 @@ from ..core.encoding import Layout
 from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
 from ..core.global_state import StateLayout, put_pile
-from ..core.options import Option
+from ..core.options import Option, int_option
 
 # The card counts (cards.py), action ids and phases (actions.py) were defined here before the
 # engine was split by what it does; importing them from rules.py keeps working.
@@ -123,29 +123,22 @@ class GoBigGame(Game):
         Option(
             "start_player", None, "first seat; None = seeded chance draw (ruling G3)", seat=True
         ),
-        Option(
+        int_option(
             "values",
             VALUES,
+            2,
+            VALUES,
             "variant: the deck holds the values 1..values (rulebook: 7; G16)",
-            kind=int,
-            check=lambda v: 2 <= v <= VALUES,
-            check_doc=f"must be in 2..{VALUES}",
         ),
-        Option(
-            "copies",
-            COPIES,
-            "variant: copies of each value (rulebook: 13; G16)",
-            kind=int,
-            check=lambda v: 1 <= v <= COPIES,
-            check_doc=f"must be in 1..{COPIES}",
+        int_option(
+            "copies", COPIES, 1, COPIES, "variant: copies of each value (rulebook: 13; G16)"
         ),
-        Option(
+        int_option(
             "hand_size",
             HAND_SIZE,
+            1,
+            HAND_SIZE,
             "variant: cards dealt to each player (rulebook: 6; G16)",
-            kind=int,
-            check=lambda v: 1 <= v <= HAND_SIZE,
-            check_doc=f"must be in 1..{HAND_SIZE}",
         ),
     )
 

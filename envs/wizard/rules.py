@@ -60,7 +60,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.game import Game, LazyRng, State
-from ..core.options import Option
+from ..core.options import Option, int_option
 
 # The action ids, phases and their encoders (actions.py) were defined here before the engine was
 # split by what it does; importing them from rules.py keeps working.
@@ -143,37 +143,33 @@ class WizardGame(Game):
             "first dealer seat; None = seeded chance draw (ruling W3)",
             seat=True,
         ),
-        Option(
+        int_option(
             "suits",
             NUM_SUITS,
+            1,
+            NUM_SUITS,
             "variant: the deck holds the first `suits` suits (rulebook: 4; W14)",
-            kind=int,
-            check=lambda v: 1 <= v <= NUM_SUITS,
-            check_doc=f"must be in 1..{NUM_SUITS}",
         ),
-        Option(
+        int_option(
             "ranks",
             RANKS,
+            1,
+            RANKS,
             "variant: the deck holds the ranks 1..ranks of each suit (rulebook: 13; W14)",
-            kind=int,
-            check=lambda v: 1 <= v <= RANKS,
-            check_doc=f"must be in 1..{RANKS}",
         ),
-        Option(
+        int_option(
             "wizards",
             COPIES_SPECIAL,
+            0,
+            COPIES_SPECIAL,
             "variant: Wizards in the deck (rulebook: 4; W14)",
-            kind=int,
-            check=lambda v: 0 <= v <= COPIES_SPECIAL,
-            check_doc=f"must be in 0..{COPIES_SPECIAL}",
         ),
-        Option(
+        int_option(
             "nulls",
             COPIES_SPECIAL,
+            0,
+            COPIES_SPECIAL,
             "variant: Nulls in the deck (rulebook: 4; W14)",
-            kind=int,
-            check=lambda v: 0 <= v <= COPIES_SPECIAL,
-            check_doc=f"must be in 0..{COPIES_SPECIAL}",
         ),
     )
 

@@ -55,12 +55,12 @@ def test_random_games_end_by_the_calendar_or_the_safeguards(n):
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_random_play_full_games_slow(n):
     """Whole games at the real calendar, every decision checked (invariants, a non-empty mask,
-    global-state bounds). 15 a player count (60 games, ~120,000 decisions): at ~2,000 decisions a
+    global-state bounds). 10 a player count (40 games, ~80,000 decisions): at ~2,000 decisions a
     game these are the suite's slowest tests per game, and the short games above already reach
     every kind of decision."""
     game = MidgardGame(n)
-    stats = check_random_play(game, num_games=15, seed=1000 + n, deep_every=20000)
-    assert stats.games == 15
+    stats = check_random_play(game, num_games=10, seed=1000 + n, deep_every=20000)
+    assert stats.games == 10
 
 
 def test_determinism():
