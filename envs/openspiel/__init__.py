@@ -20,10 +20,19 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("deckzoo.openspiel needs OpenSpiel: pip install 'deckzoo[openspiel]'") from e
 
 from deckzoo.envs import registry
+from deckzoo.envs.variants import SMALL_VARIANTS as _VARIANTS
 
-from .bridge import DeckzooGame, DeckzooState, game_type, parameters, short_name
+from .bridge import DeckzooGame, DeckzooState, encode_option, game_type, parameters, short_name
 
-__all__ = ["GAMES", "DeckzooGame", "DeckzooState", "load", "parameters", "register_all"]
+__all__ = [
+    "GAMES",
+    "SMALL_VARIANTS",
+    "DeckzooGame",
+    "DeckzooState",
+    "load",
+    "parameters",
+    "register_all",
+]
 
 # short name -> the registered DeckzooGame subclass
 GAMES: dict[str, type[DeckzooGame]] = {}
@@ -49,5 +58,21 @@ def load(name: str, **params) -> DeckzooGame:
     ``load("gobig", players=3)``."""
     return pyspiel.load_game(short_name(name), params)
 
+
+def _as_parameters(game: str, options: dict) -> dict:
+    """A variant's options as the game parameters OpenSpiel takes (``num_players`` is
+    ``players``; a None seat or a list travels encoded, as every option does)."""
+    cls = registry.game_class(game)
+    by_name = {o.name: o for o in cls.OPTIONS}
+    params = {k: encode_option(by_name[k], v) for k, v in options.items() if k != "num_players"}
+    return {"players": options["num_players"], **params}
+
+
+#: variant name -> (OpenSpiel game name, parameters): ``pyspiel.load_game(*SMALL_VARIANTS[v])``
+#: loads the small variant ``v`` of deckzoo.envs.variants (docs/openspiel.md).
+SMALL_VARIANTS: dict[str, tuple[str, dict]] = {
+    name: (short_name(game), _as_parameters(game, options))
+    for name, (game, options) in _VARIANTS.items()
+}
 
 register_all()
