@@ -81,22 +81,37 @@ def target_spec(variant: str, target: str, cells: dict) -> str:
 
 
 def exact(variant: str, spec: str) -> dict:
-    from open_spiel.python.algorithms import exploitability
-
     from deckzoo.openspiel.policies import agent_policy
 
     game = _game(variant)
     policy = agent_policy(game, spec)
+    walk = _walk(game, policy)
+    return {
+        "nash_conv": walk["nash_conv"],
+        "gains": walk["gains"],
+        "mean_gain": walk["nash_conv"] / game.num_players(),
+        "cpu_seconds": walk["walk_cpu_seconds"],
+        "information_states": len(policy.cache),
+    }
+
+
+def _walk(game, policy) -> dict:
+    """Exact NashConv and per-seat best-response gains of ``policy``: one walk of the whole tree."""
+    from open_spiel.python.algorithms import exploitability
+
     t = time.process_time()
     r = exploitability.nash_conv(game, policy, return_only_nash_conv=False)
-    n = game.num_players()
     return {
         "nash_conv": float(r.nash_conv),
         "gains": [float(g) for g in r.player_improvements],
-        "mean_gain": float(r.nash_conv) / n,
-        "cpu_seconds": time.process_time() - t,
-        "information_states": len(policy.cache),
+        "walk_cpu_seconds": time.process_time() - t,
     }
+
+
+def _solved(game, method: str, iterations: int, solve_cpu: float, policy) -> dict:
+    """A solver's row: its budget, then its average policy judged by the same exact walk."""
+    row = {"method": method, "iterations": iterations, "cpu_seconds": solve_cpu}
+    return row | _walk(game, policy)
 
 
 def base_yaml(variant: str) -> Path:
@@ -186,7 +201,7 @@ def learned(variant: str, spec: str, target: str, budget: float) -> dict:
 
 def mccfr(variant: str) -> dict:
     import numpy as np
-    from open_spiel.python.algorithms import exploitability, outcome_sampling_mccfr
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
 
     np.random.seed(0)  # OpenSpiel's MCCFR samples from numpy's global generator
     game = _game(variant)
@@ -196,20 +211,11 @@ def mccfr(variant: str) -> dict:
         solver.iteration()
         iterations += 1
     solve = time.process_time() - t
-    r = exploitability.nash_conv(game, solver.average_policy(), return_only_nash_conv=False)
-    return {
-        "method": "outcome-sampling MCCFR",
-        "iterations": iterations,
-        "cpu_seconds": solve,
-        "nash_conv": float(r.nash_conv),
-        "gains": [float(g) for g in r.player_improvements],
-        "walk_cpu_seconds": time.process_time() - t - solve,
-    }
+    return _solved(game, "outcome-sampling MCCFR", iterations, solve, solver.average_policy())
 
 
 def cfr(variant: str) -> dict:
     from open_spiel.python.algorithms import cfr as os_cfr
-    from open_spiel.python.algorithms import exploitability
 
     game = _game(variant)
     t = time.process_time()
@@ -217,15 +223,7 @@ def cfr(variant: str) -> dict:
     for _ in range(CFR_ITERATIONS):
         solver.evaluate_and_update_policy()
     solve = time.process_time() - t
-    r = exploitability.nash_conv(game, solver.average_policy(), return_only_nash_conv=False)
-    return {
-        "method": "CFR",
-        "iterations": CFR_ITERATIONS,
-        "cpu_seconds": solve,
-        "nash_conv": float(r.nash_conv),
-        "gains": [float(g) for g in r.player_improvements],
-        "walk_cpu_seconds": time.process_time() - t - solve,
-    }
+    return _solved(game, "CFR", CFR_ITERATIONS, solve, solver.average_policy())
 
 
 def run_cell(variant: str, cell: str, cells: dict) -> dict:
