@@ -22,6 +22,7 @@ docs/performance.md and docs/vector.md); the charts are left as they are.
 
 from __future__ import annotations
 
+import fcntl
 import importlib
 import json
 import os
@@ -56,6 +57,23 @@ def page(title: str, results: Iterable[str], how: Iterable[str], notes: Iterable
     if notes:
         lines += ["", NOTES, "", *notes]
     return "\n".join(lines) + "\n"
+
+
+def merge_entry(
+    results: Path, name: str, plan: dict, section: str, key: str, row: dict, write: Callable
+) -> None:
+    """Merge one finished entry (a cell, a run) into ``results/<name>.json`` and rewrite its page
+    with ``write(data)``, under a lock: two processes may share one plan's entries, and a
+    resumable benchmark must never lose a finished one to the other's write."""
+    results.mkdir(parents=True, exist_ok=True)
+    path = results / f"{name}.json"
+    with open(results / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text()) if path.exists() else {"plan": plan, section: {}}
+        data["plan"] = plan
+        data[section][key] = row
+        path.write_text(json.dumps(data, indent=2) + "\n")
+        write(data)
 
 
 def charts(names: Iterable[str], alt: Callable[[str], str] | None = None) -> list[str]:

@@ -39,7 +39,6 @@ checkpoint). ``--report`` only rebuilds the page from the JSON.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
 import platform
@@ -256,16 +255,12 @@ def run_one(game: str, arm: str, seed: int, plan: dict, runs: Path) -> dict:
 # ---- the page -----------------------------------------------------------------------------------
 def update(results: Path, plan: dict, key: str, row: dict) -> None:
     """Merge one run into the JSON and rewrite the page and chart, under a lock."""
-    results.mkdir(parents=True, exist_ok=True)
-    path = results / f"{NAME}.json"
-    with open(results / f".{NAME}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        data = json.loads(path.read_text()) if path.exists() else {"plan": plan, "runs": {}}
-        data["plan"] = plan
-        data["runs"][key] = row
-        path.write_text(json.dumps(data, indent=2) + "\n")
+
+    def write(data: dict) -> None:
         plot(data, results / f"{NAME}.png")
         (results / f"{NAME}.md").write_text(report(data))
+
+    results_page.merge_entry(results, NAME, plan, "runs", key, row, write)
 
 
 def gap_text(stats: dict) -> str:
