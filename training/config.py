@@ -217,6 +217,16 @@ class VectorConfig:
     of on the scalar engine; they make the same moves (Go Big's ties and BigWig's sampled tricks
     drawn from the lanes' generator).
     false: every agent plays on the scalar engine (as runs made before this key did)."""
+    init: StrictStr | None = None
+    """A policy the run starts from instead of a fresh network (``zoo:GAME``, ``ppo:PATH``):
+    its actor, and its critic where a vector run's checkpoint beside the file holds the same
+    actor. ``ppo.net_arch``, ``ppo.activation`` and ``vector.features`` must be the policy's.
+    Why: to go on training a policy, e.g. one made on an earlier version of the game, without
+    relearning the game first. A resumed run keeps its own weights. null: a fresh network."""
+    value_warmup: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.05
+    """With ``init`` and no critic beside it: the share of ``cpu_budget`` that trains the critic
+    alone, the actor frozen (advantages from an untrained critic would walk the actor away from
+    its start). Needs ``cpu_budget``; 0: none."""
 
 
 @dataclass
@@ -483,8 +493,47 @@ def _check_vector(cfg: TrainConfig, env_name: str, bad) -> None:
                 f"must be null or a feature set of {cfg.game} ({', '.join(known) or 'none'}), "
                 f"got {v.features!r}",
             )
+    if v.init is not None:
+        _check_init(cfg, bad)
     if v.scalar_lanes is not None and v.scalar_lanes > cfg.n_envs:
         bad("vector.scalar_lanes", f"must be null or at most n_envs, got {v.scalar_lanes!r}")
+
+
+def _check_init(cfg: TrainConfig, bad) -> None:
+    """``vector.init`` must name a policy network that fits the game and the configured network."""
+    import deckzoo.envs as E
+    from deckzoo.training.exploit_init import check_fits, resolve_start
+
+    try:
+        start = resolve_start(cfg.vector.init, cfg.game)
+    except ConfigError as e:
+        bad("vector.init", f"cannot be started from: {e}")
+    try:
+        game = E.ENVS[E.canonical(cfg.game)].Game(cfg.num_players, **cfg.game_options)
+    except ConfigError:
+        return  # the game's own options are wrong: the check of game_options says so
+    try:
+        check_fits(start, game)
+    except ConfigError as e:
+        bad("vector.init", f"cannot be started from: {e}")
+    w = start.weights
+    arch = [int(a.shape[1]) for a, _ in w.hidden]
+    features = None if w.features is None else w.features.name
+    mine = (list(cfg.ppo.net_arch), cfg.ppo.activation, cfg.vector.features)
+    if mine != (arch, w.activation, features):
+        bad(
+            "vector.init",
+            f"is a network of hidden sizes {arch}, activation {w.activation} and features "
+            f"{features}; the config's ppo.net_arch, ppo.activation and vector.features are "
+            f"{mine[0]}, {mine[1]} and {mine[2]}: set them to the policy's",
+        )
+    if start.critic is None and cfg.vector.value_warmup and cfg.cpu_budget is None:
+        bad(
+            "vector.value_warmup",
+            f"is a share of cpu_budget, which is null; {cfg.vector.init} comes without a "
+            "critic, so set cpu_budget (or vector.value_warmup: 0 to train the fresh critic "
+            "with the actor)",
+        )
 
 
 def config_from_dict(data: dict | None) -> TrainConfig:

@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from deckzoo.agents.policy import PolicyAgent, PolicyWeights, save_policy
+from deckzoo.envs import canonical
 
 from .config import config_from_dict, config_to_dict
 from .exploit import br_config
@@ -138,6 +139,7 @@ class League:
             target,
             learner,
             game=cfg.game,
+            env=canonical(cfg.game),
             game_config={"num_players": t.n, **cfg.game_options},
             trainer="vector (a league round's frozen learner)",
             extra={"step": step},

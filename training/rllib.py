@@ -52,6 +52,7 @@ import numpy as np
 import deckzoo.envs as E
 from deckzoo.agents.policy import save_policy
 from deckzoo.agents.ray_cluster import connect, require_ray
+from deckzoo.envs import canonical
 
 from .config import TrainConfig, config_to_dict
 from .opponents import LEARNER, OpponentMix
@@ -406,6 +407,7 @@ def export_policy(path: Path, weights, cfg: TrainConfig, num_players: int) -> Pa
     """Write the actor as a numpy policy file that ``ppo:PATH`` loads (no Ray, no torch)."""
     meta = {
         "game": cfg.game,
+        "env": canonical(cfg.game),
         "game_config": {"num_players": num_players, **cfg.game_options},
         "trainer": "rllib",
         "training": config_to_dict(cfg),

@@ -77,7 +77,7 @@ import torch
 from torch import nn
 
 from deckzoo.agents import features as input_features
-from deckzoo.envs import vector
+from deckzoo.envs import canonical, vector
 from deckzoo.envs.core.errors import ConfigError
 
 from . import checkpoint as shared
@@ -677,6 +677,7 @@ class VectorTrainer(Run):
             self.run_dir / "policy.npz",
             self.policy_weights(),
             game=cfg.game,
+            env=canonical(cfg.game),
             game_config={"num_players": self.n, **cfg.game_options},
             trainer="vector",
             training=config_to_dict(cfg),
@@ -798,4 +799,9 @@ def read_checkpoint(path: Path) -> tuple[dict, dict, dict]:
 
 def train(cfg: TrainConfig, resume: bool = False) -> dict:
     """Train (or resume) one vector run; returns its summary (also run_dir/summary.json)."""
-    return VectorTrainer(cfg, resume=resume).run()
+    if cfg.vector.init is None:
+        return VectorTrainer(cfg, resume=resume).run()
+    from .exploit_init import WarmStartTrainer, resolve_start
+
+    start = resolve_start(cfg.vector.init, cfg.game)
+    return WarmStartTrainer(cfg, start, cfg.vector.value_warmup, resume=resume).run()
