@@ -45,6 +45,34 @@ class Layout:
         record = np.zeros((), dtype=self._record)
         return record.reshape(1).view(np.float32), record
 
+    def batch(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """``k`` zeroed observations and their named pieces, for a batched encoder:
+        ``buf, v = layout.batch(k)``; ``buf`` is ``(k, size)`` float32 and ``v[name]`` a writable
+        ``(k, *shape)`` view of that piece in every row (``v["hand"][:] = counts / 2``). Why:
+        a batched encoder then writes by name, as the scalar one does, instead of by offsets into
+        the row; ``v`` is a ``(k,)`` structured array over ``buf``'s memory, so a piece is one
+        field access."""
+        record = np.zeros(k, dtype=self._record)
+        if not self.size:
+            return np.zeros((k, 0), dtype=np.float32), record
+        return record.view(np.float32).reshape(k, self.size), record
+
+    def batch_views(self, buf: np.ndarray) -> np.ndarray:
+        """The named pieces (as ``batch``) of an existing C-contiguous ``(k, size)`` float32
+        buffer (a copy could not be written through, so anything else is refused)."""
+        ok = buf.dtype == np.float32 and buf.ndim == 2 and buf.shape[1] == self.size
+        if not ok or not buf.flags.c_contiguous or not self.size:
+            raise ValueError(
+                f"expected a C-contiguous ({len(buf)}, {self.size}) float32 buffer, got "
+                f"{buf.dtype} {buf.shape}"
+            )
+        return buf.view(self._record).reshape(len(buf))
+
+    def offset(self, name: str) -> int:
+        """Where piece ``name`` starts in the flat buffer (for flat one-hot scatters, whose
+        targets are cells of the whole row)."""
+        return self._slices[name][1]
+
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
         return {
             name: buf[a:b] if len(shape) == 1 else buf[a:b].reshape(shape)
