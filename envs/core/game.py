@@ -33,6 +33,8 @@ only when a clone first needs it).
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import json
 import zlib
 from typing import Any, ClassVar
@@ -342,6 +344,64 @@ class Game:
         return hash((type(self), json.dumps(self.config(), sort_keys=True)))
 
 
+#: Where a game's protocol functions live when its State class does not define them: method ->
+#: (module of the game's package, function). The function takes the state first (``_from_dict``
+#: the State class, ``_check_dict`` the game), so a module of functions needs nothing from the
+#: rules module and never imports it: no import circle inside a game folder, no one-line
+#: forwards in the State class. A game may still define any of these as methods instead.
+FUNCTION_MODULES: dict[str, tuple[str, str]] = {
+    "view": ("encoding", "view"),
+    "observe": ("encoding", "observe"),
+    "global_state": ("global_state", "global_state"),
+    "_determinize": ("determinize", "determinize"),
+    "check_invariants": ("invariants", "check_invariants"),
+    "action_name": ("text", "action_name"),
+    "render": ("text", "render"),
+    "render_view": ("text", "render_view"),
+    "_to_dict": ("saved", "to_dict"),
+    "_from_dict": ("saved", "from_dict"),
+    "_check_dict": ("saved", "check_state"),
+}
+
+
+def _install_functions(cls: type) -> None:
+    """Give ``cls`` (a game's State class) the functions of ``FUNCTION_MODULES`` that its game
+    package has and it does not define: found by name, as the registry finds ``batched.py`` and
+    ``testing.py``. A module that is missing is simply not used; a module that is there but lacks
+    the function is too (a game may keep, say, ``render_view`` as the base's)."""
+    package = cls.__module__.rpartition(".")[0]
+    if not package:
+        return
+    for method, (module, function) in FUNCTION_MODULES.items():
+        if _defines(cls, method):
+            continue
+        name = f"{package}.{module}"
+        try:
+            spec = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            spec = None
+        if spec is None:
+            continue
+        fn = getattr(importlib.import_module(name), function, None)
+        if fn is None:
+            continue
+        if method == "_from_dict":
+            fn = classmethod(fn)
+        elif method == "_check_dict":
+            fn = staticmethod(fn)
+        setattr(cls, method, fn)
+
+
+def _defines(cls: type, method: str) -> bool:
+    """Whether ``cls`` or a base below ``State`` (a mixin, a game's own base) defines ``method``."""
+    for klass in cls.__mro__:
+        if klass is State:
+            return False
+        if method in vars(klass):
+            return True
+    return False
+
+
 class State:
     """One position of a game. Mutable, owned by one thread; see the module docstring."""
 
@@ -350,6 +410,10 @@ class State:
     current_player: int | None
     # keyed chance streams of a duplicate board (``Game.new_state``); None: everything from ``rng``
     chance: KeyedChance | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _install_functions(cls)
 
     # ---- the protocol a game fills in -------------------------------------------------
     def legal_mask(self) -> np.ndarray:

@@ -96,6 +96,10 @@ SUITE_PATHS = [
     "tests/vector",
     "tests/viewer",
     "tests/agents",
+    "tests/training",
+    # its training config would live in the repository's configs/, outside its folder, as its
+    # rules page and golden playthroughs would (checked by test_docs and test_playthroughs)
+    "--deselect=tests/training/test_config.py::test_shipped_configs_load[tiny]",
     "--ignore=tests/core/test_docs.py",
     "--ignore=tests/core/test_playthroughs.py",
 ]
@@ -108,6 +112,9 @@ MUST_PASS = [
     "tests/vector/test_gym.py",
     "tests/viewer/test_scenes.py",
     "tests/agents/test_legal_play.py",
+    "tests/training/test_env.py",
+    "tests/training/test_train.py",
+    "tests/training/test_vector_ppo.py",
 ]
 
 # Run in the repository root with argv [folder holding tiny/, *SUITE_PATHS]; prints one JSON line

@@ -68,8 +68,13 @@ def tiny(run_dir, game="gobig", steps=400, **over):
 # ---- runs ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", vector.available())
 def test_smoke_run_every_batched_game(name, tmp_path):
+    from deckzoo.agents.registry import has_heuristic
+
     game = E.game_class(name).name
-    cfg = tiny(tmp_path / game, game, eval={"final_games": 2})
+    # a game that ships no heuristic (docs/adding-a-game) seats a small search on the scalar lanes
+    mix = MIX if has_heuristic(game) else {**MIX, "heuristic": 0.0, "ismcts:2": 0.1}
+    mix = {k: v for k, v in mix.items() if v}
+    cfg = tiny(tmp_path / game, game, eval={"final_games": 2}, opponents={"mix": mix})
     summary = train(cfg)
     run = tmp_path / game
     assert (

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.batched import BatchedEngine, relative_seats
-from .rules import CARD, COPIES, HAND, VALUES, TinyGame
+from .cards import CARD, COPIES, HAND, VALUES
+from .rules import TinyGame
 
 DECK = np.repeat(np.arange(VALUES), COPIES)
 

@@ -3,6 +3,12 @@
 2-3 players are dealt four cards each from eighteen (0-5, three times), face down; in turn each
 plays one card face up; the highest total of played cards wins (ties share). Small, but with
 hidden cards, so every piece of the protocol (determinize included) means something.
+
+This module holds the game and the moves. What a position shows lives in modules of functions of
+the state that ``State`` finds by name (envs/core/game.py, ``FUNCTION_MODULES``): encoding.py
+(``view``, ``observe``), global_state.py, determinize.py, text.py (``action_name``, ``render``,
+``render_view``) and saved.py (``to_dict``, ``from_dict``, ``check_state``). They take their
+constants from cards.py and never import this module: no import circle, no forwarding methods.
 """
 
 from __future__ import annotations
@@ -12,9 +18,7 @@ import numpy as np
 from ..core.encoding import Layout
 from ..core.game import Game, State
 from ..core.global_state import StateLayout
-
-VALUES, COPIES, HAND = 6, 3, 4
-CARD = 0.25  # a card's weight in the encodings: three copies stay below 1
+from .cards import COPIES, HAND, VALUES
 
 
 class TinyGame(Game):
@@ -71,95 +75,3 @@ class TinyState(State):
     def winners(self):
         s = self.scores()
         return [int(p) for p in np.flatnonzero(s == s.max())]
-
-    def view(self, player):
-        return {
-            "player": player,
-            "num_players": self.game.num_players,
-            "phase": "over" if self.is_terminal() else "play",
-            "hand": list(self.hands[player]),
-            "hand_sizes": [len(h) for h in self.hands],
-            "played": [list(x) for x in self.played],
-            "current_player": self.current_player,
-        }
-
-    def observe(self, player):
-        buf, v = self.game.layout.new()
-        n = self.game.num_players
-        for c in self.hands[player]:
-            v["hand"][c] += CARD
-        for r in range(n):
-            for c in self.played[(player + r) % n]:
-                v["played"][r, c] += CARD
-        if self.current_player is not None:
-            v["current_player"][(self.current_player - player) % n] = 1.0
-        return buf
-
-    def global_state(self):
-        buf, v = self.game.state_layout.start(self.observe(0))
-        for p, hand in enumerate(self.hands):
-            for c in hand:
-                v["hands"][p, c] += CARD
-        for c in self.rest:
-            v["rest"][c] += CARD
-        return buf
-
-    def _determinize(self, player, rng):
-        s = self.clone()
-        others = [q for q in range(self.game.num_players) if q != player]
-        pool = self.rest + [c for q in others for c in self.hands[q]]
-        rng.shuffle(pool)
-        for q in others:
-            k = len(self.hands[q])
-            s.hands[q], pool = sorted(pool[:k]), pool[k:]
-        s.rest = sorted(pool)
-        return s
-
-    def action_name(self, action):
-        return f"play {action}"
-
-    def render(self, observer=None):
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
-        if observer is not None:
-            return self.render_view(observer)
-        lines = [
-            f"player_{p}: hand {h}, played {x}"
-            for p, (h, x) in enumerate(zip(self.hands, self.played))
-        ]
-        over = self.is_terminal()
-        lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
-        return "\n".join(lines)
-
-    def render_view(self, player):
-        """The table as ``player`` sees it, from its view only (``deckzoo play``)."""
-        v = self.view(player)
-        lines = [f"your hand: {' '.join(map(str, v['hand'])) or '-'}"]
-        lines += [
-            f"player_{p}{' (you)' if p == player else ''}: played {x}"
-            for p, x in enumerate(v["played"])
-        ]
-        over = self.is_terminal()
-        lines.append(self.game_over_line() if over else f"player_{self.current_player} to play")
-        return "\n".join(lines)
-
-    def _to_dict(self):
-        return {
-            "current_player": self.current_player,
-            "hands": self.hands,
-            "rest": self.rest,
-            "played": self.played,
-        }
-
-    @classmethod
-    def _check_dict(cls, game, d):
-        from .saved import check_state
-
-        check_state(game, d)
-
-    @classmethod
-    def _from_dict(cls, game, d):
-        s = cls()
-        s.game, s.current_player = game, d["current_player"]
-        s.hands, s.rest = [list(h) for h in d["hands"]], list(d["rest"])
-        s.played = [list(x) for x in d["played"]]
-        return s

@@ -1,14 +1,33 @@
-"""Checking a saved Tiny state before it is built (see envs/core/saved.py): each field's type and
-size, card conservation, and whose turn it is."""
+"""A saved Tiny state: its fields (``to_dict``, ``from_dict``) and their check before a state is
+built (``check_state``, see envs/core/saved.py): each field's type and size, card conservation,
+and whose turn it is."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
-from .rules import COPIES, HAND, VALUES
+from .cards import COPIES, HAND, VALUES
 
 FIELDS = ("current_player", "hands", "rest", "played")
+
+
+def to_dict(state) -> dict:
+    return {
+        "current_player": state.current_player,
+        "hands": state.hands,
+        "rest": state.rest,
+        "played": state.played,
+    }
+
+
+def from_dict(cls, game, d: dict):
+    """The state of ``to_dict``'s fields, as given (``check_state`` has checked them)."""
+    s = cls()
+    s.game, s.current_player = game, d["current_player"]
+    s.hands, s.rest = [list(h) for h in d["hands"]], list(d["rest"])
+    s.played = [list(x) for x in d["played"]]
+    return s
 
 
 def check_state(game, d: dict) -> None:
