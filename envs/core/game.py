@@ -14,7 +14,10 @@ A game subclass fills in:
 * ``State``: ``current_player`` (attribute or property), ``legal_mask()``, ``_apply(action)``,
   ``is_terminal()``, ``scores()``, ``winners()``, ``view(p)``, ``observe(p)``, ``global_state()``,
   ``_determinize(p, rng)``, ``action_name(a)``, ``render(observer=None)``, ``render_view(p)``,
-  ``_to_dict()``/``_from_dict()``.
+  ``_to_dict()``/``_from_dict()``. All but the moves may instead be functions of the game's own
+  modules, which ``State`` finds by name (``FUNCTION_MODULES``: ``encoding.observe(state, p)``,
+  ``text.render(state, observer)``, ``saved.to_dict(state)``, ...), so the State class forwards
+  nothing and no module needs to import the rules module back (docs/adding-a-game.md).
 
 The global state (``env.state()``, for centralised critics) is the full-information encoding of a
 position in absolute seat order: ``game.state_layout`` (a ``global_state.StateLayout``: the
