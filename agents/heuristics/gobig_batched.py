@@ -26,24 +26,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from deckzoo.envs.gobig import kernels as K
+from deckzoo.envs.gobig.actions import DRAW_DECK, NUM_PLAYS, PHASE_DRAW, PHASE_PLAY, TAKE_MARKET
 from deckzoo.envs.gobig.batched import GoBigBatched
-from deckzoo.envs.gobig.rules import (
-    COPIES,
-    DRAW_DECK,
-    NUM_PLAYS,
-    PHASE_DRAW,
-    PHASE_PLAY,
-    TAKE_MARKET,
-    TOTAL_CARDS,
-    VALUES,
-    decode_play,
-)
+from deckzoo.envs.gobig.cards import COPIES, TOTAL_CARDS, VALUES
 
 from .gobig import AGGRESSION, BREAK_COST, GROUP_BONUS, holds
 
-_SIZE = np.array([decode_play(a)[1] for a in range(NUM_PLAYS)]).reshape(3, VALUES)  # (3, 7)
-_VALUE = np.array([decode_play(a)[0] for a in range(NUM_PLAYS)]).reshape(3, VALUES)
-_VALUE_OF = np.arange(1, VALUES + 1)
+V, S = K.PLAYS_VALUE, K.PLAYS_SIZE  # (3 sizes, 7 values): each play's value and size
+V8, S8 = V.astype(np.int8), S.astype(np.int8)  # for the comparisons over (k, 3, 7, n)
 # the worth of a card of value v when the hand holds c (0..3+) of it: v * GROUP_BONUS[min(c, 3)]
 _WORTH = np.array([[v * GROUP_BONUS[c] for c in range(4)] for v in range(1, VALUES + 1)])
 # holds(k, h, copies, total) by [k - 1, h, copies, total]; NaN until first needed
@@ -92,16 +83,14 @@ def _pick(top: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _unseen(engine: GoBigBatched, lanes: np.ndarray, me: np.ndarray) -> np.ndarray:
-    """``(k, 7)`` copies of each value the player cannot see (the scalar ``_unseen``): 13 (the
-    deck's copies of the value: ``deck_counts``) less
-    its own hand, the box, every bank, the market and every display."""
-    seen = engine.hands[lanes, me].astype(np.int64) + engine.box[lanes]
-    seen += engine.banks[lanes].sum(axis=1, dtype=np.int64)
-    seen += (engine.market[lanes][:, :, None] == _VALUE_OF).sum(axis=1)
-    dval, dsize = engine.dval[lanes], engine.dsize[lanes]
-    for s in range(engine.n):
-        seen += (dval[:, s, None] == _VALUE_OF) * dsize[:, s, None]
+def _unseen(engine: GoBigBatched, lanes: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """``(k, 7)`` copies of each value the player (holding ``hand``) cannot see (the scalar
+    ``unseen_list``): the deck's copies (``deck_counts``) less its own hand, the box, every
+    bank, the market and every display."""
+    seen = hand + engine.box[lanes] + engine.banks[lanes].sum(axis=1, dtype=np.int64)
+    seen += (engine.market[lanes][:, :, None] == K.VALUE_OF).sum(axis=1)
+    dval, dsize = engine.dval[lanes][..., None], engine.dsize[lanes][..., None]
+    seen += ((dval == K.VALUE_OF) * dsize).sum(axis=1)
     return np.maximum(engine.game.deck_counts - seen, 0)
 
 
@@ -125,34 +114,23 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     n, k = engine.n, len(lanes)
     rows = np.arange(k)
     me = engine.cur[lanes]
-    hand = engine.hands[lanes, me].astype(np.int64)  # (k, 7)
-    hsize = engine.hsize[lanes]  # (k, n)
+    hand = K.seat_take(engine.hands, lanes, me).astype(np.int64)  # (k, 7)
     dval, dsize = engine.dval[lanes], engine.dsize[lanes]  # (k, n), 0: no display
-    scores = engine.banks[lanes].astype(np.int64) @ _VALUE_OF  # (k, n)
-    unseen = _unseen(engine, lanes, me)
+    scores = K.scores(engine.banks[lanes])  # (k, n)
+    unseen = _unseen(engine, lanes, hand)
     total = unseen.sum(axis=1)
     seats = np.arange(n)
     other = seats[None, :] != me[:, None]  # (k, n)
-    # candidates on axes (k, 3 sizes, 7 values, [n seats])
-    V, S = _VALUE[None], _SIZE[None]
-    # the displays as int8 (values 0-7, sizes 0-3) for the comparisons over (k, 3, 7, n)
+    # candidates on axes (k, 3 sizes, 7 values, [n seats]); the displays as int8 (values 0-7,
+    # sizes 0-3) for the comparisons over (k, 3, 7, n)
     dv, ds = dval.astype(np.int8)[:, None, None, :], dsize.astype(np.int8)[:, None, None, :]
-    V8, S8 = V.astype(np.int8)[..., None], S.astype(np.int8)[..., None]
-    # ruling G6: other displays of this size above the value; the nearest value is beaten
-    higher = other[:, None, None, :] & (ds == S8) & (dv > V8)
-    nearest = np.where(higher, dv, VALUES + 1).min(axis=3)
-    beaten = higher & (dv == nearest[..., None])  # (k, 3, 7, n)
+    beaten = K.beaten(dv, ds, me[:, None, None], V8, S8)[0]  # (k, 3, 7, n)
 
-    # the play ends the game: compare the final scores
-    left = hand.sum(axis=1)[:, None, None] - S
-    if engine.game.options.get("end_rule") == "literal":
-        ends = left <= 0
-    else:
-        empty = (engine.top[lanes] == 0) & (engine.market[lanes, 0] == 0)
-        ends = (left <= 0) & empty[:, None, None]
-    final = scores[:, None, None, :] + np.where(beaten, 0, dv * ds).astype(
-        np.int64
-    )  # others' still standing
+    # the play ends the game: compare the final scores (every display still standing banked)
+    literal = engine.game.options["end_rule"] == "literal"
+    left, L = hand.sum(axis=1)[:, None, None] - S, lanes[:, None, None]
+    ends = K.play_ends(left, engine.top[L], engine.market[L, 0], literal)
+    final = scores[:, None, None, :] + np.where(beaten, 0, dv * ds).astype(np.int64)
     final[rows, :, :, me] = np.iinfo(np.int64).min
     margin = (scores[rows, me][:, None, None] + V * S) - final.max(axis=3)
     end_score = np.where(margin > 0, 1000.0 + margin, -1000.0 + margin)
@@ -172,17 +150,17 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     # survival. Opponent q (seats after ours, in turn order) beats our set with one of the values
     # from its shield (the highest other display of our size below our value, at least 1) up to
     # ours; beaten displays are above our value, so they never shield.
-    below = other[:, None, None, :] & (ds == S8) & (dv < V8)
+    below = other[:, None, None, :] & (ds == S8[..., None]) & (dv < V8[..., None])
     shields = np.where(below, dv, 1)  # (k, 3, 7, n)
     first, at = shields.max(axis=3), shields.argmax(axis=3)
     second = np.where(seats == at[..., None], 1, shields).max(axis=3)  # (without that seat)
     opp = (me[:, None] + np.arange(1, n)) % n  # (k, n - 1)
     shield = np.where(at[:, None] == opp[:, :, None, None], second[:, None], first[:, None])
-    h = hsize[rows[:, None], opp]  # (k, n - 1)
+    h = K.seat_take(engine.hsize, lanes[:, None], opp)  # (k, n - 1)
     live = total > 0
     t = np.where(live, total, 1)
     holds = _holds_table(
-        _SIZE[:, 0][None, None, :, None],
+        S[:, :1],
         h[:, :, None, None],
         unseen[:, None, None, :],
         t[:, None, None, None],
@@ -190,9 +168,9 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     miss = 1.0 - holds  # the scalar's 1.0 - holds(...)
     can = np.ones((k, n - 1, 3, VALUES))
     for v in range(1, VALUES):  # ascending, as the scalar product
-        use = (shield <= v) & (v < V[:, None])
+        use = (shield <= v) & (v < V)
         can = can * np.where(use, miss[..., v - 1, None], 1.0)
-    factor = np.where(h[:, :, None, None] >= S[:, None], 1.0 - AGGRESSION * (1.0 - can), 1.0)
+    factor = np.where(h[:, :, None, None] >= S, 1.0 - AGGRESSION * (1.0 - can), 1.0)
     surv = np.ones((k, 3, VALUES))
     for i in range(n - 1):
         surv = surv * factor[:, i]
@@ -208,14 +186,14 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
 def _draw(engine: GoBigBatched, lanes: np.ndarray) -> np.ndarray:
     """The market if its cards are worth more than two unseen cards' expected worth."""
     me = engine.cur[lanes]
-    hand = engine.hands[lanes, me].astype(np.int64)
+    hand = K.seat_take(engine.hands, lanes, me).astype(np.int64)
     worth = _WORTH[np.arange(VALUES), np.minimum(hand, 3)]  # (k, 7)
     rows = np.arange(len(lanes))
     market = np.zeros(len(lanes))
     for j in range(engine.market.shape[1]):
         m = engine.market[lanes, j].astype(np.int64)
         market = market + np.where(m > 0, worth[rows, np.maximum(m, 1) - 1], 0.0)
-    unseen = _unseen(engine, lanes, me)
+    unseen = _unseen(engine, lanes, hand)
     total = unseen.sum(axis=1)
     t = np.where(total > 0, total, 1)
     per_card = np.zeros(len(lanes))

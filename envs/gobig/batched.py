@@ -1,16 +1,14 @@
 """Go Big, batched: B games as struct-of-arrays numpy state, bit-exact with ``rules.py``.
 
 Same options, action ids and observation as ``GoBigGame`` (``rules.py`` is the specification;
-``tests/vector/test_gobig.py`` replays random games in both and compares every step). Per lane:
+``tests/vector/test_gobig.py`` replays random games in both and compares every step); the rules
+both this engine and the heuristic's twin need are array kernels (``kernels.py``). The state is
+declared once (``state_fields``); ``known`` is X7's cards each seat took from the market and may
+still hold, ``deck`` the scalar deck list (bottom first, ``top`` cards left; a variant's deck is
+shorter), ``dval``/``dsize`` the displays (0: none), ``market`` 0 for an empty slot.
 
-    hands, banks (B, n, 7) int8 counts   box (B, 7)   dval, dsize (B, n) display (0: none)
-    known (B, n, 7) int8: cards each seat took from the market and may still hold (X7)
-    deck (B, 91) int8 values, bottom first, ``top`` cards left (the scalar deck list; a variant's
-    deck is shorter: ``game.total_cards``)
-    market (B, 2) int8 values (0: empty slot)   phase, cur (B,)
-
-The observation is written as raw counts and divided by the scalar layout's per-entry
-divisors at the end, exactly as ``GoBigState.observe`` does, so every float is the same.
+The observation is written as raw counts and divided by the scalar layout's per-entry divisors
+at the end, exactly as ``GoBigState.observe`` does, so every float is the same.
 
 Chance: the whole game's chance is the shuffle and the start seat, a record
 ``{"deck", "top", "hands", "market", "start"}`` of the position right after the deal, drawn
@@ -22,19 +20,35 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.batched import BatchedEngine, flat_order, relative_seats, rotate, seat_positions
-from .rules import (
-    DRAW_DECK,
-    MARKET_SIZE,
-    NUM_PLAYS,
-    PHASE_DRAW,
-    PHASE_OVER,
-    PHASE_PLAY,
-    VALUES,
-    GoBigGame,
-)
+from ..core.batched_state import Field, StateFields, length, none_as, padded, per_seat, seat_rows
+from . import kernels as K
+from .actions import DRAW_DECK, NUM_PLAYS, PHASE_DRAW, PHASE_OVER, PHASE_PLAY
+from .cards import MARKET_SIZE, VALUES
+from .rules import GoBigGame
 
-_SET_SIZES = np.arange(1, 4).reshape(1, 3, 1)
-_VALUE_OF = np.arange(1, VALUES + 1)
+
+def _display(i: int):
+    """A loader: each seat's display value (``i`` 0) or size (1), 0 for none."""
+    return lambda s, n: [0 if d is None else d[i] for d in s.displays]
+
+
+def state_fields(total: int) -> StateFields:
+    """The engine's state for a deck of ``total`` cards (a variant's is smaller). The dealt
+    fields are "fixed": a new game sets them from its deal (``start``)."""
+    return StateFields(
+        Field("cur", np.int64, (), scope="fixed", load=none_as(-1, "current_player")),
+        Field("phase", np.int64, (), PHASE_PLAY),
+        Field("hands", np.int8, ("n", VALUES), scope="fixed"),
+        Field("hsize", np.int64, ("n",), scope="fixed", load=lambda s, n: s.hands.sum(axis=1)),
+        Field("banks", np.int8, ("n", VALUES)),
+        Field("known", np.int8, ("n", VALUES)),
+        Field("box", np.int8, (VALUES,)),
+        Field("dval", np.int64, ("n",), load=_display(0)),
+        Field("dsize", np.int64, ("n",), load=_display(1)),
+        Field("deck", np.int8, (total,), scope="fixed", load=padded("deck")),
+        Field("top", np.int64, (), scope="fixed", load=length("deck")),
+        Field("market", np.int8, (MARKET_SIZE,), scope="fixed", load=padded("market")),
+    )
 
 
 class GoBigBatched(BatchedEngine):
@@ -42,260 +56,191 @@ class GoBigBatched(BatchedEngine):
 
     def __init__(self, game: GoBigGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)
-        B, n = self.B, self.n
-        self.phase = np.zeros(B, dtype=np.int64)
-        self.hands = np.zeros((B, n, VALUES), dtype=np.int8)
-        self.hsize = np.zeros((B, n), dtype=np.int64)  # cards in each hand
-        self.banks = np.zeros((B, n, VALUES), dtype=np.int8)
-        self.known = np.zeros((B, n, VALUES), dtype=np.int8)
-        self.box = np.zeros((B, VALUES), dtype=np.int8)
-        self.dval = np.zeros((B, n), dtype=np.int64)
-        self.dsize = np.zeros((B, n), dtype=np.int64)
-        # the deck of this game (a variant's is smaller: values 1..values, copies of each)
         self.total = game.total_cards
+        self._state = state_fields(self.total)
+        self._state.allocate(self)
         self._deck = np.repeat(np.arange(1, game.values + 1), game.copies).astype(np.int8)
         self._hand = game.hand_size
-        self.deck = np.zeros((B, self.total), dtype=np.int8)
-        self.top = np.zeros(B, dtype=np.int64)
-        self.market = np.zeros((B, MARKET_SIZE), dtype=np.int8)
         self._literal = game.options["end_rule"] == "literal"
-        self._o = dict(game.obs_at)
-        self._div = game.obs_div
-        self._seats = np.arange(n)
+        self._layout, self._div = game.layout, game.obs_div
+        self._seats = np.arange(self.n)
 
     # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
-        k, n, total, size = len(lanes), self.n, self.total, self._hand
-        deck = self.rng.permuted(np.broadcast_to(self._deck, (k, total)), axis=1)
+        k = len(lanes)
+        deck = self.rng.permuted(np.broadcast_to(self._deck, (k, self.total)), axis=1)
         sp = self.game.options["start_player"]
-        start = self.rng.integers(n, size=k) if sp is None else np.full(k, sp, dtype=np.int64)
-        dealt = n * size
-        # the scalar deal pops from the end: seat p takes the p-th block of 6 from the top
-        seat = (total - 1 - np.arange(total - dealt, total)) // size
-        flat = (np.arange(k)[:, None] * n + seat) * VALUES + deck[:, total - dealt :] - 1
-        hands = np.bincount(flat.ravel(), minlength=k * n * VALUES).reshape(k, n, VALUES)
-        top = total - dealt
-        market = deck[:, [top - 1, top - 2]]
+        start = self.rng.integers(self.n, size=k) if sp is None else np.full(k, sp, np.int64)
+        hands, market, top = K.deal(deck, self.n, self._hand)
         return {
             "deck": deck,
-            "top": np.full(k, top - MARKET_SIZE),
+            "top": np.full(k, top),
             "hands": hands,
             "market": market,
             "start": start,
         }
 
     def record_from_states(self, kind, states):
-        k = len(states)
-        deck = np.zeros((k, self.total), dtype=np.int8)
-        market = np.zeros((k, MARKET_SIZE), dtype=np.int8)
-        for i, s in enumerate(states):
-            deck[i, : len(s.deck)] = s.deck
-            market[i, : len(s.market)] = s.market
-        return {
-            "deck": deck,
-            "top": np.array([len(s.deck) for s in states]),
-            "market": market,
-            "hands": np.array([s.hands for s in states]),
-            "start": np.array([s.start_player for s in states]),
+        rec = {
+            "deck": np.zeros((len(states), self.total), np.int8),
+            "market": np.zeros((len(states), MARKET_SIZE), np.int8),
         }
+        for i, s in enumerate(states):
+            rec["deck"][i, : len(s.deck)] = s.deck
+            rec["market"][i, : len(s.market)] = s.market
+        rec["top"] = np.array([len(s.deck) for s in states])
+        rec["hands"] = np.array([s.hands for s in states])
+        rec["start"] = np.array([s.start_player for s in states])
+        return rec
 
     def start(self, lanes):
         rec = self.draw("start", lanes)
-        self.deck[lanes] = rec["deck"]
-        self.top[lanes] = rec["top"]
-        self.hands[lanes] = rec["hands"]
+        self._state.reset(self, lanes)
+        for key in ("deck", "top", "hands", "market"):
+            getattr(self, key)[lanes] = rec[key]
         self.hsize[lanes] = rec["hands"].sum(axis=2)
-        self.market[lanes] = rec["market"]
-        self.banks[lanes] = 0
-        self.known[lanes] = 0
-        self.box[lanes] = 0
-        self.dval[lanes] = 0
-        self.dsize[lanes] = 0
         self.cur[lanes] = rec["start"]
-        self.phase[lanes] = PHASE_PLAY
+
+    def load(self, lanes, states):
+        for lane, s in zip(lanes.tolist(), states):
+            self._state.load(self, lane, s)
 
     # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
-        B = self.B
-        mask = np.zeros((B, self.num_actions), dtype=bool)
-        hand = self.hands[self.all, self.cur]
-        plays = (hand[:, None, :] >= _SET_SIZES) & (self.phase == PHASE_PLAY)[:, None, None]
-        mask[:, :NUM_PLAYS] = plays.reshape(B, NUM_PLAYS)
+        mask = np.zeros((self.B, self.num_actions), dtype=bool)
+        plays = K.play_mask(K.seat_take(self.hands, self.all, self.cur))
+        plays &= (self.phase == PHASE_PLAY)[:, None, None]
+        mask[:, :NUM_PLAYS] = plays.reshape(self.B, NUM_PLAYS)
         mask[self.phase == PHASE_DRAW, NUM_PLAYS:] = True
         return mask
 
     # ---- moves -----------------------------------------------------------------------------------
     def apply(self, lanes, actions):
         play = self.phase[lanes] == PHASE_PLAY
-        if play.all():
+        if not play.all():
+            draw, deck = lanes[~play], actions[~play] == DRAW_DECK
+            self._draw_deck(draw[deck])
+            self._take_market(draw[~deck])
+            self._next_turn(draw)
+            lanes, actions = lanes[play], actions[play]
+        if len(lanes):
             self._play(lanes, actions)
-            return
-        self._play(lanes[play], actions[play])
-        lanes, actions = lanes[~play], actions[~play]
-        deck = actions == DRAW_DECK
-        self._draw_deck(lanes[deck])
-        self._take_market(lanes[~deck])
-        self._end_turn(lanes)
 
     def _play(self, lanes, action) -> None:
-        if not len(lanes):
-            return
         c = self.cur[lanes]
-        size, v = np.divmod(action, VALUES)
-        size += 1
-        v += 1
-        self.hands[lanes, c, v - 1] -= size
-        self.hsize[lanes, c] -= size
-        known = self.known[lanes, c, v - 1]  # X7: drops by the copies played, never below zero
-        self.known[lanes, c, v - 1] = np.maximum(known - size, 0)
+        size, v = K.PLAY_SIZE[action], K.PLAY_VALUE[action]
+        rows = seat_rows(lanes, c, self.n)
+        cells = K.value_cells(rows, v)
+        hands, known, hsize = self.hands.reshape(-1), self.known.reshape(-1), per_seat(self.hsize)
+        hands[cells] -= size
+        hsize[rows] -= size
+        known[cells] = np.maximum(known[cells] - size, 0)  # X7: never below zero
         dval, dsize = self.dval[lanes], self.dsize[lanes]
-        # ruling G6: other displays of this size at a higher value; the nearest value is beaten
-        higher = (self._seats != c[:, None]) & (dsize == size[:, None]) & (dval > v[:, None])
-        nearest = np.where(higher, dval, VALUES + 1).min(axis=1)
-        beaten = higher & (dval == nearest[:, None])
-        count = beaten.sum(axis=1)
+        beat, nearest = K.beaten(dval, dsize, c, v, size)  # ruling G6
+        count = beat.sum(axis=1)
         hit = count > 0
         self.box[lanes[hit], nearest[hit] - 1] += count[hit] * size[hit]
-        dval[beaten] = 0
-        dsize[beaten] = 0
-        rows = np.arange(len(lanes))
-        dval[rows, c] = v
-        dsize[rows, c] = size
-        self.dval[lanes] = dval
-        self.dsize[lanes] = dsize
-        if self._literal:
-            out = self.hsize[lanes, c] == 0
-            self._end(lanes[out])
-            lanes = lanes[~out]
-        has_deck, has_market = self.top[lanes] > 0, self.market[lanes, 0] > 0
-        both = has_deck & has_market
-        self.phase[lanes[both]] = PHASE_DRAW
-        self._draw_deck(lanes[has_deck & ~has_market])
-        self._take_market(lanes[has_market & ~has_deck])
-        self._end_turn(lanes[~both])
+        dval[beat] = 0
+        dsize[beat] = 0
+        self.dval[lanes], self.dsize[lanes] = dval, dsize
+        per_seat(self.dval)[rows], per_seat(self.dsize)[rows] = v, size
+        deck, market = self.top[lanes], self.market[lanes, 0]
+        over = K.play_ends(hsize[rows], deck, market, self._literal)
+        self._end(lanes[over])
+        go, deck, market = ~over, deck > 0, market > 0
+        self.phase[lanes[go & deck & market]] = PHASE_DRAW
+        self._draw_deck(lanes[go & deck & ~market])
+        self._take_market(lanes[go & market & ~deck])
+        self._next_turn(lanes[go & ~(deck & market)])
+
+    def _card(self, lanes, at) -> np.ndarray:
+        """The deck's card at index ``at`` of each lane, 0 below the bottom (``at`` < 0)."""
+        return np.where(at >= 0, self.deck[lanes, at], 0)
+
+    def _give(self, rows, cards, known: bool = False) -> None:
+        """A card (a value, 0: none) to each seat row (rows distinct), known to all if
+        ``known`` (X7)."""
+        has = cards > 0
+        rows = rows[has]
+        cells = K.value_cells(rows, cards[has])
+        self.hands.reshape(-1)[cells] += 1
+        per_seat(self.hsize)[rows] += 1
+        if known:
+            self.known.reshape(-1)[cells] += 1
 
     def _draw_deck(self, lanes) -> None:
-        c = self.cur[lanes]
-        for _ in range(2):
-            has = self.top[lanes] > 0
-            got, seat = lanes[has], c[has]
-            top = self.top[got] - 1
-            self.hands[got, seat, self.deck[got, top] - 1] += 1
-            self.hsize[got, seat] += 1
-            self.top[got] = top
+        rows, top = seat_rows(lanes, self.cur[lanes], self.n), self.top[lanes]
+        for j in range(2):
+            self._give(rows, self._card(lanes, top - 1 - j))
+        self.top[lanes] = np.maximum(top - 2, 0)
 
     def _take_market(self, lanes) -> None:
-        c = self.cur[lanes]
+        rows, top = seat_rows(lanes, self.cur[lanes], self.n), self.top[lanes]
         for j in range(MARKET_SIZE):
-            m = self.market[lanes, j]
-            has = m > 0
-            self.hands[lanes[has], c[has], m[has] - 1] += 1
-            self.known[lanes[has], c[has], m[has] - 1] += 1
-            self.hsize[lanes[has], c[has]] += 1
+            self._give(rows, self.market[lanes, j], known=True)
         for j in range(MARKET_SIZE):  # refilled at once from the deck
-            has = self.top[lanes] > 0
-            got = lanes[has]
-            top = self.top[got] - 1
-            self.market[got, j] = self.deck[got, top]
-            self.top[got] = top
-            self.market[lanes[~has], j] = 0
+            self.market[lanes, j] = self._card(lanes, top - 1 - j)
+        self.top[lanes] = np.maximum(top - MARKET_SIZE, 0)
 
-    def _end_turn(self, lanes) -> None:
-        c = self.cur[lanes]
-        out = self.hsize[lanes, c] == 0  # after the draw step (ruling G10)
-        self._end(lanes[out])
-        lanes, nxt = lanes[~out], (c[~out] + 1) % self.n
-        self._bank(lanes, nxt)
+    def _next_turn(self, lanes) -> None:
+        """The next seat's turn: its display banked (the game ends only after a play:
+        ``play_ends``, ruling G10)."""
+        nxt = (self.cur[lanes] + 1) % self.n
+        self._bank(seat_rows(lanes, nxt, self.n))
         self.cur[lanes] = nxt
         self.phase[lanes] = PHASE_PLAY
 
-    def _bank(self, lanes, seats) -> None:
-        d = self.dval[lanes, seats]
-        has = d > 0
-        lanes, seats, d = lanes[has], seats[has], d[has]
-        self.banks[lanes, seats, d - 1] += self.dsize[lanes, seats]
-        self.dval[lanes, seats] = 0
-        self.dsize[lanes, seats] = 0
+    def _bank(self, rows) -> None:
+        """The displays of seat rows (distinct) banked."""
+        dval, dsize = per_seat(self.dval), per_seat(self.dsize)
+        rows = rows[dval[rows] > 0]
+        self.banks.reshape(-1)[K.value_cells(rows, dval[rows])] += dsize[rows]
+        dval[rows] = 0
+        dsize[rows] = 0
 
     def _end(self, lanes) -> None:
         """Hands discarded, every display banked (ruling G11)."""
-        if not len(lanes):
-            return
-        for q in range(self.n):
-            self._bank(lanes, np.full(len(lanes), q))
+        self._bank(seat_rows(lanes[:, None], self._seats, self.n).ravel())
         self.cur[lanes] = -1
         self.phase[lanes] = PHASE_OVER
 
     # ---- results ---------------------------------------------------------------------------------
     def scores(self, lanes=None):
-        banks = self.banks if lanes is None else self.banks[lanes]
-        return banks.astype(np.int64) @ _VALUE_OF
+        return K.scores(self.banks if lanes is None else self.banks[lanes])
 
     def winners(self, lanes):
-        """Highest score; ties broken by most banked cards; still tied share (G12)."""
-        s = self.scores(lanes)
-        cards = self.banks[lanes].sum(axis=2, dtype=np.int64)
-        tied = s == s.max(axis=1, keepdims=True)
-        cards = np.where(tied, cards, -1)
-        return cards == cards.max(axis=1, keepdims=True)
+        return K.winners(self.banks[lanes])
 
     # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
-        n, o, D = self.n, self._o, self.obs_dim
+        n, L = self.n, self._layout
         pick = Ellipsis if lanes is None else lanes
-        if lanes is None:
-            lanes = self.all
+        lanes = self.all if lanes is None else lanes
         k = len(seats)
         flat = flat_order(relative_seats(seats, n))
         rel = seat_positions(seats, n)
         cur, phase = self.cur[pick], self.phase[pick]
         dval, dsize = self.dval[pick], self.dsize[pick]
-        shown = dval > 0
-        hot = np.zeros(
-            (k, 2 * n + 3), dtype=np.int64
-        )  # 0 = the first hand entry, overwritten below
-        hot[:, :n] = np.where(shown, o["display_value"] + rel * VALUES + dval - 1, 0)
-        hot[:, n : 2 * n] = np.where(shown, o["display_size"] + rel * 3 + dsize - 1, 0)
-        live = cur >= 0
-        hot[:, 2 * n] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
-        hot[:, 2 * n + 1] = np.where(live, o["phase"] + phase, 0)
         market = self.market[pick].astype(np.int64)
-        hot[:, 2 * n + 2] = np.where(market[:, 0] > 0, o["market"] + market[:, 0] - 1, 0)
-        base = (np.arange(k) * D)[:, None]
-        hot += base
-        buf = np.zeros((k, D), dtype=np.float32)
+        # the one-hot cells of each row; a cell that is not set points at the first hand entry,
+        # which the hand overwrites below
+        shown, live, sold = dval > 0, cur >= 0, market > 0
+        hot = np.zeros((k, 2 * n + 4), dtype=np.int64)
+        hot[:, :n] = np.where(shown, L.offset("display_value") + rel * VALUES + dval - 1, 0)
+        hot[:, n : 2 * n] = np.where(shown, L.offset("display_size") + rel * 3 + dsize - 1, 0)
+        hot[:, 2 * n] = np.where(live, L.offset("current_player") + (cur - seats) % n, 0)
+        hot[:, 2 * n + 1] = np.where(live, L.offset("phase") + phase, 0)
+        hot[:, 2 * n + 2 :] = np.where(sold, L.offset("market") + market - 1, 0)
+        hot += np.arange(k)[:, None] * L.size
+        buf, v = L.batch(k)
         cells = buf.reshape(-1)
-        cells[hot.ravel()] = 1.0
-        cells[base[:, 0] + np.where(market[:, 1] > 0, o["market"] + market[:, 1] - 1, 0)] += 1.0
-        a = o["hand"]
-        buf[:, a : a + VALUES] = self.hands[lanes, seats]
-        a = o["hand_sizes"]
-        buf[:, a : a + n] = rotate(self.hsize[pick], flat)
-        a = o["banks"]
-        buf[:, a : a + n * VALUES] = rotate(self.banks[pick], flat).reshape(k, n * VALUES)
-        a = o["known"]
-        buf[:, a : a + n * VALUES] = rotate(self.known[pick], flat).reshape(k, n * VALUES)
-        a = o["box"]
-        buf[:, a : a + VALUES] = self.box[pick]
-        buf[:, o["deck_size"]] = self.top[pick]
+        cells[hot[:, : 2 * n + 3].ravel()] = 1.0
+        cells[hot[:, -1]] += 1.0  # a second market card of the same value counts 2
+        v["hand"] = K.seat_take(self.hands, lanes, seats)
+        v["hand_sizes"] = rotate(self.hsize[pick], flat)
+        v["banks"] = rotate(self.banks[pick], flat)
+        v["known"] = rotate(self.known[pick], flat)
+        v["box"] = self.box[pick]
+        v["deck_size"] = self.top[pick][:, None]
         buf /= self._div
         return buf
-
-    # ---- scalar states in ------------------------------------------------------------------------
-    def load(self, lanes, states):
-        rec = self.record_from_states("start", states)
-        for key, arr in (
-            ("deck", self.deck),
-            ("top", self.top),
-            ("hands", self.hands),
-            ("market", self.market),
-        ):
-            arr[lanes] = rec[key]
-        for lane, s in zip(lanes.tolist(), states):
-            self.banks[lane], self.box[lane] = s.banks, s.box
-            self.known[lane] = s.known
-            self.hsize[lane] = s.hands.sum(axis=1)
-            self.phase[lane] = s.phase
-            self.cur[lane] = -1 if s.current_player is None else s.current_player
-            self.dval[lane] = [0 if d is None else d[0] for d in s.displays]
-            self.dsize[lane] = [0 if d is None else d[1] for d in s.displays]

@@ -372,27 +372,27 @@ class GoBigState(State):
     def observe(self, player: int) -> np.ndarray:
         game = self.game
         n = game.num_players
-        at = game.obs_at
         order = game.seat_order[player]
-        buf = np.zeros(game.layout.size, dtype=np.float32)  # raw counts first, scaled at the end
-        buf[at["hand"] : at["hand"] + VALUES] = self.hands[player]
-        buf[at["hand_sizes"] : at["hand_sizes"] + n] = np.add.reduce(self.hands, axis=1)[order]
-        buf[at["banks"] : at["banks"] + n * VALUES] = self.banks[order].ravel()
-        buf[at["known"] : at["known"] + n * VALUES] = self.known[order].ravel()
-        buf[at["box"] : at["box"] + VALUES] = self.box
-        buf[at["deck_size"]] = len(self.deck)
-        hot = []  # one-hot entries
+        buf, v = game.layout.new()  # raw counts first, scaled at the end
+        v["hand"] = self.hands[player]
+        v["hand_sizes"] = np.add.reduce(self.hands, axis=1)[order]
+        v["banks"] = self.banks[order]
+        v["known"] = self.known[order]
+        v["box"] = self.box
+        v["deck_size"] = len(self.deck)
+        at = game.layout.offset  # the one-hot cells, set by one flat scatter
+        hot = []
         for s, d in enumerate(self.displays):
             if d is not None:
                 r = (s - player) % n
-                hot.append(at["display_value"] + r * VALUES + d[0] - 1)
-                hot.append(at["display_size"] + r * 3 + d[1] - 1)
+                hot.append(at("display_value") + r * VALUES + d[0] - 1)
+                hot.append(at("display_size") + r * 3 + d[1] - 1)
         if self.current_player is not None:
-            hot.append(at["current_player"] + (self.current_player - player) % n)
-            hot.append(at["phase"] + self.phase)
+            hot.append(at("current_player") + (self.current_player - player) % n)
+            hot.append(at("phase") + self.phase)
         buf[hot] = 1.0
         for c in self.market:
-            buf[at["market"] + c - 1] += 1.0
+            v["market"][c - 1] += 1.0
         buf /= game.obs_div
         return buf
 
