@@ -22,10 +22,11 @@ How the scalar agent is matched:
   (``picks`` and ``uniforms``) and decides as the scalar agent does with them, bit for bit (the
   test records the scalar agent's draws and replays them here). ``decide`` draws them from
   ``rng`` (the lanes' generator, as the other twins do): the same distribution, not the same draws.
-* Tricks. ``trick_winners`` is the engine's resolution (ruling B11, as ``trick.trick_winner``)
-  over any leading axes: a sample's trick is the candidate card then the opponents' cards; a
-  missing opponent is a well card, which every step of the resolution ignores, so fewer
-  opponents than columns (or none: the scalar's "P(win) = 1") need no special case.
+* Tricks. ``kernels.trick`` is the engine's own resolution (ruling B11, as
+  ``trick.trick_winner``) over any leading axes: a sample's trick is the candidate card then the
+  opponents' cards; a missing opponent is a well card, which every step of the resolution
+  ignores, so fewer opponents than columns (or none: the scalar's "P(win) = 1") need no special
+  case.
 * Ties and floating point. The scalar agent scans its legal actions in ascending order and
   Python's ``max``/``min`` keep the first of equal keys; ``argmax``/``argmin`` over the action
   columns keep the first column, the same action. Every float is built with the scalar's
@@ -37,25 +38,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from deckzoo.envs.bigwig import kernels as K
 from deckzoo.envs.bigwig.batched import BigWigBatched
 from deckzoo.envs.bigwig.cards import (
     DECK_SIZE,
-    DVERGAR,
-    FENRIR,
-    FIVE_COLOUR,
-    FIVES,
-    HUGIN_MUNIN,
-    KIND_COLOUR,
     KIND_COPIES,
-    KIND_VALUE,
     NUM_KINDS,
     NUM_POINT_KINDS,
-    NUM_STANDARD,
     POINT_VP,
     TIL_VALHALLAR,
     WELL,
-    draw_entitlement,
 )
+from deckzoo.envs.bigwig.kernels import trick_winners
 from deckzoo.envs.bigwig.rules import (
     JOIN,
     NONE,
@@ -70,7 +64,6 @@ from deckzoo.envs.bigwig.rules import (
     TARGET_BASE,
     draws_allowed,
 )
-from deckzoo.envs.bigwig.trick import EFFECT_KINDS
 
 from .bigwig import AVERAGE_DRAW, HeuristicAgent, keep_value
 
@@ -89,35 +82,17 @@ _SIZES = DECK_SIZE + 2  # public hand sizes 0 .. 53 index the tables below (9 at
 # the sacrifice's loss (keep value given up minus the cards it buys) and a well play's score
 _LOSS = np.array(
     [
-        [keep_value(k) - AVERAGE_DRAW * draws_allowed(draw_entitlement(k), s - 1) for k in _KINDS]
+        [keep_value(k) - AVERAGE_DRAW * draws_allowed(K.ENTITLE[k], s - 1) for k in _KINDS]
         for s in range(_SIZES)
     ]
 )
 _WELL_SCORE = np.array(
     [
-        [
-            WELL_BONUS * draws_allowed(draw_entitlement(k), s - 1) * (2.0 if s <= 5 else 1.0)
-            for k in _KINDS
-        ]
+        [WELL_BONUS * draws_allowed(K.ENTITLE[k], s - 1) * (2.0 if s <= 5 else 1.0) for k in _KINDS]
         for s in range(_SIZES)
     ]
 )
 _POINT_VP = POINT_VP.astype(np.int64)
-# the trick resolution's per-kind data, the well (46) as a last row that no test selects
-_VALUE = np.append(KIND_VALUE, 0).astype(np.int8)
-_SPECIAL = np.append(_KINDS >= NUM_STANDARD, False)
-_EFFECT = np.array([k in EFFECT_KINDS for k in range(NUM_KINDS + 1)])
-_FIVE_BIT = np.array([1 << FIVE_COLOUR[k] if k in FIVES else 0 for k in range(NUM_KINDS + 1)])
-_COLOUR_BIT = np.array(
-    [0 if k >= NUM_STANDARD else 1 << int(KIND_COLOUR[k]) for k in range(NUM_KINDS + 1)]
-)
-# the flags of each kind in one uint16, read by one lookup per trick card (``_winners``):
-# bits 0-3 its colour (standard cards), 4-7 the colour a 5 makes trump, 8 special, 9 effect
-_SPECIAL_FLAG, _EFFECT_FLAG = 1 << 8, 1 << 9
-_FLAGS = (
-    _COLOUR_BIT | (_FIVE_BIT << 4) | (_SPECIAL * _SPECIAL_FLAG) | (_EFFECT * _EFFECT_FLAG)
-).astype(np.uint16)
-_COLOUR_WEIGHT = 1 << np.arange(4)  # trump colours (red, yellow, blue, green) as bits
 
 
 def decide(
@@ -241,7 +216,7 @@ def _prize(engine: BigWigBatched, lanes: np.ndarray) -> np.ndarray:
     """VP at stake in the trick: a duel's stake and everything under the altar, else the round's
     point card."""
     stake = engine.stake[lanes]
-    duel = _POINT_VP[np.maximum(stake, 0)] + engine.altar[lanes].astype(np.int64) @ _POINT_VP
+    duel = _POINT_VP[np.maximum(stake, 0)] + K.vp(engine.altar[lanes])
     card = _POINT_VP[np.clip(engine.round_card[lanes], 0, NUM_POINT_KINDS - 1)]
     return np.where(stake != NONE, duel, card).astype(np.float64)
 
@@ -249,14 +224,13 @@ def _prize(engine: BigWigBatched, lanes: np.ndarray) -> np.ndarray:
 def _public_size(engine: BigWigBatched, lanes: np.ndarray) -> np.ndarray:
     """The seat's hand size as the table sees it (its well and a face-down commit included)."""
     me = engine.cur[lanes]
-    held = engine.hands[lanes, me].sum(axis=1, dtype=np.int64)
-    return held + engine.well[lanes, me] + (engine.commits[lanes, me] != NONE)
+    return K.hand_sizes(engine.hands[lanes, me], engine.well[lanes, me], engine.commits[lanes, me])
 
 
 def _card_scores(engine, lanes, candidates, picks, uniforms) -> np.ndarray:
     """``(k, 46)``: ``P(win) x prize - cost x keep value`` of each candidate kind (bool
     ``(k, 46)``), ``-inf`` for the others; P(win) over the samples as the scalar's."""
-    wins = win_counts(candidates, picks, uniforms, _trump_bits(engine.trump[lanes]))
+    wins = win_counts(candidates, picks, uniforms, K.trump_bits(engine.trump[lanes]))
     p = wins / picks.shape[1]
     scores = p * _prize(engine, lanes)[:, None] - _COST_KEEP
     return np.where(candidates, scores, -np.inf)
@@ -299,12 +273,8 @@ def _sacrifice(engine, lanes, mask, picks, uniforms) -> np.ndarray:
 
 def _target(engine, lanes, mask, picks, uniforms) -> np.ndarray:
     """Challenge the seat with the most VP (ties: the nearest to the left)."""
-    n = engine.n
-    me = engine.cur[lanes]
-    vp = engine.collected[lanes].astype(np.int64) @ _POINT_VP  # (k, n)
-    seats = (me[:, None] + np.arange(1, n)) % n  # target offsets 1 .. n - 1
-    their = np.take_along_axis(vp, seats, axis=1)
-    legal = mask[:, TARGET_BASE : TARGET_BASE + n - 1]
+    their = K.to_the_left(K.vp(engine.collected[lanes]), engine.cur[lanes])
+    legal = mask[:, TARGET_BASE : TARGET_BASE + engine.n - 1]
     return TARGET_BASE + np.where(legal, their, -1).argmax(axis=1)
 
 
@@ -315,16 +285,11 @@ def _stake(engine, lanes, mask, picks, uniforms) -> np.ndarray:
     return base + np.where(legal, _POINT_VP, -1).argmax(axis=1)
 
 
-def _trump_bits(trump: np.ndarray) -> np.ndarray:
-    """Trump colours ``(..., 4)`` bool as one int per row (bit c: colour c)."""
-    return trump.astype(np.int64) @ _COLOUR_WEIGHT
-
-
 def win_counts(candidates, picks, uniforms, trump_bits) -> np.ndarray:
     """``(k, 46)``: in how many samples each candidate kind (bool ``(k, 46)``) wins the trick
     against the sample's opponents (``picks``, a well where the uniform is below
-    ``WELL_CHANCE``); ``trump_bits`` ``(k,)`` the trick's colours (``_trump_bits``). The tricks
-    are laid out one (lane, candidate) pair a row, positions first (``_winners``)."""
+    ``WELL_CHANCE``); ``trump_bits`` ``(k,)`` the trick's colours (``kernels.trump_bits``). The
+    tricks are laid out one (lane, candidate) pair a row, positions first (``kernels.trick``)."""
     wins = np.zeros(candidates.shape, dtype=np.int64)
     rows, kinds = np.nonzero(candidates)
     if not len(rows):
@@ -334,67 +299,9 @@ def win_counts(candidates, picks, uniforms, trump_bits) -> np.ndarray:
     tricks = np.empty((1 + O, len(rows), S), dtype=np.int8)
     tricks[0] = kinds[:, None]
     tricks[1:] = np.moveaxis(others, 2, 0)[:, rows]
-    won = _first_wins(tricks, trump_bits[rows, None])  # (pairs, S)
+    won = K.first_wins(K.trick(tricks, trump_bits[rows, None])[0])  # (pairs, S)
     wins[rows, kinds] = won.sum(axis=1)
     return wins
-
-
-def trick_winners(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
-    """The winning position of each trick: ``kind`` ``(..., m)`` the cards (``WELL`` for a well
-    card or nobody), ``trump_bits`` ``(...)`` the point card's colours (``_trump_bits``);
-    ``-1`` for no winner. Ruling B11's steps 1-6, as ``trick.trick_winner``."""
-    planes = np.ascontiguousarray(np.moveaxis(np.asarray(kind, dtype=np.int8), -1, 0))
-    return _winners(planes, np.asarray(trump_bits))
-
-
-def _winners(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
-    """``trick_winners`` with the positions on the first axis, ``kind`` ``(m, ...)`` int8."""
-    hits = _hits(kind, trump_bits)
-    return np.where(hits.sum(axis=0, dtype=np.int8) == 1, hits.argmax(axis=0), -1)
-
-
-def _first_wins(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
-    """Whether the first position wins each trick (``_winners(...) == 0``, without the
-    argmax)."""
-    hits = _hits(kind, trump_bits)
-    return hits[0] & (hits.sum(axis=0, dtype=np.int8) == 1)
-
-
-def _hits(kind: np.ndarray, trump_bits: np.ndarray) -> np.ndarray:
-    """``(m, ...)``: the positions holding the best card of each trick (the winner when there
-    is one). ``kind`` ``(m, ...)`` int8, positions first: every step reduces over positions by
-    combining ``m`` contiguous planes, which numpy does far faster than reducing a short last
-    axis; each card's data comes from two table lookups (``_VALUE``, ``_FLAGS``)."""
-    idx = kind.astype(np.intp)
-    card = kind != WELL  # step 1
-    val = _VALUE.take(idx)
-    flags = _FLAGS.take(idx)
-    spec = (flags & _SPECIAL_FLAG) > 0
-    same = np.zeros(kind.shape, dtype=np.int8)  # specials of the same value, itself included
-    for j in range(len(kind)):
-        same += spec[j] & (val[j] == val)
-    active = ((flags & _EFFECT_FLAG) > 0) & (same < 2)  # step 2 (B9)
-    fenrir = active & (kind == FENRIR)  # step 3 (B10)
-    active = np.where(np.logical_or.reduce(fenrir, axis=0), fenrir, active)
-    hm = active & (kind == HUGIN_MUNIN)  # step 4 (B8)
-    others = card & ~hm
-    top = np.where(others, val, np.int8(-1)).max(axis=0)
-    invalid = np.logical_or.reduce(hm, axis=0) & others & (val == top)
-    active &= ~invalid
-    # step 5 (B6, B12): an effective 5's colour alone (two 5s cancel: one at most)
-    five = np.bitwise_or.reduce(np.where(active, flags >> 4, np.uint16(0)), axis=0) & 15
-    colours = np.where(five > 0, five, trump_bits.astype(np.uint16))
-    valid = card & ~invalid
-    lowest = np.logical_or.reduce(active & (kind == DVERGAR), axis=0)
-    trump = valid & (spec | ((flags & colours) > 0))
-    plain = valid & ~trump
-    pool = np.where(
-        lowest,
-        np.where(np.logical_or.reduce(plain, axis=0), plain, trump),
-        np.where(np.logical_or.reduce(trump, axis=0), trump, valid),
-    )  # step 6 (B13, B14)
-    key = np.where(pool, np.where(lowest, -val, val), np.int8(-100))
-    return pool & (key == key.max(axis=0))
 
 
 __all__ = [
