@@ -1,11 +1,9 @@
 """The Go Big heuristic for many games at once: ``decide(engine, lanes, mask, rng)`` answers, for
 every lane of a ``GoBigBatched`` engine, what ``gobig.HeuristicAgent`` answers for that lane's
 current player (``tests/agents/test_heuristic_gobig_batched.py`` checks it on thousands of
-positions, loaded from scalar games into the lanes).
-
-What it reads: only what the seat to act may know, the same as the scalar agent's
-``view(player)``: its own hand, every seat's hand size, displays, banks, the box, the market and
-the deck's size (never the deck's order nor another hand).
+positions, loaded from scalar games into the lanes). It reads only what the seat to act may know
+(the scalar agent's ``view(player)``), and the rules it needs are the engine's kernels
+(``envs/gobig/kernels.py``).
 
 How the scalar agent is matched:
 
@@ -40,15 +38,10 @@ _WORTH = np.array([[v * GROUP_BONUS[c] for c in range(4)] for v in range(1, VALU
 # holds(k, h, copies, total) by [k - 1, h, copies, total]; NaN until first needed
 _HOLDS = np.full((3, TOTAL_CARDS + 1, COPIES + 1, TOTAL_CARDS + 1), np.nan)
 _HOLDS_FLAT = _HOLDS.reshape(-1)  # (a view: filling it fills the table)
+_MIN = np.iinfo(np.int64).min
 
 
-def decide(
-    engine: GoBigBatched,
-    lanes: np.ndarray,
-    mask: np.ndarray,
-    rng: np.random.Generator,
-    ties=None,
-) -> np.ndarray:
+def decide(engine: GoBigBatched, lanes, mask, rng: np.random.Generator, ties=None) -> np.ndarray:
     """The heuristic's action for the current player of each of ``lanes`` (every lane must be at
     a decision); ``mask`` is the engine's legal mask for those lanes, ``(len(lanes), A)``; ties
     among the best plays are broken uniformly with ``rng``, or by ``ties(rows, top)`` where given
@@ -60,26 +53,16 @@ def decide(
     play = np.flatnonzero(phase == PHASE_PLAY)
     if len(play):
         top = best_plays(engine, lanes[play], mask[play])
-        if ties is None:
-            out[play] = _pick(top, rng)
-        else:
-            out[play] = top.argmax(axis=1)
-            tied = np.flatnonzero(top.sum(axis=1) > 1)
-            if len(tied):
-                out[play[tied]] = ties(play[tied], top[tied])
+        out[play] = top.argmax(axis=1)  # the only best play, where there is one
+        tied = np.flatnonzero(top.sum(axis=1) > 1)
+        if len(tied) and ties is not None:
+            out[play[tied]] = ties(play[tied], top[tied])
+        elif len(tied):  # one of the best drawn uniformly
+            keys = np.where(top[tied], rng.random((len(tied), NUM_PLAYS)), -1.0)
+            out[play[tied]] = keys.argmax(axis=1)
     draw = np.flatnonzero(phase == PHASE_DRAW)
     if len(draw):
         out[draw] = _draw(engine, lanes[draw])
-    return out
-
-
-def _pick(top: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One action per row of ``top`` ``(k, 21)``: the only True one, else one drawn uniformly."""
-    out = top.argmax(axis=1)
-    tied = np.flatnonzero(top.sum(axis=1) > 1)
-    if len(tied):
-        keys = np.where(top[tied], rng.random((len(tied), NUM_PLAYS)), -1.0)
-        out[tied] = keys.argmax(axis=1)
     return out
 
 
@@ -100,12 +83,12 @@ def _holds_table(k: np.ndarray, h: np.ndarray, c: np.ndarray, t: np.ndarray) -> 
     flat = (((k - 1) * H + h) * C + c) * T + t  # (np.ravel_multi_index, by broadcasting)
     got = _HOLDS_FLAT[flat]
     new = np.isnan(got)
-    if new.any():
-        for i in np.unique(flat[new]).tolist():
-            kk, hh, cc, tt = np.unravel_index(i, _HOLDS.shape)
-            _HOLDS_FLAT[i] = holds(int(kk) + 1, int(hh), int(cc), int(tt))
-        got = _HOLDS_FLAT[flat]
-    return got
+    if not new.any():
+        return got
+    for i in np.unique(flat[new]).tolist():
+        kk, hh, cc, tt = np.unravel_index(i, _HOLDS.shape)
+        _HOLDS_FLAT[i] = holds(int(kk) + 1, int(hh), int(cc), int(tt))
+    return _HOLDS_FLAT[flat]
 
 
 def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -119,8 +102,7 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     scores = K.scores(engine.banks[lanes])  # (k, n)
     unseen = _unseen(engine, lanes, hand)
     total = unseen.sum(axis=1)
-    seats = np.arange(n)
-    other = seats[None, :] != me[:, None]  # (k, n)
+    other = np.arange(n) != me[:, None]  # (k, n)
     # candidates on axes (k, 3 sizes, 7 values, [n seats]); the displays as int8 (values 0-7,
     # sizes 0-3) for the comparisons over (k, 3, 7, n)
     dv, ds = dval.astype(np.int8)[:, None, None, :], dsize.astype(np.int8)[:, None, None, :]
@@ -131,18 +113,17 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     left, L = hand.sum(axis=1)[:, None, None] - S, lanes[:, None, None]
     ends = K.play_ends(left, engine.top[L], engine.market[L, 0], literal)
     final = scores[:, None, None, :] + np.where(beaten, 0, dv * ds).astype(np.int64)
-    final[rows, :, :, me] = np.iinfo(np.int64).min
+    final[rows, :, :, me] = _MIN
     margin = (scores[rows, me][:, None, None] + V * S) - final.max(axis=3)
     end_score = np.where(margin > 0, 1000.0 + margin, -1000.0 + margin)
 
     # denial: points of the beaten displays, weighted by whose they are
-    lead = np.where(other, scores, np.iinfo(np.int64).min).max(axis=1)
-    base = 1.0 / (n - 1)
-    w = np.minimum(base * np.where(scores == lead[:, None], 2.0, 1.0), 1.0)  # (k, n)
+    lead = np.where(other, scores, _MIN).max(axis=1, keepdims=True)
+    w = np.minimum(1.0 / (n - 1) * np.where(scores == lead, 2.0, 1.0), 1.0)  # (k, n)
+    points = (w * dval * dsize)[:, None, None, :]
     deny = np.zeros((k, 3, VALUES))
-    for s in range(n):
-        term = w[:, s, None, None] * dval[:, s, None, None] * dsize[:, s, None, None]
-        deny = deny + np.where(beaten[..., s], term, 0.0)
+    for s in range(n):  # in seat order, as the scalar sum
+        deny = deny + np.where(beaten[..., s], points[..., s], 0.0)
     # break cost: cards stranded in a smaller group
     stranded = hand[:, None, :] - S
     cost = np.where((stranded > 0) & (stranded < 3), BREAK_COST * V * stranded, 0.0)
@@ -153,54 +134,41 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     below = other[:, None, None, :] & (ds == S8[..., None]) & (dv < V8[..., None])
     shields = np.where(below, dv, 1)  # (k, 3, 7, n)
     first, at = shields.max(axis=3), shields.argmax(axis=3)
-    second = np.where(seats == at[..., None], 1, shields).max(axis=3)  # (without that seat)
+    second = np.where(np.arange(n) == at[..., None], 1, shields).max(axis=3)  # (without that seat)
     opp = (me[:, None] + np.arange(1, n)) % n  # (k, n - 1)
     shield = np.where(at[:, None] == opp[:, :, None, None], second[:, None], first[:, None])
-    h = K.seat_take(engine.hsize, lanes[:, None], opp)  # (k, n - 1)
+    h = K.seat_take(engine.hsize, lanes[:, None], opp)[:, :, None, None]  # (k, n - 1, 1, 1)
     live = total > 0
-    t = np.where(live, total, 1)
-    holds = _holds_table(
-        S[:, :1],
-        h[:, :, None, None],
-        unseen[:, None, None, :],
-        t[:, None, None, None],
-    )  # (k, n - 1, 3 sizes, 7 values the opponent could play)
-    miss = 1.0 - holds  # the scalar's 1.0 - holds(...)
+    t = np.where(live, total, 1)[:, None, None, None]
+    # (k, n - 1, 3 sizes, 7 values the opponent could play): the scalar's 1.0 - holds(...)
+    miss = 1.0 - _holds_table(S[:, :1], h, unseen[:, None, None, :], t)
     can = np.ones((k, n - 1, 3, VALUES))
     for v in range(1, VALUES):  # ascending, as the scalar product
-        use = (shield <= v) & (v < V)
-        can = can * np.where(use, miss[..., v - 1, None], 1.0)
-    factor = np.where(h[:, :, None, None] >= S, 1.0 - AGGRESSION * (1.0 - can), 1.0)
-    surv = np.ones((k, 3, VALUES))
-    for i in range(n - 1):
-        surv = surv * factor[:, i]
-    surv = np.where(live[:, None, None] & (V > 1), surv, 1.0)
-    score = np.where(ends, end_score, (V * S) * surv + deny - cost)
+        can = can * np.where((shield <= v) & (v < V), miss[..., v - 1, None], 1.0)
+    factor = np.where(h >= S, 1.0 - AGGRESSION * (1.0 - can), 1.0)
+    surv = np.where(live[:, None, None] & (V > 1), factor.prod(axis=1), 1.0)  # in turn order
 
     legal = mask[:, :NUM_PLAYS].reshape(k, 3, VALUES)
+    score = np.where(ends, end_score, (V * S) * surv + deny - cost)
     score = np.where(legal, score, -np.inf)
-    best = score.max(axis=(1, 2))
-    return (legal & (score >= (best - 1e-9)[:, None, None])).reshape(k, NUM_PLAYS)
+    best = score.max(axis=(1, 2), keepdims=True)
+    return (legal & (score >= best - 1e-9)).reshape(k, NUM_PLAYS)
 
 
 def _draw(engine: GoBigBatched, lanes: np.ndarray) -> np.ndarray:
     """The market if its cards are worth more than two unseen cards' expected worth."""
-    me = engine.cur[lanes]
-    hand = K.seat_take(engine.hands, lanes, me).astype(np.int64)
-    worth = _WORTH[np.arange(VALUES), np.minimum(hand, 3)]  # (k, 7)
-    rows = np.arange(len(lanes))
-    market = np.zeros(len(lanes))
-    for j in range(engine.market.shape[1]):
-        m = engine.market[lanes, j].astype(np.int64)
-        market = market + np.where(m > 0, worth[rows, np.maximum(m, 1) - 1], 0.0)
+    hand = K.seat_take(engine.hands, lanes, engine.cur[lanes]).astype(np.int64)
+    worth = np.zeros((len(lanes), VALUES + 1))  # by card value; 0: no card, worth 0
+    worth[:, 1:] = _WORTH[K.VALUE_OF - 1, np.minimum(hand, 3)]
+    market = np.take_along_axis(worth, engine.market[lanes].astype(np.int64), axis=1)
     unseen = _unseen(engine, lanes, hand)
     total = unseen.sum(axis=1)
     t = np.where(total > 0, total, 1)
     per_card = np.zeros(len(lanes))
-    for v in range(VALUES):
-        per_card = per_card + unseen[:, v] / t * worth[:, v]
+    for v in range(1, VALUES + 1):  # ascending, as the scalar sum
+        per_card = per_card + unseen[:, v - 1] / t * worth[:, v]
     deck = per_card * np.minimum(2, engine.top[lanes])
-    return np.where((total == 0) | (market > deck), TAKE_MARKET, DRAW_DECK)
+    return np.where((total == 0) | (market[:, 0] + market[:, 1] > deck), TAKE_MARKET, DRAW_DECK)
 
 
 __all__ = ["best_plays", "decide"]

@@ -1,21 +1,21 @@
 """Go Big, batched: B games as struct-of-arrays numpy state, bit-exact with ``rules.py``.
 
 Same options, action ids and observation as ``GoBigGame`` (``rules.py`` is the specification;
-``tests/vector/test_gobig.py`` replays random games in both and compares every step); the rules
-both this engine and the heuristic's twin need are array kernels (``kernels.py``). The state is
-declared once (``state_fields``); ``known`` is X7's cards each seat took from the market and may
-still hold, ``deck`` the scalar deck list (bottom first, ``top`` cards left; a variant's deck is
-shorter), ``dval``/``dsize`` the displays (0: none), ``market`` 0 for an empty slot.
+``tests/vector`` replays random games in both and compares every step); the rules this engine
+shares with the heuristic's twin are array kernels (``kernels.py``). The state is declared once
+(``state_fields``): ``deck`` is the scalar deck list (bottom first, ``top`` cards left),
+``dval``/``dsize`` the displays and ``market`` the slots (0: none), ``known`` ruling X7's cards.
+The observation is written as raw counts and divided by the scalar layout's per-entry divisors,
+as ``GoBigState.observe`` does, so every float is the same.
 
-The observation is written as raw counts and divided by the scalar layout's per-entry divisors
-at the end, exactly as ``GoBigState.observe`` does, so every float is the same.
-
-Chance: the whole game's chance is the shuffle and the start seat, a record
-``{"deck", "top", "hands", "market", "start"}`` of the position right after the deal, drawn
-from the batch generator or copied from scalar states (``record_from_states``).
+Chance: the shuffle and the start seat, a record ``{"deck", "top", "hands", "market", "start"}``
+of the position right after the deal, drawn from the batch generator or copied from scalar
+states (``record_from_states``).
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -60,10 +60,8 @@ class GoBigBatched(BatchedEngine):
         self._state = state_fields(self.total)
         self._state.allocate(self)
         self._deck = np.repeat(np.arange(1, game.values + 1), game.copies).astype(np.int8)
-        self._hand = game.hand_size
         self._literal = game.options["end_rule"] == "literal"
         self._layout, self._div = game.layout, game.obs_div
-        self._seats = np.arange(self.n)
 
     # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
@@ -71,27 +69,16 @@ class GoBigBatched(BatchedEngine):
         deck = self.rng.permuted(np.broadcast_to(self._deck, (k, self.total)), axis=1)
         sp = self.game.options["start_player"]
         start = self.rng.integers(self.n, size=k) if sp is None else np.full(k, sp, np.int64)
-        hands, market, top = K.deal(deck, self.n, self._hand)
-        return {
-            "deck": deck,
-            "top": np.full(k, top),
-            "hands": hands,
-            "market": market,
-            "start": start,
-        }
+        rec = dict(zip(("hands", "market", "top"), K.deal(deck, self.n, self.game.hand_size)))
+        return {**rec, "deck": deck, "start": start}
 
     def record_from_states(self, kind, states):
-        rec = {
-            "deck": np.zeros((len(states), self.total), np.int8),
-            "market": np.zeros((len(states), MARKET_SIZE), np.int8),
-        }
+        # the dealt fields as ``load`` reads them; a new game's player to act is its start seat
+        rec = SimpleNamespace(B=len(states), n=self.n)
+        self._state.allocate(rec)
         for i, s in enumerate(states):
-            rec["deck"][i, : len(s.deck)] = s.deck
-            rec["market"][i, : len(s.market)] = s.market
-        rec["top"] = np.array([len(s.deck) for s in states])
-        rec["hands"] = np.array([s.hands for s in states])
-        rec["start"] = np.array([s.start_player for s in states])
-        return rec
+            self._state.load(rec, i, s)
+        return dict(vars(rec), start=rec.cur)
 
     def start(self, lanes):
         rec = self.draw("start", lanes)
@@ -137,12 +124,8 @@ class GoBigBatched(BatchedEngine):
         known[cells] = np.maximum(known[cells] - size, 0)  # X7: never below zero
         dval, dsize = self.dval[lanes], self.dsize[lanes]
         beat, nearest = K.beaten(dval, dsize, c, v, size)  # ruling G6
-        count = beat.sum(axis=1)
-        hit = count > 0
-        self.box[lanes[hit], nearest[hit] - 1] += count[hit] * size[hit]
-        dval[beat] = 0
-        dsize[beat] = 0
-        self.dval[lanes], self.dsize[lanes] = dval, dsize
+        self.box[lanes, np.minimum(nearest, VALUES) - 1] += beat.sum(axis=1) * size  # 0: none
+        self.dval[lanes], self.dsize[lanes] = np.where(beat, 0, dval), np.where(beat, 0, dsize)
         per_seat(self.dval)[rows], per_seat(self.dsize)[rows] = v, size
         deck, market = self.top[lanes], self.market[lanes, 0]
         over = K.play_ends(hsize[rows], deck, market, self._literal)
@@ -153,34 +136,30 @@ class GoBigBatched(BatchedEngine):
         self._take_market(lanes[go & market & ~deck])
         self._next_turn(lanes[go & ~(deck & market)])
 
-    def _card(self, lanes, at) -> np.ndarray:
-        """The deck's card at index ``at`` of each lane, 0 below the bottom (``at`` < 0)."""
-        return np.where(at >= 0, self.deck[lanes, at], 0)
+    def _top2(self, lanes) -> np.ndarray:
+        """``(k, 2)``: the deck's top two cards in each lane (0 where it runs out), taken."""
+        top = self.top[lanes]
+        at = top[:, None] - 1 - np.arange(2)
+        self.top[lanes] = np.maximum(top - 2, 0)
+        return np.where(at >= 0, self.deck[lanes[:, None], at], 0)
 
-    def _give(self, rows, cards, known: bool = False) -> None:
-        """A card (a value, 0: none) to each seat row (rows distinct), known to all if
+    def _give(self, lanes, cards, known: bool = False) -> None:
+        """Cards ``(k, 2)`` (values, 0: none) to the player to act in each lane, known to all if
         ``known`` (X7)."""
-        has = cards > 0
-        rows = rows[has]
-        cells = K.value_cells(rows, cards[has])
-        self.hands.reshape(-1)[cells] += 1
-        per_seat(self.hsize)[rows] += 1
-        if known:
-            self.known.reshape(-1)[cells] += 1
+        rows = seat_rows(lanes, self.cur[lanes], self.n)
+        per_seat(self.hsize)[rows] += (cards > 0).sum(axis=1)
+        for col in cards.T:  # one at a time: a lane's two cards may be of one value
+            cells = K.value_cells(rows[col > 0], col[col > 0])
+            self.hands.reshape(-1)[cells] += 1
+            if known:
+                self.known.reshape(-1)[cells] += 1
 
     def _draw_deck(self, lanes) -> None:
-        rows, top = seat_rows(lanes, self.cur[lanes], self.n), self.top[lanes]
-        for j in range(2):
-            self._give(rows, self._card(lanes, top - 1 - j))
-        self.top[lanes] = np.maximum(top - 2, 0)
+        self._give(lanes, self._top2(lanes))
 
     def _take_market(self, lanes) -> None:
-        rows, top = seat_rows(lanes, self.cur[lanes], self.n), self.top[lanes]
-        for j in range(MARKET_SIZE):
-            self._give(rows, self.market[lanes, j], known=True)
-        for j in range(MARKET_SIZE):  # refilled at once from the deck
-            self.market[lanes, j] = self._card(lanes, top - 1 - j)
-        self.top[lanes] = np.maximum(top - MARKET_SIZE, 0)
+        self._give(lanes, self.market[lanes], known=True)
+        self.market[lanes] = self._top2(lanes)  # refilled at once from the deck
 
     def _next_turn(self, lanes) -> None:
         """The next seat's turn: its display banked (the game ends only after a play:
@@ -195,12 +174,11 @@ class GoBigBatched(BatchedEngine):
         dval, dsize = per_seat(self.dval), per_seat(self.dsize)
         rows = rows[dval[rows] > 0]
         self.banks.reshape(-1)[K.value_cells(rows, dval[rows])] += dsize[rows]
-        dval[rows] = 0
-        dsize[rows] = 0
+        dval[rows] = dsize[rows] = 0
 
     def _end(self, lanes) -> None:
         """Hands discarded, every display banked (ruling G11)."""
-        self._bank(seat_rows(lanes[:, None], self._seats, self.n).ravel())
+        self._bank(seat_rows(lanes[:, None], np.arange(self.n), self.n).ravel())
         self.cur[lanes] = -1
         self.phase[lanes] = PHASE_OVER
 

@@ -74,10 +74,10 @@ def winners(banks: np.ndarray) -> np.ndarray:
 def deal(deck: np.ndarray, n: int, hand_size: int):
     """The scalar deal (``GoBigState.deal``) of shuffled decks ``(k, total)``, bottom first: seat
     ``p`` takes the ``p``-th ``hand_size`` cards from the top, then the market the next two.
-    Returns the hands ``(k, n, 7)``, the market ``(k, 2)`` and the cards left in the deck."""
+    Returns the hands ``(k, n, 7)``, the market ``(k, 2)`` and the cards left in each deck."""
     k, total = deck.shape
     top = total - n * hand_size
     seat = (total - 1 - np.arange(top, total)) // hand_size
     cells = value_cells(seat_rows(np.arange(k)[:, None], seat, n), deck[:, top:])
     hands = np.bincount(cells.ravel(), minlength=k * n * VALUES).reshape(k, n, VALUES)
-    return hands, deck[:, top - 1 - np.arange(MARKET_SIZE)], top - MARKET_SIZE
+    return hands, deck[:, top - 1 - np.arange(MARKET_SIZE)], np.full(k, top - MARKET_SIZE)

@@ -122,8 +122,8 @@ def test_deal_is_the_scalar_deal(n, options):
         decks.append(deck)
         states.append(GoBigState.deal(game, np.random.default_rng(seed)))
     hands, market, top = K.deal(np.array(decks, dtype=np.int8), n, game.hand_size)
-    for s, d, h, m in zip(states, decks, hands, market):
-        assert (h == s.hands).all() and m.tolist() == s.market and d[:top].tolist() == s.deck
+    for s, d, h, m, t in zip(states, decks, hands, market, top):
+        assert (h == s.hands).all() and m.tolist() == s.market and d[:t].tolist() == s.deck
 
 
 def test_seat_take_and_value_cells_address_lane_seat_cells():
