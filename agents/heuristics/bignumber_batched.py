@@ -9,8 +9,8 @@ selection), the middle, and the public hand sizes.
 How the scalar agent is matched bit for bit:
 
 * The plays. One deck: the legal mask lists every legal play (one action a set). Two decks (a
-  play chosen card by card): the plays that extend the selection are enumerated for all lanes at
-  once, one card position of a suit or rank at a time (a loop over the 9 ranks / 4 suits).
+  play chosen card by card): the plays that extend the selection, ``kernels.plays`` (the
+  engine's two-deck mask reads the same list).
 * Values. ``hand_value`` is ``-size + 0.7 (group - 1) + 0.04 pips (+ 1.5)``, and a play's score
   adds 0.3 and, in danger, 0.5 a card beyond the first: in exact arithmetic every value is a
   whole number of hundredths, so the scalar ``v > best + 1e-9`` (a float rounding error is far
@@ -30,18 +30,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from deckzoo.envs.bignumber.batched import BigNumberBatched
-from deckzoo.envs.bignumber.cards import HAND_SIZE, NUM_TYPES, RANKS, SETS, SUITS
-from deckzoo.envs.bignumber.rules import (
+from deckzoo.envs.bignumber import kernels as K
+from deckzoo.envs.bignumber.actions import (
     ADD_BASE,
     ANSWER,
     FINISH,
-    LEAD,
     PASS,
     PICK,
     PICK_BASE,
     PLAY_BASE,
 )
+from deckzoo.envs.bignumber.batched import BigNumberBatched
+from deckzoo.envs.bignumber.cards import HAND_SIZE, NUM_TYPES, RANKS
 
 from .bignumber import GROUP_WEIGHT, RANK_WEIGHT, TEMPO_BONUS, UNIFORM_BONUS, hand_value
 
@@ -64,33 +64,10 @@ _UNIFORM_KEY = _hundredths(UNIFORM_BONUS)
 _TEMPO_KEY = _hundredths(TEMPO_BONUS)
 _DANGER_KEY = _hundredths(DANGER_WEIGHT)
 
-_TYPES = np.arange(NUM_TYPES)
-_RANK = _TYPES // SUITS + 1  # 1-9
-_SUIT = _TYPES % SUITS
 _PIPS = np.arange(1, RANKS + 1)
-# one-hot suit and rank of a card type; row NUM_TYPES (index -1) is "no card"
-_SUIT_HOT = np.zeros((NUM_TYPES + 1, SUITS), dtype=np.int64)
-_SUIT_HOT[_TYPES, _SUIT] = 1
-_RANK_HOT = np.zeros((NUM_TYPES + 1, RANKS), dtype=np.int64)
-_RANK_HOT[_TYPES, _RANK - 1] = 1
-# the members of each suit (ranks 9 down to 1) and of each rank (suits 3 down to 0), descending
-_SUIT_MEMBERS = np.array([[4 * (r - 1) + s for r in range(RANKS, 0, -1)] for s in range(SUITS)])
-_RANK_MEMBERS = np.array(
-    [[4 * (r - 1) + s for s in range(SUITS - 1, -1, -1)] for r in range(1, 10)]
-)
-_POW10 = 10 ** np.arange(2 * HAND_SIZE + 1, dtype=np.int64)
-_REP10 = (_POW10 - 1) // 9  # 0, 1, 11, 111, ...
 _BASE = NUM_TYPES + 1  # tuple order: a card c is the digit c + 1, a missing card 0
 _POWB = _BASE ** np.arange(2 * HAND_SIZE + 1, dtype=np.int64)
 _REPB = (_POWB - 1) // (_BASE - 1)
-
-
-def _counts_of(tuples) -> np.ndarray:
-    out = np.zeros((len(tuples), NUM_TYPES), dtype=np.int64)
-    for i, t in enumerate(tuples):
-        for c in t:
-            out[i, c] += 1
-    return out
 
 
 def _order_key(cand: np.ndarray) -> np.ndarray:
@@ -103,19 +80,7 @@ def _order_key(cand: np.ndarray) -> np.ndarray:
     return key * _POWB[HAND_SIZE - cand.sum(axis=1)]
 
 
-# one deck: each set's counts (the legal mask lists the plays by set id)
-_SET_COUNTS = _counts_of(SETS)
-_SET_KEY = _order_key(_SET_COUNTS)
-
-
-def _number(cand: np.ndarray) -> np.ndarray:
-    """The value of each play (digits biggest first), from its counts ``(P, 36)``."""
-    rc = cand.reshape(len(cand), RANKS, SUITS).sum(axis=2)
-    v = np.zeros(len(cand), dtype=np.int64)
-    for r in range(RANKS, 0, -1):
-        k = rc[:, r - 1]
-        v = v * _POW10[k] + r * _REP10[k]
-    return v
+_SET_KEY = _order_key(K.SET_COUNTS)  # one deck: the plays are the sets
 
 
 # ---- hand_value ---------------------------------------------------------------------------------
@@ -136,7 +101,7 @@ def _summary(suits, ranks):
 
 
 def _keys(size, pips, group, num_suits, num_ranks):
-    uniform = (size > 1) & ((num_suits == 1) | (num_ranks == 1))
+    uniform = K.one_group(size, num_suits, num_ranks)
     key = -_UNIT * size + _GROUP_KEY * (group - 1) + _RANK_KEY * pips + _UNIFORM_KEY * uniform
     key = np.where(size == 0, _EMPTY_KEY, key)
     value = -size.astype(np.float64) + GROUP_WEIGHT * (group - 1) + RANK_WEIGHT * pips
@@ -145,14 +110,9 @@ def _keys(size, pips, group, num_suits, num_ranks):
     return key, value
 
 
-def _split(counts: np.ndarray):
-    g = counts.reshape(*counts.shape[:-1], RANKS, SUITS)
-    return g.sum(axis=-2), g.sum(axis=-1)
-
-
 def _middle_list(middle: np.ndarray) -> np.ndarray:
     """``(k, 9)``: the distinct card types of each middle, highest first (-1: none)."""
-    listed = np.sort(np.where(middle > 0, _TYPES, -1), axis=1)[:, ::-1]
+    listed = np.sort(np.where(middle > 0, K.TYPES, -1), axis=1)[:, ::-1]
     return listed[:, :HAND_SIZE]
 
 
@@ -163,11 +123,11 @@ def _best_pick(suits, ranks, listed):
     size, pips, group, num_suits, num_ranks = _summary(suits, ranks)
     c = np.maximum(listed, 0)
     # adding card c raises one suit count and one rank count by one
-    in_suit = np.take_along_axis(suits, _SUIT[c], axis=1)
-    in_rank = np.take_along_axis(ranks, _RANK[c] - 1, axis=1)
+    in_suit = np.take_along_axis(suits, K.SUIT[c], axis=1)
+    in_rank = np.take_along_axis(ranks, K.RANK[c] - 1, axis=1)
     key, value = _keys(
         size[:, None] + 1,
-        pips[:, None] + _RANK[c],
+        pips[:, None] + K.RANK[c],
         np.maximum(group[:, None], np.maximum(in_suit, in_rank) + 1),
         num_suits[:, None] + (in_suit == 0),
         num_ranks[:, None] + (in_rank == 0),
@@ -194,15 +154,14 @@ def decide(
     pick = np.flatnonzero(phase == PICK)
     if len(pick):
         out[pick] = _pick(engine, lanes[pick])
-    play = np.flatnonzero((phase == LEAD) | (phase == ANSWER))
+    play = np.flatnonzero(phase <= ANSWER)  # a lead or an answer
     if len(play):
         out[play] = _play(engine, lanes[play], mask, play)
     return out
 
 
 def _pick(engine: BigNumberBatched, lanes: np.ndarray) -> np.ndarray:
-    hand = engine.hands[lanes, engine.cur[lanes]].astype(np.int64)
-    suits, ranks = _split(hand)
+    suits, ranks = K.split(engine.held(lanes).astype(np.int64))
     card, _, _ = _best_pick(suits, ranks, _middle_list(engine.middle[lanes]))
     return PICK_BASE + card
 
@@ -211,7 +170,7 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray, at) -> 
     """``lanes`` at a play (a lead or an answer); ``mask[at]`` are their legal masks."""
     k, n = len(lanes), engine.n
     cur = engine.cur[lanes]
-    hand = engine.hands[lanes, cur].astype(np.int64)
+    hand = engine.held(lanes).astype(np.int64)
     size = hand.sum(axis=1)
     answer = engine.phase[lanes] == ANSWER
     sizes = engine.hsize[lanes]
@@ -219,9 +178,10 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray, at) -> 
     danger = others.min(axis=1) <= 2
     two = engine.two
     if two:
-        sel = engine.pending[lanes].astype(np.int64)
-        ks = engine.psize[lanes]
-        row, cand = _two_deck_plays(engine, lanes, hand, sel, ks, answer)
+        e, sel, ks = engine, engine.pending[lanes].astype(np.int64), engine.psize[lanes]
+        first, last, suit, rank = e.pfirst[lanes], e.plast[lanes], e.psuit[lanes], e.prank[lanes]
+        m, mvalue = e.msize[lanes], e.mvalue[lanes]
+        row, cand = K.plays(hand, sel, m, mvalue, first, last, suit, rank, e.copies)
     else:
         sel, ks = None, np.zeros(k, dtype=np.int64)
         # the legal plays, from the mask (only lanes at a play have set actions in it)
@@ -231,13 +191,13 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray, at) -> 
         local[at] = np.arange(k)
         row, ids = local[flat // mask.shape[1]], flat % mask.shape[1] - PLAY_BASE
         row, ids = row[row >= 0], ids[row >= 0]
-        cand = _SET_COUNTS[ids]
+        cand = K.SET_COUNTS[ids]
     if not len(row):  # answers that nothing in hand beats (a lead always has a play)
         return np.full(k, PASS, dtype=np.int64)
     length = cand.sum(axis=1)
     # every play's score: going out first, else the hand after it (with the best pick-up)
     after = hand[row] - cand
-    suits, ranks = _split(after)
+    suits, ranks = K.split(after)
     key, value = hand_keys(suits, ranks)
     ans = answer[row]
     if ans.any():
@@ -260,104 +220,14 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray, at) -> 
     choice[row[best]] = best
     # passing: an answer with nothing selected, when no play beats keeping the hand
     can_pass = answer & (ks == 0)
-    _, keep_value = hand_keys(*_split(hand))
+    _, keep_value = hand_keys(*K.split(hand))
     c = np.maximum(choice, 0)
     passing = can_pass & (~has | (~out_now[c] & (keep_value >= value[c])))
     if two:
-        extra = cand[c] - sel
-        top = np.where(extra > 0, _TYPES, -1).max(axis=1)
-        act = np.where(length[c] == ks, FINISH, ADD_BASE + top)
+        act = np.where(length[c] == ks, FINISH, ADD_BASE + K.highest(cand[c] - sel))
     else:
         act = PLAY_BASE + ids[c]
     return np.where(passing, PASS, act)
-
-
-def _two_deck_plays(engine, lanes, hand, sel, ks, answer):
-    """Two decks: every legal play (counts) that extends each lane's selection, as ``(row, cand)``:
-    what the scalar ``legal_plays`` lists, filtered to the plays starting with the selection."""
-    plast = engine.plast[lanes]
-    started = ks > 0
-    avail = hand - sel
-    # after a selection only cards at or below its last one may follow (biggest first)
-    avail = np.where(~started[:, None] | (_TYPES[None, :] <= plast[:, None]), avail, 0)
-    rows, cands = [], []
-    lead = np.flatnonzero(~answer)
-    if len(lead):
-        # a lead: a single card, or the whole hand when it is one suit or one rank (N12)
-        h = hand[lead]
-        r, c = np.nonzero(h > 0)
-        single = np.zeros((len(r), NUM_TYPES), dtype=np.int64)
-        single[np.arange(len(r)), c] = 1
-        suits, ranks = _split(h)
-        whole = (h.sum(axis=1) > 1) & (
-            ((suits > 0).sum(axis=1) == 1) | ((ranks > 0).sum(axis=1) == 1)
-        )
-        lr = np.concatenate([lead[r], lead[whole]])
-        lc = np.concatenate([single, h[whole]])
-        # keep those that extend the selection: contain it, and the rest is at or below its end
-        rest = lc - sel[lr]
-        fits = (rest >= 0).all(axis=1) & (
-            (~started[lr]) | (np.where(rest > 0, _TYPES, -1).max(axis=1) <= plast[lr])
-        )
-        rows.append(lr[fits])
-        cands.append(lc[fits])
-    ans = np.flatnonzero(answer)
-    if len(ans):
-        m = engine.msize[lanes[ans]]
-        lo = np.maximum(m - ks[ans], 0)
-        hi = m + 1 - ks[ans]
-        first = engine.pfirst[lanes[ans]]
-        st = started[ans]
-        grid = avail[ans].reshape(len(ans), RANKS, SUITS)
-        for members, same, kind, by_group in (
-            # each suit's counts from rank 9 down, each rank's from suit 3 down
-            (_SUIT_MEMBERS, engine.psuit[lanes[ans]], _SUIT, grid[:, ::-1, :].transpose(0, 2, 1)),
-            (_RANK_MEMBERS, engine.prank[lanes[ans]], _RANK - 1, grid[:, :, ::-1]),
-        ):
-            G = len(members)
-            # the groups that may hold the selection: all, or its own suit / rank
-            ok = ~st[:, None] | (same[:, None] & (kind[first][:, None] == np.arange(G)[None, :]))
-            a, g = np.nonzero(ok)
-            parent, chosen = _sub_multisets(by_group[a, g], lo[a], hi[a], engine.copies)
-            cand = sel[ans[a[parent]]]  # (a copy: fancy indexing)
-            cand[np.arange(len(parent))[:, None], members[g[parent]]] += chosen
-            if members is _RANK_MEMBERS:  # a one-suit play is listed with its suit already
-                held = cand.reshape(len(cand), RANKS, SUITS).sum(axis=1) > 0
-                keep = held.sum(axis=1) > 1
-                parent, cand = parent[keep], cand[keep]
-            lane_row = ans[a[parent]]
-            length = cand.sum(axis=1)
-            mm, mv = engine.msize[lanes[lane_row]], engine.mvalue[lanes[lane_row]]
-            legal = (length == mm + 1) | ((length == mm) & (_number(cand) > mv))
-            rows.append(lane_row[legal])
-            cands.append(cand[legal])
-    if not rows:
-        return np.zeros(0, dtype=np.int64), np.zeros((0, NUM_TYPES), dtype=np.int64)
-    return np.concatenate(rows), np.concatenate(cands)
-
-
-def _sub_multisets(avail: np.ndarray, lo: np.ndarray, hi: np.ndarray, copies: int):
-    """Every sub-multiset of ``lo``..``hi`` cards of each row's ``avail`` ``(R, npos)`` counts:
-    ``(parent row, chosen counts (P, npos))``, built one position at a time."""
-    R, npos = avail.shape
-    rem = np.cumsum(avail[:, ::-1], axis=1)[:, ::-1]
-    rem_after = np.concatenate([rem[:, 1:], np.zeros((R, 1), dtype=rem.dtype)], axis=1)
-    parent = np.flatnonzero(rem[:, 0] >= lo)
-    size = np.zeros(len(parent), dtype=np.int64)
-    chosen = np.zeros((len(parent), 0), dtype=np.int64)
-    for j in range(npos):
-        a, ra = avail[parent, j], rem_after[parent, j]
-        picks, takes = [], []
-        for t in range(copies + 1):
-            keep = np.flatnonzero(
-                (t <= a) & (size + t <= hi[parent]) & (size + t + ra >= lo[parent])
-            )
-            picks.append(keep)
-            takes.append(np.full(len(keep), t, dtype=np.int64))
-        idx, take = np.concatenate(picks), np.concatenate(takes)
-        parent, size = parent[idx], size[idx] + take
-        chosen = np.concatenate([chosen[idx], take[:, None]], axis=1)
-    return parent, chosen
 
 
 __all__ = ["decide", "hand_keys"]

@@ -2,21 +2,14 @@
 
 Same options, action ids and observation as ``BigNumberGame`` (``rules.py`` is the
 specification; ``tests/vector/test_bignumber.py`` replays random games in both and compares
-every step). Per lane: hands, known (B, n, 36) int8 counts; out, middle, pending (B, 36);
-the middle's size, value and owner, passes, phase, cur, deal, deal start, scores.
+every step). The state is declared once (``FIELDS``); the rules the heuristic's batched twin
+shares, the legal plays, what beats what and the scoring, are array kernels (``kernels.py``):
 
-Legal masks without listing plays one lane at a time:
-
-* one deck (one action a set): the sets a hand contains are read from tables indexed by the
-  hand's 9-bit pattern in each suit and 4-bit pattern in each rank (every same-suit or
-  same-rank set of 2+ cards inside that pattern), gathered for all lanes at once as one
-  ragged array and filtered by size and value (N6); singles and the whole-hand lead (N12) are
-  direct;
+* one deck (one action a set): ``kernels.legal_sets``, the sets each hand holds that may be
+  played now, read from tables of its pattern in each suit and rank;
 * two decks (a play chosen card by card, biggest first): card x may be added when some legal
-  play starts with the selection followed by x. For each candidate x that is decided from
-  counts: how many cards of x's suit (or rank) that may still follow x remain, and, for a play
-  of the middle's size, whether the best such completion (the greedy highest ranks) beats the
-  middle's value.
+  play starts with the selection followed by x; ``kernels.plays`` lists the plays that extend
+  the selection, and each adds its top card beyond the selection, or is the selection (finish).
 
 Chance: a deal is ``{"hands": (k, n, 36) int8}`` (plus ``"start"``, deal 1's start seat, for a
 new game), drawn from the batch generator or copied from scalar states.
@@ -24,122 +17,78 @@ new game), drawn from the batch generator or copied from scalar states.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
 from ..core.batched import BatchedEngine, flat_order, float32_table, relative_seats, rotate
-from .cards import HAND_SIZE, NUM_TYPES, RANKS, SETS, SUITS, play_value
-from .rules import (
-    ADD_BASE,
-    ANSWER,
-    FINISH,
-    LEAD,
-    OVER,
-    PASS,
-    PICK,
-    PICK_BASE,
-    PLAY_BASE,
-    BigNumberGame,
+from ..core.batched_state import Field, StateFields, length, none_as, per_seat, seat_rows
+from . import kernels as K
+from .actions import ADD_BASE, ANSWER, FINISH, LEAD, OVER, PASS, PICK, PICK_BASE, PLAY_BASE
+from .cards import HAND_SIZE, NUM_TYPES, counts_of, play_value
+from .encoding import COUNT_PIECES
+from .rules import BigNumberGame
+
+
+def _of(attr, f):
+    """A loader: ``f`` of the scalar state's ``attr``."""
+    return lambda s, n: f(getattr(s, attr))
+
+
+#: the middle set, its size, value and owner, and the passes since it was played
+MIDDLE = StateFields(
+    Field("middle", np.int8, (NUM_TYPES,), scope="round", load=_of("middle", counts_of)),
+    Field("msize", np.int64, (), scope="round", load=length("middle")),
+    Field("mvalue", np.int64, (), scope="round", load=_of("middle", play_value)),
+    Field("owner", np.int64, (), -1, scope="round", load=none_as(-1, "owner")),
+    Field("passes", np.int64, (), scope="round"),
 )
-
-_TYPES = np.arange(NUM_TYPES)
-_RANK = _TYPES // SUITS + 1  # 1-9
-_SUIT = _TYPES % SUITS
-_POW10 = 10 ** np.arange(RANKS + 2, dtype=np.int64)
-# hand (k, 36) @ _PATTERN_BITS -> per suit its 9-bit rank pattern, per rank its 4-bit suit pattern
-_PATTERN_BITS = np.zeros((NUM_TYPES, SUITS + RANKS), dtype=np.float32)
-_PATTERN_BITS[_TYPES, _SUIT] = 1 << (_RANK - 1)
-_PATTERN_BITS[_TYPES, SUITS + _RANK - 1] = 1 << _SUIT
-_PATTERN_BASE = np.concatenate([np.arange(SUITS) * 512, 2048 + np.arange(RANKS) * 16])
-_REPUNIT = np.array(
-    [(10**r - 1) // 9 for r in range(RANKS + 2)], dtype=np.int64
-)  # 0, 1, 11, 111...
-
-
-@lru_cache(maxsize=1)
-def _set_tables():
-    """One-deck set tables: counts, sizes and values of every set, and for each suit (9-bit
-    rank pattern) and rank (4-bit suit pattern) the sets of 2+ cards inside the pattern, as one
-    ragged array (``ids[offsets[key]:offsets[key + 1]]``; key ``s * 512 + p`` or
-    ``2048 + r * 16 + q``), and the set that is the whole pattern (-1: none)."""
-    counts = np.zeros((len(SETS), NUM_TYPES), dtype=np.int8)
-    for i, t in enumerate(SETS):
-        counts[i, list(t)] = 1
-    size = counts.sum(axis=1, dtype=np.int64)
-    value = np.array([play_value(t) for t in SETS], dtype=np.int64)
-    grid = counts.reshape(len(SETS), RANKS, SUITS)
-    suit_bits = (grid << np.arange(RANKS)[None, :, None]).sum(axis=1)  # (sets, 4)
-    rank_bits = (grid << np.arange(SUITS)[None, None, :]).sum(axis=2)  # (sets, 9)
-    groups, whole = [], np.full(4 * 512 + RANKS * 16, -1, dtype=np.int64)
-    for s in range(SUITS):
-        members = np.flatnonzero((size >= 2) & (suit_bits[:, s] == suit_bits.sum(axis=1)))
-        bits = suit_bits[members, s]
-        inside = (bits[None, :] & ~np.arange(512)[:, None]) == 0
-        groups += [members[row] for row in inside]
-        whole[s * 512 + bits] = members
-    for r in range(RANKS):
-        members = np.flatnonzero((size >= 2) & (rank_bits[:, r] == rank_bits.sum(axis=1)))
-        bits = rank_bits[members, r]
-        inside = (bits[None, :] & ~np.arange(16)[:, None]) == 0
-        groups += [members[row] for row in inside]
-        whole[4 * 512 + r * 16 + bits] = members
-    lengths = np.array([len(g) for g in groups], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)])
-    return counts, size, value, np.concatenate(groups), offsets, lengths, whole
+#: the selection being built (two decks), or the set that beat the middle (the pick-up)
+PENDING = StateFields(
+    Field("pending", np.int8, (NUM_TYPES,), scope="round", load=_of("pending", counts_of)),
+    Field("psize", np.int64, (), scope="round", load=length("pending")),
+    Field("pvalue", np.int64, (), scope="round", load=_of("pending", play_value)),
+)
+FIELDS = StateFields(
+    Field("phase", np.int64, (), LEAD, scope="round"),
+    Field("cur", np.int64, (), scope="fixed", load=none_as(-1, "current_player")),
+    Field("hands", np.int8, ("n", NUM_TYPES), scope="fixed"),  # dealt
+    Field("known", np.int8, ("n", NUM_TYPES), scope="round"),
+    Field("hsize", np.int64, ("n",), HAND_SIZE, "round", _of("hands", lambda h: list(map(sum, h)))),
+    Field("out", np.int8, (NUM_TYPES,), scope="round"),
+    *MIDDLE.fields,
+    *PENDING.fields,
+    # the selection's first and last card, all one suit, all one rank (set as it starts)
+    Field("pfirst", np.int64, (), scope="fixed", load=_of("pending", lambda p: p[0] if p else 0)),
+    Field("plast", np.int64, (), scope="fixed", load=_of("pending", lambda p: p[-1] if p else 0)),
+    Field("psuit", bool, (), False, "fixed", _of("pending", lambda p: len({*K.SUIT[[*p]]}) == 1)),
+    Field("prank", bool, (), False, "fixed", _of("pending", lambda p: len({*K.RANK[[*p]]}) == 1)),
+    Field("deal", np.int64),
+    Field("deal_start", np.int64, (), scope="fixed"),
+    Field("points", np.int64, ("n",), load="scores_"),
+)
 
 
 class BigNumberBatched(BatchedEngine):
     game_cls = BigNumberGame
     # The small variants (N16) change the deck, the hand and the one-deck play table, which the
-    # pattern tables below are built for once; they play on scalar lanes instead.
+    # kernels' pattern tables are built for once; they play on scalar lanes instead.
     UNSUPPORTED: ClassVar[dict[str, str]] = {
         "ranks": "a variant's deck of fewer ranks (N16) plays on the scalar engine",
-        "hand_size": "a variant's smaller hands (N16) play on the scalar engine",
+        "hand_size": "a variant's smaller hands (N16) plays on the scalar engine",
     }
 
     def __init__(self, game: BigNumberGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)
-        B, n = self.B, self.n
-        i64 = np.int64
-        self.phase = np.zeros(B, dtype=i64)
-        self.hands = np.zeros((B, n, NUM_TYPES), dtype=np.int8)
-        self.known = np.zeros((B, n, NUM_TYPES), dtype=np.int8)
-        self.hsize = np.zeros((B, n), dtype=i64)  # cards in each hand
-        self.out = np.zeros((B, NUM_TYPES), dtype=np.int8)
-        self.middle = np.zeros((B, NUM_TYPES), dtype=np.int8)
-        self.msize = np.zeros(B, dtype=i64)
-        self.mvalue = np.zeros(B, dtype=i64)
-        self.owner = np.full(B, -1, dtype=i64)
-        self.passes = np.zeros(B, dtype=i64)
-        # the selection being built (two decks), or the set that beat the middle (pick-up)
-        self.pending = np.zeros((B, NUM_TYPES), dtype=np.int8)
-        self.psize = np.zeros(B, dtype=i64)
-        self.pvalue = np.zeros(B, dtype=i64)
-        self.pfirst = np.zeros(B, dtype=i64)
-        self.plast = np.zeros(B, dtype=i64)
-        self.psuit = np.zeros(B, dtype=bool)  # the selection is all one suit
-        self.prank = np.zeros(B, dtype=bool)  # ... all one rank
-        self.deal = np.zeros(B, dtype=i64)
-        self.deal_start = np.zeros(B, dtype=i64)
-        self.points = np.zeros((B, n), dtype=i64)
+        FIELDS.allocate(self)
         self.two = game.two_decks
         self.copies = game.copies
-        self._o = dict(game.offsets)
-        self._seats = np.arange(n)
-        self._deck = np.repeat(_TYPES, self.copies)
+        self._deck = np.repeat(K.TYPES, self.copies)
         self._size_tab = float32_table([s / HAND_SIZE for s in range(NUM_TYPES * 2 + 1)])
-        if not self.two:
-            (
-                self._set_counts,
-                self._set_size,
-                self._set_value,
-                self._ids,
-                self._offsets,
-                self._lengths,
-                self._whole,
-            ) = _set_tables()
+
+    def held(self, lanes: np.ndarray) -> np.ndarray:
+        """``(k, 36)`` int8: the hand of the player to act in each of ``lanes``."""
+        return per_seat(self.hands).take(seat_rows(lanes, self.cur[lanes], self.n), axis=0)
 
     # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
@@ -166,177 +115,38 @@ class BigNumberBatched(BatchedEngine):
 
     def start(self, lanes):
         rec = self.draw("start", lanes)
-        self.points[lanes] = 0
-        self.deal[lanes] = 0
+        FIELDS.reset(self, lanes)
         self.deal_start[lanes] = rec["start"]
-        self._new_deal(lanes, rec)
+        self._deal(lanes, rec)
 
-    def _new_deal(self, lanes, rec) -> None:
+    def _deal(self, lanes, rec) -> None:
+        """A new deal (the round's fields already reset): the hands, the start seat leads."""
         self.hands[lanes] = rec["hands"]
-        self.hsize[lanes] = HAND_SIZE
-        self.known[lanes] = 0
-        self.out[lanes] = 0
-        self._clear_middle(lanes)
-        self._clear_pending(lanes)
-        self.phase[lanes] = LEAD
         self.cur[lanes] = self.deal_start[lanes]
-
-    def _clear_middle(self, lanes) -> None:
-        self.middle[lanes] = 0
-        self.msize[lanes] = 0
-        self.mvalue[lanes] = 0
-        self.owner[lanes] = -1
-        self.passes[lanes] = 0
-
-    def _clear_pending(self, lanes) -> None:
-        self.pending[lanes] = 0
-        self.psize[lanes] = 0
-        self.pvalue[lanes] = 0
 
     # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
-        B = self.B
-        mask = np.zeros((B, self.num_actions), dtype=bool)
-        phase = self.phase
-        pick = np.flatnonzero(phase == PICK)
-        if len(pick):
-            mask[pick, PICK_BASE : PICK_BASE + NUM_TYPES] = self.middle[pick] > 0
-        deciding = np.flatnonzero(phase <= ANSWER)
+        mask = np.zeros((self.B, self.num_actions), dtype=bool)
+        pick = np.flatnonzero(self.phase == PICK)
+        mask[pick, PICK_BASE : PICK_BASE + NUM_TYPES] = self.middle[pick] > 0
+        lanes = np.flatnonzero(self.phase <= ANSWER)
+        hand, m, value = self.held(lanes), self.msize[lanes], self.mvalue[lanes]
         if self.two:
-            self._mask_two_decks(mask, deciding)
+            sel, first, last = self.pending[lanes], self.pfirst[lanes], self.plast[lanes]
+            suit, rank = self.psuit[lanes], self.prank[lanes]
+            row, cand = K.plays(hand, sel, m, value, first, last, suit, rank, self.copies)
+            top = K.highest(cand - sel[row])  # -1: the selection itself
+            mask[lanes[row], np.where(top >= 0, ADD_BASE + top, FINISH)] = True
         else:
-            self._mask_one_deck(mask, deciding)
+            singles, row, ids = K.legal_sets(hand, m, value)
+            mask[lanes, PLAY_BASE : PLAY_BASE + NUM_TYPES] = singles
+            mask[lanes[row], PLAY_BASE + ids] = True
+        mask[lanes[(m > 0) & (self.psize[lanes] == 0)], PASS] = True  # an answer not started
         return mask
-
-    def _mask_one_deck(self, mask, lanes) -> None:
-        hand = self.hands[lanes, self.cur[lanes]]
-        lead = self.phase[lanes] == LEAD
-        m, value = self.msize[lanes], self.mvalue[lanes]
-        # singles: any held card when leading, a higher one when answering a single
-        higher = (m == 1)[:, None] & (_RANK[None, :] > value[:, None])
-        mask[lanes, PLAY_BASE : PLAY_BASE + NUM_TYPES] = (hand > 0) & (lead[:, None] | higher)
-        # the hand's rank pattern in each suit and suit pattern in each rank, as table keys
-        # (one small float matrix product: exact, and far cheaper than shifts and sums)
-        keys = (hand.astype(np.float32) @ _PATTERN_BITS).astype(np.int64) + _PATTERN_BASE
-        # N12: leading the whole hand when it is one suit or one rank (2+ cards)
-        sizes = hand.sum(axis=1, dtype=np.int64)
-        uniform = lead & (sizes >= 2)
-        if uniform.any():
-            # at most one pattern of a one-suit or one-rank hand is a set: the whole hand
-            whole = self._whole[keys[uniform]].max(axis=1)
-            rows = np.flatnonzero(uniform)
-            has = (whole >= 0) & (self._set_size[whole] == sizes[rows])
-            mask[lanes[rows[has]], PLAY_BASE + whole[has]] = True
-        ans = np.flatnonzero(~lead)
-        if not len(ans):
-            return
-        mask[lanes[ans], PASS] = True
-        keys = keys[ans].ravel()
-        lengths = self._lengths[keys]
-        total = int(lengths.sum())
-        if not total:
-            return
-        row = np.repeat(np.arange(len(keys)) // (SUITS + RANKS), lengths)
-        first = np.repeat(self._offsets[keys] - (np.cumsum(lengths) - lengths), lengths)
-        ids = self._ids[first + np.arange(total)]
-        lane = ans[row]
-        sz, mm = self._set_size[ids], m[lane]
-        ok = (sz == mm + 1) | ((sz == mm) & (self._set_value[ids] > value[lane]))
-        mask[lanes[lane[ok]], PLAY_BASE + ids[ok]] = True
-
-    def _mask_two_decks(self, mask, lanes) -> None:
-        k = len(lanes)
-        if not k:
-            return
-        hand = self.hands[lanes, self.cur[lanes]].astype(np.int64)
-        sel = self.pending[lanes].astype(np.int64)
-        avail = hand - sel
-        ks = self.psize[lanes]
-        started = ks > 0
-        phase = self.phase[lanes]
-        lead = phase == LEAD
-        # candidate x: biggest first (x <= the last card chosen), still in hand, still a set
-        x_ok = avail > 0
-        x_ok &= ~started[:, None] | (_TYPES[None, :] <= self.plast[lanes][:, None])
-        first = self.pfirst[lanes]
-        suit_mode = ~started[:, None] | (
-            self.psuit[lanes][:, None] & (_SUIT[None, :] == _SUIT[first][:, None])
-        )
-        rank_mode = ~started[:, None] | (
-            self.prank[lanes][:, None] & (_RANK[None, :] == _RANK[first][:, None])
-        )
-        legal = np.zeros((k, NUM_TYPES), dtype=bool)
-        finish = np.zeros(k, dtype=bool)
-        # leading: a single, or the whole hand when it is one suit or one rank (N12)
-        lead_rows = np.flatnonzero(lead)
-        if len(lead_rows):
-            h = hand[lead_rows]
-            held = h > 0
-            one_suit = held.reshape(-1, RANKS, SUITS).any(axis=1).sum(axis=1) == 1
-            one_rank = held.reshape(-1, RANKS, SUITS).any(axis=2).sum(axis=1) == 1
-            uniform = (one_suit | one_rank) & (h.sum(axis=1) > 1)
-            a = avail[lead_rows]
-            top = np.where(a > 0, _TYPES, -1).max(axis=1)  # the next card of the whole hand
-            kl = ks[lead_rows]
-            follows = uniform & (kl > 0) & (top >= 0) & (top <= self.plast[lanes[lead_rows]])
-            legal[lead_rows] = np.where(
-                (kl == 0)[:, None],
-                x_ok[lead_rows],
-                follows[:, None] & (_TYPES[None, :] == top[:, None]),
-            )
-            finish[lead_rows] = (kl == 1) | (uniform & (kl > 1) & (a.sum(axis=1) == 0))
-        ans_rows = np.flatnonzero(~lead)
-        if len(ans_rows):
-            r = ans_rows
-            legal[r], finish[r] = self._answers(
-                avail[r],
-                ks[r],
-                self.pvalue[lanes[r]],
-                x_ok[r],
-                suit_mode[r],
-                rank_mode[r],
-                self.msize[lanes[r]],
-                self.mvalue[lanes[r]],
-            )
-            mask[lanes[r[ks[r] == 0]], PASS] = True
-        mask[lanes, ADD_BASE : ADD_BASE + NUM_TYPES] = legal
-        mask[lanes, FINISH] = finish & started
-
-    @staticmethod
-    def _answers(avail, ks, pvalue, x_ok, suit_mode, rank_mode, m, value):
-        """Two decks, answering a middle of ``m`` cards worth ``value`` (N6): which next cards
-        start a legal play from the selection, and whether the selection itself is one."""
-        k = len(ks)
-        j = ks + 1  # the selection's length with x added
-        grid = avail.reshape(k, RANKS, SUITS)
-        # the cards that may follow x: same suit and lower rank, or same rank and lower suit,
-        # plus x's second copy
-        below_in_suit = np.cumsum(grid, axis=1) - grid  # per (rank, suit): lower ranks of that suit
-        below_in_rank = np.cumsum(grid, axis=2) - grid  # lower suits of that rank
-        again = avail - 1
-        pool_suit = below_in_suit.reshape(k, NUM_TYPES) + again
-        pool_rank = below_in_rank.reshape(k, NUM_TYPES) + again
-        longer = (m + 1 - j)[:, None]  # cards still needed for a play of m + 1
-        ok_longer = (longer >= 0) & (
-            (suit_mode & (pool_suit >= longer)) | (rank_mode & (pool_rank >= longer))
-        )
-        need = (m - j)[:, None]  # ... for a play of m cards, which must beat the middle's value
-        head = pvalue[:, None] * 10 + _RANK[None, :]
-        need_c = np.clip(need, 0, RANKS)
-        scale = _POW10[need_c]
-        by_rank = head * scale + _RANK[None, :] * _REPUNIT[need_c]
-        ok_rank = rank_mode & (pool_rank >= need) & (by_rank > value[:, None])
-        best = _greedy_tails(grid, need_c)
-        ok_suit = suit_mode & (pool_suit >= need) & (head * scale + best > value[:, None])
-        ok_same = (need >= 0) & (ok_rank | ok_suit)
-        legal = x_ok & (ok_longer | ok_same)
-        finish = (ks == m + 1) | ((ks == m) & (pvalue > value))
-        return legal, finish
 
     # ---- moves -----------------------------------------------------------------------------------
     def apply(self, lanes, actions):
-        phase = self.phase[lanes]
-        pick = phase == PICK
+        pick = self.phase[lanes] == PICK
         if pick.any():
             self._pick(lanes[pick], actions[pick] - PICK_BASE)
         passing = ~pick & (actions == PASS)
@@ -346,54 +156,45 @@ class BigNumberBatched(BatchedEngine):
         lanes, actions = lanes[rest], actions[rest]
         if not self.two:
             ids = actions - PLAY_BASE
-            self._play(
-                lanes, self._set_counts.take(ids, axis=0), self._set_size[ids], self._set_value[ids]
-            )
+            self._play(lanes, K.SET_COUNTS.take(ids, axis=0), K.SET_SIZE[ids], K.SET_VALUE[ids])
             return
         add = actions < FINISH
         self._add(lanes[add], actions[add] - ADD_BASE)
         done = lanes[~add]
-        self._play(
-            done, self.pending[done].copy(), self.psize[done].copy(), self.pvalue[done].copy()
-        )
+        self._play(done, self.pending[done], self.psize[done], self.pvalue[done])
 
     def _add(self, lanes, card) -> None:
         fresh = self.psize[lanes] == 0
         self.pfirst[lanes[fresh]] = card[fresh]
-        self.psuit[lanes[fresh]] = True
-        self.prank[lanes[fresh]] = True
         first = self.pfirst[lanes]
-        self.psuit[lanes] &= _SUIT[card] == _SUIT[first]
-        self.prank[lanes] &= _RANK[card] == _RANK[first]
+        self.psuit[lanes] = (fresh | self.psuit[lanes]) & (K.SUIT[card] == K.SUIT[first])
+        self.prank[lanes] = (fresh | self.prank[lanes]) & (K.RANK[card] == K.RANK[first])
         self.pending[lanes, card] += 1
         self.psize[lanes] += 1
-        self.pvalue[lanes] = self.pvalue[lanes] * 10 + _RANK[card]
+        self.pvalue[lanes] = self.pvalue[lanes] * 10 + K.RANK[card]
         self.plast[lanes] = card
 
     def _play(self, lanes, cards, size, value) -> None:
+        """``lanes``' players play ``cards`` (counts, fresh arrays) of ``size`` worth ``value``."""
         if not len(lanes):
             return
-        self._clear_pending(lanes)
+        PENDING.reset(self, lanes)
         c = self.cur[lanes]
-        hand = self.hands[lanes, c] - cards
-        self.hands[lanes, c] = hand
-        self.hsize[lanes, c] -= size
+        rows = seat_rows(lanes, c, self.n)
+        hands, known, hsize = per_seat(self.hands), per_seat(self.known), per_seat(self.hsize)
+        hands[rows] = hands.take(rows, axis=0) - cards
+        hsize[rows] -= size
         # a played copy lowers the known count by the copies played, never below zero (N-D1)
-        self.known[lanes, c] = np.maximum(self.known[lanes, c] - cards, 0)
-        out = self.hsize[lanes, c] == 0  # N9 / N12: the deal ends at once, no pick-up
+        known[rows] = np.maximum(known.take(rows, axis=0) - cards, 0)
+        out = hsize[rows] == 0  # N9 / N12: the deal ends at once, no pick-up
         if out.any():
             gone = lanes[out]
             self.out[gone] += self.middle[gone] + cards[out]
-            self._clear_middle(gone)
+            MIDDLE.reset(self, gone)
             self._end_deal(gone, c[out])
         lead = ~out & (self.phase[lanes] == LEAD)
         if lead.any():
-            led = lanes[lead]
-            self.middle[led] = cards[lead]
-            self.msize[led], self.mvalue[led], self.owner[led] = size[lead], value[lead], c[lead]
-            self.passes[led] = 0
-            self.phase[led] = ANSWER
-            self.cur[led] = (c[lead] + 1) % self.n
+            self._to_middle(lanes[lead], cards[lead], size[lead], value[lead], c[lead])
         beat = ~out & ~lead
         if beat.any():
             won = lanes[beat]
@@ -406,18 +207,20 @@ class BigNumberBatched(BatchedEngine):
 
     def _pick(self, lanes, card) -> None:
         c = self.cur[lanes]
-        self.hands[lanes, c, card] += 1
-        self.hsize[lanes, c] += 1
-        self.known[lanes, c, card] += 1
+        rows = seat_rows(lanes, c, self.n)
+        per_seat(self.hands)[rows, card] += 1
+        per_seat(self.hsize)[rows] += 1
+        per_seat(self.known)[rows, card] += 1
         self.middle[lanes, card] -= 1
         self.out[lanes] += self.middle[lanes]  # N8: the rest goes out of play
-        self.middle[lanes] = self.pending[lanes]
-        self.msize[lanes], self.mvalue[lanes] = self.psize[lanes], self.pvalue[lanes]
-        self.owner[lanes] = c
-        self.passes[lanes] = 0
-        self._clear_pending(lanes)
-        self.phase[lanes] = ANSWER
-        self.cur[lanes] = (c + 1) % self.n
+        self._to_middle(lanes, self.pending[lanes], self.psize[lanes], self.pvalue[lanes], c)
+        PENDING.reset(self, lanes)
+
+    def _to_middle(self, lanes, cards, size, value, owner) -> None:
+        """``owner``'s set becomes the middle; the next seat answers it."""
+        self.middle[lanes], self.msize[lanes], self.mvalue[lanes] = cards, size, value
+        self.owner[lanes], self.passes[lanes], self.phase[lanes] = owner, 0, ANSWER
+        self.cur[lanes] = (owner + 1) % self.n
 
     def _pass(self, lanes) -> None:
         passes = self.passes[lanes] + 1
@@ -426,21 +229,15 @@ class BigNumberBatched(BatchedEngine):
         ended = lanes[end]
         self.out[ended] += self.middle[ended]
         self.cur[ended] = self.owner[ended]
-        self._clear_middle(ended)
+        MIDDLE.reset(self, ended)
         self.phase[ended] = LEAD
         going = lanes[~end]
         self.cur[going] = (self.cur[going] + 1) % self.n
 
     def _end_deal(self, lanes, finisher) -> None:
-        pen = self.hsize[lanes]
-        pen[np.arange(len(lanes)), finisher] = 0
-        self.points[lanes] += pen
+        self.points[lanes] += K.penalties(self.hsize[lanes], finisher)
         g = self.game
-        over = (
-            np.ones(len(lanes), dtype=bool)
-            if g.single_deal
-            else self.points[lanes].max(axis=1) >= g.target
-        )
+        over = g.single_deal | (self.points[lanes].max(axis=1) >= g.target)  # N13
         end = lanes[over]
         self.phase[end] = OVER
         self.cur[end] = -1
@@ -448,7 +245,9 @@ class BigNumberBatched(BatchedEngine):
         if len(more):
             self.deal[more] += 1
             self.deal_start[more] = (self.deal_start[more] + 1) % self.n  # N4
-            self._new_deal(more, self.draw("deal", more))
+            rec = self.draw("deal", more)
+            FIELDS.reset(self, more, "round")
+            self._deal(more, rec)
 
     # ---- results ---------------------------------------------------------------------------------
     def scores(self, lanes=None):
@@ -460,103 +259,46 @@ class BigNumberBatched(BatchedEngine):
 
     # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
-        n, o, D, g = self.n, self._o, self.obs_dim, self.game
+        n, g = self.n, self.game
         pick = Ellipsis if lanes is None else lanes
         if lanes is None:
             lanes = self.all
-        k = len(seats)
         flat = flat_order(relative_seats(seats, n))
-        cur, phase = self.cur[pick], self.phase[pick]
-        buf = np.zeros((k, D), dtype=np.float32)
-        a = o["hand"]
-        buf[:, a : a + NUM_TYPES] = self.hands[lanes, seats]
-        pending = self.pending[pick]
+        cur, phase, pending = self.cur[pick], self.phase[pick], self.pending[pick]
+        buf, v = g.layout.batch(len(seats))
+        v["hand"][:] = per_seat(self.hands).take(seat_rows(lanes, seats, n), axis=0)
         if self.two:
             building = (phase <= ANSWER) & (seats == cur)
-            a = o["selection"]
-            buf[:, a : a + NUM_TYPES] = np.where(building[:, None], pending, 0)
-        a = o["played"]
-        buf[:, a : a + NUM_TYPES] = np.where((phase == PICK)[:, None], pending, 0)
-        a = o["middle"]
-        buf[:, a : a + NUM_TYPES] = self.middle[pick]
-        a = o["out_of_play"]
-        buf[:, a : a + NUM_TYPES] = self.out[pick]
-        a = o["known"]
-        buf[:, a : a + n * NUM_TYPES] = rotate(self.known[pick], flat).reshape(k, n * NUM_TYPES)
-        if self.copies > 1:
-            buf[:, : g.count_size] *= 1.0 / self.copies
-        owner, msize = self.owner[pick], self.msize[pick]
-        has_middle = msize > 0
-        hot = np.zeros((k, 5 + n - 1), dtype=np.int64)  # 0 = the first hand entry, rewritten below
-        hot[:, 0] = np.where(has_middle, o["middle_size"] + msize - 1, 0)
-        hot[:, 1] = np.where(has_middle, o["middle_owner"] + (owner - seats) % n, 0)
-        live = cur >= 0
-        hot[:, 2] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
-        hot[:, 3] = np.where(live, o["phase"] + phase, 0)
-        hot[:, 4] = o["deal_start"] + (self.deal_start[pick] - seats) % n
+            v["selection"][:] = np.where(building[:, None], pending, 0)
+        v["played"][:] = np.where((phase == PICK)[:, None], pending, 0)
+        v["middle"][:] = self.middle[pick]
+        v["out_of_play"][:] = self.out[pick]
+        v["known"][:] = rotate(self.known[pick], flat)
+        if self.copies > 1:  # two decks
+            for name in COUNT_PIECES:
+                v[name] *= 1.0 / self.copies
+        v["hand_sizes"][:] = self._size_tab[rotate(self.hsize[pick], flat)]
+        v["scores"][:] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)
+        v["deal"][:, 0] = np.minimum(self.deal[pick] / max(g.max_deals - 1, 1), 1.0)
+        owner, msize, live = self.owner[pick], self.msize[pick], cur >= 0
         step = np.arange(1, n)
-        passed = (owner >= 0)[:, None] & (step[None, :] <= self.passes[pick][:, None])
-        hot[:, 5:] = np.where(passed, o["passed"] + (owner[:, None] + step - seats[:, None]) % n, 0)
-        hot += (np.arange(k) * D)[:, None]
-        hand0 = buf[:, o["hand"]].copy()
-        buf.reshape(-1)[hot.ravel()] = 1.0
-        buf[:, o["hand"]] = hand0
-        a = o["hand_sizes"]
-        buf[:, a : a + n] = self._size_tab[rotate(self.hsize[pick], flat)]
-        a = o["scores"]
-        buf[:, a : a + n] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)
-        buf[:, o["deal"]] = np.minimum(self.deal[pick] / max(g.max_deals - 1, 1), 1.0)
+        K.set_ones(
+            buf,
+            g.layout,
+            ("middle_size", msize - 1, msize > 0),
+            ("middle_owner", (owner - seats) % n, msize > 0),
+            ("current_player", (cur - seats) % n, live),
+            ("phase", phase, live),
+            ("deal_start", (self.deal_start[pick] - seats) % n, ...),
+            (
+                "passed",
+                (owner[:, None] + step - seats[:, None]) % n,
+                (owner >= 0)[:, None] & (step[None, :] <= self.passes[pick][:, None]),
+            ),
+        )
         return buf
 
     # ---- scalar states in ------------------------------------------------------------------------
     def load(self, lanes, states):
         for lane, s in zip(lanes.tolist(), states):
-            self.phase[lane] = s.phase
-            self.cur[lane] = -1 if s.current_player is None else s.current_player
-            self.hands[lane], self.known[lane], self.out[lane] = s.hands, s.known, s.out
-            self.hsize[lane] = [sum(h) for h in s.hands]
-            self.middle[lane] = np.bincount(
-                np.asarray(s.middle, dtype=np.int64), minlength=NUM_TYPES
-            )
-            self.msize[lane] = len(s.middle)
-            self.mvalue[lane] = play_value(s.middle) if s.middle else 0
-            self.owner[lane] = -1 if s.owner is None else s.owner
-            self.passes[lane] = s.passes
-            p = tuple(s.pending)
-            self.pending[lane] = np.bincount(np.asarray(p, dtype=np.int64), minlength=NUM_TYPES)
-            self.psize[lane], self.pvalue[lane] = len(p), play_value(p) if p else 0
-            if p:
-                self.pfirst[lane], self.plast[lane] = p[0], p[-1]
-                self.psuit[lane] = len({c % SUITS for c in p}) == 1
-                self.prank[lane] = len({c // SUITS for c in p}) == 1
-            self.deal[lane], self.deal_start[lane] = s.deal, s.deal_start
-            self.points[lane] = s.scores_
-
-
-def _greedy_tails(grid: np.ndarray, need: np.ndarray) -> np.ndarray:
-    """``(k, 36)``: for each candidate card x, the value of the ``need`` highest ranks (with
-    repeats) of x's suit that may follow x (lower ranks of the suit, and x's second copy).
-
-    ``grid`` is ``(k, 9, 4)`` available counts (rank, suit); ``need`` ``(k, 36)`` in 0..9.
-    """
-    k = len(grid)
-    # per suit, the available ranks listed highest first (0 past the end)
-    desc = grid[:, ::-1, :].transpose(0, 2, 1)  # (k, suit, rank 9..1)
-    upto = np.cumsum(desc, axis=2)  # cards at or above each rank, from the top
-    pos = np.arange(RANKS + 1)
-    listed = RANKS - (upto[:, :, :, None] <= pos[None, None, None, :]).sum(axis=2)  # (k, suit, pos)
-    listed = np.where(listed >= 1, listed, 0)
-    # x = (rank r, suit s): its tail starts after the cards above r and one copy of x
-    above = (
-        (upto - desc)[:, :, ::-1].transpose(0, 2, 1).reshape(k, NUM_TYPES)
-    )  # cards of x's suit above x
-    start = above + 1
-    lists = listed[:, _SUIT, :]  # (k, 36, pos)
-    idx = np.minimum(start[:, :, None] + np.arange(RANKS)[None, None, :], RANKS)
-    digits = np.take_along_axis(lists, idx, axis=2)  # (k, 36, 9)
-    weights = np.where(
-        np.arange(RANKS)[None, :] < np.arange(RANKS + 1)[:, None],
-        _POW10[np.clip(np.arange(RANKS + 1)[:, None] - 1 - np.arange(RANKS)[None, :], 0, None)],
-        0,
-    )
-    return (digits * weights[need]).sum(axis=2)
+            FIELDS.load(self, lane, s)

@@ -2,8 +2,7 @@
 their encoders (``observe``, ``global_state``).
 
 Seats are relative (index 0 is the observer, then clockwise); counts are divided by the copies of
-each card type (1 or 2). The count pieces (hand .. known) come first and are contiguous, so
-``observe`` fills them with one assignment and scales them at once. ``rules.py``'s
+each card type (1 or 2). The encoders write every piece by its name. ``rules.py``'s
 ``BigNumberState`` methods of the same names call these.
 """
 
@@ -20,6 +19,10 @@ from .cards import HAND_SIZE, NUM_TYPES, counts_of, expand, play_value
 
 if TYPE_CHECKING:
     from .rules import BigNumberState
+
+
+#: the pieces that hold card counts, divided by the copies of each type (2: two decks)
+COUNT_PIECES = ("hand", "selection", "played", "middle", "out_of_play", "known")
 
 
 def make_layout(n: int, two_decks: bool) -> Layout:
@@ -82,39 +85,35 @@ def view(st: BigNumberState, player: int) -> dict:
 
 
 def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
-    """Encode ``view(player)`` into the layout (it runs every step: the count pieces in one go)."""
+    """Encode ``view(player)`` into the layout."""
     g = st.game
     n = g.num_players
-    o = g.offsets
-    buf = np.zeros(g.layout.size, dtype=np.float32)
+    buf, v = g.layout.new()
     order = [(player + i) % n for i in range(n)]
-    empty = [0] * NUM_TYPES
-    counts = list(st.hands[player])
-    if g.two_decks:
-        building = st.phase in (LEAD, ANSWER) and player == st.current_player
-        counts += counts_of(st.pending) if building and st.pending else empty
-    counts += counts_of(st.pending) if st.phase == PICK else empty
-    counts += counts_of(st.middle) if st.middle else empty
-    counts += st.out
-    for q in order:
-        counts += st.known[q]
-    buf[: g.count_size] = counts
-    if g.copies > 1:
-        buf[: g.count_size] *= 1.0 / g.copies
+    v["hand"] = st.hands[player]
+    if st.phase in (LEAD, ANSWER):
+        if g.two_decks and st.pending and player == st.current_player:
+            v["selection"] = counts_of(st.pending)
+    elif st.phase == PICK:
+        v["played"] = counts_of(st.pending)
     if st.middle:
-        buf[o["middle_size"] + len(st.middle) - 1] = 1.0
-        buf[o["middle_owner"] + (st.owner - player) % n] = 1.0
-    a = o["hand_sizes"]
-    buf[a : a + n] = [sum(st.hands[q]) / g.hand_size for q in order]
-    a = o["scores"]
-    buf[a : a + n] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
+        v["middle"] = counts_of(st.middle)
+        v["middle_size"][len(st.middle) - 1] = 1.0
+        v["middle_owner"][(st.owner - player) % n] = 1.0
+    v["out_of_play"] = st.out
+    v["known"] = [st.known[q] for q in order]
+    if g.copies > 1:  # two decks
+        for name in COUNT_PIECES:
+            v[name] *= 1.0 / g.copies
+    v["hand_sizes"] = [sum(st.hands[q]) / g.hand_size for q in order]
+    v["scores"] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
     for q in st.passed:
-        buf[o["passed"] + (q - player) % n] = 1.0
+        v["passed"][(q - player) % n] = 1.0
     if st.current_player is not None:
-        buf[o["current_player"] + (st.current_player - player) % n] = 1.0
-        buf[o["phase"] + st.phase] = 1.0
-    buf[o["deal_start"] + (st.deal_start - player) % n] = 1.0
-    buf[o["deal"]] = min(st.deal / max(g.max_deals - 1, 1), 1.0)
+        v["current_player"][(st.current_player - player) % n] = 1.0
+        v["phase"][st.phase] = 1.0
+    v["deal_start"][(st.deal_start - player) % n] = 1.0
+    v["deal"] = min(st.deal / max(g.max_deals - 1, 1), 1.0)
     return buf
 
 
