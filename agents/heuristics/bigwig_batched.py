@@ -62,7 +62,6 @@ from deckzoo.envs.bigwig.rules import (
     PLAY_WELL,
     SACRIFICE_BASE,
     TARGET_BASE,
-    draws_allowed,
 )
 
 from .bigwig import AVERAGE_DRAW, HeuristicAgent, keep_value
@@ -75,23 +74,15 @@ WELL_CHANCE = 0.2  # the scalar ``_win_chances``'s chance that a sampled opponen
 TICKET_OPPONENTS = 2  # an onlooker who joins plays against the two duellists
 JOIN_MARGIN = 1.0  # joining is worth it when the best card's score is above this (scalar)
 
-_KINDS = np.arange(NUM_KINDS)
-_COST_KEEP = np.array([COST * keep_value(k) for k in range(NUM_KINDS)])  # the scalar's product
-_SIZES = DECK_SIZE + 2  # public hand sizes 0 .. 53 index the tables below (9 at most in play)
-# by public hand size s and kind k, the scalar's expressions with hand size s - 1:
-# the sacrifice's loss (keep value given up minus the cards it buys) and a well play's score
-_LOSS = np.array(
-    [
-        [keep_value(k) - AVERAGE_DRAW * draws_allowed(K.ENTITLE[k], s - 1) for k in _KINDS]
-        for s in range(_SIZES)
-    ]
-)
-_WELL_SCORE = np.array(
-    [
-        [WELL_BONUS * draws_allowed(K.ENTITLE[k], s - 1) * (2.0 if s <= 5 else 1.0) for k in _KINDS]
-        for s in range(_SIZES)
-    ]
-)
+_KEEP = np.array([keep_value(k) for k in range(NUM_KINDS)])
+_COST_KEEP = COST * _KEEP  # the scalar's product
+# by public hand size s (0 .. 53 index them; 9 at most in play) and kind k, the scalar's
+# expressions with hand size s - 1: the sacrifice's loss (keep value given up minus the cards it
+# buys) and a well play's score
+_SIZES = np.arange(DECK_SIZE + 2)[:, None]
+_DRAWS = K.draws_allowed(K.ENTITLE, _SIZES - 1)
+_LOSS = _KEEP - AVERAGE_DRAW * _DRAWS
+_WELL_SCORE = WELL_BONUS * _DRAWS * np.where(_SIZES <= 5, 2.0, 1.0)
 _POINT_VP = POINT_VP.astype(np.int64)
 
 

@@ -2,17 +2,10 @@
 
 Same options, action ids, masks and observation as ``BigWigGame`` (``rules.py`` is the
 specification; ``tests/vector`` and tests/bigwig/test_batched.py replay random games in both and
-compare every step). Per lane (``n`` seats, 46 large-card kinds, 15 point kinds):
-
-    hands (B, n, 46) int8, well (B, n) bool     draw (B, 52) kinds bottom first, ``draw_len`` left
-    discard (B, 46)   small (B, 24) altar pile bottom first, ``small_len`` left
-    collected (B, n, 15), altar (B, 15)         commits (B, n): -1 none, 46 the well
-    participants, joiners, tickets, queue (B, n) bool; the order they are asked in is a rule,
-    not state: a trick and the well draws go youngest first then clockwise (``turn_order``), the
-    ticket window goes in age order
-    resh_cards (B, 46), resh (B,) and drawn_since (B, n): the part of the public record of the
-    draw piles (``origins.py``) that the observation shows: the current pile's composition when it
-    was reshuffled and what each seat drew from it since
+compare every step). The state is ``FIELDS``, one row a lane (``n`` seats, 46 large-card kinds,
+15 point kinds); the order seats are asked in is a rule, not state: a trick and the well draws go
+youngest first then clockwise (``turn_order``), the ticket window goes in age order. The rules
+that the heuristic's batched twin also needs (the trick, scores, draws) are ``kernels.py``'s.
 
 Rounds, tricks (the resolution order of ruling B11, ``trick.py``), holmgangs with the secret
 ticket window, wells and their draws, reshuffles and the end of the game run on groups of lanes
@@ -41,37 +34,41 @@ from ..core.batched import (
     flat_order,
     float32_table,
     relative_seats,
+    rotate,
     row_starts,
     seat_positions,
 )
+from ..core.batched_state import (
+    Field,
+    StateFields,
+    length,
+    none_as,
+    padded,
+    per_seat,
+    seat_rows,
+    seat_set,
+)
+from . import kernels as K
 from .cards import (
     DECK_SIZE,
-    DVERGAR,
-    FENRIR,
     HOLMGANG,
-    HUGIN_MUNIN,
-    KIND_COLOUR,
     KIND_COPIES,
-    KIND_VALUE,
-    LOKI,
     NUM_HOLMGANGS,
     NUM_KINDS,
     NUM_POINT_KINDS,
     NUM_SMALL_KINDS,
-    NUM_STANDARD,
     POINT_TRUMP,
-    POINT_VP,
     SMALL_COPIES,
-    SURTR,
+    SMALL_TOTAL,
     TIL_VALHALLAR,
     TOTAL_VP,
     WELL,
-    draw_entitlement,
 )
 from .rules import (
     DEAL,
     HAND_LIMIT,
     JOIN,
+    NONE,
     PASS,
     PHASE_COMMIT,
     PHASE_OVER,
@@ -84,22 +81,10 @@ from .rules import (
     TARGET_BASE,
     BigWigGame,
 )
-from .trick import EFFECT_KINDS
 
-NONE = -1
-SMALL_TOTAL = int(SMALL_COPIES.sum())  # the altar pile: 20 point cards, 4 holmgangs
 _KINDS = np.arange(NUM_KINDS)
 _DECK = np.repeat(_KINDS, KIND_COPIES).astype(np.int8)
 _SMALL = np.repeat(np.arange(NUM_SMALL_KINDS), SMALL_COPIES).astype(np.int8)
-# per kind, the well (46) included as a harmless last row
-_VALUE = np.append(KIND_VALUE, 0)
-_COLOUR = np.append(np.minimum(KIND_COLOUR, 3), 0)  # specials are trump anyway (white)
-_SPECIAL = np.append(np.arange(NUM_KINDS) >= NUM_STANDARD, False)
-_EFFECT = np.array([k in EFFECT_KINDS for k in range(NUM_KINDS + 1)])
-_FIVE = np.array([SURTR <= k < SURTR + 4 for k in range(NUM_KINDS + 1)])
-_ENTITLE = np.array([draw_entitlement(k) for k in range(NUM_KINDS)])
-_POINT_VP = POINT_VP.astype(np.int64)
-_POINT_VP32 = POINT_VP.astype(np.float32)  # a BLAS product, exact for these small integers
 # the scalar encoder's floats: VP / 60 and sizes / 9 (float64, cast); counts / 2: ``_halve``
 _VP_SCALE = (np.arange(TOTAL_VP + 1) / TOTAL_VP).astype(np.float32)
 _SIZE_SCALE = (np.arange(HAND_LIMIT + 1) / HAND_LIMIT).astype(np.float32)
@@ -110,48 +95,61 @@ _POS52 = np.arange(DECK_SIZE)
 _THERMO = np.arange(NUM_HOLMGANGS) < np.arange(NUM_HOLMGANGS + 1)[:, None]  # holmgangs seen
 
 
+def _reshuffled(s, n):
+    cards = s.origins.reshuffled()
+    return 0 if cards is None else cards
+
+
+# The state, per lane (scope "round": cleared at each round's start too; see the module doc)
+FIELDS = StateFields(
+    Field("phase", np.int64, scope="fixed"),
+    Field("cur", np.int64, scope="fixed", load=none_as(NONE, "current_player")),
+    Field("hands", np.int8, ("n", NUM_KINDS)),
+    Field("well", bool, ("n",), True),
+    Field("draw_pile", np.int8, (DECK_SIZE,), load=padded("draw")),  # kinds, bottom first
+    Field("draw_len", np.int64, load=length("draw")),
+    Field("discard", np.int8, (NUM_KINDS,)),
+    Field("small", np.int8, (SMALL_TOTAL,), load=padded("small")),  # the altar pile
+    Field("small_len", np.int64, (), SMALL_TOTAL, load=length("small")),
+    Field("collected", np.int8, ("n", NUM_POINT_KINDS)),
+    Field("altar", np.int8, (NUM_POINT_KINDS,)),
+    Field("holmgangs", np.int64),
+    Field("round", np.int64),
+    Field("round_card", np.int64, (), NONE, "round"),
+    Field("point_on_table", bool, (), False, "round"),
+    Field("trump", bool, (4,), False, "round"),
+    Field("participants", bool, ("n",), False, "round", seat_set("participants")),
+    Field("commits", np.int64, ("n",), NONE, "round"),  # 46: the well
+    Field("challenger", np.int64, (), NONE, "round"),
+    Field("target", np.int64, (), NONE, "round"),
+    Field("stake", np.int64, (), NONE, "round"),
+    Field("joiners", bool, ("n",), False, "round", seat_set("joiners")),
+    Field("tickets", bool, ("n",), False, "round", seat_set("tickets")),
+    Field("queue", bool, ("n",), False, "round", seat_set("queue")),
+    Field("last_trick", np.int64, ("n",), NONE),
+    Field("last_winner", np.int64, (), NONE),
+    # the part of the draw piles' public record (origins.py) that the observation shows: the
+    # current pile's composition when it was reshuffled and what each seat drew from it since
+    Field("resh", bool, load=lambda s, n: s.origins.reshuffled() is not None),
+    Field("resh_cards", np.int8, (NUM_KINDS,), load=_reshuffled),
+    Field("drawn_since", np.int64, ("n",), load=lambda s, n: s.origins.drawn[-1]),
+)
+
+
 class BigWigBatched(BatchedEngine):
     game_cls = BigWigGame
     simultaneous = True
 
     def __init__(self, game: BigWigGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)
-        B, n = self.B, self.n
-        self.phase = np.zeros(B, dtype=np.int64)
-        self.hands = np.zeros((B, n, NUM_KINDS), dtype=np.int8)
-        self.well = np.ones((B, n), dtype=bool)
-        self.draw_pile = np.zeros((B, DECK_SIZE), dtype=np.int8)
-        self.draw_len = np.zeros(B, dtype=np.int64)
-        self.discard = np.zeros((B, NUM_KINDS), dtype=np.int8)
-        self.small = np.zeros((B, SMALL_TOTAL), dtype=np.int8)
-        self.small_len = np.zeros(B, dtype=np.int64)
-        self.collected = np.zeros((B, n, NUM_POINT_KINDS), dtype=np.int8)
-        self.altar = np.zeros((B, NUM_POINT_KINDS), dtype=np.int8)
-        self.holmgangs = np.zeros(B, dtype=np.int64)
-        self.round = np.zeros(B, dtype=np.int64)
-        self.round_card = np.full(B, NONE, dtype=np.int64)
-        self.point_on_table = np.zeros(B, dtype=bool)
-        self.trump = np.zeros((B, 4), dtype=bool)
-        self.participants = np.zeros((B, n), dtype=bool)
-        self.commits = np.full((B, n), NONE, dtype=np.int64)
-        self.challenger = np.full(B, NONE, dtype=np.int64)
-        self.target = np.full(B, NONE, dtype=np.int64)
-        self.stake = np.full(B, NONE, dtype=np.int64)
-        self.joiners = np.zeros((B, n), dtype=bool)
-        self.tickets = np.zeros((B, n), dtype=bool)
-        self.queue = np.zeros((B, n), dtype=bool)
-        self.last_trick = np.full((B, n), NONE, dtype=np.int64)
-        self.last_winner = np.full(B, NONE, dtype=np.int64)
-        self.resh = np.zeros(B, dtype=bool)
-        self.resh_cards = np.zeros((B, NUM_KINDS), dtype=np.int8)
-        self.drawn_since = np.zeros((B, n), dtype=np.int64)
+        FIELDS.allocate(self)
         # the order rules (constants of the configuration)
         self._turn_order = np.array(game.turn_order)
         self._turn_rank = np.argsort(self._turn_order)  # seat -> position youngest-first clockwise
         self._age_rank = np.array(game.age_rank)
         self._age_scaled = game.age_rank_scaled
-        self._o = dict(game.offsets)
-        self._seats = np.arange(n)
+        self._layout = game.layout
+        self._seats = np.arange(self.n)
         self._stake_base = game.stake_base
 
     # ---- chance ----------------------------------------------------------------------------------
@@ -187,7 +185,7 @@ class BigWigBatched(BatchedEngine):
         k, n = len(deck), self.n
         dealt = n * DEAL
         seat = (DECK_SIZE - 1 - _POS52[DECK_SIZE - dealt :]) // DEAL
-        flat = (np.arange(k)[:, None] * n + seat) * NUM_KINDS + deck[:, DECK_SIZE - dealt :]
+        flat = seat_rows(seat_rows(np.arange(k)[:, None], seat, n), deck[:, -dealt:], NUM_KINDS)
         hands = np.bincount(flat.ravel(), minlength=k * n * NUM_KINDS).reshape(k, n, NUM_KINDS)
         pile = np.zeros((k, DECK_SIZE), dtype=np.int8)
         pile[:, : DECK_SIZE - dealt] = deck[:, : DECK_SIZE - dealt]
@@ -261,45 +259,21 @@ class BigWigBatched(BatchedEngine):
     # ---- starting --------------------------------------------------------------------------------
     def start(self, lanes):
         rec = self.draw("start", lanes)
+        FIELDS.reset(self, lanes)
         self.hands[lanes] = rec["hands"]
         self.draw_pile[lanes] = rec["draw"]
         self.draw_len[lanes] = rec["draw_len"]
         self.small[lanes] = rec["small"]
-        self.small_len[lanes] = SMALL_TOTAL
-        self.well[lanes] = True
-        self.discard[lanes] = 0
-        self.collected[lanes] = 0
-        self.altar[lanes] = 0
-        self.holmgangs[lanes] = 0
-        self.round[lanes] = 0
-        self.last_trick[lanes] = NONE
-        self.last_winner[lanes] = NONE
-        self.resh[lanes] = False
-        self.resh_cards[lanes] = 0
-        self.drawn_since[lanes] = 0
         self._start_round(lanes)
 
     # ---- round flow -----------------------------------------------------------------------------
-    def _clear_round(self, lanes) -> None:
-        self.round_card[lanes] = NONE
-        self.point_on_table[lanes] = False
-        self.trump[lanes] = False
-        self.participants[lanes] = False
-        self.commits[lanes] = NONE
-        self.challenger[lanes] = NONE
-        self.target[lanes] = NONE
-        self.stake[lanes] = NONE
-        self.joiners[lanes] = False
-        self.tickets[lanes] = False
-        self.queue[lanes] = False
-
     def _start_round(self, lanes) -> None:
         """Reveal the next altar card: a point card starts a trick of every seat; a holmgang's
         challenger picks a target, unless nobody can be challenged (B25: the round is over)."""
         while len(lanes):
-            self._clear_round(lanes)
+            FIELDS.reset(self, lanes, "round")
             top = self.small_len[lanes] - 1
-            card = self.small.reshape(-1).take(lanes * SMALL_TOTAL + top).astype(np.int64)
+            card = _cells(self.small).take(seat_rows(lanes, top, SMALL_TOTAL)).astype(np.int64)
             self.small_len[lanes] = top
             self.round[lanes] += 1
             self.round_card[lanes] = card
@@ -314,8 +288,7 @@ class BigWigBatched(BatchedEngine):
             if not len(hl):
                 return
             self.holmgangs[hl] += 1
-            vp = self.collected[hl].astype(np.int64) @ _POINT_VP
-            c = (vp * self.n + self._age_rank).argmin(axis=1)  # B24: ties to the youngest
+            c = K.challenger(K.vp(self.collected[hl]), self._age_rank)  # B24
             self.challenger[hl] = c
             has = self.collected[hl].any(axis=2)
             has[np.arange(len(hl)), c] = False
@@ -348,17 +321,12 @@ class BigWigBatched(BatchedEngine):
         mask = np.zeros((k, self.num_actions), dtype=bool)
         ph = self.phase[lanes]
         s = np.maximum(seats, 0)
-        own = lanes * self.n + s  # (lane, seat) rows of the (B * n, ...) arrays
-        hand = self.hands.reshape(-1, NUM_KINDS).take(own, axis=0) > 0
-        rows = np.arange(k)
-        commit = (
-            (ph == PHASE_COMMIT)
-            & self.participants.reshape(-1).take(own)
-            & (self.commits.reshape(-1).take(own) == NONE)
-        )
+        own = seat_rows(lanes, s, self.n)
+        hand = per_seat(self.hands).take(own, axis=0) > 0
+        commit = (ph == PHASE_COMMIT) & self._to_commit(own)
         np.logical_and(hand, commit[:, None], out=mask[:, :NUM_KINDS])
-        mask[:, PLAY_WELL] = self.well.reshape(-1).take(own) & commit
-        ticket = (ph == PHASE_TICKET) & self.queue.reshape(-1).take(own)
+        mask[:, PLAY_WELL] = per_seat(self.well).take(own) & commit
+        ticket = (ph == PHASE_TICKET) & per_seat(self.queue).take(own)
         mask[ticket, PASS] = True
         mask[ticket, JOIN] = hand[ticket, TIL_VALHALLAR]
         mine = (seats == self.cur[lanes]) & (seats >= 0)
@@ -367,12 +335,15 @@ class BigWigBatched(BatchedEngine):
         tgt = np.flatnonzero(mine & (ph == PHASE_TARGET))
         if len(tgt):
             has = self.collected[lanes[tgt]].any(axis=2)  # (t, n)
-            for off in range(1, self.n):
-                mask[tgt, TARGET_BASE + off - 1] = has[rows[: len(tgt)], (s[tgt] + off) % self.n]
+            mask[tgt, TARGET_BASE : TARGET_BASE + self.n - 1] = K.to_the_left(has, s[tgt])
         stk = np.flatnonzero(mine & (ph == PHASE_STAKE))
         b = self._stake_base
         mask[stk, b : b + NUM_POINT_KINDS] = self.collected[lanes[stk], self.target[lanes[stk]]] > 0
         return mask
+
+    def _to_commit(self, own) -> np.ndarray:
+        """Whether each (lane, seat) row plays the trick and has not committed yet."""
+        return per_seat(self.participants).take(own) & (per_seat(self.commits).take(own) == NONE)
 
     def acting(self, lanes=None) -> np.ndarray:
         """``(k, n)`` bool: the seats that decide "at once" now (``simultaneous_players``)."""
@@ -411,12 +382,12 @@ class BigWigBatched(BatchedEngine):
         p = self.cur[lanes]
         if not len(lanes):
             return
-        own = lanes * self.n + p  # (lane, seat) rows of the (B * n, ...) arrays
+        own = seat_rows(lanes, p, self.n)
         wl = a == PLAY_WELL
-        self.well.reshape(-1)[own[wl]] = False
+        per_seat(self.well)[own[wl]] = False
         card = ~wl
-        self.hands.reshape(-1)[own[card] * NUM_KINDS + a[card]] -= 1
-        self.commits.reshape(-1)[own] = a
+        _cells(self.hands)[seat_rows(own[card], a[card], NUM_KINDS)] -= 1
+        per_seat(self.commits)[own] = a
         rest = self.participants[lanes] & (self.commits[lanes] == NONE)
         more = rest.any(axis=1)
         self.cur[lanes[more]] = self._first(rest[more], self._turn_rank)
@@ -425,18 +396,18 @@ class BigWigBatched(BatchedEngine):
     def _sacrifice(self, lanes, a) -> None:
         p = self.cur[lanes]
         k = a - SACRIFICE_BASE
-        own = lanes * self.n + p  # (lane, seat) rows of the (B * n, ...) arrays
-        self.hands.reshape(-1)[own * NUM_KINDS + k] -= 1
-        self.discard.reshape(-1)[lanes * NUM_KINDS + k] += 1
-        self._draw(lanes, p, _ENTITLE[k])
-        self.queue.reshape(-1)[own] = False
+        own = seat_rows(lanes, p, self.n)
+        _cells(self.hands)[seat_rows(own, k, NUM_KINDS)] -= 1
+        _cells(self.discard)[seat_rows(lanes, k, NUM_KINDS)] += 1
+        self._draw(lanes, p, K.ENTITLE[k])
+        per_seat(self.queue)[own] = False
         self._next_sacrifice(lanes)
 
     def _ticket(self, lanes, a) -> None:
         p = self.cur[lanes]
-        join = a == JOIN
-        self.tickets[lanes[join], p[join]] = True
-        self.queue[lanes, p] = False
+        own = seat_rows(lanes, p, self.n)
+        per_seat(self.tickets)[own[a == JOIN]] = True
+        per_seat(self.queue)[own] = False
         self._next_ticket(lanes)
 
     def _target(self, lanes, a) -> None:
@@ -484,53 +455,18 @@ class BigWigBatched(BatchedEngine):
         if not len(lanes):
             return
         k = len(lanes)
-        rows = np.arange(k)
         C = self.commits[lanes]
         card = self.participants[lanes] & (C >= 0) & (C != WELL)  # step 1
         kind = np.where(card, C, WELL)
-        val = _VALUE[kind]
-        spec = card & _SPECIAL[kind]
-        same = (val[:, :, None] == val[:, None, :]) & spec[:, None, :]
-        effect = spec & _EFFECT[kind]
-        active = effect & (same.sum(axis=2) < 2)  # step 2 (B9)
-        fen = active & (kind == FENRIR)  # step 3 (B10)
-        active = np.where(fen.any(axis=1, keepdims=True), fen, active)
-        hm = active & (kind == HUGIN_MUNIN)  # step 4 (B8)
-        others = card & ~hm
-        top = np.where(others, val, -1).max(axis=1, keepdims=True)
-        invalid = hm.any(axis=1, keepdims=True) & others & (val == top)
-        active &= ~invalid
-        trump = self.trump[lanes].copy()  # step 5 (B6, B12)
-        five = active & _FIVE[kind]
-        fl = five.any(axis=1)
-        colour = (kind[fl] * five[fl]).sum(axis=1) - SURTR
-        trump[fl] = np.arange(4) == colour[:, None]
-        valid = card & ~invalid
-        lowest = (active & (kind == DVERGAR)).any(axis=1)
-        is_trump = valid & (_SPECIAL[kind] | trump[rows[:, None], _COLOUR[kind]])
-        plain = valid & ~is_trump
-        pool = np.where(
-            lowest[:, None],
-            np.where(plain.any(axis=1, keepdims=True), plain, is_trump),
-            np.where(is_trump.any(axis=1, keepdims=True), is_trump, valid),
-        )  # step 6 (B13, B14)
-        sign = np.where(lowest, -1, 1)[:, None]
-        key = np.where(pool, sign * val, -100)
-        best = key.max(axis=1, keepdims=True)
-        hits = pool & (key == best)
-        w = np.where(hits.sum(axis=1) == 1, hits.argmax(axis=1), NONE)
-        loki = active & (kind == LOKI)
-        has_loki = loki.any(axis=1)
-        loki_seat = loki.argmax(axis=1)
-        takes_all = has_loki & ~(valid & ~loki & (val < _VALUE[LOKI])).any(axis=1)
+        planes = np.ascontiguousarray(kind.T, dtype=np.int8)  # positions first (kernels.py)
+        hits, active, valid = K.trick(planes, K.trump_bits(self.trump[lanes]))  # steps 1-6
+        w = K.winner(hits)
+        has_loki, loki_seat, takes_all = K.loki(planes, active, valid)
         self._award(lanes, w)
         # step 8 (B15): Loki takes all, or one blind pick, of the cards under the altar
-        altar_any = self.altar[lanes].any(axis=1)
-        all_l = has_loki & altar_any & takes_all
-        la, ls = lanes[all_l], loki_seat[all_l]
-        self.collected[la, ls] += self.altar[la]
-        self.altar[la] = 0
-        one = has_loki & altar_any & ~takes_all
+        loki = has_loki & self.altar[lanes].any(axis=1)
+        self._take_altar(lanes[loki & takes_all], loki_seat[loki & takes_all])
+        one = loki & ~takes_all
         if one.any():
             lo, ls = lanes[one], loki_seat[one]
             pick = self._loki_pick(lo)
@@ -551,8 +487,8 @@ class BigWigBatched(BatchedEngine):
     def _award(self, lanes, w) -> None:
         """Step 7: the point card to the winner or under the altar; a holmgang's winner takes the
         stake and the altar (B29: no winner leaves both where they are)."""
-        point = self.round_card[lanes] != HOLMGANG
         rc = self.round_card[lanes]
+        point = rc != HOLMGANG
         won = w >= 0
         pw = point & won
         self.collected[lanes[pw], w[pw], rc[pw]] += 1
@@ -564,8 +500,11 @@ class BigWigBatched(BatchedEngine):
         stake = self.stake[hl]
         self.collected[hl, self.target[hl], stake] -= 1
         self.collected[hl, hw_, stake] += 1
-        self.collected[hl, hw_] += self.altar[hl]
-        self.altar[hl] = 0
+        self._take_altar(hl, hw_)
+
+    def _take_altar(self, lanes, seats) -> None:
+        self.collected[lanes, seats] += self.altar[lanes]
+        self.altar[lanes] = 0
 
     def _next_sacrifice(self, lanes) -> None:
         """Step 10: the well draws in order; a seat holding only its well draws 2 at once (B22)."""
@@ -577,12 +516,12 @@ class BigWigBatched(BatchedEngine):
             done.append(lanes[~more])
             lanes, q = lanes[more], q[more]
             p = self._first(q, self._turn_rank)
-            holds = self.hands.reshape(-1, NUM_KINDS).take(lanes * n + p, axis=0).any(axis=1)
+            holds = per_seat(self.hands).take(seat_rows(lanes, p, n), axis=0).any(axis=1)
             self.phase[lanes[holds]] = PHASE_SACRIFICE
             self.cur[lanes[holds]] = p[holds]
             lanes, p = lanes[~holds], p[~holds]
             self._draw(lanes, p, np.full(len(lanes), 2))
-            self.queue.reshape(-1)[lanes * n + p] = False
+            per_seat(self.queue)[seat_rows(lanes, p, n)] = False
         done = done[0] if len(done) == 1 else np.concatenate(done)
         self._start_round(self._finish_round(done))
 
@@ -591,21 +530,14 @@ class BigWigBatched(BatchedEngine):
         from the shuffled discard pile (B23), unless that is empty too: no more cards."""
         if not len(lanes):
             return
-        n = self.n
-        row = lanes * n + p  # (lane, seat) rows of the (B * n, ...) arrays
-        size = _card_counts(self.hands.reshape(-1, NUM_KINDS).take(row, axis=0))
-        size = size + self.well.reshape(-1).take(row)
-        count = np.minimum(entitlement, HAND_LIMIT - size.astype(np.int64))
-        hands, pile = self.hands.reshape(-1), self.draw_pile.reshape(-1)
-        drawn = self.drawn_since.reshape(-1)
+        row = seat_rows(lanes, p, self.n)
+        size = K.hand_sizes(per_seat(self.hands).take(row, axis=0), per_seat(self.well).take(row))
+        count = K.draws_allowed(entitlement, size)
+        hands, pile, drawn = _cells(self.hands), _cells(self.draw_pile), per_seat(self.drawn_since)
         for j in range(int(count.max(initial=0))):
-            if j:
-                go = count > j
+            go = count > j
+            if not go.all():
                 lanes, row, count = lanes[go], row[go], count[go]
-            else:
-                go = count > 0
-                if not go.all():
-                    lanes, row, count = lanes[go], row[go], count[go]
             top = self.draw_len[lanes] - 1
             empty = top < 0
             if empty.any():
@@ -614,7 +546,7 @@ class BigWigBatched(BatchedEngine):
                 keep = ~empty | can
                 lanes, row, count = lanes[keep], row[keep], count[keep]
                 top = self.draw_len[lanes] - 1
-            hands[row * NUM_KINDS + pile.take(lanes * DECK_SIZE + top)] += 1
+            hands[seat_rows(row, pile.take(seat_rows(lanes, top, DECK_SIZE)), NUM_KINDS)] += 1
             self.draw_len[lanes] = top
             drawn[row] += 1
 
@@ -632,24 +564,20 @@ class BigWigBatched(BatchedEngine):
 
     # ---- results ---------------------------------------------------------------------------------
     def scores(self, lanes=None):
-        c = self.collected if lanes is None else self.collected[lanes]
-        return c.astype(np.int64) @ _POINT_VP
+        return K.vp(self.collected if lanes is None else self.collected[lanes])
 
     def winners(self, lanes):
         """Most VP; ties: most cards in hand (the well included); still tied: shared (B33)."""
-        vp = self.scores(lanes)
-        size = self.hands[lanes].sum(axis=2, dtype=np.int64) + self.well[lanes]
-        tied = vp == vp.max(axis=1, keepdims=True)
-        size = np.where(tied, size, -1)
-        return size == size.max(axis=1, keepdims=True)
+        return K.winners(self.scores(lanes), K.hand_sizes(self.hands[lanes], self.well[lanes]))
 
     # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
         """Each lane's observation by ``seats``, as ``encoding.py`` writes it: the one-hot entries
-        of every lane scattered by one flat assignment (an absent one points at cell 0, the first
-        hand entry, which the dense pieces overwrite afterwards), then the dense pieces, per-seat
-        values rotated to the observer's order by flat ``take`` and the scalar's float tables."""
-        n, o, D = self.n, self._o, self.obs_dim
+        of every lane scattered by one flat assignment (cells of the whole row, from
+        ``layout.offset``; an absent one points at cell 0, the first hand entry, which the dense
+        pieces overwrite afterwards), then the dense pieces by name, per-seat values rotated to
+        the observer's order by flat ``take`` and the scalar's float tables."""
+        n, off = self.n, self._layout.offset
         pick = Ellipsis if lanes is None else lanes
         if lanes is None:
             lanes = self.all
@@ -657,128 +585,66 @@ class BigWigBatched(BatchedEngine):
         k = len(seats)
         order = relative_seats(seats, n)  # relative position -> absolute seat
         flat = flat_order(order)
-        rel = seat_positions(seats, n)  # absolute seat -> relative position
-        own = lanes * n + seats  # (lane, seat) rows of the (B * n, ...) arrays
+        rows = np.arange(k)
+        rel = per_seat(seat_positions(seats, n))  # absolute seat s -> relative, at row (i, s)
+        own = seat_rows(lanes, seats, n)
         ph, cur = self.phase[pick], self.cur[pick]
-        commits = self.commits[pick]
         # ---- one-hot entries
-        rowbase = np.arange(k) * n
         hot = np.zeros((k, 8 + n), dtype=np.int64)
-        mine = commits.reshape(-1).take(rowbase + seats)
-        hot[:, 0] = np.where(mine != NONE, o["my_commit"] + mine, 0)
-        hot[:, 1] = np.where(ph != PHASE_OVER, o["phase"] + ph, 0)
+        mine = per_seat(self.commits).take(own)
+        hot[:, 0] = np.where(mine != NONE, off("my_commit") + mine, 0)
+        hot[:, 1] = np.where(ph != PHASE_OVER, off("phase") + ph, 0)
         shown = (ph == PHASE_TARGET) | (ph == PHASE_STAKE) | (ph == PHASE_SACRIFICE)
-        rel_of = rel.reshape(-1)  # (lane i, absolute seat s) at i * n + s
-        cur_rel = rel_of.take(rowbase + np.maximum(cur, 0))
-        hot[:, 2] = np.where(shown, o["current_player"] + cur_rel, 0)
+        cur_rel = rel.take(seat_rows(rows, np.maximum(cur, 0), n))
+        hot[:, 2] = np.where(shown, off("current_player") + cur_rel, 0)
         rc = self.round_card[pick]
-        hot[:, 3] = np.where(rc != NONE, o["round_card"] + rc, 0)
-        seat_hots = (
-            ("challenger", self.challenger),
-            ("target", self.target),
-            ("last_winner", self.last_winner),
-        )
-        for j, (name, arr) in enumerate(seat_hots, start=4):
-            v = arr[pick]
-            hot[:, j] = np.where(v != NONE, o[name] + rel_of.take(rowbase + np.maximum(v, 0)), 0)
+        hot[:, 3] = np.where(rc != NONE, off("round_card") + rc, 0)
+        for j, name in enumerate(("challenger", "target", "last_winner"), start=4):
+            s = getattr(self, name)[pick]
+            at = rel.take(seat_rows(rows, np.maximum(s, 0), n))
+            hot[:, j] = np.where(s != NONE, off(name) + at, 0)
         st = self.stake[pick]
-        hot[:, 7] = np.where(st != NONE, o["stake"] + st, 0)
-        lt = self.last_trick[pick].reshape(-1).take(flat).reshape(k, n)  # by relative seat
-        hot[:, 8:] = np.where(lt != NONE, o["last_trick"] + self._seats * (NUM_KINDS + 1) + lt, 0)
-        hot += (np.arange(k) * D)[:, None]
-        buf = np.zeros((k, D), dtype=np.float32)
-        buf.reshape(-1)[hot.ravel()] = 1.0
+        hot[:, 7] = np.where(st != NONE, off("stake") + st, 0)
+        lt = rotate(self.last_trick[pick], flat)  # by relative seat
+        hot[:, 8:] = np.where(lt != NONE, off("last_trick") + self._seats * (WELL + 1) + lt, 0)
+        hot += row_starts(k, self.obs_dim)
+        buf, v = self._layout.batch(k)
+        _cells(buf)[hot.ravel()] = 1.0
         # ---- dense pieces
-        a = o["hand"]
-        hands = self.hands.reshape(-1, NUM_KINDS)
-        _halve(hands.take(own, axis=0), buf[:, a : a + NUM_KINDS])
-        well = self.well.reshape(-1)
-        buf[:, o["well_in_hand"]] = well.take(own)
-        buf[:, o["to_act"]] = self._to_act(lanes, seats, ph)
-        a = o["trump"]
-        buf[:, a : a + 4] = self.trump[pick]
-        a = o["participants"]
-        buf[:, a : a + n] = self.participants[pick].reshape(-1).take(flat).reshape(k, n)
-        a = o["joiners"]
-        buf[:, a : a + n] = self.joiners[pick].reshape(-1).take(flat).reshape(k, n)
-        coll = self.collected[pick].reshape(-1, NUM_POINT_KINDS).take(flat, axis=0)
-        a = o["collected"]
-        _halve(coll.reshape(k, -1), buf[:, a : a + n * NUM_POINT_KINDS])
-        a = o["vp"]
-        vp = (coll.astype(np.float32) @ _POINT_VP32).astype(np.intp)  # exact: 60 VP at most
-        buf[:, a : a + n] = _VP_SCALE.take(vp).reshape(k, n)
-        a = o["altar"]
-        _halve(self.altar[pick], buf[:, a : a + NUM_POINT_KINDS])
-        a = o["discard"]
-        _halve(self.discard[pick], buf[:, a : a + NUM_KINDS])
-        sizes = _card_counts(self.hands[pick]) + self.well[pick] + (commits != NONE)
-        a = o["hand_sizes"]
-        buf[:, a : a + n] = _SIZE_SCALE.take(sizes.reshape(-1).take(flat)).reshape(k, n)
-        buf[:, o["draw_pile"]] = _PILE_SCALE.take(self.draw_len[pick])
-        a = o["reshuffled"]  # all 0 until a lane's first reshuffle (``start``, ``load``)
-        _halve(self.resh_cards[pick], buf[:, a : a + NUM_KINDS])
-        a = o["drawn_since"]
-        drawn = self.drawn_since[pick].reshape(-1).take(flat).reshape(k, n)
-        buf[:, a : a + n] = _DRAWN_SCALE.take(drawn)
-        buf[:, o["altar_pile"]] = _ALTAR_PILE_SCALE.take(self.small_len[pick])
-        a = o["holmgangs"]
-        buf[:, a : a + NUM_HOLMGANGS] = _THERMO.take(self.holmgangs[pick], axis=0)
-        a = o["age_rank"]
-        buf[:, a : a + n] = self._age_scaled.take(order)
+        _halve(per_seat(self.hands).take(own, axis=0), v["hand"])
+        v["well_in_hand"][:, 0] = per_seat(self.well).take(own)
+        v["to_act"][:, 0] = self._to_act(lanes, seats, ph, own)
+        v["trump"][:] = self.trump[pick]
+        v["participants"][:] = rotate(self.participants[pick], flat)
+        v["joiners"][:] = rotate(self.joiners[pick], flat)
+        coll = rotate(self.collected[pick], flat)
+        _halve(coll, v["collected"])
+        v["vp"][:] = _VP_SCALE.take(K.vp(coll))
+        _halve(self.altar[pick], v["altar"])
+        _halve(self.discard[pick], v["discard"])
+        sizes = K.hand_sizes(self.hands[pick], self.well[pick], self.commits[pick])
+        v["hand_sizes"][:] = _SIZE_SCALE.take(rotate(sizes, flat))
+        v["draw_pile"][:, 0] = _PILE_SCALE.take(self.draw_len[pick])
+        _halve(self.resh_cards[pick], v["reshuffled"])  # all 0 until a lane's first reshuffle
+        v["drawn_since"][:] = _DRAWN_SCALE.take(rotate(self.drawn_since[pick], flat))
+        v["altar_pile"][:, 0] = _ALTAR_PILE_SCALE.take(self.small_len[pick])
+        v["holmgangs"][:] = _THERMO.take(self.holmgangs[pick], axis=0)
+        v["age_rank"][:] = self._age_scaled.take(order)
         sac = ph == PHASE_SACRIFICE
         if sac.any():
-            a = o["to_sacrifice"]
-            queue = self.queue[pick].reshape(-1).take(flat).reshape(k, n)
-            buf[:, a : a + n] = queue & sac[:, None]
+            v["to_sacrifice"][:] = rotate(self.queue[pick], flat) & sac[:, None]
         return buf
 
-    def _to_act(self, lanes, seats, ph) -> np.ndarray:
-        own = lanes * self.n + seats
-        commit = (
-            (ph == PHASE_COMMIT)
-            & self.participants.reshape(-1).take(own)
-            & (self.commits.reshape(-1).take(own) == NONE)
-        )
-        ticket = (ph == PHASE_TICKET) & self.queue.reshape(-1).take(own)
+    def _to_act(self, lanes, seats, ph, own) -> np.ndarray:
+        commit = (ph == PHASE_COMMIT) & self._to_commit(own)
+        ticket = (ph == PHASE_TICKET) & per_seat(self.queue).take(own)
         single = (ph != PHASE_COMMIT) & (ph != PHASE_TICKET) & (seats == self.cur.take(lanes))
         return commit | ticket | (single & (ph != PHASE_OVER))
 
     # ---- scalar states in ------------------------------------------------------------------------
     def load(self, lanes, states):
         for lane, s in zip(lanes.tolist(), states):
-            n = self.n
-            self.phase[lane] = s.phase
-            self.cur[lane] = NONE if s.current_player is None else s.current_player
-            self.hands[lane] = s.hands
-            self.well[lane] = s.well
-            self.draw_pile[lane] = 0
-            self.draw_pile[lane, : len(s.draw)] = s.draw
-            self.draw_len[lane] = len(s.draw)
-            self.discard[lane] = s.discard
-            self.small[lane] = 0
-            self.small[lane, : len(s.small)] = s.small
-            self.small_len[lane] = len(s.small)
-            self.collected[lane] = s.collected
-            self.altar[lane] = s.altar
-            self.holmgangs[lane] = s.holmgangs
-            self.round[lane] = s.round
-            self.round_card[lane] = s.round_card
-            self.point_on_table[lane] = s.point_on_table
-            self.trump[lane] = s.trump
-            self.participants[lane] = np.isin(np.arange(n), s.participants)
-            self.commits[lane] = s.commits
-            self.challenger[lane] = s.challenger
-            self.target[lane] = s.target
-            self.stake[lane] = s.stake
-            self.joiners[lane] = np.isin(np.arange(n), s.joiners)
-            self.tickets[lane] = np.isin(np.arange(n), s.tickets)
-            self.queue[lane] = np.isin(np.arange(n), s.queue)
-            self.last_trick[lane] = s.last_trick
-            self.last_winner[lane] = s.last_winner
-            cards = s.origins.reshuffled()
-            self.resh[lane] = cards is not None
-            self.resh_cards[lane] = 0 if cards is None else cards
-            self.drawn_since[lane] = s.origins.drawn[-1]
+            FIELDS.load(self, lane, s)
 
 
 def _halve(counts: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -787,10 +653,11 @@ def _halve(counts: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return np.multiply(counts, np.float32(0.5), out=out, dtype=np.float32)
 
 
-def _card_counts(hands: np.ndarray) -> np.ndarray:
-    """``(..., n)`` int8: the cards in each hand (counts per kind summed). ``einsum`` sums the
-    int8 rows several times faster than ``sum(axis=-1, dtype=np.int8)``, with the same result."""
-    return np.einsum("...k->...", hands)
+def _cells(arr: np.ndarray) -> np.ndarray:
+    """Every cell of ``arr`` as one flat view, indexed by ``seat_rows(rows, column, width)`` of
+    its ``(rows, width)`` form: a flat write is several times cheaper than numpy's two-array
+    fancy indexing, and these run every step."""
+    return arr.reshape(-1)
 
 
 def _kinds_at(cs: np.ndarray, pos: np.ndarray) -> np.ndarray:

@@ -131,65 +131,61 @@ def view(st: BigWigState, player: int) -> dict:
 
 
 def encode_observation(st: BigWigState, player: int) -> np.ndarray:
-    """Encode ``view(player)`` into the layout (written at precomputed offsets: it runs every
-    step)."""
+    """Encode ``view(player)`` into the layout (every piece written through its name)."""
     game = st.game
-    n = game.num_players
-    o = game.offsets
-    buf = np.zeros(game.layout.size, dtype=np.float32)
+    buf, v = game.layout.new()
     order = game.seat_order[player]  # relative seat i -> absolute seat
     rel = game.relative[player]  # absolute seat -> relative seat
-    buf[o["hand"] : o["hand"] + NUM_KINDS] = _HALF[st.hands[player]]
-    buf[o["well_in_hand"]] = st.well[player]
+    v["hand"][:] = _HALF[st.hands[player]]
+    v["well_in_hand"][0] = st.well[player]
     if st.commits[player] != NONE:
-        buf[o["my_commit"] + st.commits[player]] = 1.0
-    buf[o["to_act"]] = st.to_act(player)
+        v["my_commit"][st.commits[player]] = 1.0
+    v["to_act"][0] = st.to_act(player)
     if st.phase != PHASE_OVER:
-        buf[o["phase"] + st.phase] = 1.0
+        v["phase"][st.phase] = 1.0
         shown = st.shown_current_player(player)
         if shown is not None:
-            buf[o["current_player"] + rel[shown]] = 1.0
-    _put_round(buf, o, st, rel)
+            v["current_player"][rel[shown]] = 1.0
+    _put_round(v, st, rel)
     collected = st.collected[order]
-    buf[o["collected"] : o["collected"] + n * NUM_POINT_KINDS] = _HALF[collected.ravel()]
-    buf[o["vp"] : o["vp"] + n] = _VP_SCALE[collected @ POINT_VP]
-    buf[o["altar"] : o["altar"] + NUM_POINT_KINDS] = _HALF[st.altar]
-    buf[o["discard"] : o["discard"] + NUM_KINDS] = _HALF[st.discard]
-    buf[o["hand_sizes"] : o["hand_sizes"] + n] = _SIZE_SCALE[st.public_sizes()[order]]
-    buf[o["draw_pile"]] = len(st.draw) / DECK_SIZE
+    v["collected"][:] = _HALF[collected]
+    v["vp"][:] = _VP_SCALE[collected @ POINT_VP]
+    v["altar"][:] = _HALF[st.altar]
+    v["discard"][:] = _HALF[st.discard]
+    v["hand_sizes"][:] = _SIZE_SCALE[st.public_sizes()[order]]
+    v["draw_pile"][0] = len(st.draw) / DECK_SIZE
     origins = st.origins
     if len(origins.cards) > 1:
-        buf[o["reshuffled"] : o["reshuffled"] + NUM_KINDS] = _HALF[origins.cards[-1]]
+        v["reshuffled"][:] = _HALF[origins.cards[-1]]
     drawn = np.asarray(origins.drawn[-1], dtype=np.float32)
-    buf[o["drawn_since"] : o["drawn_since"] + n] = drawn[order] / DECK_SIZE
-    buf[o["altar_pile"]] = len(st.small) / SMALL_TOTAL
-    buf[o["holmgangs"] : o["holmgangs"] + st.holmgangs] = 1.0
-    base = o["last_trick"]
+    v["drawn_since"][:] = drawn[order] / DECK_SIZE
+    v["altar_pile"][0] = len(st.small) / SMALL_TOTAL
+    v["holmgangs"][: st.holmgangs] = 1.0
     for s, k in enumerate(st.last_trick):
         if k != NONE:
-            buf[base + rel[s] * (NUM_KINDS + 1) + k] = 1.0
+            v["last_trick"][rel[s], k] = 1.0
     if st.last_winner != NONE:
-        buf[o["last_winner"] + rel[st.last_winner]] = 1.0
-    buf[o["age_rank"] : o["age_rank"] + n] = game.age_rank_scaled[order]
+        v["last_winner"][rel[st.last_winner]] = 1.0
+    v["age_rank"][:] = game.age_rank_scaled[order]
     if st.phase == PHASE_SACRIFICE:
         for s in st.queue:
-            buf[o["to_sacrifice"] + rel[s]] = 1.0
+            v["to_sacrifice"][rel[s]] = 1.0
     return buf
 
 
-def _put_round(buf: np.ndarray, o: dict, st: BigWigState, rel: list[int]) -> None:
+def _put_round(v: np.ndarray, st: BigWigState, rel: list[int]) -> None:
     """The current round's pieces: its altar card, trump colours, the trick's players and the
     holmgang's challenger, target, stake and joiners."""
     if st.round_card != NONE:
-        buf[o["round_card"] + st.round_card] = 1.0
-    buf[o["trump"] : o["trump"] + 4] = st.trump
+        v["round_card"][st.round_card] = 1.0
+    v["trump"][:] = st.trump
     for s in st.participants:
-        buf[o["participants"] + rel[s]] = 1.0
+        v["participants"][rel[s]] = 1.0
     if st.challenger != NONE:
-        buf[o["challenger"] + rel[st.challenger]] = 1.0
+        v["challenger"][rel[st.challenger]] = 1.0
     if st.target != NONE:
-        buf[o["target"] + rel[st.target]] = 1.0
+        v["target"][rel[st.target]] = 1.0
     if st.stake != NONE:
-        buf[o["stake"] + st.stake] = 1.0
+        v["stake"][st.stake] = 1.0
     for s in st.joiners:
-        buf[o["joiners"] + rel[s]] = 1.0
+        v["joiners"][rel[s]] = 1.0
