@@ -22,57 +22,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from deckzoo.envs.core.batched_state import per_seat, seat_rows
+from deckzoo.envs.wizard import kernels as K
 from deckzoo.envs.wizard.batched import WizardBatched
 from deckzoo.envs.wizard.cards import (
     DECK_COUNTS,
-    LED_FREE,
-    LED_NONE,
     NULL,
     NUM_KINDS,
     NUM_SUITED,
     NUM_SUITS,
     RANKS,
     WIZARD,
-    next_led,
 )
-from deckzoo.envs.wizard.rules import (
-    BID_BASE,
-    PHASE_BID,
-    PHASE_PLAY,
-    PHASE_TRUMP,
-    TRUMP_BASE,
-)
+from deckzoo.envs.wizard.rules import BID_BASE, PHASE_BID, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE
 
 from .wizard import card_power, mean_power, power
 
-_SUITED = np.arange(NUM_SUITED)
-_RANK = np.concatenate([_SUITED % RANKS, [0, 0]])  # (Wizard and Null: never read as ranks)
-_SUIT = np.concatenate([_SUITED // RANKS, [-1, -1]])  # -1: no suit
-_IS_SUITED = np.arange(NUM_KINDS) < NUM_SUITED
 _NO = NUM_SUITS  # the code for "no trump" / "no led suit" in the tables below
-
+_TRUMPS, _KINDS = range(_NO + 1), range(NUM_KINDS)
+_CODES = (*range(NUM_SUITS), None)  # the scalar's argument for each code
 # bidding power of each kind by trump code (the scalar ``card_power``; Wizards are counted apart)
-_BID_POWER = np.array(
-    [[0.0 if c == WIZARD else card_power(c, t) for c in range(NUM_KINDS)] for t in range(_NO + 1)]
-)
-_MEAN_POWER = np.array([mean_power(t) for t in range(_NO + 1)])
+_BID_POWER = np.array([[0.0 if c == WIZARD else card_power(c, t) for c in _KINDS] for t in _TRUMPS])
+_MEAN_POWER = np.array([mean_power(t) for t in _TRUMPS])
 # play power (the scalar ``power``) by trump code, led code, kind
 _PLAY_POWER = np.array(
-    [
-        [
-            [
-                power(c, None if t == _NO else t, None if led == _NO else led)
-                for c in range(NUM_KINDS)
-            ]
-            for led in range(_NO + 1)
-        ]
-        for t in range(_NO + 1)
-    ],
-    dtype=np.float64,
-)
-# the led suit after a card is played on a trick whose led suit was ``led`` (index led + 1)
-_NEXT_LED = np.array(
-    [[next_led(led, c) for c in range(NUM_KINDS)] for led in range(LED_NONE, LED_FREE + 1)]
+    [[[power(c, t, led) for c in _KINDS] for led in _CODES] for t in _CODES], float
 )
 # the trump-choice weights of a card of rank r: own hand 1 + (r + 1) / 13, others' 1 + r / 13
 _OWN_WEIGHT = [1 + (r + 1) / 13 for r in range(RANKS)]
@@ -98,33 +72,29 @@ def decide(
     return out
 
 
-def _first_legal(mask: np.ndarray) -> np.ndarray:
-    return mask.argmax(axis=1)
-
-
 def _or_first_legal(actions: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The scalar agent's ``a if a in legal else legal[0]``."""
     ok = mask[np.arange(len(actions)), actions]
-    return np.where(ok, actions, _first_legal(mask))
+    return np.where(ok, actions, mask.argmax(axis=1))
+
+
+def _own(engine: WizardBatched, field: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    """The acting seat's row of a per-seat field ``(B, n, ...)``, for each of ``lanes``."""
+    return per_seat(field).take(seat_rows(lanes, engine.cur[lanes], engine.n), axis=0)
 
 
 def _hidden(engine: WizardBatched, lanes: np.ndarray) -> np.ndarray:
-    """Foresight round before play: the seat to act cannot see its own card."""
-    if not engine.game.foresight:
-        return np.zeros(len(lanes), dtype=bool)
-    return (engine.rnd[lanes] == 1) & (engine.phase[lanes] < PHASE_PLAY)
+    return K.own_hand_hidden(engine.game.foresight, engine.rnd[lanes], engine.phase[lanes])
 
 
 # ---- bidding ------------------------------------------------------------------------------------
 def _bid(engine: WizardBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    n = engine.n
-    me, rnd, trump = engine.cur[lanes], engine.rnd[lanes], engine.trump[lanes]
-    hand = engine.hands[lanes, me].astype(np.int64)
+    rnd, trump = engine.rnd[lanes], engine.trump[lanes]
+    hand = _own(engine, engine.hands, lanes).astype(np.int64)
     # card_tricks: every Wizard a sure trick, the rest shared by power against the other hands
     wizards = hand[:, WIZARD]
     mine = np.cumsum(hand * _BID_POWER[trump], axis=1)[:, -1]
-    others = ((n - 1) * rnd) * _MEAN_POWER[trump]
-    total = mine + others
+    total = mine + ((engine.n - 1) * rnd) * _MEAN_POWER[trump]
     safe = np.where(total > 0, total, 1.0)
     expected = np.where(total > 0, wizards + (rnd - wizards) * mine / safe, wizards)
     hidden = _hidden(engine, lanes)
@@ -133,9 +103,8 @@ def _bid(engine: WizardBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarr
         expected[hidden] = _foresight_win_chance(engine, lanes[hidden])
     # choose_bid: the nearest whole bid, or the nearer neighbour of the dealer's forbidden one
     bid = np.clip(np.rint(expected), 0, rnd).astype(np.int64)
-    bids = engine.bids[lanes]
-    forbidden = rnd - np.where(bids > 0, bids, 0).sum(axis=1)
-    clash = (me == engine.dealer[lanes]) & (bid == forbidden)
+    forbidden = K.forbidden_bid(rnd, engine.bids[lanes])
+    clash = (engine.cur[lanes] == engine.dealer[lanes]) & (bid == forbidden)
     lo, hi = bid - 1, bid + 1
     take_lo = (lo >= 0) & ((hi > rnd) | (np.abs(lo - expected) <= np.abs(hi - expected)))
     bid = np.where(clash, np.where(take_lo, lo, hi), bid)
@@ -155,34 +124,14 @@ def _foresight_win_chance(engine: WizardBatched, lanes: np.ndarray) -> np.ndarra
     unseen[rows[has_flip], flipped[has_flip]] -= 1
     # each other seat's single card, in play order from the leader; the own seat's is the candidate
     order = (leader[:, None] + np.arange(n)) % n  # (k, n) seats in play order
-    card = hands.argmax(axis=2)  # (k, n) the one card each seat holds
-    trick = np.broadcast_to(
-        np.take_along_axis(card, order, axis=1)[:, None, :], (k, NUM_KINDS, n)
-    ).copy()
+    card = np.take_along_axis(hands.argmax(axis=2), order, axis=1)  # the one card each holds
+    trick = np.repeat(card[:, None, :], NUM_KINDS, axis=1)
     mine_at = (me - leader) % n
-    trick[rows, :, mine_at] = np.arange(NUM_KINDS)[None, :]
-    win = _winner_place(trick, np.broadcast_to(engine.trump[lanes][:, None], (k, NUM_KINDS)))
+    trick[rows, :, mine_at] = K.KINDS
+    win = K.trick_winner(trick, np.repeat(engine.trump[lanes][:, None], NUM_KINDS, axis=1))
     wins = (unseen * (win == mine_at[:, None])).sum(axis=1)
     total = unseen.sum(axis=1)
     return np.where(total > 0, wins / np.maximum(total, 1), 0.0)
-
-
-def _winner_place(trick: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """``cards.trick_winner`` over complete tricks ``(..., n)`` in play order (trump 0..4)."""
-    n = trick.shape[-1]
-    place = np.arange(n)
-    non_null = trick != NULL
-    first = np.take_along_axis(trick, non_null.argmax(axis=-1)[..., None], axis=-1)[..., 0]
-    led = np.where(non_null.any(axis=-1), np.where(first == WIZARD, LED_FREE, first // RANKS), -1)
-    suited = trick < NUM_SUITED
-    suit, rank = trick // RANKS, trick % RANKS
-    key = np.where(
-        suited & (suit == trump[..., None]),
-        100 + rank,
-        np.where(suited & (suit == led[..., None]), rank, -1 - place),
-    )
-    key = np.where(trick == WIZARD, 200 + n - place, key)
-    return key.argmax(axis=-1)
 
 
 # ---- choosing trump ------------------------------------------------------------------------------
@@ -209,13 +158,9 @@ def _trump(engine: WizardBatched, lanes: np.ndarray, mask: np.ndarray) -> np.nda
 # ---- card play -----------------------------------------------------------------------------------
 def _play(engine: WizardBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndarray:
     n, k = engine.n, len(lanes)
-    me = engine.cur[lanes]
     legal = mask[:, :NUM_KINDS]
-    trump = engine.trump[lanes]  # 0..3, or 4 = no trump
-    led = engine.led[lanes]  # LED_NONE, 0..3, LED_FREE
-    led_code = np.where((led >= 0) & (led < NUM_SUITS), led, _NO)
-    pw = _PLAY_POWER[trump, led_code]  # (k, 54)
-    need = engine.bids[lanes, me] - engine.won[lanes, me]
+    trump, led = engine.trump[lanes], engine.led[lanes]  # trump 0..3, or 4 = no trump
+    need = _own(engine, engine.bids, lanes) - _own(engine, engine.won, lanes)
     tlen = engine.tlen[lanes]
     out = np.empty(k, dtype=np.int64)
     lead = tlen == 0
@@ -224,80 +169,60 @@ def _play(engine: WizardBatched, lanes: np.ndarray, mask: np.ndarray) -> np.ndar
     follow = np.flatnonzero(~lead)
     if not len(follow):
         return out
-    lanes_f, legal_f, pw_f = lanes[follow], legal[follow], pw[follow]
-    wins = legal_f & _wins_now(engine, lanes_f)
-    loses = legal_f & ~wins
-    last = (tlen[follow] == n - 1)[:, None]
-    want = (need[follow] > 0)[:, None]
+    led_code = np.where((led >= 0) & (led < NUM_SUITS), led, _NO)
+    pw = _PLAY_POWER[trump[follow], led_code[follow]]  # (k, 54)
+    legal = legal[follow]
+    wins = legal & _wins_now(engine, lanes[follow])
+    loses = legal & ~wins
+    last = tlen[follow] == n - 1
     inf = np.inf
-    lowest = np.where(legal_f, pw_f, inf).argmin(axis=1)
-    highest = np.where(legal_f, pw_f, -inf).argmax(axis=1)
+    lowest = np.where(legal, pw, inf).argmin(axis=1)
+    highest = np.where(legal, pw, -inf).argmax(axis=1)
     # need > 0: the cheapest winner when last, else the strongest non-Wizard winner (a Wizard only
     # if nothing else wins); nothing wins: the weakest card
-    plain_wins = wins & (np.arange(NUM_KINDS) != WIZARD)
-    cheapest_win = np.where(wins, pw_f, inf).argmin(axis=1)
-    strongest_plain = np.where(plain_wins, pw_f, -inf).argmax(axis=1)
-    keen = np.where(
-        last[:, 0],
-        cheapest_win,
-        np.where(plain_wins.any(axis=1), strongest_plain, WIZARD),
-    )
+    plain_wins = wins & (K.KINDS != WIZARD)
+    cheapest_win = np.where(wins, pw, inf).argmin(axis=1)
+    strongest_plain = np.where(plain_wins, pw, -inf).argmax(axis=1)
+    keen = np.where(last, cheapest_win, np.where(plain_wins.any(axis=1), strongest_plain, WIZARD))
     keen = np.where(wins.any(axis=1), keen, lowest)
     # need <= 0: the strongest card that still loses (a Null only if no other loses); if every
     # card wins, the strongest when last, the lowest otherwise
-    non_null_loses = loses & (np.arange(NUM_KINDS) != NULL)
-    shed = np.where(
-        non_null_loses.any(axis=1), np.where(non_null_loses, pw_f, -inf).argmax(axis=1), NULL
-    )
-    shed = np.where(loses.any(axis=1), shed, np.where(last[:, 0], highest, lowest))
-    out[follow] = np.where(want[:, 0], keen, shed)
+    quiet = loses & (K.KINDS != NULL)
+    shed = np.where(quiet.any(axis=1), np.where(quiet, pw, -inf).argmax(axis=1), NULL)
+    shed = np.where(loses.any(axis=1), shed, np.where(last, highest, lowest))
+    out[follow] = np.where(need[follow] > 0, keen, shed)
     return out
 
 
 def _wins_now(engine: WizardBatched, lanes: np.ndarray) -> np.ndarray:
     """``(k, 54)``: whether each kind, played now, would win the trick as it stands."""
-    n = engine.n
-    leader, led, trump = engine.leader[lanes], engine.led[lanes], engine.trump[lanes]
-    cards = engine.tcard[lanes]  # (k, n) by absolute seat; -1 = not played yet
-    place = (np.arange(n)[None, :] - leader[:, None]) % n
-    suited = (cards >= 0) & (cards < NUM_SUITED)
-    suit, rank = np.where(cards >= 0, cards // RANKS, -1), cards % RANKS
-    key = np.where(
-        suited & (suit == trump[:, None]),
-        100 + rank,
-        np.where(suited & (suit == led[:, None]), rank, -1 - place),
-    )
-    key = np.where(cards == WIZARD, 200 + n - place, key)
-    best = np.where(cards >= 0, key, -(10**6)).max(axis=1)  # the trick's winning key so far
+    n, cards = engine.n, engine.tcard[lanes]  # by absolute seat; -1: not played yet
+    leader, led = engine.leader[lanes], engine.led[lanes][:, None]
+    trump = engine.trump[lanes][:, None]
+    keys = K.card_keys(cards, (np.arange(n) - leader[:, None]) % n, trump, led)
+    best = np.where(cards >= 0, keys, -1000).max(axis=1)  # the trick's winning key so far
     p = engine.tlen[lanes][:, None]  # the new card's place
-    led_after = _NEXT_LED[led + 1]  # (k, 54)
-    cand = np.where(
-        _IS_SUITED & (_SUIT == trump[:, None]),
-        100 + _RANK,
-        np.where(_IS_SUITED & (_SUIT == led_after), _RANK, -1 - p),
-    )
-    cand = np.where(np.arange(NUM_KINDS) == WIZARD, 200 + n - p, cand)
-    return cand > best[:, None]
+    led_after = K.NEXT_LED.take(led[:, 0] + 1, axis=0)  # (k, 54)
+    return K.card_keys(K.KINDS, p, trump, led_after) > best[:, None]
 
 
 def _lead(legal: np.ndarray, trump: np.ndarray, want: np.ndarray) -> np.ndarray:
     """Leading: wanting tricks, a Wizard, else a high trump, else the highest card (a trump among
     equals); not wanting, a Null, else the lowest card off trump, else the lowest card."""
-    suited = legal & _IS_SUITED
-    is_trump = suited & (_SUIT == trump[:, None])
-    first = _first_legal(legal)
-    top_trump = np.where(is_trump, np.arange(NUM_KINDS), -1).max(axis=1)
-    high_trump = (top_trump >= 0) & (_RANK[np.maximum(top_trump, 0)] + 1 >= 10)
-    by_rank_then_trump = np.where(suited, 2 * _RANK + is_trump, -1).argmax(axis=1)
+    suited = legal & K.SUITED
+    is_trump = suited & (K.SUIT == trump[:, None])
+    first = legal.argmax(axis=1)
+    top_trump = np.where(is_trump, K.KINDS, -1).max(axis=1)
+    high_trump = (top_trump >= 0) & (K.RANK[np.maximum(top_trump, 0)] + 1 >= 10)
+    by_rank_then_trump = np.where(suited, 2 * K.RANK + is_trump, -1).argmax(axis=1)
     attack = np.where(
         legal[:, WIZARD],
         WIZARD,
         np.where(high_trump, top_trump, np.where(suited.any(axis=1), by_rank_then_trump, first)),
     )
     plain = suited & ~is_trump
-    big = RANKS + 1
-    low_plain = np.where(plain, _RANK, big).argmin(axis=1)
-    low_any = np.where(suited, _RANK, big).argmin(axis=1)
+    low_plain = np.where(plain, K.RANK, RANKS).argmin(axis=1)
+    low_any = np.where(suited, K.RANK, RANKS).argmin(axis=1)
     duck = np.where(
         legal[:, NULL],
         NULL,

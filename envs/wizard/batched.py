@@ -35,11 +35,12 @@ from ..core.batched import (
     row_starts,
     seat_positions,
 )
+from ..core.batched_state import Field, StateFields, length, none_as, per_seat, seat_rows
+from . import kernels as K
 from .cards import (
     COUNT_SCALE,
     DECK_KINDS,
     DECK_SIZE,
-    LED_FREE,
     LED_NONE,
     NO_TRUMP,
     NULL,
@@ -49,55 +50,48 @@ from .cards import (
     RANKS,
     TRUMP_PENDING,
     WIZARD,
-    trump_after_flip,
 )
-from .rules import (
-    BID_BASE,
-    PHASE_BID,
-    PHASE_OVER,
-    PHASE_PLAY,
-    PHASE_TRUMP,
-    TRUMP_BASE,
-    WizardGame,
-)
+from .rules import BID_BASE, PHASE_BID, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE, WizardGame
 
-_KINDS = np.arange(NUM_KINDS)
-# FOLLOW[code]: the kinds a hand may play when it must follow suit ``code`` (4: anything)
-_FOLLOW = np.ones((NUM_SUITS + 1, NUM_KINDS), dtype=bool)
-for _s in range(NUM_SUITS):
-    _FOLLOW[_s, :NUM_SUITED] = _KINDS[:NUM_SUITED] // RANKS == _s
-# the led suit a kind sets when it is the first card that sets one
-_LED_BY_KIND = np.concatenate([_KINDS[:NUM_SUITED] // RANKS, [LED_FREE, LED_NONE]])
-# by (led + 1) * NUM_KINDS + card (led -1..4): the led suit after the card is played, and the
-# void bit it shows (a suited card that does not follow the led suit: void in that suit)
-_LED_AFTER = np.empty((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
-_LED_AFTER[0] = _LED_BY_KIND
-_LED_AFTER[1:] = np.arange(-1, NUM_SUITS + 1)[1:, None]
-_LED_AFTER = _LED_AFTER.ravel()
-_VOID_SHOWN = np.zeros((NUM_SUITS + 2, NUM_KINDS), dtype=np.int64)
-for _s in range(NUM_SUITS):
-    _VOID_SHOWN[_s + 1, :NUM_SUITED] = np.where(_KINDS[:NUM_SUITED] // RANKS != _s, 1 << _s, 0)
-_VOID_SHOWN = _VOID_SHOWN.ravel()
-# trump after flipping kind f (index f + 1; index 0 = nothing flipped)
-_TRUMP_BY_FLIP = np.array([trump_after_flip(f) for f in range(-1, NUM_KINDS)])
-# SUIT_OF[kind, suit] = 1 for the suited kinds: hands (rows of counts) @ SUIT_OF = cards per
-# suit (a float32 matrix product of small counts is exact, and far cheaper than a reshaped sum)
-_SUIT_OF = np.zeros((NUM_SUITED, NUM_SUITS), dtype=np.float32)
-_SUIT_OF[_KINDS[:NUM_SUITED], _KINDS[:NUM_SUITED] // RANKS] = 1.0
-# by ``led + 1`` (led -1..4): whether a suit must be followed, and which suit column to look at
-_LED_IS_SUIT = np.array([False, True, True, True, True, False])
-_LED_COLUMN = np.array([0, 0, 1, 2, 3, 0])
-_VOID_BITS = np.array(
-    [[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], dtype=np.float32
+_VOID_BITS = np.array([[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], np.float32)
+
+
+def _trick_by_seat(s, n: int) -> np.ndarray:
+    """The current trick's card of each seat (-1: none yet)."""
+    row = np.full(n, -1)
+    row[(s.trick_leader + np.arange(len(s.trick))) % n] = s.trick
+    return row
+
+
+FIELDS = StateFields(  # reset values; "fixed": set by the engine at each deal
+    Field("cur", np.int64, (), 0, "fixed", load=none_as(-1, "current_player")),
+    Field("phase", np.int64, (), 0, "fixed"),
+    Field("rnd", np.int64, (), 1, load="round"),
+    Field("dealer", np.int64, (), 0, "fixed"),
+    Field("flipped", np.int64, (), -1, "fixed"),
+    Field("trump", np.int64, (), NO_TRUMP, "fixed"),
+    Field("led", np.int64, (), LED_NONE, "round"),
+    Field("leader", np.int64, (), 0, "fixed", load="trick_leader"),
+    Field("tlen", np.int64, (), 0, "round", load=length("trick")),
+    Field("tdone", np.int64, (), 0, "round", load=length("tricks")),
+    Field("hands", np.int8, ("n", NUM_KINDS), 0, "fixed"),
+    Field("suits", np.int8, ("n", NUM_SUITS), 0, "fixed", load="suit_counts"),  # per suit
+    Field("played", np.int8, (NUM_KINDS,), 0, "round"),
+    Field("hs", np.int64, ("n",), 0, "fixed", load="hand_sizes"),
+    Field("bids", np.int64, ("n",), -1, "round"),
+    Field("won", np.int64, ("n",), 0, "round", load="tricks_won"),
+    Field("voids", np.int64, ("n",), 0, "round"),
+    Field("tcard", np.int64, ("n",), -1, "round", load=_trick_by_seat),
+    Field("points", np.int64, ("n",), 0),
 )
 
 
-def _scale_specials(buf: np.ndarray, a: int) -> None:
-    """Counts written at column ``a`` times COUNT_SCALE: 1 for suited cards, so only the
-    Wizard and Null columns change (exact in float32; one column at a time is several times
-    cheaper than a multiply over the block or a strided pair of columns)."""
+def _scale_specials(piece: np.ndarray) -> None:
+    """Counts times COUNT_SCALE: 1 for suited cards, so only the Wizard and Null columns change
+    (exact in float32; one column at a time is several times cheaper than a multiply over the
+    block or a strided pair of columns)."""
     for kind in (WIZARD, NULL):
-        buf[:, a + kind] *= COUNT_SCALE[kind]
+        piece[:, kind] *= COUNT_SCALE[kind]
 
 
 class WizardBatched(BatchedEngine):
@@ -111,55 +105,29 @@ class WizardBatched(BatchedEngine):
 
     def __init__(self, game: WizardGame, num_envs: int, rng: np.random.Generator):
         super().__init__(game, num_envs, rng)
-        B, n, K = self.B, self.n, game.rounds
-        self.K = K
-        i64 = np.int64
-        self.phase = np.zeros(B, dtype=i64)
-        self.rnd = np.ones(B, dtype=i64)
-        self.dealer = np.zeros(B, dtype=i64)
-        self.flipped = np.full(B, -1, dtype=i64)
-        self.trump = np.full(B, NO_TRUMP, dtype=i64)
-        self.led = np.full(B, LED_NONE, dtype=i64)
-        self.leader = np.zeros(B, dtype=i64)
-        self.tlen = np.zeros(B, dtype=i64)
-        self.tdone = np.zeros(B, dtype=i64)
-        self.hands = np.zeros((B, n, NUM_KINDS), dtype=np.int8)
-        self.suits = np.zeros((B, n, NUM_SUITS), dtype=np.int8)  # suited cards held, per suit
-        self.played = np.zeros((B, NUM_KINDS), dtype=np.int8)
-        self.hs = np.zeros((B, n), dtype=i64)
-        self.bids = np.full((B, n), -1, dtype=i64)
-        self.won = np.zeros((B, n), dtype=i64)
-        self.voids = np.zeros((B, n), dtype=i64)
-        self.tcard = np.full((B, n), -1, dtype=i64)
-        self.points = np.zeros((B, n), dtype=i64)
-        # constants of the configuration
+        FIELDS.allocate(self)
+        n, self.K = self.n, game.rounds
         enc = game.encoder
-        self._o = dict(enc.off)
-        self._inv_k_tab = float32_table([x * enc.inv_k for x in range(K + 1)])
+        self._inv_k_tab = float32_table([x * enc.inv_k for x in range(self.K + 1)])
         self._score_lo, self._score_span = enc.score_lo, enc.score_span
-        self._bid_rows = np.array([m for m in game.bid_masks])
-        self._pos = np.arange(DECK_SIZE)
-        # observation index of a one-hot value v (-1: absent, aimed at entry 0), by v + 1
-        self._flipped_at = np.concatenate([[0], enc.off["flipped"] + _KINDS])
-        self._trump_at = np.concatenate([[0], enc.off["trump"] + np.arange(NUM_SUITS + 1)])
-        self._led_at = np.concatenate([[0], enc.off["led_suit"] + np.arange(NUM_SUITS + 1)])
+        self._bid_rows = np.array(game.bid_masks)
+        # flat observation index of a one-hot value v by v + 1 (-1: absent, aimed at entry 0)
+        at = game.layout.offset
+        self._flipped_at = np.concatenate([[0], at("flipped") + K.KINDS])
+        self._trump_at = np.concatenate([[0], at("trump") + np.arange(NUM_SUITS + 1)])
+        self._led_at = np.concatenate([[0], at("led_suit") + np.arange(NUM_SUITS + 1)])
         # _deal_cell[d, i]: where the i-th card dealt by dealer d lands in a lane's (n, NUM_KINDS)
         # hands, less the card's kind: its seat's row start
+        self._pos = np.arange(DECK_SIZE)
         self._deal_cell = (np.arange(n)[:, None] + 1 + self._pos) % n * NUM_KINDS
-        self._seats = np.arange(n)
 
     # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
-        k = len(lanes)
-        if kind == "start":
-            fd = self.game.options["first_dealer"]
-            first = (
-                self.rng.integers(self.n, size=k) if fd is None else np.full(k, fd, dtype=np.int64)
-            )
-            rec = self._random_deal(np.ones(k, dtype=np.int64), first)
-            rec["first_dealer"] = first
-            return rec
-        return self._random_deal(self.rnd[lanes], self.dealer[lanes])
+        if kind != "start":
+            return self._random_deal(self.rnd[lanes], self.dealer[lanes])
+        k, fd = len(lanes), self.game.options["first_dealer"]
+        first = self.rng.integers(self.n, size=k) if fd is None else np.full(k, fd, np.int64)
+        return {**self._random_deal(np.ones(k, np.int64), first), "first_dealer": first}
 
     def _random_deal(self, rnd: np.ndarray, dealer: np.ndarray) -> dict:
         """Shuffle one deck a lane and deal ``rnd`` cards each, one at a time from the dealer's
@@ -169,22 +137,17 @@ class WizardBatched(BatchedEngine):
         deck = self.rng.permuted(np.broadcast_to(DECK_KINDS, (k, DECK_SIZE)), axis=1)
         dealt = n * rnd
         m = int(dealt.max())  # only the cards dealt matter (every column, in the last rounds)
-        flat = (
-            self._deal_cell.take(dealer, axis=0)[:, :m]
-            + deck[:, :m]
-            + (np.arange(k) * (n * NUM_KINDS))[:, None]
-        )[self._pos[:m] < dealt[:, None]]
-        hands = np.bincount(flat, minlength=k * n * NUM_KINDS).astype(np.int8)
-        hands = hands.reshape(k, n, NUM_KINDS)
+        cell = (
+            self._deal_cell.take(dealer, axis=0)[:, :m] + deck[:, :m] + row_starts(k, n * NUM_KINDS)
+        )
+        hands = np.bincount(cell[self._pos[:m] < dealt[:, None]], minlength=k * n * NUM_KINDS)
         top = np.minimum(dealt, DECK_SIZE - 1)
         flipped = np.where(dealt < DECK_SIZE, deck[np.arange(k), top], -1)
-        return {"hands": hands, "flipped": flipped}
+        return {"hands": hands.astype(np.int8).reshape(k, n, NUM_KINDS), "flipped": flipped}
 
     def record_from_states(self, kind, states):
         rec = {
-            "hands": np.array([s.hands for s in states], dtype=np.int8).reshape(
-                -1, self.n, NUM_KINDS
-            ),
+            "hands": np.array([s.hands for s in states], np.int8).reshape(-1, self.n, NUM_KINDS),
             "flipped": np.array([s.flipped for s in states], dtype=np.int64),
         }
         if kind == "start":
@@ -194,65 +157,42 @@ class WizardBatched(BatchedEngine):
     # ---- games and rounds ------------------------------------------------------------------------
     def start(self, lanes):
         rec = self.draw("start", lanes)
-        self.points[lanes] = 0
-        self.rnd[lanes] = 1
+        FIELDS.reset(self, lanes)
         self.dealer[lanes] = rec["first_dealer"]
         self._begin_round(lanes, rec)
 
     def _begin_round(self, lanes, rec) -> None:
-        """Set up the round ``rnd``/``dealer`` already hold for ``lanes``, from a deal record."""
-        n = self.n
-        rnd, dealer = self.rnd[lanes], self.dealer[lanes]
-        hands = rec["hands"]
-        self.hands[lanes] = hands
-        rows = hands.reshape(-1, NUM_KINDS)[:, :NUM_SUITED].astype(np.float32)
-        self.suits[lanes] = (rows @ _SUIT_OF).astype(np.int8).reshape(len(lanes), n, NUM_SUITS)
-        self.hs[lanes] = rnd[:, None]
-        flipped = rec["flipped"]
-        self.flipped[lanes] = flipped
-        trump = _TRUMP_BY_FLIP[flipped + 1]
-        self.trump[lanes] = trump
-        self.bids[lanes] = -1
-        self.won[lanes] = 0
-        self.tcard[lanes] = -1
-        self.tlen[lanes] = 0
-        self.tdone[lanes] = 0
-        left = (dealer + 1) % n
-        self.leader[lanes] = left
-        self.led[lanes] = LED_NONE
-        self.played[lanes] = 0
-        self.voids[lanes] = 0
+        """Deal the round ``rnd``/``dealer`` hold for ``lanes`` (its "round" fields already reset)
+        from a deal record."""
+        dealer = self.dealer[lanes]
+        self.hands[lanes] = rec["hands"]
+        self.suits[lanes] = K.suit_counts(rec["hands"])
+        self.hs[lanes] = self.rnd[lanes][:, None]
+        self.flipped[lanes] = rec["flipped"]
+        trump = self.trump[lanes] = K.trump_after_flip(rec["flipped"])
+        left = self.leader[lanes] = (dealer + 1) % self.n
         pending = trump == TRUMP_PENDING
         self.phase[lanes] = np.where(pending, PHASE_TRUMP, PHASE_BID)
         self.cur[lanes] = np.where(pending, dealer, left)
 
     # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
-        B, n = self.B, self.n
-        mask = np.zeros((B, self.num_actions), dtype=bool)
-        phase = self.phase
-        # (arrays are indexed with ``take`` on flat rows: numpy's fancy indexing with several
-        # index arrays is several times slower)
-        rows = self.all * n + self.cur
-        held = self.hands.reshape(B * n, NUM_KINDS).take(rows, axis=0) > 0
-        led = self.led + 1
-        column = rows * NUM_SUITS + _LED_COLUMN.take(led)
-        must = _LED_IS_SUIT.take(led) & (self.suits.reshape(-1).take(column) > 0)
-        allowed = held & _FOLLOW.take(np.where(must, self.led, NUM_SUITS), axis=0)
-        mask[:, :NUM_KINDS] = allowed
+        mask = np.zeros((self.B, self.num_actions), dtype=bool)
+        phase, led = self.phase, self.led
+        rows = seat_rows(self.all, self.cur, self.n)
+        held = per_seat(self.hands).take(rows, axis=0) > 0
+        led_held = self.suits.reshape(-1).take(rows * NUM_SUITS + K.led_column(led)) > 0
+        mask[:, :NUM_KINDS] = K.playable(held, led, led_held)
         if (phase != PHASE_PLAY).any():
             mask[phase != PHASE_PLAY, :NUM_KINDS] = False
             bid = np.flatnonzero(phase == PHASE_BID)
-            if len(bid):
-                mask[bid] = self._bid_rows.take(self.rnd[bid], axis=0)
-                last = bid[self.cur[bid] == self.dealer[bid]]
-                if len(last):
-                    b = self.bids[last]
-                    f = self.rnd[last] - np.where(b > 0, b, 0).sum(axis=1)
-                    ok = (f >= 0) & (f <= self.rnd[last])
-                    mask[last[ok], BID_BASE + f[ok]] = False
-            trump = np.flatnonzero(phase == PHASE_TRUMP)
-            mask[trump, TRUMP_BASE : TRUMP_BASE + NUM_SUITS] = True
+            mask[bid] = self._bid_rows.take(self.rnd[bid], axis=0)
+            last = bid[self.cur[bid] == self.dealer[bid]]  # the dealer, who may not make the
+            if len(last):  # bids total the round's cards (W6)
+                f = K.forbidden_bid(self.rnd[last], self.bids[last])
+                ok = f >= 0
+                mask[last[ok], BID_BASE + f[ok]] = False
+            mask[phase == PHASE_TRUMP, TRUMP_BASE : TRUMP_BASE + NUM_SUITS] = True
         return mask
 
     # ---- moves -----------------------------------------------------------------------------------
@@ -260,21 +200,18 @@ class WizardBatched(BatchedEngine):
         phase = self.phase[lanes]
         play = phase == PHASE_PLAY
         if play.all():
-            self._play(lanes, actions)
-            return
+            return self._play(lanes, actions)
         bid, trump = phase == PHASE_BID, phase == PHASE_TRUMP
         self._play(lanes[play], actions[play])
         self._bid(lanes[bid], actions[bid] - BID_BASE)
-        self._choose_trump(lanes[trump], actions[trump] - TRUMP_BASE)
-
-    def _choose_trump(self, lanes, suit) -> None:
-        self.trump[lanes] = suit
+        lanes = lanes[trump]  # the dealer names trump
+        self.trump[lanes] = actions[trump] - TRUMP_BASE
         self.phase[lanes] = PHASE_BID
         self.cur[lanes] = (self.dealer[lanes] + 1) % self.n
 
     def _bid(self, lanes, bid) -> None:
         c = self.cur[lanes]
-        self.bids[lanes, c] = bid
+        per_seat(self.bids)[seat_rows(lanes, c, self.n)] = bid
         last = c == self.dealer[lanes]  # the dealer bids last
         done = lanes[last]
         self.phase[done] = PHASE_PLAY
@@ -286,75 +223,52 @@ class WizardBatched(BatchedEngine):
             return
         n = self.n
         c = self.cur[lanes]
-        # every lane once: plain assignments through flat indices (no ``np.add.at`` needed)
-        row = lanes * n + c
-        self.hands.reshape(-1)[row * NUM_KINDS + card] -= 1
+        # every (lane, seat) once: plain assignments through flat rows (no ``np.add.at`` needed)
+        rows = seat_rows(lanes, c, n)
+        self.hands.reshape(-1)[rows * NUM_KINDS + card] -= 1
         suited = card < NUM_SUITED
-        self.suits.reshape(-1)[(row * NUM_SUITS + card // RANKS)[suited]] -= 1
+        self.suits.reshape(-1)[(rows * NUM_SUITS + card // RANKS)[suited]] -= 1
         self.played.reshape(-1)[lanes * NUM_KINDS + card] += 1
-        self.hs.reshape(-1)[row] -= 1
-        self.tcard.reshape(-1)[row] = card
-        tlen = self.tlen[lanes] + 1
-        self.tlen[lanes] = tlen
-        old = self.led[lanes]
-        seen = (old + 1) * NUM_KINDS + card  # (led suit before, card): two lookup tables
-        led = _LED_AFTER.take(seen)
+        per_seat(self.hs)[rows] -= 1
+        per_seat(self.tcard)[rows] = card
+        tlen = self.tlen[lanes] = self.tlen[lanes] + 1
+        led, void = K.after_card(self.led[lanes], card)
         self.led[lanes] = led
-        void = _VOID_SHOWN.take(seen)
         if void.any():
-            self.voids.reshape(-1)[row] |= void
+            per_seat(self.voids)[rows] |= void
         full = tlen == n
         if full.all():
-            self._end_trick(lanes, led)
-            return
+            return self._end_trick(lanes, led)
         going = ~full
         self.cur[lanes[going]] = (c[going] + 1) % n
         if full.any():
             self._end_trick(lanes[full], led[full])
 
     def _end_trick(self, lanes, led) -> None:
-        """Trick winner (W9): the first Wizard, else the highest trump, else the highest card of
-        the led suit; a trick of Nulls only goes to its first card."""
         n = self.n
-        leader = self.leader[lanes]
-        cards = self.tcard[lanes]  # by absolute seat; every seat has played
-        # one key a card, the highest wins: the first Wizard (200 + n - its place in the trick),
-        # else a trump (100 + rank), else the led suit (rank; suited cards are unique, so these
-        # keys never tie), else the first card played (-1 - its place: a trick of Nulls)
-        place = seat_positions(leader, n)
-        suited = cards < NUM_SUITED
-        suit = cards // RANKS
-        rank = cards % RANKS
-        key = np.where(
-            suited & (suit == self.trump[lanes][:, None]),
-            100 + rank,
-            np.where(suited & (suit == led[:, None]), rank, -1 - place),
-        )
-        key = np.where(cards == WIZARD, 200 + n - place, key)
-        winner = key.argmax(axis=1)
-        self.won.reshape(-1)[lanes * n + winner] += 1
-        tdone = self.tdone[lanes] + 1
-        self.tdone[lanes] = tdone
+        place = seat_positions(self.leader[lanes], n)  # every seat has played
+        keys = K.card_keys(self.tcard[lanes], place, self.trump[lanes][:, None], led[:, None])
+        winner = keys.argmax(axis=1)
+        per_seat(self.won)[seat_rows(lanes, winner, n)] += 1
+        tdone = self.tdone[lanes] = self.tdone[lanes] + 1
         self.tcard[lanes] = -1
         self.tlen[lanes] = 0
-        self.leader[lanes] = winner
+        self.leader[lanes] = self.cur[lanes] = winner
         self.led[lanes] = LED_NONE
-        self.cur[lanes] = winner
         over = tdone == self.rnd[lanes]
         if over.any():
             self._score_round(lanes[over])
 
     def _score_round(self, lanes) -> None:
-        b, t = self.bids[lanes], self.won[lanes]
-        self.points[lanes] += np.where(b == t, 20 + 10 * t, -10 * np.abs(t - b))  # W10
-        last = self.rnd[lanes] >= self.K
-        end = lanes[last]
-        self.phase[end] = PHASE_OVER
-        self.cur[end] = -1
-        more = lanes[~last]
+        self.points[lanes] += K.round_score(self.bids[lanes], self.won[lanes])
+        end = self.rnd[lanes] >= self.K
+        self.phase[lanes[end]] = PHASE_OVER
+        self.cur[lanes[end]] = -1
+        more = lanes[~end]
         if len(more):
             self.rnd[more] += 1
             self.dealer[more] = (self.dealer[more] + 1) % self.n
+            FIELDS.reset(self, more, "round")
             self._begin_round(more, self.draw("deal", more))
 
     # ---- results ---------------------------------------------------------------------------------
@@ -367,98 +281,62 @@ class WizardBatched(BatchedEngine):
 
     # ---- the observation -------------------------------------------------------------------------
     def observe(self, seats, lanes=None):
-        n, K, o = self.n, self.K, self._o
-        g = self.game
+        n, g = self.n, self.game
+        at = g.layout.offset
         # ``pick`` indexes the per-lane arrays: a view of all of them, or a gather of some
         pick = Ellipsis if lanes is None else lanes
         if lanes is None:
             lanes = self.all
         k = len(seats)
-        D = self.obs_dim
         cur, phase, rnd = self.cur[pick], self.phase[pick], self.rnd[pick]
         order = relative_seats(seats, n)  # absolute seat at each relative position
         flat = flat_order(order)
         rel = seat_positions(seats, n)  # relative position of each absolute seat
         # Foresight's first round: the others' hands are shown, and one's own is hidden until the
         # play begins
-        first = ()
-        if g.foresight:
-            in_first = rnd == 1
-            if in_first.any():  # (cheaper than ``flatnonzero`` on the lanes' usual answer)
-                first = np.flatnonzero(in_first)
-        hidden = first[phase[first] < PHASE_PLAY] if len(first) else ()
+        first = np.flatnonzero(rnd == 1) if g.foresight else ()
+        hidden = first[K.own_hand_hidden(True, rnd[first], phase[first])] if len(first) else ()
         # one-hot entries, one column each (0 = the first hand entry, overwritten below)
         hot = np.empty((k, 8 + 2 * n), dtype=np.int64)
         hot[:, 0] = self._flipped_at.take(self.flipped[pick] + 1)
         hot[:, 1] = self._trump_at.take(self.trump[pick] + 1)
         hot[:, 2] = self._led_at.take(self.led[pick] + 1)
         hot[:, 3] = np.where(
-            self.tlen[pick] > 0, o["trick_leader"] + (self.leader[pick] - seats) % n, 0
+            self.tlen[pick] > 0, at("trick_leader") + (self.leader[pick] - seats) % n, 0
         )
-        hot[:, 4] = o["round"] - 1 + rnd
-        hot[:, 5] = o["dealer"] + (self.dealer[pick] - seats) % n
+        hot[:, 4] = at("round") - 1 + rnd
+        hot[:, 5] = at("dealer") + (self.dealer[pick] - seats) % n
         live = cur >= 0
-        hot[:, 6] = np.where(live, o["current_player"] + (cur - seats) % n, 0)
-        hot[:, 7] = np.where(live & (phase < PHASE_OVER), o["phase"] + phase, 0)
+        hot[:, 6] = np.where(live, at("current_player") + (cur - seats) % n, 0)
+        hot[:, 7] = np.where(live & (phase < PHASE_OVER), at("phase") + phase, 0)
         tcard = self.tcard[pick]
-        hot[:, 8 : 8 + n] = np.where(tcard >= 0, o["trick"] + rel * NUM_KINDS + tcard, 0)
+        hot[:, 8 : 8 + n] = np.where(tcard >= 0, at("trick") + rel * NUM_KINDS + tcard, 0)
         bids = self.bids[pick]
         hot[:, 8 + n :] = np.where(
-            bids >= 0, o["bids"] + rel * (K + 1) + bids, o["bid_pending"] + rel
+            bids >= 0, at("bids") + rel * (self.K + 1) + bids, at("bid_pending") + rel
         )
-        hot += row_starts(k, D)
-        buf = np.zeros((k, D), dtype=np.float32)
-        cells = buf.reshape(-1)
-        cells[hot.ravel()] = 1.0
-        if len(hidden):
-            cells[hidden * D + o["hand_hidden"]] = 1.0
+        buf, v = g.layout.batch(k)
+        buf.reshape(-1)[(hot + row_starts(k, self.obs_dim)).ravel()] = 1.0
         # dense pieces
-        hand = self.hands.reshape(-1, NUM_KINDS).take(lanes * n + seats, axis=0)
+        hand = per_seat(self.hands).take(seat_rows(lanes, seats, n), axis=0)
         if len(hidden):
             hand[hidden] = 0
-        a = o["hand"]
-        buf[:, a : a + NUM_KINDS] = hand
-        _scale_specials(buf, a)
+            v["hand_hidden"][hidden] = 1.0
+        v["hand"] = hand
+        _scale_specials(v["hand"])
         if len(first):
-            a = o["foresight"]
             for r in range(1, n):
                 others = self.hands[lanes[first], order[first, r]]
-                buf[first, a : a + NUM_KINDS] = others * COUNT_SCALE
-                a += NUM_KINDS
-        tab = self._inv_k_tab
-        a = o["hand_sizes"]
-        buf[:, a : a + n] = tab.take(rotate(self.hs[pick], flat))
-        a = o["tricks_won"]
-        buf[:, a : a + n] = tab.take(rotate(self.won[pick], flat))
-        a = o["voids"]
-        buf[:, a : a + 4 * n] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0).reshape(
-            k, 4 * n
-        )
-        a = o["played"]
-        buf[:, a : a + NUM_KINDS] = self.played[pick]
-        _scale_specials(buf, a)
-        a = o["scores"]
-        pts = rotate(self.points[pick], flat)
-        buf[:, a : a + n] = (pts - self._score_lo) / self._score_span
+                v["foresight"][first, r - 1] = others * COUNT_SCALE
+        v["hand_sizes"] = self._inv_k_tab.take(rotate(self.hs[pick], flat))
+        v["tricks_won"] = self._inv_k_tab.take(rotate(self.won[pick], flat))
+        v["voids"] = _VOID_BITS.take(rotate(self.voids[pick], flat), axis=0)
+        v["played"] = self.played[pick]
+        _scale_specials(v["played"])
+        v["scores"] = (rotate(self.points[pick], flat) - self._score_lo) / self._score_span
         return buf
 
     # ---- scalar states in ------------------------------------------------------------------------
     def load(self, lanes, states):
-        n = self.n
         for lane, s in zip(lanes.tolist(), states):
-            self.phase[lane], self.rnd[lane], self.dealer[lane] = s.phase, s.round, s.dealer
-            self.cur[lane] = -1 if s.current_player is None else s.current_player
-            self.flipped[lane], self.trump[lane], self.led[lane] = s.flipped, s.trump, s.led
-            self.leader[lane], self.tlen[lane], self.tdone[lane] = (
-                s.trick_leader,
-                len(s.trick),
-                len(s.tricks),
-            )
-            self.hands[lane] = s.hands
-            self.suits[lane] = s.suit_counts
-            self.played[lane] = s.played
-            self.hs[lane], self.bids[lane], self.won[lane] = s.hand_sizes, s.bids, s.tricks_won
-            self.voids[lane], self.points[lane] = s.voids, s.points
-            self.tcard[lane] = -1
-            for i, card in enumerate(s.trick):
-                self.tcard[lane, (s.trick_leader + i) % n] = card
+            FIELDS.load(self, lane, s)
