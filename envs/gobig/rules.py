@@ -373,15 +373,16 @@ class GoBigState(State):
         game = self.game
         n = game.num_players
         order = game.seat_order[player]
-        buf, v = game.layout.new()  # raw counts first, scaled at the end
-        v["hand"] = self.hands[player]
-        v["hand_sizes"] = np.add.reduce(self.hands, axis=1)[order]
-        v["banks"] = self.banks[order]
-        v["known"] = self.known[order]
-        v["box"] = self.box
-        v["deck_size"] = len(self.deck)
-        at = game.layout.offset  # the one-hot cells, set by one flat scatter
-        hot = []
+        L = game.layout
+        at, piece = L.offset, L.slice
+        buf = np.zeros(L.size, dtype=np.float32)  # raw counts first, scaled at the end
+        buf[piece("hand")] = self.hands[player]
+        buf[piece("hand_sizes")] = np.add.reduce(self.hands, axis=1)[order]
+        buf[piece("banks")] = self.banks[order].ravel()
+        buf[piece("known")] = self.known[order].ravel()
+        buf[piece("box")] = self.box
+        buf[piece("deck_size")] = len(self.deck)
+        hot = []  # the one-hot cells, set by one flat scatter
         for s, d in enumerate(self.displays):
             if d is not None:
                 r = (s - player) % n
@@ -392,7 +393,7 @@ class GoBigState(State):
             hot.append(at("phase") + self.phase)
         buf[hot] = 1.0
         for c in self.market:
-            v["market"][c - 1] += 1.0
+            buf[at("market") + c - 1] += 1.0
         buf /= game.obs_div
         return buf
 
