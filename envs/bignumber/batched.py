@@ -1,7 +1,7 @@
 """Big Number, batched: B games as struct-of-arrays numpy state, bit-exact with ``rules.py``.
 
 Same options, action ids and observation as ``BigNumberGame`` (``rules.py`` is the
-specification; ``tests/vector/test_bignumber.py`` replays random games in both and compares
+specification; ``tests/vector/test_differential.py`` replays random games in both and compares
 every step). The state is declared once (``FIELDS``); the rules the heuristic's batched twin
 shares, the legal plays, what beats what and the scoring, are array kernels (``kernels.py``):
 
@@ -35,7 +35,7 @@ def _of(attr, f):
     return lambda s, n: f(getattr(s, attr))
 
 
-#: the middle set, its size, value and owner, and the passes since it was played
+#: the middle set, its size, value and owner, the passes since it was played (cleared together)
 MIDDLE = StateFields(
     Field("middle", np.int8, (NUM_TYPES,), scope="round", load=_of("middle", counts_of)),
     Field("msize", np.int64, (), scope="round", load=length("middle")),
@@ -43,7 +43,7 @@ MIDDLE = StateFields(
     Field("owner", np.int64, (), -1, scope="round", load=none_as(-1, "owner")),
     Field("passes", np.int64, (), scope="round"),
 )
-#: the selection being built (two decks), or the set that beat the middle (the pick-up)
+#: the selection being built (two decks) or the set that beat the middle (pick-up), cleared together
 PENDING = StateFields(
     Field("pending", np.int8, (NUM_TYPES,), scope="round", load=_of("pending", counts_of)),
     Field("psize", np.int64, (), scope="round", load=length("pending")),

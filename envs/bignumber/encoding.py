@@ -90,7 +90,8 @@ def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
     n = g.num_players
     buf, v = g.layout.new()
     order = [(player + i) % n for i in range(n)]
-    v["hand"] = st.hands[player]
+    counts = np.array([st.hands[player], st.out, *(st.known[q] for q in order)], np.float32)
+    v["hand"], v["out_of_play"], v["known"] = counts[0], counts[1], counts[2:]
     if st.phase in (LEAD, ANSWER):
         if g.two_decks and st.pending and player == st.current_player:
             v["selection"] = counts_of(st.pending)
@@ -100,8 +101,6 @@ def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
         v["middle"] = counts_of(st.middle)
         v["middle_size"][len(st.middle) - 1] = 1.0
         v["middle_owner"][(st.owner - player) % n] = 1.0
-    v["out_of_play"] = st.out
-    v["known"] = [st.known[q] for q in order]
     if g.copies > 1:  # two decks
         for name in COUNT_PIECES:
             v[name] *= 1.0 / g.copies

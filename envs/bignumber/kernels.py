@@ -5,9 +5,9 @@ Each kernel is the array form of a pure function of ``cards.py`` over rows (or l
 count vectors over the 36 card types; ``tests/bignumber/test_kernels.py`` checks each against it
 on random positions.
 
-* ``split``, ``uniform``, ``values``, ``highest``: a hand's suit and rank counts, whether it is
-  2+ cards of one suit or one rank (``is_uniform``, N12), a play's number (``play_value``, N7),
-  the top card;
+* ``split``, ``uniform`` (``one_group``), ``values``, ``highest``: a hand's suit and rank counts,
+  whether it is 2+ cards of one suit or one rank (``is_uniform``, N12), a play's number
+  (``play_value``, N7), the top card;
 * ``beats``: whether a set answers a middle (``beats``, N6);
 * ``legal_sets``: one deck, the legal plays as set ids (``legal_plays``, ``SET_INDEX``), read
   from tables indexed by the hand's 9-bit rank pattern in each suit and 4-bit suit pattern in
@@ -16,6 +16,9 @@ on random positions.
   biggest first), listed one card position of a suit or rank at a time: the engine's two-deck
   mask and the heuristic's candidates;
 * ``penalties``: a deal's scoring.
+
+``set_ones`` (no rule: the batched observation's one-hot pieces in one flat scatter, each from
+its piece's ``layout.offset``) is here because no shared module holds it yet.
 """
 
 from __future__ import annotations
