@@ -7,7 +7,7 @@ left), so one policy fits every seat; the space is sized for 6 players whatever 
 
 from __future__ import annotations
 
-from .cards import DATA, WORLD_NAMES
+from .cards import DATA, SNEDIG, THOR, TYR, WORLD_NAMES
 from .troops import CLAIM_NAMES, REL_NAMES
 
 MAX_PLAYERS = 6
@@ -193,3 +193,15 @@ assert set(_NAMES) == set(BASE), "every action range has its name"
 def action_name(action: int) -> str:
     name, c = decode(action)
     return _NAMES[name](c)
+
+
+def place_kind_pos(name: str, c) -> tuple[int, int]:
+    """The piece a ``place_*`` action puts down and where (its class, Snedig's side, Tyr's slot,
+    Thor's class)."""
+    if name == "place_class":
+        return c[1], 0
+    if name == "place_snedig":
+        return SNEDIG, c[1]
+    if name == "place_tyr":
+        return TYR, c[1]
+    return THOR, c[1]

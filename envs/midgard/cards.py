@@ -25,6 +25,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 DATA_FILE = Path(__file__).with_name("data") / "midgard.json"
 
 NUM_CLASSES = 10
@@ -627,3 +629,34 @@ def load_data(path: str | Path | None = None) -> CardData:
 
 
 DATA = load_data()
+
+# ---- the action cards by what they do (events, reactions, bonuses; cardplay.py) ----------
+FIRST_REACTION = FIRST_ACTION_CARD + DATA.num_events  # kind of the first reaction
+CARDS = {c.kind: c for c in DATA.action_cards}
+EVENT_KINDS = [c.kind for c in DATA.action_cards if c.is_event]
+REACTION_KINDS = [c.kind for c in DATA.action_cards if not c.is_event]
+BONUS_KINDS = list(range(FIRST_ACTION_CARD, len(DATA.kind_names)))  # any event or reaction
+BY_TRIGGER = {t: [c.kind for c in DATA.action_cards if c.trigger == t] for t in REACTION_TRIGGERS}
+IGNORE_KINDS = [
+    (c.kind, e.n)
+    for c in DATA.action_cards
+    if not c.is_event
+    for e in c.effects
+    if e.kind == "ignore_requirement"
+]
+REWARD_COIN_KINDS = [i for i, (k, _) in enumerate(DATA.rewards) if k == "coins"]
+# card kinds and reward kinds, made once: ``determinize`` and ``view`` expand counts with them
+KINDS = np.arange(DATA.num_kinds)
+REWARD_KINDS = np.arange(len(DATA.rewards))
+
+
+def as_list(counts) -> list:
+    """Counts per kind as the sorted list of kinds (short JSON)."""
+    size = len(counts)
+    kinds = KINDS if size == DATA.num_kinds else np.arange(size)
+    return kinds.repeat(counts).tolist()
+
+
+def as_counts(kinds, size: int) -> np.ndarray:
+    """The counts per kind of a list of kinds (``as_list``'s inverse)."""
+    return np.bincount(np.asarray(kinds, dtype=np.int64), minlength=size).astype(np.int64)

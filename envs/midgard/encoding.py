@@ -1,4 +1,5 @@
-"""Midgard observation: one ``Layout`` of named pieces, filled from what a seat may know.
+"""Midgard observation: one ``Layout`` of named pieces, filled from what a seat may know
+(``observe``); and the view, the dict of everything a seat may know (``view``).
 
 Every entry is in [0, 1]. Seats are relative to the observer (row 0 = the observer, then
 clockwise). Counts are divided by the largest count possible (card kinds by 8, a hand by 30 and
@@ -11,9 +12,19 @@ import numpy as np
 
 from ..core.encoding import Layout
 from . import challenges as C
-from .cardplay import BY_TRIGGER, CARDS
-from .cards import DATA, NUM_CLASSES, THOR, TYR
-from .modes import CHALLENGE, CLAIM, DEFEND, DISCARD_REQ, KEEP, NUM_MODES, REACT, RELOCATE, TRAVEL
+from .cards import BY_TRIGGER, CARDS, DATA, NUM_CLASSES, THOR, TYR, as_list
+from .modes import (
+    CHALLENGE,
+    CLAIM,
+    DEFEND,
+    DISCARD_REQ,
+    KEEP,
+    MODE_NAMES,
+    NUM_MODES,
+    REACT,
+    RELOCATE,
+    TRAVEL,
+)
 from .troops import EMPTY, THOR_TAIL
 
 K = DATA.num_kinds
@@ -197,7 +208,7 @@ def _troop_key(t) -> tuple:
     return ((t.cls, t.nat, t.tyr, t.thor) if t.series else tuple(t.line), t.engaged)
 
 
-def encode_observation(s, player: int) -> np.ndarray:
+def observe(s, player: int) -> np.ndarray:
     """Fill the layout: the observer's hand and Valhalla by table lookup, the slowly changing
     pieces from the content cache (``_piece``), the rest (cards in play, the contest, the
     decision's context) collected as (flat index, value) and written with one fancy assignment
@@ -552,3 +563,97 @@ _CONTEXT = {
     REACT: _ctx_react,
     KEEP: _ctx_keep,
 }
+
+
+# ---- the view ------------------------------------------------------------------------------
+def view(s, player: int) -> dict:
+    """Everything ``player`` may know, as JSON values (the hidden cards of others left out)."""
+    n = s.game.num_players
+    return {
+        "player": player,
+        "num_players": n,
+        "current_player": s.current_player,
+        "active": s.active,
+        "turn": s.turn,
+        "max_turns": s.game.options["max_turns"],
+        "decisions": s.decisions,
+        "start_player": s.start_player,
+        "calendar": s.calendar,
+        "season": ("summer", "winter")[s.season()],
+        "hand": s.hands[player].tolist(),
+        "hand_sizes": s.hands.sum(axis=1).tolist(),
+        "known_in_hand": [as_list(k) for k in s.known],
+        "coins": s.coins.tolist(),
+        "skat": s.skat,
+        "worlds": s.world.tolist(),
+        "troops": [[t.to_json() for t in ts] for ts in s.troops],
+        "pending": None if s.pending is None else s.pending.to_json(),
+        "open": list(s.open),
+        "reserved": list(s.reserved),
+        "won": [list(w) for w in s.won],
+        "challenges_out": list(s.ch_out),
+        "challenge_deck_size": len(s.ch_deck),
+        "valhalla": s.valhalla.tolist(),
+        "krog": list(s.krog),
+        "thing_size": len(s.thing),
+        # the Thing's cards at the last reshuffle (public, M-E2), None before the first
+        "thing_base": None if s.thing_base is None else as_list(s.thing_base),
+        "rewards": s.rewards[player].tolist(),
+        "revealed": s.revealed.tolist(),
+        "reward_counts": s.rewards.sum(axis=1).tolist(),
+        "reward_deck_size": len(s.reward_deck),
+        "reward_top": s.reward_deck[-1] if s.reward_top_known == player and s.reward_deck else None,
+        "made_trip": s.made_trip,
+        "won_challenge": s.won_challenge,
+        "had_troops": s.had_troops,
+        "stack": [frame_view(f, player) for f in s.stack],
+        "events_left": s.events_left,
+        "played": [
+            {
+                "card": c["k"],
+                "seat": c["s"],
+                "cancelled": c["x"],
+                "immune": list(c["imm"]),
+                "resolving": c["r"] >= 0,
+            }
+            for c in s.played
+        ],
+        "pool": list(s.pool),
+        "contest": contest_view(s, player),
+        "over": s.over,
+        "truncated": s.truncated,
+        "end_reason": s.end_reason,
+        "challenge_renown": s.challenge_renown().tolist(),
+    }
+
+
+def frame_view(f, player: int) -> dict:
+    d = f.to_dict()
+    out = {"mode": MODE_NAMES[f.m], **{k: v for k, v in d.items() if k != "m"}}
+    if f.m == KEEP and player != f.p:
+        out["drawn"] = len(f.drawn)  # only the chooser sees the rewards drawn
+    return out
+
+
+def contest_view(s, player: int):
+    """A contest in progress; bonuses are face down: their owner knows the card, the others
+    know that a challenge got one (M30) but not whether a battle side placed one (MD16)."""
+    c = s.contest
+    if c is None:
+        return None
+    out = {
+        k: (list(v) if isinstance(v, list) else v)
+        for k, v in c.items()
+        if k not in ("b", "bs", "held")
+    }
+    bonus = []
+    for side in (0, 1):
+        k, owner = c["b"][side], c["bs"][side]
+        if owner == player:
+            bonus.append(k)
+        elif k >= 0 and c["t"] == "ch":
+            bonus.append("face down")
+        else:
+            bonus.append(None)
+    out["bonus"] = bonus
+    return out

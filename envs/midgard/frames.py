@@ -284,3 +284,9 @@ def frame_keys(mode: int) -> tuple[str, ...]:
     """The saved keys of a frame of ``mode`` after ``m`` and ``p`` (a window's ``kinds`` is
     optional)."""
     return FRAMES[mode].field_names
+
+
+def copy_record(f: dict) -> dict:
+    """A copy of a contest or a played card's record (``state.contest``, ``state.played``): they
+    hold ints, strings, flat lists and lists of lists that are never changed in place."""
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}

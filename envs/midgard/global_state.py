@@ -62,7 +62,8 @@ def make_state_layout(game) -> StateLayout:
     )
 
 
-def encode_state(s) -> np.ndarray:
+def global_state(s) -> np.ndarray:
+    """The full-information encoding (``game.state_layout``)."""
     game = s.game
     buf, v = game.state_layout.start(s.observe(0))
     v["hands"] = s.hands * 0.125

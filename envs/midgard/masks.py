@@ -1,7 +1,8 @@
 """Midgard legal actions: the exact mask and the one-action test, from the same predicates.
 
-``MaskMixin`` is part of ``MidgardState``; it reads the state and never changes it (but for the
-cached mask, which ``_apply`` clears).
+Functions of the state that read it and never change it: ``MASKS`` fills the mask of each
+decision mode, ``LEGAL`` tests one action of each action range; ``MidgardState.legal_mask``
+(cached until the next ``apply``) and ``MidgardState.is_legal`` look them up by the top frame.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ import numpy as np
 
 from . import actions as A
 from . import challenges as C
-from .cardplay import FIRST, FIRST_REACTION
-from .cards import DATA, SNEDIG, THOR, TYR
+from .cards import DATA, FIRST_ACTION_CARD, FIRST_REACTION, REWARD_COIN_KINDS, SNEDIG, THOR, TYR
 from .modes import (
     BONUS,
     BUILD,
@@ -23,7 +23,6 @@ from .modes import (
     EV_DISCARD,
     KEEP,
     KROG,
-    MODE_RANGES,
     MOVE,
     NUM_MODES,
     ONSLAUGHT,
@@ -37,329 +36,340 @@ from .modes import (
 )
 from .troops import Troop, can_form_troop, claim_check, place_check
 
-REWARD_COIN_KINDS = [i for i, (k, _) in enumerate(DATA.rewards) if k == "coins"]
+
+# ---- the mask of each decision mode (MASKS) ---------------------------------------------
+def mask_krog(s, mask, f, hand) -> None:
+    """Hire needs a coin in hand; a coin reward can be revealed first (M-E3)."""
+    mask[A.PASS] = True
+    mask[A.HIRE] = s.coins[f.p] >= 1
+    mask_reveal(s, mask, f.p)
 
 
-class MaskMixin:
-    def legal_mask(self) -> np.ndarray:
-        """The exact mask; cached until the next ``apply`` (``clone`` shares it, ``determinize``
-        and direct edits of a state must call ``invalidate``)."""
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return self._mask.copy()
+def mask_prep(s, mask, f, hand) -> None:
+    p = f.p
+    mask[A.END_PHASE] = True
+    if len(s.troops[p]) < A.MAX_TROOPS and _can_form(hand):
+        mask[A.NEW_TROOP] = True
+    for ti, t in enumerate(s.troops[p]):
+        mask_place(s, mask, t, ti, hand, table=True)
+    if s.had_troops:
+        mask_claim_targets(s, mask, p, hand)
+    mask_reveal(s, mask, p)
+    if s.events_left > 0:
+        base = A.BASE["play_event"]
+        mask[base : base + DATA.num_events] = hand[FIRST_ACTION_CARD:FIRST_REACTION] > 0
 
-    def invalidate(self) -> None:
-        """Forget the cached mask (after editing a state by hand, as tests do)."""
-        self._mask = None
 
-    def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
-        if self.stack:
-            f = self.stack[-1]
-            MASKS[f.m](self, mask, f, self.hands[f.p])
-        return mask
+def mask_build(s, mask, f, hand) -> None:
+    mask_place(s, mask, s.pending, A.PENDING, hand, table=False)
+    mask[A.FINISH] = s.pending.is_valid()
+    mask[A.CANCEL] = True
 
-    # ---- the mask of each decision mode (MASKS) ---------------------------------------------
-    def _mask_krog(self, mask, f, hand) -> None:
-        """Hire needs a coin in hand; a coin reward can be revealed first (M-E3)."""
-        mask[A.PASS] = True
-        mask[A.HIRE] = self.coins[f.p] >= 1
-        self._mask_reveal(mask, f.p)
 
-    def _mask_prep(self, mask, f, hand) -> None:
-        p = f.p
-        mask[A.END_PHASE] = True
-        if len(self.troops[p]) < A.MAX_TROOPS and _can_form(hand):
-            mask[A.NEW_TROOP] = True
-        for ti, t in enumerate(self.troops[p]):
-            self._mask_place(mask, t, ti, hand, table=True)
-        if self.had_troops:
-            self._mask_claim_targets(mask, p, hand)
-        self._mask_reveal(mask, p)
-        if self.events_left > 0:
-            base = A.BASE["play_event"]
-            mask[base : base + DATA.num_events] = hand[FIRST:FIRST_REACTION] > 0
+def mask_relocate(s, mask, f, hand) -> None:
+    for r in f.options:
+        mask[A.BASE["relocate"] + r] = True
 
-    def _mask_build(self, mask, f, hand) -> None:
-        self._mask_place(mask, self.pending, A.PENDING, hand, table=False)
-        mask[A.FINISH] = self.pending.is_valid()
-        mask[A.CANCEL] = True
 
-    def _mask_relocate(self, mask, f, hand) -> None:
-        for r in f.options:
-            mask[A.BASE["relocate"] + r] = True
+def mask_claim(s, mask, f, hand) -> None:
+    t = s.troops[f.target][f.troop]
+    ids = _cached((0, troop_content(t), hand[: THOR + 1].tobytes()), _claim_ids, t, hand)
+    if len(ids):
+        mask[ids] = True
+    mask[A.CANCEL] = True
 
-    def _mask_claim(self, mask, f, hand) -> None:
-        t = self.troops[f.target][f.troop]
-        ids = _cached((0, troop_content(t), hand[: THOR + 1].tobytes()), _claim_ids, t, hand)
-        if len(ids):
-            mask[ids] = True
-        mask[A.CANCEL] = True
 
-    def _mask_onslaught(self, mask, f, hand) -> None:
-        mask[A.END_PHASE] = True
-        self._mask_trips_and_fights(mask, f.p)
-        self._mask_reveal(mask, f.p)
+def mask_onslaught(s, mask, f, hand) -> None:
+    mask[A.END_PHASE] = True
+    mask_trips_and_fights(s, mask, f.p)
+    mask_reveal(s, mask, f.p)
 
-    def _mask_travel(self, mask, f, hand) -> None:
-        need = DATA.worlds[f.world].troops
-        sizes = self._regrouped_sizes(f.p)
-        for ti in sizes:
-            if ti not in f.chosen and C.travel_completable(sizes, f.chosen + [ti], need):
-                mask[A.BASE["select_troop"] + ti] = True
-        mask[A.CANCEL] = True
 
-    def _mask_challenge(self, mask, f, hand) -> None:
-        sets = self._feasible_sets(f.p, DATA.challenges[f.ch])
-        chosen = set(f.chosen)
-        for combo in sets:
-            if chosen.issubset(combo):
-                for ti in combo:
-                    if ti not in chosen:
-                        mask[A.BASE["select_troop"] + ti] = True
-                if len(combo) == len(chosen):
-                    mask[A.FINISH] = True
-        mask[A.CANCEL] = True
-        self._mask_reveal(mask, f.p)  # coins for more troops or a coin icon (M-E3)
+def mask_travel(s, mask, f, hand) -> None:
+    need = DATA.worlds[f.world].troops
+    sizes = regrouped_sizes(s, f.p)
+    for ti in sizes:
+        if ti not in f.chosen and C.travel_completable(sizes, f.chosen + [ti], need):
+            mask[A.BASE["select_troop"] + ti] = True
+    mask[A.CANCEL] = True
 
-    def _mask_discard(self, mask, f, hand) -> None:
-        mask[A.BASE["discard"] : A.BASE["discard"] + A.NUM_KINDS] = hand > 0
 
-    def _mask_take(self, mask, f, hand) -> None:
-        base = A.BASE["take_card"]
-        if f.src == "valhalla":
-            mask[base : base + A.NUM_KINDS] = self.valhalla > 0
-            return
-        for k in self.pool if f.src == "pool" else self.krog:
-            mask[base + k] = True
+def mask_challenge(s, mask, f, hand) -> None:
+    sets = feasible_sets(s, f.p, DATA.challenges[f.ch])
+    chosen = set(f.chosen)
+    for combo in sets:
+        if chosen.issubset(combo):
+            for ti in combo:
+                if ti not in chosen:
+                    mask[A.BASE["select_troop"] + ti] = True
+            if len(combo) == len(chosen):
+                mask[A.FINISH] = True
+    mask[A.CANCEL] = True
+    mask_reveal(s, mask, f.p)  # coins for more troops or a coin icon (M-E3)
 
-    def _mask_reserve(self, mask, f, hand) -> None:
-        for cid in self.open:
-            mask[A.BASE["reserve"] + cid] = True
 
-    def _mask_keep(self, mask, f, hand) -> None:
-        for k in f.drawn:
-            mask[A.BASE["keep_reward"] + k] = True
+def mask_discard(s, mask, f, hand) -> None:
+    mask[A.BASE["discard"] : A.BASE["discard"] + A.NUM_KINDS] = hand > 0
 
-    def _mask_react(self, mask, f, hand) -> None:
-        mask[A.PASS] = True
-        for r in f.kinds:
-            if hand[r] > 0:
-                mask[A.BASE["react"] + r - FIRST_REACTION] = True
 
-    def _mask_bonus(self, mask, f, hand) -> None:
-        mask[A.PASS] = True
-        base = A.BASE["bonus"]
-        mask[base : base + A.NUM_KINDS - FIRST] = hand[FIRST:] > 0
+def mask_take(s, mask, f, hand) -> None:
+    base = A.BASE["take_card"]
+    if f.src == "valhalla":
+        mask[base : base + A.NUM_KINDS] = s.valhalla > 0
+        return
+    for k in s.pool if f.src == "pool" else s.krog:
+        mask[base + k] = True
 
-    def _mask_engage(self, mask, f, hand) -> None:
-        for ti, t in enumerate(self.troops[f.p]):
-            if not t.engaged:
-                mask[A.BASE["select_troop"] + ti] = True
 
-    def _mask_move(self, mask, f, hand) -> None:
-        base = A.BASE["move"]
-        mask[base : base + A.NUM_WORLDS] = True
-        mask[base + self.world[f.p]] = False
+def mask_reserve(s, mask, f, hand) -> None:
+    for cid in s.open:
+        mask[A.BASE["reserve"] + cid] = True
 
-    def _mask_defend(self, mask, f, hand) -> None:
-        mask[A.REFUSE] = True
-        for ti, t in enumerate(self.troops[f.p]):
-            if not t.engaged:
-                mask[A.BASE["defend"] + ti] = True
 
-    # ---- one action (LEGAL) -------------------------------------------------------------------
-    def is_legal(self, action: int) -> bool:
-        """``legal_mask()[action]`` without building the whole mask (same predicates): the
-        action's range must be one the top frame's mode uses (``MODE_RANGES``), then the range's
-        predicate (``LEGAL``) decides."""
-        if not self.stack:
+def mask_keep(s, mask, f, hand) -> None:
+    for k in f.drawn:
+        mask[A.BASE["keep_reward"] + k] = True
+
+
+def mask_react(s, mask, f, hand) -> None:
+    mask[A.PASS] = True
+    for r in f.kinds:
+        if hand[r] > 0:
+            mask[A.BASE["react"] + r - FIRST_REACTION] = True
+
+
+def mask_bonus(s, mask, f, hand) -> None:
+    mask[A.PASS] = True
+    base = A.BASE["bonus"]
+    mask[base : base + A.NUM_KINDS - FIRST_ACTION_CARD] = hand[FIRST_ACTION_CARD:] > 0
+
+
+def mask_engage(s, mask, f, hand) -> None:
+    for ti, t in enumerate(s.troops[f.p]):
+        if not t.engaged:
+            mask[A.BASE["select_troop"] + ti] = True
+
+
+def mask_move(s, mask, f, hand) -> None:
+    base = A.BASE["move"]
+    mask[base : base + A.NUM_WORLDS] = True
+    mask[base + s.world[f.p]] = False
+
+
+def mask_defend(s, mask, f, hand) -> None:
+    mask[A.REFUSE] = True
+    for ti, t in enumerate(s.troops[f.p]):
+        if not t.engaged:
+            mask[A.BASE["defend"] + ti] = True
+
+
+# ---- one action (LEGAL) -------------------------------------------------------------------
+def legal_always(s, f, c, hand) -> bool:
+    """``pass``, ``cancel``, ``refuse``, ``end_phase``: in range, always legal."""
+    return True
+
+
+def legal_hire(s, f, c, hand) -> bool:
+    return s.coins[f.p] >= 1
+
+
+def legal_play_event(s, f, c, hand) -> bool:
+    return s.events_left > 0 and hand[FIRST_ACTION_CARD + c[0]] > 0
+
+
+def legal_react(s, f, c, hand) -> bool:
+    r = FIRST_REACTION + c[0]
+    return r in f.kinds and hand[r] > 0
+
+
+def legal_bonus(s, f, c, hand) -> bool:
+    return hand[FIRST_ACTION_CARD + c[0]] > 0
+
+
+def legal_move(s, f, c, hand) -> bool:
+    return c[0] != s.world[f.p]
+
+
+def legal_reveal_reward(s, f, c, hand) -> bool:
+    return c[0] in REWARD_COIN_KINDS and s.rewards[f.p, c[0]] > 0
+
+
+def legal_new_troop(s, f, c, hand) -> bool:
+    return len(s.troops[f.p]) < A.MAX_TROOPS and can_form_troop(hand)
+
+
+def legal_place(s, f, c, hand, name: str) -> bool:
+    ti = c[0]
+    if f.m == BUILD:
+        if ti != A.PENDING:
             return False
-        name, c = A.decode(action)
-        f = self.stack[-1]
-        if name not in MODE_RANGES[f.m]:
+        t, table = s.pending, False
+    else:
+        if ti >= len(s.troops[f.p]):
             return False
-        return LEGAL[name](self, f, c, self.hands[f.p])
+        t, table = s.troops[f.p][ti], True
+    kind, pos = A.place_kind_pos(name, c)
+    if kind == SNEDIG and t.series:
+        return False
+    return place_check(t, kind, pos, hand, table)[0]
 
-    def _legal_always(self, f, c, hand) -> bool:
-        """``pass``, ``cancel``, ``refuse``, ``end_phase``: in range, always legal."""
-        return True
 
-    def _legal_hire(self, f, c, hand) -> bool:
-        return self.coins[f.p] >= 1
+def legal_finish(s, f, c, hand) -> bool:
+    if f.m == BUILD:
+        return s.pending.is_valid()
+    return tuple(sorted(f.chosen)) in feasible_sets(s, f.p, DATA.challenges[f.ch])
 
-    def _legal_play_event(self, f, c, hand) -> bool:
-        return self.events_left > 0 and hand[FIRST + c[0]] > 0
 
-    def _legal_react(self, f, c, hand) -> bool:
-        r = FIRST_REACTION + c[0]
-        return r in f.kinds and hand[r] > 0
+def legal_claim_target(s, f, c, hand) -> bool:
+    n = s.game.num_players
+    if not s.had_troops or c[0] + 1 >= n:
+        return False
+    q = (f.p + c[0] + 1) % n
+    return c[1] < len(s.troops[q]) and claimable(s, s.troops[q][c[1]], hand)
 
-    def _legal_bonus(self, f, c, hand) -> bool:
-        return hand[FIRST + c[0]] > 0
 
-    def _legal_move(self, f, c, hand) -> bool:
-        return c[0] != self.world[f.p]
+def legal_claim(s, f, c, hand) -> bool:
+    return claim_check(s.troops[f.target][f.troop], c[0], c[1], hand)
 
-    def _legal_reveal_reward(self, f, c, hand) -> bool:
-        return c[0] in REWARD_COIN_KINDS and self.rewards[f.p, c[0]] > 0
 
-    def _legal_new_troop(self, f, c, hand) -> bool:
-        return len(self.troops[f.p]) < A.MAX_TROOPS and can_form_troop(hand)
+def legal_relocate(s, f, c, hand) -> bool:
+    return c[0] in f.options
 
-    def _legal_place(self, f, c, hand, name: str) -> bool:
-        ti = c[0]
-        if f.m == BUILD:
-            if ti != A.PENDING:
-                return False
-            t, table = self.pending, False
-        else:
-            if ti >= len(self.troops[f.p]):
-                return False
-            t, table = self.troops[f.p][ti], True
-        kind, pos = place_kind_pos(name, c)
-        if kind == SNEDIG and t.series:
-            return False
-        return place_check(t, kind, pos, hand, table)[0]
 
-    def _legal_finish(self, f, c, hand) -> bool:
-        if f.m == BUILD:
-            return self.pending.is_valid()
-        return tuple(sorted(f.chosen)) in self._feasible_sets(f.p, DATA.challenges[f.ch])
-
-    def _legal_claim_target(self, f, c, hand) -> bool:
-        n = self.game.num_players
-        if not self.had_troops or c[0] + 1 >= n:
-            return False
-        q = (f.p + c[0] + 1) % n
-        return c[1] < len(self.troops[q]) and self._claimable(self.troops[q][c[1]], hand)
-
-    def _legal_claim(self, f, c, hand) -> bool:
-        return claim_check(self.troops[f.target][f.troop], c[0], c[1], hand)
-
-    def _legal_relocate(self, f, c, hand) -> bool:
-        return c[0] in f.options
-
-    def _legal_select_troop(self, f, c, hand) -> bool:
-        ti, p = c[0], f.p
-        if f.m == ENGAGE:
-            return ti < len(self.troops[p]) and not self.troops[p][ti].engaged
-        if ti >= len(self.troops[p]) or self.troops[p][ti].engaged or ti in f.chosen:
-            return False
-        if f.m == TRAVEL:
-            return C.travel_completable(
-                self._regrouped_sizes(p), f.chosen + [ti], DATA.worlds[f.world].troops
-            )
-        want = set(f.chosen) | {ti}
-        return any(want.issubset(combo) for combo in self._feasible_sets(p, DATA.challenges[f.ch]))
-
-    def _legal_travel(self, f, c, hand) -> bool:
-        w = c[0]
-        sizes = self._regrouped_sizes(f.p)
-        return (
-            bool(sizes)
-            and w != self.world[f.p]
-            and C.travel_completable(sizes, [], DATA.worlds[w].troops)
+def legal_select_troop(s, f, c, hand) -> bool:
+    ti, p = c[0], f.p
+    if f.m == ENGAGE:
+        return ti < len(s.troops[p]) and not s.troops[p][ti].engaged
+    if ti >= len(s.troops[p]) or s.troops[p][ti].engaged or ti in f.chosen:
+        return False
+    if f.m == TRAVEL:
+        return C.travel_completable(
+            regrouped_sizes(s, p), f.chosen + [ti], DATA.worlds[f.world].troops
         )
+    want = set(f.chosen) | {ti}
+    return any(want.issubset(combo) for combo in feasible_sets(s, p, DATA.challenges[f.ch]))
 
-    def _legal_face(self, f, c, hand) -> bool:
-        cid = c[0]
-        return (cid in self.open or cid == self.reserved[f.p]) and self._can_face(f.p, cid)
 
-    def _legal_attack(self, f, c, hand) -> bool:
-        n, p = self.game.num_players, f.p
-        if c[0] + 1 >= n or self.coins[p] < 1:
-            return False
-        q = (p + c[0] + 1) % n
-        ti = c[1]
-        return (
-            self.world[q] == self.world[p]
-            and bool(self.troops[q])
-            and ti < len(self.troops[p])
-            and not self.troops[p][ti].engaged
-        )
+def legal_travel(s, f, c, hand) -> bool:
+    w = c[0]
+    sizes = regrouped_sizes(s, f.p)
+    return (
+        bool(sizes) and w != s.world[f.p] and C.travel_completable(sizes, [], DATA.worlds[w].troops)
+    )
 
-    def _legal_defend(self, f, c, hand) -> bool:
-        return c[0] < len(self.troops[f.p]) and not self.troops[f.p][c[0]].engaged
 
-    def _legal_discard(self, f, c, hand) -> bool:
-        return hand[c[0]] > 0
+def legal_face(s, f, c, hand) -> bool:
+    cid = c[0]
+    return (cid in s.open or cid == s.reserved[f.p]) and can_face(s, f.p, cid)
 
-    def _legal_take_card(self, f, c, hand) -> bool:
-        if f.src == "pool":
-            return c[0] in self.pool
-        return self.valhalla[c[0]] > 0 if f.src == "valhalla" else c[0] in self.krog
 
-    def _legal_reserve(self, f, c, hand) -> bool:
-        return c[0] in self.open
+def legal_attack(s, f, c, hand) -> bool:
+    n, p = s.game.num_players, f.p
+    if c[0] + 1 >= n or s.coins[p] < 1:
+        return False
+    q = (p + c[0] + 1) % n
+    ti = c[1]
+    return (
+        s.world[q] == s.world[p]
+        and bool(s.troops[q])
+        and ti < len(s.troops[p])
+        and not s.troops[p][ti].engaged
+    )
 
-    def _legal_keep_reward(self, f, c, hand) -> bool:
-        return c[0] in f.drawn
 
-    def _mask_place(self, mask, t: Troop, ti: int, hand, table: bool) -> None:
-        key = (1, ti, table, troop_content(t), hand[: THOR + 1].tobytes())
-        ids = _cached(key, _place_ids, t, ti, hand, table)
-        if len(ids):
-            mask[ids] = True
+def legal_defend(s, f, c, hand) -> bool:
+    return c[0] < len(s.troops[f.p]) and not s.troops[f.p][c[0]].engaged
 
-    def _claimable(self, t: Troop, hand) -> bool:
-        """May the seat holding ``hand`` claim on troop ``t`` at all (``_claimable_now``,
-        remembered by content)?"""
-        return _cached((2, troop_content(t), hand[: THOR + 1].tobytes()), _claimable_now, t, hand)
 
-    def _mask_claim_targets(self, mask, p: int, hand) -> None:
-        if not (hand[: THOR + 1].any()):
-            return
-        n = self.game.num_players
+def legal_discard(s, f, c, hand) -> bool:
+    return hand[c[0]] > 0
+
+
+def legal_take_card(s, f, c, hand) -> bool:
+    if f.src == "pool":
+        return c[0] in s.pool
+    return s.valhalla[c[0]] > 0 if f.src == "valhalla" else c[0] in s.krog
+
+
+def legal_reserve(s, f, c, hand) -> bool:
+    return c[0] in s.open
+
+
+def legal_keep_reward(s, f, c, hand) -> bool:
+    return c[0] in f.drawn
+
+
+def mask_place(s, mask, t: Troop, ti: int, hand, table: bool) -> None:
+    key = (1, ti, table, troop_content(t), hand[: THOR + 1].tobytes())
+    ids = _cached(key, _place_ids, t, ti, hand, table)
+    if len(ids):
+        mask[ids] = True
+
+
+def claimable(s, t: Troop, hand) -> bool:
+    """May the seat holding ``hand`` claim on troop ``t`` at all (``_claimable_now``,
+    remembered by content)?"""
+    return _cached((2, troop_content(t), hand[: THOR + 1].tobytes()), _claimable_now, t, hand)
+
+
+def mask_claim_targets(s, mask, p: int, hand) -> None:
+    if not (hand[: THOR + 1].any()):
+        return
+    n = s.game.num_players
+    for r in range(1, n):
+        q = (p + r) % n
+        for ti, t in enumerate(s.troops[q]):
+            if claimable(s, t, hand):
+                mask[A.encode("claim_target", r - 1, ti)] = True
+
+
+def mask_reveal(s, mask, p: int) -> None:
+    for k in REWARD_COIN_KINDS:
+        if s.rewards[p, k] > 0:
+            mask[A.BASE["reveal_reward"] + k] = True
+
+
+def regrouped_sizes(s, p: int) -> dict:
+    return {ti: t.ncards() for ti, t in enumerate(s.troops[p]) if not t.engaged}
+
+
+def feasible_sets(s, p: int, ch) -> list:
+    """``C.feasible_sets`` for seat ``p``'s regrouped troops, remembered by content (the
+    challenge, the troops and their engagement, coins, hand size, ignore allowance); callers
+    only read the list."""
+    troops = s.troops[p]
+    coins, size, ignore = int(s.coins[p]), int(s.hands[p].sum()), s.ignore_allowance(p)
+    # ``ch`` is one of DATA's challenge records, which live (unchanged) as long as the module
+    troop_key = tuple([(troop_content(t), t.engaged) for t in troops])
+    key = (4, id(ch), troop_key, coins, size, ignore)
+    return _cached(key, _feasible_now, ch, troops, coins, size, ignore)
+
+
+def can_face(s, p: int, cid: int) -> bool:
+    ch = DATA.challenges[cid]
+    if not (ch.any_world or int(s.world[p]) in ch.worlds):
+        return False
+    return bool(feasible_sets(s, p, ch))
+
+
+def mask_trips_and_fights(s, mask, p: int) -> None:
+    sizes = regrouped_sizes(s, p)
+    if not sizes:
+        return
+    here = int(s.world[p])
+    for w in _cached((5, tuple(sizes.items())), _reachable_worlds, sizes):
+        if w != here:
+            mask[A.BASE["travel"] + w] = True
+    for cid in s.open + ([s.reserved[p]] if s.reserved[p] >= 0 else []):
+        if can_face(s, p, cid):
+            mask[A.BASE["face"] + cid] = True
+    if s.coins[p] >= 1:
+        n = s.game.num_players
         for r in range(1, n):
             q = (p + r) % n
-            for ti, t in enumerate(self.troops[q]):
-                if self._claimable(t, hand):
-                    mask[A.encode("claim_target", r - 1, ti)] = True
-
-    def _mask_reveal(self, mask, p: int) -> None:
-        for k in REWARD_COIN_KINDS:
-            if self.rewards[p, k] > 0:
-                mask[A.BASE["reveal_reward"] + k] = True
-
-    def _regrouped_sizes(self, p: int) -> dict:
-        return {ti: t.ncards() for ti, t in enumerate(self.troops[p]) if not t.engaged}
-
-    def _feasible_sets(self, p: int, ch) -> list:
-        """``C.feasible_sets`` for seat ``p``'s regrouped troops, remembered by content (the
-        challenge, the troops and their engagement, coins, hand size, ignore allowance); callers
-        only read the list."""
-        troops = self.troops[p]
-        coins, size, ignore = int(self.coins[p]), int(self.hands[p].sum()), self.ignore_allowance(p)
-        # ``ch`` is one of DATA's challenge records, which live (unchanged) as long as the module
-        troop_key = tuple([(troop_content(t), t.engaged) for t in troops])
-        key = (4, id(ch), troop_key, coins, size, ignore)
-        return _cached(key, _feasible_now, ch, troops, coins, size, ignore)
-
-    def _can_face(self, p: int, cid: int) -> bool:
-        ch = DATA.challenges[cid]
-        if not (ch.any_world or int(self.world[p]) in ch.worlds):
-            return False
-        return bool(self._feasible_sets(p, ch))
-
-    def _mask_trips_and_fights(self, mask, p: int) -> None:
-        sizes = self._regrouped_sizes(p)
-        if not sizes:
-            return
-        here = int(self.world[p])
-        for w in _cached((5, tuple(sizes.items())), _reachable_worlds, sizes):
-            if w != here:
-                mask[A.BASE["travel"] + w] = True
-        for cid in self.open + ([self.reserved[p]] if self.reserved[p] >= 0 else []):
-            if self._can_face(p, cid):
-                mask[A.BASE["face"] + cid] = True
-        if self.coins[p] >= 1:
-            n = self.game.num_players
-            for r in range(1, n):
-                q = (p + r) % n
-                if self.world[q] == self.world[p] and self.troops[q]:
-                    for ti in sizes:
-                        mask[A.encode("attack", r - 1, ti)] = True
+            if s.world[q] == s.world[p] and s.troops[q]:
+                for ti in sizes:
+                    mask[A.encode("attack", r - 1, ti)] = True
 
 
 # Masks by content (issue #47): a placement, a claim and "can this troop be claimed at all" read
@@ -464,66 +474,56 @@ def _claimable_now(t: Troop, hand) -> bool:
 
 def _placing(name: str):
     """The ``LEGAL`` predicate of a ``place_*`` range (which piece goes where: ``name``)."""
-    return lambda s, f, c, hand: s._legal_place(f, c, hand, name)
+    return lambda s, f, c, hand: legal_place(s, f, c, hand, name)
 
 
 MASKS = {
-    KROG: MaskMixin._mask_krog,
-    PREP: MaskMixin._mask_prep,
-    BUILD: MaskMixin._mask_build,
-    RELOCATE: MaskMixin._mask_relocate,
-    CLAIM: MaskMixin._mask_claim,
-    ONSLAUGHT: MaskMixin._mask_onslaught,
-    TRAVEL: MaskMixin._mask_travel,
-    CHALLENGE: MaskMixin._mask_challenge,
-    DISCARD_REQ: MaskMixin._mask_discard,
-    TAKE: MaskMixin._mask_take,
-    RESERVE: MaskMixin._mask_reserve,
-    KEEP: MaskMixin._mask_keep,
-    DEFEND: MaskMixin._mask_defend,
-    SPOILS: MaskMixin._mask_discard,
-    REACT: MaskMixin._mask_react,
-    BONUS: MaskMixin._mask_bonus,
-    EV_DISCARD: MaskMixin._mask_discard,
-    ENGAGE: MaskMixin._mask_engage,
-    MOVE: MaskMixin._mask_move,
+    KROG: mask_krog,
+    PREP: mask_prep,
+    BUILD: mask_build,
+    RELOCATE: mask_relocate,
+    CLAIM: mask_claim,
+    ONSLAUGHT: mask_onslaught,
+    TRAVEL: mask_travel,
+    CHALLENGE: mask_challenge,
+    DISCARD_REQ: mask_discard,
+    TAKE: mask_take,
+    RESERVE: mask_reserve,
+    KEEP: mask_keep,
+    DEFEND: mask_defend,
+    SPOILS: mask_discard,
+    REACT: mask_react,
+    BONUS: mask_bonus,
+    EV_DISCARD: mask_discard,
+    ENGAGE: mask_engage,
+    MOVE: mask_move,
 }
 LEGAL = {  # action range -> its predicate, after the range is checked against the mode
-    "pass": MaskMixin._legal_always,
-    "cancel": MaskMixin._legal_always,
-    "refuse": MaskMixin._legal_always,
-    "end_phase": MaskMixin._legal_always,
-    "hire": MaskMixin._legal_hire,
-    "play_event": MaskMixin._legal_play_event,
-    "react": MaskMixin._legal_react,
-    "bonus": MaskMixin._legal_bonus,
-    "move": MaskMixin._legal_move,
-    "reveal_reward": MaskMixin._legal_reveal_reward,
-    "new_troop": MaskMixin._legal_new_troop,
-    "finish": MaskMixin._legal_finish,
-    "claim_target": MaskMixin._legal_claim_target,
-    "claim": MaskMixin._legal_claim,
-    "relocate": MaskMixin._legal_relocate,
-    "select_troop": MaskMixin._legal_select_troop,
-    "travel": MaskMixin._legal_travel,
-    "face": MaskMixin._legal_face,
-    "attack": MaskMixin._legal_attack,
-    "defend": MaskMixin._legal_defend,
-    "discard": MaskMixin._legal_discard,
-    "take_card": MaskMixin._legal_take_card,
-    "reserve": MaskMixin._legal_reserve,
-    "keep_reward": MaskMixin._legal_keep_reward,
+    "pass": legal_always,
+    "cancel": legal_always,
+    "refuse": legal_always,
+    "end_phase": legal_always,
+    "hire": legal_hire,
+    "play_event": legal_play_event,
+    "react": legal_react,
+    "bonus": legal_bonus,
+    "move": legal_move,
+    "reveal_reward": legal_reveal_reward,
+    "new_troop": legal_new_troop,
+    "finish": legal_finish,
+    "claim_target": legal_claim_target,
+    "claim": legal_claim,
+    "relocate": legal_relocate,
+    "select_troop": legal_select_troop,
+    "travel": legal_travel,
+    "face": legal_face,
+    "attack": legal_attack,
+    "defend": legal_defend,
+    "discard": legal_discard,
+    "take_card": legal_take_card,
+    "reserve": legal_reserve,
+    "keep_reward": legal_keep_reward,
     **{name: _placing(name) for name in ("place_class", "place_snedig", "place_tyr", "place_thor")},
 }
 assert sorted(MASKS) == list(range(NUM_MODES)), "every decision mode has its mask"
 assert set(LEGAL) == set(A.BASE), "every action range has its predicate"
-
-
-def place_kind_pos(name: str, c) -> tuple[int, int]:
-    if name == "place_class":
-        return c[1], 0
-    if name == "place_snedig":
-        return SNEDIG, c[1]
-    if name == "place_tyr":
-        return TYR, c[1]
-    return THOR, c[1]

@@ -56,7 +56,7 @@ MODE_NAMES = (
     "event_engage",
     "move",
 )
-# Frames whose seat is found by ``_settle`` (``p`` is -1 until then): queues of seats to ask.
+# Frames whose seat ``cardplay.settle`` finds (``p`` is -1 until then): queues of seats to ask.
 QUEUE_MODES = frozenset((REACT, BONUS, EV_DISCARD, ENGAGE))
 NUM_MODES = len(MODE_NAMES)
 

@@ -5,10 +5,15 @@ implementation's MD rulings) with its reason, the action table and the observati
 docs/rules/midgard.md. Card data (88 troops, 9 wildcards, 17 events, 8 reactions, 40 challenges,
 30 rewards, 9 worlds) is ``data/midgard.json``: invented values are marked synthetic there.
 
-Code by phase: this module (the game, the state's cards, coins and results, ``_step``'s table of
-handlers by decision mode), turn.py (Hiring, Preparation, Spoils, the Krog offer), onslaught.py
-(travel, challenges, battles), cardplay.py (events, reaction windows, bonuses), masks.py (legal
-actions), frames.py (the decision frames), info.py (views, determinization, clones, JSON).
+Code by phase, in modules of functions of the state (none imports this module back): this module
+holds the game and the state (set-up, the cards, coins and results, ``legal_mask``/``is_legal``
+and ``_step``'s tables of handlers by decision mode); turn.py (Hiring, Preparation, Spoils, the
+Krog offer), onslaught.py (travel, facing, attacking), contest.py (challenge attempts and
+battles: windows, bonuses, results), challenge_list.py (the open challenges), cardplay.py (events,
+reactions, the queue frames), windows.py (reaction windows), masks.py (legal actions), frames.py
+(the decision frames). What a position shows is found by name (envs/core/game.py,
+``FUNCTION_MODULES``): encoding.py (``view``, ``observe``), global_state.py, determinize.py,
+invariants.py, text.py and saved.py (``to_dict``, ``from_dict``, ``check_state``).
 
 Summary. 3-6 Järls, 9 cards and 6 coins each, 6 open challenges (instant effects and "open
 another" cascades applied), everyone in Midgard, the calendar at its start. A turn: (1) Hiring:
@@ -28,17 +33,17 @@ card). The game ends when the calendar returns to the sword (M47), when no calen
 is left (M48) or at the ``max_turns`` / ``max_decisions`` caps (truncation). Most renown wins;
 ties: challenge renown, then coins (coin rewards included), then a shared win.
 
-Events, reactions and bonuses (cardplay.py). One event per Preparation (Bragi's Song allows
-another), effect at once, then Valhalla (not before: MD20); attack events hit every seat (the
-player too), personal ones the player. Reactions are the only out-of-turn play: after each
-trigger a reaction window asks the seats in the ruled order (the active seat, then clockwise;
-M42), every seat the trigger lets answer that holds a card, with a forced pass where none of its
-cards fits (MD15: being asked is public); a played event or reaction opens its own window (Odin's
-Reprimand cancels it; chains resolve last-in first-out); the reactor draws a replacement at once.
-Bonus cards (any event or reaction for its +3/+5/+7, face down, one per side), asked as the
+Events, reactions and bonuses (cardplay.py, windows.py, contest.py). One event per Preparation
+(Bragi's Song allows another), effect at once, then Valhalla (not before: MD20); attack events hit
+every seat (the player too), personal ones the player. Reactions are the only out-of-turn play:
+after each trigger a reaction window asks the seats in the ruled order (the active seat, then
+clockwise; M42), every seat the trigger lets answer that holds a card, with a forced pass where none
+of its cards fits (MD15: being asked is public); a played event or reaction opens its own window
+(Odin's Reprimand cancels it; chains resolve last-in first-out); the reactor draws a replacement at
+once. Bonus cards (any event or reaction for its +3/+5/+7, face down, one per side), asked as the
 windows are: on a challenge the opponents from the left until one places, then the facing seat
-(M30); in a battle the attacker, then the defender, secretly (M37, MD16); revealed together,
-then Valhalla.
+(M30); in a battle the attacker, then the defender, secretly (M37, MD16); revealed together, then
+Valhalla.
 
 Options
     start_position  calendar start 0 (default, the sword: 8 steps), 2, 4 or 6 (M46 short games).
@@ -89,14 +94,15 @@ import numpy as np
 from ..core.game import Game, LazyRng, State
 from ..core.options import Option
 from . import actions as A
-from . import cardplay, onslaught, turn
+from . import cardplay, contest, onslaught, turn
 from . import challenges as C
-from .cardplay import CardPlayMixin
-from .cards import DATA
+from .cardplay import settle
+from .cards import DATA, IGNORE_KINDS
+from .challenge_list import refill
 from .encoding import make_layout
+from .frames import copy_record
 from .global_state import make_state_layout
-from .info import InfoMixin
-from .masks import MaskMixin
+from .masks import LEGAL, MASKS
 from .modes import (  # noqa: F401  (re-exported: the modes are part of the engine's API)
     BONUS,
     BUILD,
@@ -111,6 +117,7 @@ from .modes import (  # noqa: F401  (re-exported: the modes are part of the engi
     KROG,
     MIN_OPEN,
     MODE_NAMES,
+    MODE_RANGES,
     MOVE,
     NUM_MODES,
     ONSLAUGHT,
@@ -124,9 +131,8 @@ from .modes import (  # noqa: F401  (re-exported: the modes are part of the engi
     TOTAL_COINS,
     TRAVEL,
 )
-from .onslaught import OnslaughtMixin
 from .troops import REL_NAMES
-from .turn import TurnMixin
+from .turn import start_turn
 
 MIGHT = DATA.might
 
@@ -187,14 +193,14 @@ class MidgardGame(Game):
         self.score_bounds = (0, sum(c.renown for c in DATA.challenges) + renown)
         self.state_layout = make_state_layout(self)
         # MD15: ask only the seats holding an eligible card (the leaky fast mode), else every seat
-        # with a card in hand (cardplay.CardPlayMixin._asks)
+        # with a card in hand (windows.asks)
         self.ask_holders_only = self.options["reaction_windows"] == "holders_leaky"
 
     def _new_state(self, rng):
         return MidgardState.setup(self, rng)
 
 
-class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin, InfoMixin, State):
+class MidgardState(LazyRng, State):
     # The chance generator is materialised lazily (LazyRng): clones and JSON dumps copy its state
     # dict (a few microseconds) instead of building a new generator each time.
 
@@ -217,10 +223,10 @@ class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin,
         cdeck = np.arange(len(DATA.challenges))
         rng.shuffle(cdeck)
         s.ch_deck = cdeck.tolist()
-        s._refill()
+        refill(s)
         sp = game.options["start_player"]
         s.start_player = int(rng.integers(n)) if sp is None else sp
-        s._start_turn(s.start_player)
+        start_turn(s, s.start_player)
         return s
 
     @classmethod
@@ -270,8 +276,42 @@ class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin,
         return s
 
     def clone(self) -> MidgardState:
-        """``InfoMixin.clone``, and a duplicate board's keyed chance (``Game.new_state``)."""
-        s = super().clone()
+        """A hand-rolled copy (the hot path of search); a duplicate board's keyed chance too
+        (``Game.new_state``)."""
+        s = type(self).__new__(type(self))
+        s.game = self.game
+        s.defer_rng(self.rng_source())
+        s.hands, s.known, s.valhalla = self.hands.copy(), self.known.copy(), self.valhalla.copy()
+        s.thing, s.krog = list(self.thing), list(self.krog)
+        s.thing_base = None if self.thing_base is None else self.thing_base.copy()
+        s.thing_drawn = self.thing_drawn.copy()
+        s.troops = [[t.copy() for t in ts] for ts in self.troops]
+        s.pending = None if self.pending is None else self.pending.copy()
+        s.coins, s.skat, s.world = self.coins.copy(), self.skat, self.world.copy()
+        s.reward_deck = list(self.reward_deck)
+        s.rewards, s.revealed = self.rewards.copy(), self.revealed.copy()
+        s.reward_top_known = self.reward_top_known
+        s.ch_deck, s.open, s.reserved = list(self.ch_deck), list(self.open), list(self.reserved)
+        s.won, s.ch_out = [list(w) for w in self.won], list(self.ch_out)
+        s.calendar, s.turn, s.start_player, s.active = (
+            self.calendar,
+            self.turn,
+            self.start_player,
+            self.active,
+        )
+        s.decisions = self.decisions
+        s.made_trip, s.won_challenge, s.had_troops = (
+            self.made_trip,
+            self.won_challenge,
+            self.had_troops,
+        )
+        s.stack = [f.copy() for f in self.stack]
+        s.over, s.truncated, s.end_reason = self.over, self.truncated, self.end_reason
+        s.played = [copy_record(c) for c in self.played]
+        s.pool = list(self.pool)
+        s.contest = None if self.contest is None else copy_record(self.contest)
+        s.events_left = self.events_left
+        s._mask = self._mask
         if self.chance is not None:
             s.chance = self.chance.copy()
         return s
@@ -383,12 +423,56 @@ class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin,
             ch, self.calendar, C.lasting_bonus_for(ch, self._active_challenges()), bonus
         )
 
-    # ---- apply (masks: masks.py) ---------------------------------------------------------
+    def _end_game(self, reason: str, truncated: bool = False) -> None:
+        self.over = True
+        self.truncated = truncated
+        self.end_reason = reason
+        self.stack = []
+        while self.played:  # an effect that ends the game is done: its card reaches Valhalla
+            self.valhalla[self.played.pop()["k"]] += 1
+        if self.pending is not None:  # cannot happen from play; keeps conservation if forced
+            for k in self.pending.cards():
+                self.hands[self.active, k] += 1
+            self.pending = None
+
+    def ignore_allowance(self, p: int) -> int:
+        """Requirements a seat may leave unmet when facing: an "ignore" reaction in hand (M29)."""
+        return max((n for k, n in IGNORE_KINDS if self.hands[p, k] > 0), default=0)
+
+    # ---- legal actions (the mask of each mode and the test of each range: masks.py) ----------
+    def legal_mask(self) -> np.ndarray:
+        """The exact mask; cached until the next ``apply`` (``clone`` shares it, ``determinize``
+        and direct edits of a state must call ``invalidate``)."""
+        if self._mask is None:
+            mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
+            if self.stack:
+                f = self.stack[-1]
+                MASKS[f.m](self, mask, f, self.hands[f.p])
+            self._mask = mask
+        return self._mask.copy()
+
+    def invalidate(self) -> None:
+        """Forget the cached mask (after editing a state by hand, as tests do)."""
+        self._mask = None
+
+    def is_legal(self, action: int) -> bool:
+        """``legal_mask()[action]`` without building the whole mask (same predicates): the
+        action's range must be one the top frame's mode uses (``MODE_RANGES``), then the range's
+        predicate (``LEGAL``) decides."""
+        if not self.stack:
+            return False
+        name, c = A.decode(action)
+        f = self.stack[-1]
+        if name not in MODE_RANGES[f.m]:
+            return False
+        return LEGAL[name](self, f, c, self.hands[f.p])
+
+    # ---- apply --------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         self._mask = None
         self.decisions += 1
         self._step(action)
-        self._settle()
+        settle(self)
         if not self.over and self.decisions >= self.game.options["max_decisions"]:
             self._end_game("max_decisions", truncated=True)
 
@@ -398,7 +482,7 @@ class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin,
         name, c = A.decode(action)
         f = self.stack[-1]
         if name == "reveal_reward":
-            self._reveal_reward(f.p, c[0])
+            turn.reveal_reward(self, f.p, c[0])
         else:
             STEP[f.m](self, f, name, c)
 
@@ -440,7 +524,12 @@ class MidgardState(LazyRng, TurnMixin, OnslaughtMixin, CardPlayMixin, MaskMixin,
         )
 
 
-STEP = {**turn.STEP, **onslaught.STEP, **cardplay.STEP}  # decision mode -> its step handler
+STEP = {
+    **turn.STEP,
+    **onslaught.STEP,
+    **contest.STEP,
+    **cardplay.STEP,
+}  # decision mode -> its step handler
 assert sorted(STEP) == list(range(NUM_MODES)), "every decision mode has a step handler"
 
 

@@ -1,4 +1,5 @@
-"""Checking a saved Midgard state (``MidgardState.from_dict``) before it is built: every field's
+"""A Midgard state as JSON values (``to_dict``) and back (``from_dict``); and the check of a
+saved state (``check_state``, ``MidgardState.from_dict``) before it is built: every field's
 type, size and range, troops as troops (complete on the table), conservation of the cards, coins,
 rewards and challenges, publicly known cards within the hands (hidden information), the contest
 and the played cards, and the decision stack, every frame of it (saved_stack.py; see
@@ -12,9 +13,9 @@ import numpy as np
 
 from ..core.saved import Fields, check_conservation
 from .actions import FIRST_ACTION_CARD, MAX_TROOPS
-from .cards import DATA, NUM_CLASSES, THOR, WORLD_NAMES
-from .frames import frame_keys
-from .info import card_totals, face_down_counts
+from .cards import DATA, NUM_CLASSES, THOR, WORLD_NAMES, as_counts, as_list
+from .frames import copy_record, frame_from_dict, frame_keys
+from .invariants import card_totals, face_down_counts
 from .modes import EV_DISCARD, KEEP, MODE_NAMES, REACT, RELOCATE, TOTAL_COINS
 from .saved_stack import check_frame_fields, check_stack, troop_ok
 from .troops import NUM_SLOTS, THOR_TAIL, Troop
@@ -112,6 +113,92 @@ def _check_frame(f: Fields, i: int, frame, n: int) -> None:
         if key not in optional:
             fr.get(key)
     check_frame_fields(fr, m, n)
+
+
+def to_dict(s) -> dict:
+    """The game's fields as JSON values (``State.to_dict``'s ``state``)."""
+    return {
+        "hands": [as_list(h) for h in s.hands],
+        "known": [as_list(h) for h in s.known],
+        "thing": list(s.thing),
+        "thing_base": None if s.thing_base is None else as_list(s.thing_base),
+        "thing_drawn": [as_list(h) for h in s.thing_drawn],
+        "krog": list(s.krog),
+        "valhalla": as_list(s.valhalla),
+        "troops": [[t.to_json() for t in ts] for ts in s.troops],
+        "pending": None if s.pending is None else s.pending.to_json(),
+        "coins": s.coins.tolist(),
+        "skat": s.skat,
+        "world": s.world.tolist(),
+        "reward_deck": list(s.reward_deck),
+        "rewards": [as_list(r) for r in s.rewards],
+        "revealed": [as_list(r) for r in s.revealed],
+        "reward_top_known": s.reward_top_known,
+        "ch_deck": list(s.ch_deck),
+        "open": list(s.open),
+        "reserved": list(s.reserved),
+        "won": [list(w) for w in s.won],
+        "ch_out": list(s.ch_out),
+        "calendar": s.calendar,
+        "turn": s.turn,
+        "decisions": s.decisions,
+        "start_player": s.start_player,
+        "active": s.active,
+        "made_trip": s.made_trip,
+        "won_challenge": s.won_challenge,
+        "had_troops": s.had_troops,
+        "stack": [f.to_dict() for f in s.stack],
+        "over": s.over,
+        "truncated": s.truncated,
+        "end_reason": s.end_reason,
+        "played": [copy_record(c) for c in s.played],
+        "pool": list(s.pool),
+        "contest": None if s.contest is None else copy_record(s.contest),
+        "events_left": s.events_left,
+    }
+
+
+def from_dict(cls, game, d: dict):
+    """The state of ``to_dict``'s fields, as given (``check_state`` checked them)."""
+    s = cls.blank(game, None)
+    s.hands = np.array([as_counts(h, DATA.num_kinds) for h in d["hands"]], dtype=np.int64)
+    s.known = np.array([as_counts(h, DATA.num_kinds) for h in d["known"]], dtype=np.int64)
+    s.thing, s.krog = list(d["thing"]), list(d["krog"])
+    base = d["thing_base"]
+    s.thing_base = None if base is None else as_counts(base, DATA.num_kinds)
+    s.thing_drawn = np.array(
+        [as_counts(h, DATA.num_kinds) for h in d["thing_drawn"]], dtype=np.int64
+    )
+    s.valhalla = as_counts(d["valhalla"], DATA.num_kinds)
+    s.troops = [[Troop.from_json(t) for t in ts] for ts in d["troops"]]
+    s.pending = None if d["pending"] is None else Troop.from_json(d["pending"])
+    s.coins, s.skat = np.asarray(d["coins"], dtype=np.int64), d["skat"]
+    s.world = np.asarray(d["world"], dtype=np.int64)
+    s.reward_deck = list(d["reward_deck"])
+    s.rewards = np.array([as_counts(r, len(DATA.rewards)) for r in d["rewards"]], dtype=np.int64)
+    s.revealed = np.array([as_counts(r, len(DATA.rewards)) for r in d["revealed"]], dtype=np.int64)
+    s.reward_top_known = d["reward_top_known"]
+    s.ch_deck, s.open, s.reserved = list(d["ch_deck"]), list(d["open"]), list(d["reserved"])
+    s.won, s.ch_out = [list(w) for w in d["won"]], list(d["ch_out"])
+    s.calendar, s.turn, s.start_player, s.active = (
+        d["calendar"],
+        d["turn"],
+        d["start_player"],
+        d["active"],
+    )
+    s.decisions = d["decisions"]
+    s.made_trip, s.won_challenge, s.had_troops = (
+        d["made_trip"],
+        d["won_challenge"],
+        d["had_troops"],
+    )
+    s.stack = [frame_from_dict(f) for f in d["stack"]]
+    s.over, s.truncated, s.end_reason = d["over"], d["truncated"], d["end_reason"]
+    s.played = [copy_record(c) for c in d["played"]]
+    s.pool = list(d["pool"])
+    s.contest = None if d["contest"] is None else copy_record(d["contest"])
+    s.events_left = d["events_left"]
+    return s
 
 
 def check_state(game, d: dict) -> None:

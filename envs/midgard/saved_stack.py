@@ -6,9 +6,9 @@ a list, a relocation of a troop that does not exist, a reaction window continuin
 is not there) used to load and fail moves later. Here every frame's fields get their type and
 range (``check_frame_fields``, before anything counts the cards they hold), and then the stack as a
 whole (``check_stack``) is one the engine builds: which modes stand on which (the grammar below,
-read off the handlers that push frames in turn.py, onslaught.py and cardplay.py), the seats that
-decide, and what each frame needs from the rest of the state (the troop being laid down, the
-contest, the played cards waiting for their window, the piles a card is taken from).
+read off the handlers that push frames in turn.py, onslaught.py, contest.py and cardplay.py), the
+seats that decide, and what each frame needs from the rest of the state (the troop being laid
+down, the contest, the played cards waiting for their window, the piles a card is taken from).
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from types import SimpleNamespace
 
 from ..core.saved import Fields, is_whole
 from . import actions as A
-from .cardplay import CARDS, FIRST, REACTION_KINDS
-from .cards import DATA, NUM_CLASSES, SNEDIG, THOR, TYR
+from .cards import CARDS, DATA, FIRST_ACTION_CARD, NUM_CLASSES, REACTION_KINDS, SNEDIG, THOR, TYR
 from .modes import (
     BONUS,
     BUILD,
@@ -145,7 +144,7 @@ def _distinct(fr, name: str, values: list) -> None:
 
 
 def _reactions(fr, name: str, value) -> None:
-    kinds = fr.ints(name, FIRST, DATA.num_kinds - 1, value=value)
+    kinds = fr.ints(name, FIRST_ACTION_CARD, DATA.num_kinds - 1, value=value)
     if not kinds or any(k not in REACTION_KINDS for k in kinds):
         fr.fail(name, f"must list the reaction cards that answer, got {value!r}")
 

@@ -21,6 +21,7 @@ from deckzoo.envs.midgard.rules import (
     TAKE,
     MidgardGame,
 )
+from deckzoo.envs.midgard.turn import start_turn
 
 from .util import (
     DATA,
@@ -118,7 +119,7 @@ def test_a_bonus_is_not_the_turns_event_m45a():
     bonus(s, "Odin's Reprimand")
     assert s.events_left == 1
     s.events_left = 0
-    s._start_turn(1)  # Thomas, who used an event as a bonus, may still play one in his turn
+    start_turn(s, 1)  # Thomas, who used an event as a bonus, may still play one in his turn
     assert s.events_left == 1 and s.mode == PREP and s.current_player == 1
 
 

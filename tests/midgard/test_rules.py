@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from deckzoo.envs import ConfigError, IllegalActionError
+from deckzoo.envs.midgard.challenge_list import open_one, refill
 from deckzoo.envs.midgard.rules import (
     BONUS,
     BUILD,
@@ -80,7 +81,7 @@ def test_setup_open_another_cascade():
     ]
     s.ch_deck = [ch(x) for x in reversed(order)]
     complete(s)
-    s._refill()
+    refill(s)
     assert [DATA.challenges[c].name for c in s.open] == order[:8]
     assert s.ch_deck[-1] == ch("Hel")
 
@@ -90,7 +91,7 @@ def test_fenrir_opening_sends_everyone_to_midgard_m34b():
     s.world[:] = [3, 5, 0]
     s.ch_deck = [ch("Fenrir")]
     complete(s)
-    s._open_one()
+    open_one(s)
     assert (s.world == 0).all()
 
 
