@@ -1,18 +1,15 @@
 """Wizard, batched: B games as struct-of-arrays numpy state, bit-exact with ``rules.py``.
 
 Same options, action ids and observation as ``WizardGame`` (``rules.py`` is the specification;
-``tests/vector/test_wizard.py`` replays random games in both and compares every step). What
-is kept per lane (``B`` games, ``n`` seats):
+``tests/vector/test_differential.py`` replays random games in both and compares every step). The
+state kept per lane is declared once in ``FIELDS``; the rules over arrays (follow suit, trick
+winner, the dealer's bid, scoring) are ``kernels.py``'s, shared with the heuristic's twin.
 
-    hands (B, n, 54) int8 counts   played (B, 54) int8      points, bids, won, voids, hs (B, n)
-    tcard (B, n) card each seat put in the current trick (-1: none yet)
-    phase, cur, rnd, dealer, flipped, trump, led, leader, tlen, tdone (B,)
-
-The observation is built from these arrays in one pass per step: zero the buffer, scatter
-every one-hot entry with a single flat assignment, then write the dense pieces (hands, played,
-per-seat values rotated to the observer's relative order through lookup tables that hold the
-scalar encoder's float results). Entries a lane does not have (no flipped card, no led suit)
-are aimed at the first hand entry, which the dense hand write then overwrites.
+The observation is built in one pass per step: scatter every one-hot entry with a single flat
+assignment (from each piece's offset; an entry a lane does not have, such as no flipped card, is
+aimed at the first hand entry, which the hand then overwrites), then write the dense pieces by
+name (per-seat values rotated to the observer's order through tables of the scalar encoder's
+float results).
 
 Chance: a deal is a record ``{"hands": (k, n, 54) int8, "flipped": (k,)}`` (plus
 ``"first_dealer"`` for a new game), drawn from the batch generator (``Generator.permuted``,

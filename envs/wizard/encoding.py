@@ -119,8 +119,11 @@ class Encoder:
         self.k = num_rounds
         self.layout = make_layout(n, num_rounds)
         self.size = self.layout.size
+        # where each piece starts (``off[name]``, ``o_<name>``): rules.py's incremental writes
+        # into ``pub``, a few flat entries per action, go there
         off = {name: a for name, _, a, _ in self.layout.pieces}
         self.off = off
+        self.piece = {name: self.layout.slice(name) for name in off}  # each piece's cells
         for name, a in off.items():
             setattr(self, "o_" + name, a)
         lo, hi = score_bounds(num_rounds)
@@ -128,6 +131,7 @@ class Encoder:
         self.inv_k = 1.0 / num_rounds
         # relative order of seats for each observer
         self.orders = [[(p + r) % n for r in range(n)] for p in range(n)]
+        self.others = [np.array(order[1:]) for order in self.orders]  # the Foresight rows
         self.void_bits = [[float((v >> s) & 1) for s in range(NUM_SUITS)] for v in range(16)]
         self.perm = [self._perm(p) for p in range(n)]
 
@@ -145,114 +149,88 @@ class Encoder:
     # ---- from scratch -----------------------------------------------------------------
     def encode_reference(self, st, p: int) -> np.ndarray:
         buf = np.zeros(self.size, dtype=np.float32)
-        self._fill_public(buf, st, p)
-        self._fill_private(buf, st, p)
+        v = self.layout.views(buf)
+        self._fill_public(v, st, p)
+        self._fill_private(v, st, p)
         return buf
 
     def public(self, st) -> np.ndarray:
         """The public pieces in absolute seat order (observer 0's rotation is the identity)."""
         buf = np.zeros(self.size, dtype=np.float32)
-        self._fill_public(buf, st, 0, turn=False)
+        self._fill_public(self.layout.views(buf), st, 0, turn=False)
         return buf
 
+    # ---- every deal and every step: named slices; a one-hot from its piece's offset ------
     def dealt_public(self, st) -> np.ndarray:
         """``public(st)`` right after a deal (no bids, tricks or plays yet), with fewer writes."""
-        n = self.n
+        at, piece = self.off, self.piece
         buf = np.zeros(self.size, dtype=np.float32)
-        a = self.o_hand_sizes
-        buf[a : a + n] = st.round * self.inv_k
+        buf[piece["hand_sizes"]] = st.round * self.inv_k
         if st.flipped >= 0:
-            buf[self.o_flipped + st.flipped] = 1.0
+            buf[at["flipped"] + st.flipped] = 1.0
         if st.trump != TRUMP_PENDING:
-            buf[self.o_trump + st.trump] = 1.0
-        a = self.o_bid_pending
-        buf[a : a + n] = 1.0
-        a = self.o_scores
+            buf[at["trump"] + st.trump] = 1.0
+        buf[piece["bid_pending"]] = 1.0
         lo, span = self.score_lo, self.score_span
-        buf[a : a + n] = [(x - lo) / span for x in st.points]
-        buf[self.o_round + st.round - 1] = 1.0
-        buf[self.o_dealer + st.dealer] = 1.0
+        buf[piece["scores"]] = [(x - lo) / span for x in st.points]
+        buf[at["round"] + st.round - 1] = 1.0
+        buf[at["dealer"] + st.dealer] = 1.0
         return buf
 
     def observe(self, st, p: int) -> np.ndarray:
+        at, piece = self.off, self.piece
         buf = st.pub[self.perm[p]]
         if st.own_hand_hidden(p):
-            buf[self.o_hand_hidden] = 1.0
+            buf[at["hand_hidden"]] = 1.0
         else:
-            a = self.o_hand
-            buf[a : a + NUM_KINDS] = st.hand_obs[p]  # the hand kept scaled, so this is one copy
+            buf[piece["hand"]] = st.hand_obs[p]  # the hand kept scaled, so this is one copy
         if st.foresight_round():
-            a = self.o_foresight
-            for q in self.orders[p][1:]:
-                buf[a : a + NUM_KINDS] = st.hand_obs[q]
-                a += NUM_KINDS
+            buf[piece["foresight"]] = st.hand_obs[self.others[p]].ravel()
         cur = st.current_player
         if cur is not None:
-            buf[self.o_current_player + (cur - p) % self.n] = 1.0
-            buf[self.o_phase + st.phase] = 1.0
+            buf[at["current_player"] + (cur - p) % self.n] = 1.0
+            buf[at["phase"] + st.phase] = 1.0
         return buf
 
-    def _fill_private(self, buf: np.ndarray, st, p: int) -> None:
-        n, off = self.n, self.off
+    def _fill_private(self, v: dict, st, p: int) -> None:
         if st.own_hand_hidden(p):
-            buf[off["hand_hidden"]] = 1.0
+            v["hand_hidden"][0] = 1.0
         else:
-            a = off["hand"]
-            np.multiply(st.hands[p], COUNT_SCALE, out=buf[a : a + NUM_KINDS])
+            np.multiply(st.hands[p], COUNT_SCALE, out=v["hand"])
         if st.foresight_round():
-            a = off["foresight"]
-            order = self.orders[p]
-            for r in range(1, n):
-                b = a + (r - 1) * NUM_KINDS
-                np.multiply(st.hands[order[r]], COUNT_SCALE, out=buf[b : b + NUM_KINDS])
+            np.multiply(st.hands[self.others[p]], COUNT_SCALE, out=v["foresight"])
 
-    def _fill_public(self, buf: np.ndarray, st, p: int, turn: bool = True) -> None:
-        n, k, off = self.n, self.k, self.off
-        order = self.orders[p]
-        inv_k = self.inv_k
-        a = off["hand_sizes"]
-        sizes = st.hand_sizes
-        buf[a : a + n] = [sizes[s] * inv_k for s in order]
+    def _fill_public(self, v: dict, st, p: int, turn: bool = True) -> None:
+        n, order, inv_k = self.n, self.orders[p], self.inv_k
+        v["hand_sizes"][:] = [st.hand_sizes[s] * inv_k for s in order]
         if st.flipped >= 0:
-            buf[off["flipped"] + st.flipped] = 1.0
+            v["flipped"][st.flipped] = 1.0
         if st.trump != TRUMP_PENDING:
-            buf[off["trump"] + st.trump] = 1.0
+            v["trump"][st.trump] = 1.0
         if st.led != LED_NONE:
-            buf[off["led_suit"] + st.led] = 1.0
+            v["led_suit"][st.led] = 1.0
         if st.trick:
-            leader = st.trick_leader
-            rel = (leader - p) % n
-            buf[off["trick_leader"] + rel] = 1.0
-            a = off["trick"]
+            rel = (st.trick_leader - p) % n
+            v["trick_leader"][rel] = 1.0
             for i, c in enumerate(st.trick):
-                buf[a + ((rel + i) % n) * NUM_KINDS + c] = 1.0
-        a, ap = off["bids"], off["bid_pending"]
-        bids = st.bids
+                v["trick"][(rel + i) % n, c] = 1.0
         for r, s in enumerate(order):
-            b = bids[s]
+            b = st.bids[s]
             if b < 0:
-                buf[ap + r] = 1.0
+                v["bid_pending"][r] = 1.0
             else:
-                buf[a + r * (k + 1) + b] = 1.0
-        a = off["tricks_won"]
-        won = st.tricks_won
-        buf[a : a + n] = [won[s] * inv_k for s in order]
-        a = off["voids"]
-        voids, bits = st.voids, self.void_bits
-        for r, s in enumerate(order):
-            v = voids[s]
-            if v:
-                buf[a + 4 * r : a + 4 * r + 4] = bits[v]
-        a = off["played"]
-        np.multiply(st.played, COUNT_SCALE, out=buf[a : a + NUM_KINDS], casting="unsafe")
-        a = off["scores"]
-        lo, span, sc = self.score_lo, self.score_span, st.points
-        buf[a : a + n] = [(sc[s] - lo) / span for s in order]
-        buf[off["round"] + st.round - 1] = 1.0
-        buf[off["dealer"] + (st.dealer - p) % n] = 1.0
+                v["bids"][r, b] = 1.0
+            if st.voids[s]:
+                v["voids"][r] = self.void_bits[st.voids[s]]
+        v["tricks_won"][:] = [st.tricks_won[s] * inv_k for s in order]
+        np.multiply(st.played, COUNT_SCALE, out=v["played"], casting="unsafe")
+        lo, span = self.score_lo, self.score_span
+        v["scores"][:] = [(st.points[s] - lo) / span for s in order]
+        v["round"][st.round - 1] = 1.0
+        v["dealer"][(st.dealer - p) % n] = 1.0
         if turn and st.current_player is not None:
-            buf[off["current_player"] + (st.current_player - p) % n] = 1.0
-            buf[off["phase"] + st.phase] = 1.0
+            v["current_player"][(st.current_player - p) % n] = 1.0
+            v["phase"][st.phase] = 1.0
 
 
 # ---- the global state (env.state()): every hand, absolute seats -------------------------------
