@@ -26,8 +26,10 @@ from ..core.batched_state import Field, StateFields, length, none_as, per_seat, 
 from . import kernels as K
 from .actions import ADD_BASE, ANSWER, FINISH, LEAD, OVER, PASS, PICK, PICK_BASE, PLAY_BASE
 from .cards import HAND_SIZE, NUM_TYPES, counts_of, play_value
-from .encoding import COUNT_PIECES
 from .rules import BigNumberGame
+
+#: the observation's pieces of card counts, divided by the copies of each type
+_COUNT_PIECES = ("hand", "selection", "played", "middle", "out_of_play", "known")
 
 
 def _of(attr, f):
@@ -275,7 +277,7 @@ class BigNumberBatched(BatchedEngine):
         v["out_of_play"][:] = self.out[pick]
         v["known"][:] = rotate(self.known[pick], flat)
         if self.copies > 1:  # two decks
-            for name in COUNT_PIECES:
+            for name in _COUNT_PIECES:
                 v[name] *= 1.0 / self.copies
         v["hand_sizes"][:] = self._size_tab[rotate(self.hsize[pick], flat)]
         v["scores"][:] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)

@@ -21,10 +21,6 @@ if TYPE_CHECKING:
     from .rules import BigNumberState
 
 
-#: the pieces that hold card counts, divided by the copies of each type (2: two decks)
-COUNT_PIECES = ("hand", "selection", "played", "middle", "out_of_play", "known")
-
-
 def make_layout(n: int, two_decks: bool) -> Layout:
     """The observation's pieces for ``n`` players, in buffer order."""
     pieces = [("hand", NUM_TYPES)]  # own cards, count / copies
@@ -85,34 +81,45 @@ def view(st: BigNumberState, player: int) -> dict:
 
 
 def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
-    """Encode ``view(player)`` into the layout."""
+    """Encode ``view(player)`` into the layout: the dense pieces by their names' slices (a
+    ``layout.new()`` record costs more than this whole encoder's writes), one-hot cells from
+    their pieces' offsets."""
     g = st.game
-    n = g.num_players
-    buf, v = g.layout.new()
+    n, L = g.num_players, g.layout
+    piece, at = L.slice, L.offset
+    buf = np.zeros(L.size, dtype=np.float32)
     order = [(player + i) % n for i in range(n)]
-    counts = np.array([st.hands[player], st.out, *(st.known[q] for q in order)], np.float32)
-    v["hand"], v["out_of_play"], v["known"] = counts[0], counts[1], counts[2:]
-    if st.phase in (LEAD, ANSWER):
-        if g.two_decks and st.pending and player == st.current_player:
-            v["selection"] = counts_of(st.pending)
-    elif st.phase == PICK:
-        v["played"] = counts_of(st.pending)
+    # the count rows, converted and scaled at once: hand, out of play, every seat's known cards,
+    # then the selection or the set played (whichever the seat sees, if any) and the middle
+    building = g.two_decks and st.phase in (LEAD, ANSWER) and player == st.current_player
+    shown = st.pending if building or st.phase == PICK else ()
+    counts = [*st.hands[player], *st.out]
+    for q in order:
+        counts += st.known[q]
+    if shown:
+        counts += counts_of(shown)
     if st.middle:
-        v["middle"] = counts_of(st.middle)
-        v["middle_size"][len(st.middle) - 1] = 1.0
-        v["middle_owner"][(st.owner - player) % n] = 1.0
+        counts += counts_of(st.middle)
+    rows = np.array(counts, dtype=np.float32).reshape(-1, NUM_TYPES)
     if g.copies > 1:  # two decks
-        for name in COUNT_PIECES:
-            v[name] *= 1.0 / g.copies
-    v["hand_sizes"] = [sum(st.hands[q]) / g.hand_size for q in order]
-    v["scores"] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
+        rows *= 1.0 / g.copies
+    buf[piece("hand")], buf[piece("out_of_play")] = rows[0], rows[1]
+    buf[piece("known")] = rows[2 : 2 + n].ravel()
+    if shown:
+        buf[piece("played" if st.phase == PICK else "selection")] = rows[2 + n]
+    if st.middle:
+        buf[piece("middle")] = rows[-1]
+        buf[at("middle_size") + len(st.middle) - 1] = 1.0
+        buf[at("middle_owner") + (st.owner - player) % n] = 1.0
+    buf[piece("hand_sizes")] = [sum(st.hands[q]) / g.hand_size for q in order]
+    buf[piece("scores")] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
     for q in st.passed:
-        v["passed"][(q - player) % n] = 1.0
+        buf[at("passed") + (q - player) % n] = 1.0
     if st.current_player is not None:
-        v["current_player"][(st.current_player - player) % n] = 1.0
-        v["phase"][st.phase] = 1.0
-    v["deal_start"][(st.deal_start - player) % n] = 1.0
-    v["deal"] = min(st.deal / max(g.max_deals - 1, 1), 1.0)
+        buf[at("current_player") + (st.current_player - player) % n] = 1.0
+        buf[at("phase") + st.phase] = 1.0
+    buf[at("deal_start") + (st.deal_start - player) % n] = 1.0
+    buf[piece("deal")] = min(st.deal / max(g.max_deals - 1, 1), 1.0)
     return buf
 
 
