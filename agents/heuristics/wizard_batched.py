@@ -118,10 +118,8 @@ def _foresight_win_chance(engine: WizardBatched, lanes: np.ndarray) -> np.ndarra
     me, leader = engine.cur[lanes], engine.leader[lanes]
     hands = engine.hands[lanes].astype(np.int64)  # (k, n, 54)
     rows = np.arange(k)
-    unseen = DECK_COUNTS.astype(np.int64) - hands.sum(axis=1) + hands[rows, me]
-    flipped = engine.flipped[lanes]
-    has_flip = flipped >= 0
-    unseen[rows[has_flip], flipped[has_flip]] -= 1
+    unseen = DECK_COUNTS - hands.sum(axis=1) + hands[rows, me]
+    unseen -= K.KINDS == engine.flipped[lanes][:, None]  # (-1: nothing flipped)
     # each other seat's single card, in play order from the leader; the own seat's is the candidate
     order = (leader[:, None] + np.arange(n)) % n  # (k, n) seats in play order
     card = np.take_along_axis(hands.argmax(axis=2), order, axis=1)  # the one card each holds
