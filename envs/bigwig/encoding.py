@@ -7,6 +7,7 @@ docs/rules/bigwig.md). ``rules.py``'s ``BigWigState.view`` and ``observe`` call 
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -133,7 +134,7 @@ def view(st: BigWigState, player: int) -> dict:
 def encode_observation(st: BigWigState, player: int) -> np.ndarray:
     """Encode ``view(player)`` into the layout (every piece written through its name)."""
     game = st.game
-    buf, v = game.layout.new()
+    buf, v = _blank(game.layout)
     order = game.seat_order[player]  # relative seat i -> absolute seat
     rel = game.relative[player]  # absolute seat -> relative seat
     v["hand"][:] = _HALF[st.hands[player]]
@@ -170,10 +171,26 @@ def encode_observation(st: BigWigState, player: int) -> np.ndarray:
     if st.phase == PHASE_SACRIFICE:
         for s in st.queue:
             v["to_sacrifice"][rel[s]] = 1.0
-    return buf
+    return buf.copy()
 
 
-def _put_round(v: np.ndarray, st: BigWigState, rel: list[int]) -> None:
+_KEPT = threading.local()
+
+
+def _blank(layout: Layout) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A zeroed buffer of ``layout`` and its named pieces (``layout.views``), kept per thread:
+    a fresh ``layout.new()`` (a structured record) costs more than the rest of the encoding, so
+    ``encode_observation`` fills this one and returns a copy."""
+    kept = _KEPT.__dict__.setdefault("layouts", {})
+    if layout not in kept:
+        buf = np.zeros(layout.size, dtype=np.float32)
+        kept[layout] = buf, layout.views(buf)
+    buf, v = kept[layout]
+    buf[:] = 0.0
+    return buf, v
+
+
+def _put_round(v: dict, st: BigWigState, rel: list[int]) -> None:
     """The current round's pieces: its altar card, trump colours, the trick's players and the
     holmgang's challenger, target, stake and joiners."""
     if st.round_card != NONE:
