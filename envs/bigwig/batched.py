@@ -197,30 +197,22 @@ class BigWigBatched(BatchedEngine):
         }
 
     def record_from_states(self, kind, states):
-        k = len(states)
+        draws = [s.draw for s in states]
         if kind == "start":
-            hands = np.array([s.hands for s in states])
-            pile = np.zeros((k, DECK_SIZE), dtype=np.int8)
-            small = np.zeros((k, SMALL_TOTAL), dtype=np.int8)
-            for i, s in enumerate(states):
-                pile[i, : len(s.draw)] = s.draw
-                # the cards already revealed go back on top, last revealed lowest (list order)
-                shown = [] if s.round_card in (NONE, HOLMGANG) else [s.round_card]
-                small[i] = s.small + shown + [HOLMGANG] * s.holmgangs
+            # the cards already revealed go back on top, last revealed lowest (list order)
+            shown = [[] if s.round_card in (NONE, HOLMGANG) else [s.round_card] for s in states]
+            small = [s.small + r + [HOLMGANG] * s.holmgangs for s, r in zip(states, shown)]
             return {
-                "hands": hands,
-                "draw": pile,
-                "draw_len": np.array([len(s.draw) for s in states]),
-                "small": small,
+                "hands": np.array([s.hands for s in states]),
+                "draw": _piles(draws, DECK_SIZE),
+                "draw_len": np.array([len(d) for d in draws]),
+                "small": _piles(small, SMALL_TOTAL),
             }
         if kind == "reshuffle":
-            pile = np.zeros((k, DECK_SIZE), dtype=np.int8)
-            for i, s in enumerate(states):
-                pile[i, : len(s.draw)] = s.draw
             return {
                 "hands_after": np.array([s.hands for s in states]),
-                "rest": pile,
-                "rest_len": np.array([len(s.draw) for s in states]),
+                "rest": _piles(draws, DECK_SIZE),
+                "rest_len": np.array([len(d) for d in draws]),
             }
         if kind == "loki":
             return {"altar_after": np.array([s.altar for s in states])}
@@ -658,6 +650,14 @@ def _cells(arr: np.ndarray) -> np.ndarray:
     its ``(rows, width)`` form: a flat write is several times cheaper than numpy's two-array
     fancy indexing, and these run every step."""
     return arr.reshape(-1)
+
+
+def _piles(piles: list[list[int]], width: int) -> np.ndarray:
+    """Piles (lists, bottom first) as the rows of a zeroed ``(k, width)`` int8 array."""
+    out = np.zeros((len(piles), width), dtype=np.int8)
+    for row, pile in zip(out, piles):
+        row[: len(pile)] = pile
+    return out
 
 
 def _kinds_at(cs: np.ndarray, pos: np.ndarray) -> np.ndarray:
