@@ -313,7 +313,8 @@ class WizardBatched(BatchedEngine):
             bids >= 0, at("bids") + rel * (self.K + 1) + bids, at("bid_pending") + rel
         )
         buf, v = g.layout.batch(k)
-        buf.reshape(-1)[(hot + row_starts(k, self.obs_dim)).ravel()] = 1.0
+        hot += row_starts(k, self.obs_dim)
+        buf.reshape(-1)[hot.ravel()] = 1.0
         # dense pieces
         hand = per_seat(self.hands).take(seat_rows(lanes, seats, n), axis=0)
         if len(hidden):
