@@ -178,10 +178,8 @@ def _play(engine: BigNumberBatched, lanes: np.ndarray, mask: np.ndarray, at) -> 
     danger = others.min(axis=1) <= 2
     two = engine.two
     if two:
-        e, sel, ks = engine, engine.pending[lanes].astype(np.int64), engine.psize[lanes]
-        first, last, suit, rank = e.pfirst[lanes], e.plast[lanes], e.psuit[lanes], e.prank[lanes]
-        m, mvalue = e.msize[lanes], e.mvalue[lanes]
-        row, cand = K.plays(hand, sel, m, mvalue, first, last, suit, rank, e.copies)
+        sel, ks = engine.pending[lanes].astype(np.int64), engine.psize[lanes]
+        row, cand = engine.plays(lanes)
     else:
         sel, ks = None, np.zeros(k, dtype=np.int64)
         # the legal plays, from the mask (only lanes at a play have set actions in it)

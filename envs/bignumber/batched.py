@@ -26,10 +26,8 @@ from ..core.batched_state import Field, StateFields, length, none_as, per_seat, 
 from . import kernels as K
 from .actions import ADD_BASE, ANSWER, FINISH, LEAD, OVER, PASS, PICK, PICK_BASE, PLAY_BASE
 from .cards import HAND_SIZE, NUM_TYPES, counts_of, play_value
+from .encoding import COUNT_PIECES
 from .rules import BigNumberGame
-
-#: the observation's pieces of card counts, divided by the copies of each type
-_COUNT_PIECES = ("hand", "selection", "played", "middle", "out_of_play", "known")
 
 
 def _of(attr, f):
@@ -92,6 +90,15 @@ class BigNumberBatched(BatchedEngine):
         """``(k, 36)`` int8: the hand of the player to act in each of ``lanes``."""
         return per_seat(self.hands).take(seat_rows(lanes, self.cur[lanes], self.n), axis=0)
 
+    def plays(self, lanes: np.ndarray):
+        """``kernels.plays`` of the player to act in each of ``lanes`` (two decks: the legal plays
+        that extend the selection), ``(row, cand)``."""
+        return K.plays(
+            self.held(lanes), self.pending[lanes], self.msize[lanes], self.mvalue[lanes],
+            self.pfirst[lanes], self.plast[lanes], self.psuit[lanes], self.prank[lanes],
+            self.copies,
+        )  # fmt: skip
+
     # ---- chance ----------------------------------------------------------------------------------
     def draw_random(self, kind, lanes):
         k, n = len(lanes), self.n
@@ -132,15 +139,13 @@ class BigNumberBatched(BatchedEngine):
         pick = np.flatnonzero(self.phase == PICK)
         mask[pick, PICK_BASE : PICK_BASE + NUM_TYPES] = self.middle[pick] > 0
         lanes = np.flatnonzero(self.phase <= ANSWER)
-        hand, m, value = self.held(lanes), self.msize[lanes], self.mvalue[lanes]
+        m = self.msize[lanes]
         if self.two:
-            sel, first, last = self.pending[lanes], self.pfirst[lanes], self.plast[lanes]
-            suit, rank = self.psuit[lanes], self.prank[lanes]
-            row, cand = K.plays(hand, sel, m, value, first, last, suit, rank, self.copies)
-            top = K.highest(cand - sel[row])  # -1: the selection itself
+            row, cand = self.plays(lanes)
+            top = K.highest(cand - self.pending[lanes[row]])  # -1: the selection itself
             mask[lanes[row], np.where(top >= 0, ADD_BASE + top, FINISH)] = True
         else:
-            singles, row, ids = K.legal_sets(hand, m, value)
+            singles, row, ids = K.legal_sets(self.held(lanes), m, self.mvalue[lanes])
             mask[lanes, PLAY_BASE : PLAY_BASE + NUM_TYPES] = singles
             mask[lanes[row], PLAY_BASE + ids] = True
         mask[lanes[(m > 0) & (self.psize[lanes] == 0)], PASS] = True  # an answer not started
@@ -277,7 +282,7 @@ class BigNumberBatched(BatchedEngine):
         v["out_of_play"][:] = self.out[pick]
         v["known"][:] = rotate(self.known[pick], flat)
         if self.copies > 1:  # two decks
-            for name in _COUNT_PIECES:
+            for name in COUNT_PIECES:
                 v[name] *= 1.0 / self.copies
         v["hand_sizes"][:] = self._size_tab[rotate(self.hsize[pick], flat)]
         v["scores"][:] = np.minimum(rotate(self.points[pick], flat) / g.max_score, 1.0)

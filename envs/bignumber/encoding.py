@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from .rules import BigNumberState
 
 
+#: the pieces that hold card counts, divided by the copies of each type (2: two decks)
+COUNT_PIECES = ("hand", "selection", "played", "middle", "out_of_play", "known")
+
+
 def make_layout(n: int, two_decks: bool) -> Layout:
     """The observation's pieces for ``n`` players, in buffer order."""
     pieces = [("hand", NUM_TYPES)]  # own cards, count / copies
@@ -81,36 +85,27 @@ def view(st: BigNumberState, player: int) -> dict:
 
 
 def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
-    """Encode ``view(player)`` into the layout: the dense pieces by their names' slices (a
-    ``layout.new()`` record costs more than this whole encoder's writes), one-hot cells from
-    their pieces' offsets."""
+    """Encode ``view(player)`` into the layout: the dense pieces through their names' slices (a
+    ``layout.new()`` record would cost a tenth of the encoder), the one-hot cells from their
+    pieces' offsets."""
     g = st.game
     n, L = g.num_players, g.layout
     piece, at = L.slice, L.offset
     buf = np.zeros(L.size, dtype=np.float32)
     order = [(player + i) % n for i in range(n)]
-    # the count rows, converted and scaled at once: hand, out of play, every seat's known cards,
-    # then the selection or the set played (whichever the seat sees, if any) and the middle
-    building = g.two_decks and st.phase in (LEAD, ANSWER) and player == st.current_player
-    shown = st.pending if building or st.phase == PICK else ()
-    counts = [*st.hands[player], *st.out]
+    known = []
     for q in order:
-        counts += st.known[q]
-    if shown:
-        counts += counts_of(shown)
+        known += st.known[q]
+    counts = {"hand": st.hands[player], "out_of_play": st.out, "known": known}
+    building = g.two_decks and st.phase in (LEAD, ANSWER) and player == st.current_player
+    if st.pending and (building or st.phase == PICK):
+        counts["played" if st.phase == PICK else "selection"] = counts_of(st.pending)
     if st.middle:
-        counts += counts_of(st.middle)
-    rows = np.array(counts, dtype=np.float32).reshape(-1, NUM_TYPES)
-    if g.copies > 1:  # two decks
-        rows *= 1.0 / g.copies
-    buf[piece("hand")], buf[piece("out_of_play")] = rows[0], rows[1]
-    buf[piece("known")] = rows[2 : 2 + n].ravel()
-    if shown:
-        buf[piece("played" if st.phase == PICK else "selection")] = rows[2 + n]
-    if st.middle:
-        buf[piece("middle")] = rows[-1]
+        counts["middle"] = counts_of(st.middle)
         buf[at("middle_size") + len(st.middle) - 1] = 1.0
         buf[at("middle_owner") + (st.owner - player) % n] = 1.0
+    for name, c in counts.items():  # a count / the copies of each type (two decks: 2)
+        buf[piece(name)] = c if g.copies == 1 else np.multiply(c, 1.0 / g.copies)
     buf[piece("hand_sizes")] = [sum(st.hands[q]) / g.hand_size for q in order]
     buf[piece("scores")] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
     for q in st.passed:
