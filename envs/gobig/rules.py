@@ -3,6 +3,14 @@
 The rules as implemented, every ruling (G1-G15 and the cross-game X rulings) with its reason,
 and the layouts are in docs/rules/gobig.md.
 
+This module holds the game (options, layouts, bounds) and the state's moves (the deal,
+``legal_mask``/``is_legal``, ``_apply``, the end and the results, ``clone``). The rest are modules
+of functions of the state, none of which imports this one: cards.py (the card counts), actions.py
+(action ids, phases, the play encoding), and, found by name (envs/core/game.py,
+``FUNCTION_MODULES``), encoding.py (``view``, ``observe``), global_state.py, determinize.py,
+invariants.py, text.py (``action_name``, ``render``, ``render_view``) and saved.py (``to_dict``,
+``from_dict``, ``check_state``). batched.py and kernels.py are the batched engine.
+
 Summary. 2-6 players, 91 cards (13 each of 1-7), 6 dealt each, a face-up market of 2. A turn:
 (1) bank your display, if any (automatic); (2) play 1-3 equal cards from hand as your new display
 (mandatory); it beats every other display of the same size at the *nearest* higher value, which
@@ -34,7 +42,7 @@ clockwise. See ``game.layout`` / docs/rules/gobig.md for the index table.
 Global state (``env.state()``, float32 in [0, 1], absolute seats; ``game.state_layout``): the
 observation's pieces as seat 0 sees them except its ``hand``, then ``hands`` (every seat's),
 ``deck`` (count of each value) and ``deck_next`` (the next 12 deck cards in order, top first: the
-deck is the future; deeper cards only by their counts).
+deck is the future; deeper cards only by their counts). See global_state.py.
 
 Rewards: win (default), score (banked points centred, /50), dense (banked points as they are
 banked, /50).
@@ -46,14 +54,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.encoding import Layout
 from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
-from ..core.global_state import StateLayout, put_pile
 from ..core.options import Option, int_option
 
-# The card counts (cards.py), action ids and phases (actions.py) were defined here before the
-# engine was split by what it does; importing them from rules.py keeps working.
+# The card counts (cards.py), action ids and phases (actions.py) and the global state's deck
+# window (global_state.py) were defined here before the engine was split by what it does;
+# importing them from rules.py keeps working.
 from .actions import (
     DRAW_DECK,
     NUM_ACTIONS,
@@ -64,18 +71,21 @@ from .actions import (
     PHASE_PLAY,
     PLAY_BASE,  # noqa: F401  (re-exported)
     TAKE_MARKET,
-    action_name,
     decode_play,
     encode_play,  # noqa: F401  (re-exported)
 )
-from .cards import COPIES, HAND_SIZE, MARKET_SIZE, TOTAL_CARDS, VALUES  # noqa: F401
-from .saved import check_state, from_dict, to_dict
-from .text import render, render_view
+from .cards import (  # noqa: F401  (re-exported)
+    CARD_VALUES,
+    COPIES,
+    HAND_SIZE,
+    MARKET_SIZE,
+    TOTAL_CARDS,
+    VALUES,
+)
+from .encoding import make_layout, make_scales
+from .global_state import DECK_WINDOW, make_state_layout  # noqa: F401  (re-exported)
 
-# Deck cards the global state shows in order: every draw and market refill takes 2 from the top,
-# so 12 cover six of them (a round and a half at 4 players); the rest of the deck is in its counts.
-DECK_WINDOW = 12
-_CARD_VALUES = np.arange(1, VALUES + 1)
+# row k of the play block of the mask: values with at least k + 1 copies in hand
 _SET_SIZES = np.arange(1, 4).reshape(3, 1)
 
 
@@ -154,60 +164,21 @@ class GoBigGame(Game):
                 f"market of {MARKET_SIZE}"
             )
         # copies of each value 1-7 in this deck (0 for the values a variant leaves out)
-        self.deck_counts = np.where(_CARD_VALUES <= self.values, self.copies, 0)
+        self.deck_counts = np.where(CARD_VALUES <= self.values, self.copies, 0)
         self.num_actions = NUM_ACTIONS
-        self.layout = Layout(
-            [
-                ("hand", VALUES),  # own hand, count of each value / copies (13)
-                ("hand_sizes", n),  # cards in hand per relative seat / cards in the deck (91)
-                ("display_value", (n, VALUES)),  # one-hot value of each relative seat's display
-                ("display_size", (n, 3)),  # one-hot size (1-3) of each display
-                ("market", VALUES),  # market count of each value / 2
-                ("banks", (n, VALUES)),  # banked count of each value per relative seat / copies
-                (
-                    "known",
-                    (n, VALUES),
-                ),  # cards a seat took from the market, may still hold / copies (X7)
-                ("box", VALUES),  # beaten cards of each value / copies
-                ("deck_size", 1),  # / cards in the deck
-                ("current_player", n),  # one-hot relative seat to act
-                ("phase", 2),  # one-hot: play, draw
-            ]
-        )
+        self.layout = make_layout(n)  # encoding.py
         self.observation_shape = (self.layout.size,)
         # observe() writes raw counts at these offsets, then divides by one per-entry vector
         self.obs_at = {name: a for name, _, a, _ in self.layout.pieces}
-        div = np.ones(self.layout.size, dtype=np.float32)
-        for name, scale in (
-            ("hand", self.copies),
-            ("hand_sizes", self.total_cards),
-            ("market", MARKET_SIZE),
-            ("banks", self.copies),
-            ("known", self.copies),
-            ("box", self.copies),
-            ("deck_size", self.total_cards),
-        ):
-            div[self.layout.slice(name)] = scale
-        self.obs_div = div
-        self.state_layout = StateLayout(
-            self.layout,
-            ("hand",),
-            [
-                ("hands", (n, VALUES)),  # every seat's hand, count of each value / copies
-                ("deck", VALUES),  # deck cards of each value / copies
-                (
-                    "deck_next",
-                    (DECK_WINDOW, VALUES),
-                ),  # one-hot value of the next 12 cards, top first
-            ],
-        )
+        self.obs_div = make_scales(self.layout, self.copies, self.total_cards)
+        self.state_layout = make_state_layout(self.layout, n)  # global_state.py
         # seat_order[p]: the absolute seats in p's relative order (p first, then clockwise)
         self.seat_order = [np.array([(p + i) % n for i in range(n)]) for p in range(n)]
         # A turn is one play and at most one draw decision, and every play moves >= 1 card out of
         # the hands for good (displays go to the banks or the box): at most 91 turns (a variant:
         # its deck's size).
         self.max_game_length = 2 * self.total_cards
-        self.score_bounds = (0, int(self.deck_counts @ _CARD_VALUES))  # 0 .. every card banked
+        self.score_bounds = (0, int(self.deck_counts @ CARD_VALUES))  # 0 .. every card banked
 
     def _new_state(self, rng):
         return GoBigState.deal(self, rng)
@@ -343,92 +314,25 @@ class GoBigState(State):
         return self.over
 
     def scores(self) -> np.ndarray:
-        return self.banks @ np.arange(1, VALUES + 1)
+        return self.banks @ CARD_VALUES
 
     def winners(self) -> list[int]:
         return winners_of(self.scores().tolist(), self.banks.sum(axis=1).tolist())
 
-    # ---- information ------------------------------------------------------------------
-    def view(self, player: int) -> dict:
-        """What ``player`` may know. Hands at game end are discarded unseen, so they stay hidden."""
-        return {
-            "player": player,
-            "num_players": self.game.num_players,
-            "current_player": self.current_player,
-            "phase": PHASE_NAMES[self.phase],
-            "turn": self.turn,
-            "start_player": self.start_player,
-            "hand": self.hands[player].tolist(),
-            "hand_sizes": self.hands.sum(axis=1).tolist(),
-            "known_in_hand": self.known.tolist(),
-            "displays": [None if d is None else list(d) for d in self.displays],
-            "market": sorted(self.market),
-            "banks": self.banks.tolist(),
-            "box": self.box.tolist(),
-            "deck_size": len(self.deck),
-            "scores": self.scores().tolist(),
-        }
-
-    def observe(self, player: int) -> np.ndarray:
-        game = self.game
-        n = game.num_players
-        order = game.seat_order[player]
-        L = game.layout
-        at, piece = L.offset, L.slice
-        buf = np.zeros(L.size, dtype=np.float32)  # raw counts first, scaled at the end
-        buf[piece("hand")] = self.hands[player]
-        buf[piece("hand_sizes")] = np.add.reduce(self.hands, axis=1)[order]
-        buf[piece("banks")] = self.banks[order].ravel()
-        buf[piece("known")] = self.known[order].ravel()
-        buf[piece("box")] = self.box
-        buf[piece("deck_size")] = len(self.deck)
-        hot = []  # the one-hot cells, set by one flat scatter
-        for s, d in enumerate(self.displays):
-            if d is not None:
-                r = (s - player) % n
-                hot.append(at("display_value") + r * VALUES + d[0] - 1)
-                hot.append(at("display_size") + r * 3 + d[1] - 1)
-        if self.current_player is not None:
-            hot.append(at("current_player") + (self.current_player - player) % n)
-            hot.append(at("phase") + self.phase)
-        buf[hot] = 1.0
-        for c in self.market:
-            buf[at("market") + c - 1] += 1.0
-        buf /= game.obs_div
-        return buf
-
-    def global_state(self) -> np.ndarray:
-        """Seat 0's observation without its hand, then every hand and the deck (counts, top 12)."""
-        buf, v = self.game.state_layout.start(self.observe(0))
-        v["hands"] = self.hands * (1.0 / self.game.copies)
-        put_pile(v["deck"], v["deck_next"], self.deck, 1.0 / self.game.copies, offset=1)
-        return buf
-
-    def _determinize(self, player: int, rng: np.random.Generator) -> GoBigState:
-        """Reshuffle the cards ``player`` cannot see (other hands and the deck), keeping sizes and
-        the cards each seat is known to hold (taken from the market)."""
-        s = self._copy(None)  # determinize() gives it its own generator
-        others = [q for q in range(self.game.num_players) if q != player]
-        pool = np.concatenate(
-            [np.asarray(self.deck, dtype=np.int64)]
-            + [np.repeat(_CARD_VALUES, self.hands[q] - self.known[q]) for q in others]
-        )
-        rng.shuffle(pool)
-        k = len(self.deck)
-        s.deck = pool[:k].tolist()
-        for q in others:
-            size = int((self.hands[q] - self.known[q]).sum())
-            s.hands[q] = self.known[q] + np.bincount(pool[k : k + size] - 1, minlength=VALUES)
-            k += size
-        return s
-
+    # ---- copies -----------------------------------------------------------------------
+    # view/observe (encoding.py), global_state (global_state.py), _determinize (determinize.py),
+    # check_invariants (invariants.py), action_name/render/render_view (text.py) and
+    # _to_dict/_from_dict/_check_dict (saved.py) are functions of those modules, found by name
+    # (envs/core/game.py, FUNCTION_MODULES).
     def clone(self) -> GoBigState:
-        s = self._copy(copy_rng(self.rng))
+        s = self.copy(copy_rng(self.rng))
         if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
             s.chance = self.chance.copy()
         return s
 
-    def _copy(self, rng: np.random.Generator) -> GoBigState:
+    def copy(self, rng: np.random.Generator | None) -> GoBigState:
+        """The position with ``rng`` as its chance generator (``clone``: a copy of this one's;
+        ``determinize``: None, it gets its own) and without keyed chance."""
         s = GoBigState.__new__(GoBigState)
         s.game, s.rng = self.game, rng
         s.current_player, s.phase, s.turn = self.current_player, self.phase, self.turn
@@ -437,39 +341,3 @@ class GoBigState(State):
         s.known = self.known.copy()
         s.deck, s.market, s.displays = self.deck[:], self.market[:], self.displays[:]
         return s
-
-    def check_invariants(self) -> None:
-        """Card conservation: every value has its copies (13) across all places (for tests)."""
-        total = self.hands.sum(axis=0) + self.banks.sum(axis=0) + self.box
-        for c in self.deck + self.market:
-            total[c - 1] += 1
-        for d in self.displays:
-            if d is not None:
-                total[d[0] - 1] += d[1]
-        if not (total == self.game.deck_counts).all():
-            raise AssertionError(f"card conservation broken: {total.tolist()}")
-        if (self.known > self.hands).any():
-            raise AssertionError("a seat is known to hold cards it does not hold")
-
-    # ---- text and serialisation -------------------------------------------------------
-    def action_name(self, action: int) -> str:
-        return action_name(action)
-
-    def render(self, observer: int | None = None) -> str:
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""
-        return render(self, observer)
-
-    def render_view(self, player: int) -> str:
-        return render_view(self, player)
-
-    def _to_dict(self) -> dict:
-        return to_dict(self)
-
-    @classmethod
-    def _check_dict(cls, game, d: dict) -> None:
-        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        check_state(game, d)
-
-    @classmethod
-    def _from_dict(cls, game: GoBigGame, d: dict) -> GoBigState:
-        return from_dict(cls, game, d)

@@ -1,19 +1,15 @@
 """A saved Go Big state: its fields (``to_dict``, ``from_dict``) and their check before a state is
 built (``check_state``): every field's type, size and range, card conservation and the turn
-structure (see envs/core/saved.py)."""
+structure (see envs/core/saved.py). The state's ``_to_dict``, ``_from_dict`` and ``_check_dict``
+are these functions, found by name (envs/core/game.py, ``FUNCTION_MODULES``)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
 from .actions import PHASE_DRAW, PHASE_NAMES, PHASE_OVER, PHASE_PLAY
 from .cards import MARKET_SIZE, VALUES
-
-if TYPE_CHECKING:
-    from .rules import GoBigGame, GoBigState
 
 FIELDS = (
     "current_player",
@@ -31,7 +27,7 @@ FIELDS = (
 )
 
 
-def to_dict(st: GoBigState) -> dict:
+def to_dict(st) -> dict:
     """The state's fields as JSON values (``GoBigState.to_dict``'s ``state``)."""
     return {
         "current_player": st.current_player,
@@ -49,7 +45,7 @@ def to_dict(st: GoBigState) -> dict:
     }
 
 
-def from_dict(cls: type[GoBigState], game: GoBigGame, d: dict) -> GoBigState:
+def from_dict(cls, game, d: dict):
     """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
     s = cls.__new__(cls)
     s.game = game

@@ -1,17 +1,19 @@
-"""Go Big as text: the whole table (a spectator's view) and one seat's view, for logs, the
-terminal play mode and the tests (``GoBigState.render`` / ``render_view``)."""
+"""Go Big as text: the actions' names, the whole table (a spectator's view) and one seat's view,
+for logs, the terminal play mode and the tests. The state's ``action_name``, ``render`` and
+``render_view`` are these functions, found by name (envs/core/game.py, ``FUNCTION_MODULES``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from . import actions
 from .actions import PHASE_NAMES
 
-if TYPE_CHECKING:
-    from .rules import GoBigState
+
+def action_name(st, action: int) -> str:
+    """``play 2x5`` (two 5s), ``draw from deck``, ``take market`` (``actions.action_name``)."""
+    return actions.action_name(action)
 
 
-def render(st: GoBigState, observer: int | None = None) -> str:
+def render(st, observer: int | None = None) -> str:
     """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
     if observer is not None:
         return render_view(st, observer)
@@ -38,7 +40,7 @@ def render(st: GoBigState, observer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_view(st: GoBigState, player: int) -> str:
+def render_view(st, player: int) -> str:
     """The table as ``player`` sees it, from ``view(player)`` only. Cards are their values, as
     in the action names (``play 2x5`` plays two 5s)."""
     v = st.view(player)
