@@ -33,14 +33,9 @@ from functools import lru_cache
 import numpy as np
 
 from deckzoo.envs.core.game import InfoState
-from deckzoo.envs.gobig.rules import (
-    COPIES,
-    DRAW_DECK,
-    TAKE_MARKET,
-    VALUES,
-    beaten_seats,
-    decode_play,
-)
+from deckzoo.envs.gobig.actions import DRAW_DECK, TAKE_MARKET, decode_play
+from deckzoo.envs.gobig.cards import COPIES, VALUES
+from deckzoo.envs.gobig.rules import beaten_seats
 
 from ..base import Agent
 
