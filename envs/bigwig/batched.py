@@ -104,12 +104,12 @@ def _reshuffled(s, n):
 FIELDS = StateFields(
     Field("phase", np.int64, scope="fixed"),
     Field("cur", np.int64, scope="fixed", load=none_as(NONE, "current_player")),
-    Field("hands", np.int8, ("n", NUM_KINDS)),
+    Field("hands", np.int8, ("n", NUM_KINDS), scope="fixed"),  # fixed: dealt by ``start``
     Field("well", bool, ("n",), True),
-    Field("draw_pile", np.int8, (DECK_SIZE,), load=padded("draw")),  # kinds, bottom first
-    Field("draw_len", np.int64, load=length("draw")),
+    Field("draw_pile", np.int8, (DECK_SIZE,), 0, "fixed", padded("draw")),  # bottom first
+    Field("draw_len", np.int64, (), 0, "fixed", length("draw")),
     Field("discard", np.int8, (NUM_KINDS,)),
-    Field("small", np.int8, (SMALL_TOTAL,), load=padded("small")),  # the altar pile
+    Field("small", np.int8, (SMALL_TOTAL,), 0, "fixed", padded("small")),  # the altar pile
     Field("small_len", np.int64, (), SMALL_TOTAL, load=length("small")),
     Field("collected", np.int8, ("n", NUM_POINT_KINDS)),
     Field("altar", np.int8, (NUM_POINT_KINDS,)),
@@ -256,14 +256,17 @@ class BigWigBatched(BatchedEngine):
         self.draw_pile[lanes] = rec["draw"]
         self.draw_len[lanes] = rec["draw_len"]
         self.small[lanes] = rec["small"]
-        self._start_round(lanes)
+        self._start_round(lanes, cleared=True)
 
     # ---- round flow -----------------------------------------------------------------------------
-    def _start_round(self, lanes) -> None:
+    def _start_round(self, lanes, cleared: bool = False) -> None:
         """Reveal the next altar card: a point card starts a trick of every seat; a holmgang's
-        challenger picks a target, unless nobody can be challenged (B25: the round is over)."""
+        challenger picks a target, unless nobody can be challenged (B25: the round is over).
+        ``cleared``: the round's fields are at their reset values already (a new game)."""
         while len(lanes):
-            FIELDS.reset(self, lanes, "round")
+            if not cleared:
+                FIELDS.reset(self, lanes, "round")
+            cleared = False
             top = self.small_len[lanes] - 1
             card = _cells(self.small).take(seat_rows(lanes, top, SMALL_TOTAL)).astype(np.int64)
             self.small_len[lanes] = top

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.batched_state import per_seat, seat_rows
 from .cards import (
     DVERGAR,
     FENRIR,
@@ -160,5 +161,6 @@ def challenger(vp: np.ndarray, age_rank: np.ndarray) -> np.ndarray:
 def to_the_left(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """``(k, n - 1)``: the values ``(k, n)`` of the seats 1 .. n - 1 to the left of ``seats``
     (the targets of a challenge, in action order)."""
-    n = values.shape[1]
-    return np.take_along_axis(values, (seats[:, None] + np.arange(1, n)) % n, axis=1)
+    k, n = values.shape
+    left = seat_rows(np.arange(k)[:, None], (seats[:, None] + np.arange(1, n)) % n, n)
+    return per_seat(values).take(left)  # a flat ``take``: cheaper than ``take_along_axis``
