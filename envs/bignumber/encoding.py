@@ -93,19 +93,20 @@ def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
     piece, at = L.slice, L.offset
     buf = np.zeros(L.size, dtype=np.float32)
     order = [(player + i) % n for i in range(n)]
+    buf[piece("hand")], buf[piece("out_of_play")] = st.hands[player], st.out
     known = []
     for q in order:
         known += st.known[q]
-    counts = {"hand": st.hands[player], "out_of_play": st.out, "known": known}
+    buf[piece("known")] = known
     building = g.two_decks and st.phase in (LEAD, ANSWER) and player == st.current_player
     if st.pending and (building or st.phase == PICK):
-        counts["played" if st.phase == PICK else "selection"] = counts_of(st.pending)
+        buf[piece("played" if st.phase == PICK else "selection")] = counts_of(st.pending)
     if st.middle:
-        counts["middle"] = counts_of(st.middle)
+        buf[piece("middle")] = counts_of(st.middle)
         buf[at("middle_size") + len(st.middle) - 1] = 1.0
         buf[at("middle_owner") + (st.owner - player) % n] = 1.0
-    for name, c in counts.items():  # a count / the copies of each type (two decks: 2)
-        buf[piece(name)] = c if g.copies == 1 else np.multiply(c, 1.0 / g.copies)
+    if g.copies > 1:  # a count / the copies of each type; the count pieces are hand .. known
+        buf[piece("hand").start : piece("known").stop] *= 1.0 / g.copies
     buf[piece("hand_sizes")] = [sum(st.hands[q]) / g.hand_size for q in order]
     buf[piece("scores")] = [min(st.scores_[q] / g.max_score, 1.0) for q in order]
     for q in st.passed:
