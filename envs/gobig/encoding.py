@@ -73,30 +73,37 @@ def view(st, player: int) -> dict:
 
 
 def observe(st, player: int) -> np.ndarray:
-    """``player``'s observation (``game.layout``), every entry in [0, 1]."""
+    """``player``'s observation (``game.layout``), every entry in [0, 1]: raw counts written at
+    the pieces' offsets (``game.obs_at``), then scaled by one division (``game.obs_div``)."""
     game = st.game
     n = game.num_players
     order = game.seat_order[player]
-    L = game.layout
-    at, piece = L.offset, L.slice
-    buf = np.zeros(L.size, dtype=np.float32)  # raw counts first, scaled at the end
-    buf[piece("hand")] = st.hands[player]
-    buf[piece("hand_sizes")] = np.add.reduce(st.hands, axis=1)[order]
-    buf[piece("banks")] = st.banks[order].ravel()
-    buf[piece("known")] = st.known[order].ravel()
-    buf[piece("box")] = st.box
-    buf[piece("deck_size")] = len(st.deck)
+    o = game.obs_at
+    buf = np.zeros(game.layout.size, dtype=np.float32)
+    a = o["hand"]
+    buf[a : a + VALUES] = st.hands[player]
+    a = o["hand_sizes"]
+    buf[a : a + n] = np.add.reduce(st.hands, axis=1)[order]
+    a = o["banks"]
+    buf[a : a + n * VALUES] = st.banks[order].ravel()
+    a = o["known"]
+    buf[a : a + n * VALUES] = st.known[order].ravel()
+    a = o["box"]
+    buf[a : a + VALUES] = st.box
+    buf[o["deck_size"]] = len(st.deck)
     hot = []  # the one-hot cells, set by one flat scatter
+    value_at, size_at = o["display_value"], o["display_size"]
     for s, d in enumerate(st.displays):
         if d is not None:
             r = (s - player) % n
-            hot.append(at("display_value") + r * VALUES + d[0] - 1)
-            hot.append(at("display_size") + r * 3 + d[1] - 1)
+            hot.append(value_at + r * VALUES + d[0] - 1)
+            hot.append(size_at + r * 3 + d[1] - 1)
     if st.current_player is not None:
-        hot.append(at("current_player") + (st.current_player - player) % n)
-        hot.append(at("phase") + st.phase)
+        hot.append(o["current_player"] + (st.current_player - player) % n)
+        hot.append(o["phase"] + st.phase)
     buf[hot] = 1.0
+    a = o["market"] - 1
     for c in st.market:
-        buf[at("market") + c - 1] += 1.0
+        buf[a + c] += 1.0
     buf /= game.obs_div
     return buf
