@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from deckzoo.envs.core.game import InfoState
+from deckzoo.envs.wizard.actions import TRUMP_BASE, encode_bid, encode_play, encode_trump
 from deckzoo.envs.wizard.cards import (
     DECK_COUNTS,
     NULL,
@@ -44,7 +45,6 @@ from deckzoo.envs.wizard.cards import (
     forbidden_dealer_bid,
     trick_winner,
 )
-from deckzoo.envs.wizard.rules import TRUMP_BASE, encode_bid, encode_play, encode_trump
 
 from ..base import Agent
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from deckzoo.envs.core.batched_state import per_seat, seat_rows
 from deckzoo.envs.wizard import kernels as K
+from deckzoo.envs.wizard.actions import BID_BASE, PHASE_BID, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE
 from deckzoo.envs.wizard.batched import WizardBatched
 from deckzoo.envs.wizard.cards import (
     DECK_COUNTS,
@@ -34,7 +35,6 @@ from deckzoo.envs.wizard.cards import (
     RANKS,
     WIZARD,
 )
-from deckzoo.envs.wizard.rules import BID_BASE, PHASE_BID, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE
 
 from .wizard import card_power, mean_power, power
 

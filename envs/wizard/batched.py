@@ -34,6 +34,7 @@ from ..core.batched import (
 )
 from ..core.batched_state import Field, StateFields, length, none_as, per_seat, seat_rows
 from . import kernels as K
+from .actions import BID_BASE, PHASE_BID, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE
 from .cards import (
     COUNT_SCALE,
     DECK_KINDS,
@@ -48,7 +49,7 @@ from .cards import (
     TRUMP_PENDING,
     WIZARD,
 )
-from .rules import BID_BASE, PHASE_BID, PHASE_OVER, PHASE_PLAY, PHASE_TRUMP, TRUMP_BASE, WizardGame
+from .rules import WizardGame
 
 _VOID_BITS = np.array([[(v >> s) & 1 for s in range(NUM_SUITS)] for v in range(16)], np.float32)
 

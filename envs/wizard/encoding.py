@@ -1,5 +1,5 @@
-"""The Wizard observation: one Layout (the single source for docs and playthroughs), its encoder
-and ``view`` (what a seat may know, as a dict).
+"""The Wizard observation: one Layout (the single source for docs and playthroughs), its encoder,
+and the State's ``observe`` and ``view`` (what a seat may know, as a dict), found by name.
 
 Seats are relative: row/index 0 is the observer, then clockwise, so one policy fits every seat.
 Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` shows.
@@ -27,21 +27,14 @@ Every entry lies in [0, 1]. The encoder reads only what ``WizardState.view(p)`` 
     dealer          N       one-hot dealer seat
     current_player  N       one-hot seat to act
     phase           3       one-hot: trump choice, bidding, play (all zero at the end)
-
-The global state (``env.state()``, ``make_state_layout``) is the public pieces above in absolute
-seat order (seat 0's observation without hand, hand_hidden, foresight), then every seat's hand,
-whether the Foresight round hides the own cards now, and the stock's cards.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..core.encoding import Layout
-from ..core.global_state import StateLayout
-from .actions import PHASE_NAMES
+from .actions import PHASE_NAMES, PHASE_PLAY
 from .cards import (
     COUNT_SCALE,
     LED_NONE,
@@ -52,9 +45,6 @@ from .cards import (
     score_bounds,
 )
 from .saved import copy_record
-
-if TYPE_CHECKING:
-    from .rules import WizardState
 
 
 def make_layout(n: int, num_rounds: int) -> Layout:
@@ -108,10 +98,11 @@ class Encoder:
 
     Incremental: every state keeps ``pub``, the public pieces (except whose turn it is) encoded
     once in *absolute* seat order and updated in place by the few entries each action changes
-    (in ``WizardState._bid``/``_play``; a new deal rebuilds it). ``observe(p)`` is then one gather
-    that turns absolute rows into relative ones (``perm[p]``), the private pieces (copied from
-    the state's scaled hands) and the turn (current player, phase). ``encode_reference`` builds
-    the same observation from scratch; tests check that both agree at every step.
+    (in ``WizardState._bid``/``_play``, at the offsets ``o_<piece>`` kept here; a new deal
+    rebuilds it). ``observe(st, p)`` below is then one gather that turns absolute rows into
+    relative ones (``perm[p]``), the private pieces (copied from the state's scaled hands) and
+    the turn (current player, phase). ``encode_reference`` builds the same observation from
+    scratch; tests check that both agree at every step.
     """
 
     def __init__(self, n: int, num_rounds: int):
@@ -126,6 +117,7 @@ class Encoder:
         self.piece = {name: self.layout.slice(name) for name in off}  # each piece's cells
         for name, a in off.items():
             setattr(self, "o_" + name, a)
+        self.hand_cells, self.foresight_cells = self.piece["hand"], self.piece["foresight"]
         lo, hi = score_bounds(num_rounds)
         self.score_lo, self.score_span = float(lo), float(hi - lo)
         self.inv_k = 1.0 / num_rounds
@@ -177,21 +169,6 @@ class Encoder:
         buf[at["dealer"] + st.dealer] = 1.0
         return buf
 
-    def observe(self, st, p: int) -> np.ndarray:
-        at, piece = self.off, self.piece
-        buf = st.pub[self.perm[p]]
-        if st.own_hand_hidden(p):
-            buf[at["hand_hidden"]] = 1.0
-        else:
-            buf[piece["hand"]] = st.hand_obs[p]  # the hand kept scaled, so this is one copy
-        if st.foresight_round():
-            buf[piece["foresight"]] = st.hand_obs[self.others[p]].ravel()
-        cur = st.current_player
-        if cur is not None:
-            buf[at["current_player"] + (cur - p) % self.n] = 1.0
-            buf[at["phase"] + st.phase] = 1.0
-        return buf
-
     def _fill_private(self, v: dict, st, p: int) -> None:
         if st.own_hand_hidden(p):
             v["hand_hidden"][0] = 1.0
@@ -233,34 +210,28 @@ class Encoder:
             v["phase"][st.phase] = 1.0
 
 
-# ---- the global state (env.state()): every hand, absolute seats -------------------------------
-def make_state_layout(observation: Layout, n: int) -> StateLayout:
-    """The observation's public pieces as seat 0 sees them, then what only the table knows. The
-    stock's order is not encoded: it is never drawn from (the next round shuffles all 60 cards)."""
-    return StateLayout(
-        observation,
-        PRIVATE_PIECES,
-        [
-            ("hands", (n, NUM_KINDS)),  # every seat's hand, as "hand"
-            (
-                "foresight_hidden",
-                1,
-            ),  # 1 while each seat's own card is hidden (Foresight, before play)
-            ("stock", NUM_KINDS),  # the undealt cards under the flipped one, count / copies
-        ],
-    )
-
-
-def encode_state(st) -> np.ndarray:
-    game = st.game
-    buf, v = game.state_layout.start(st.observe(0))
-    v["hands"] = st.hand_obs
-    v["foresight_hidden"] = st.own_hand_hidden(0)  # the same for every seat
-    v["stock"] = st.stock * COUNT_SCALE
+def observe(st, p: int) -> np.ndarray:
+    """Seat ``p``'s observation: the state's public encoding (``pub``, kept up to date by each
+    move) in ``p``'s seat order, then its private pieces and whose turn it is."""
+    enc = st.game.encoder
+    buf = st.pub[enc.perm[p]]
+    hand_obs = st.hand_obs
+    if st.round == 1 and st.game.foresight:  # the Foresight round
+        if st.phase < PHASE_PLAY:  # the own card is hidden until the play (W5)
+            buf[enc.o_hand_hidden] = 1.0
+        else:
+            buf[enc.hand_cells] = hand_obs[p]
+        buf[enc.foresight_cells] = hand_obs[enc.others[p]].ravel()
+    else:
+        buf[enc.hand_cells] = hand_obs[p]  # the hand kept scaled, so this is one copy
+    cur = st.current_player
+    if cur is not None:
+        buf[enc.o_current_player + (cur - p) % enc.n] = 1.0
+        buf[enc.o_phase + st.phase] = 1.0
     return buf
 
 
-def view(st: WizardState, player: int) -> dict:
+def view(st, player: int) -> dict:
     """What ``player`` may know: own hand (None while hidden in the Foresight round), the other
     seats' cards in the Foresight round, and everything public."""
     n = st.game.num_players

@@ -1,5 +1,5 @@
-"""Wizard's internal invariants (``WizardState.check_invariants``): card conservation and the
-round's bookkeeping, the derived per-hand tables included.
+"""Wizard's internal invariants (``WizardState.check_invariants``, found by name): card
+conservation and the round's bookkeeping, the derived per-hand tables included.
 
 The conformance checks and the tests call them during playouts, and loading a saved state runs
 them after its field checks (envs/core/saved.py). A broken one is a bug in the engine, not an
@@ -8,18 +8,13 @@ illegal move, hence ``AssertionError``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from .actions import PHASE_OVER
 from .cards import COUNT_SCALE, NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS
 
-if TYPE_CHECKING:
-    from .rules import WizardState
 
-
-def check_invariants(st: WizardState) -> None:
+def check_invariants(st) -> None:
     """Card conservation (hands + played + stock + flipped card = the deck) and round
     bookkeeping."""
     total = st.hands.sum(axis=0, dtype=np.int64) + np.asarray(st.played) + st.stock

@@ -51,6 +51,12 @@ never matters: every round shuffles the whole deck).
 Rewards: win (default: winners share +1, the rest -1), score (final points centred on the table
 mean, / (20 * K)), dense (each round's score change / (20 * K), given when the round is scored).
 
+Modules (docs/adding-a-game.md, "The module design"): this one holds the Game and the one State
+with its moves; ``cards.py`` and ``actions.py`` the constants and pure rule functions;
+``encoding.py`` the observation (``view``, ``observe``), ``global_state.py``, ``determinize.py``,
+``invariants.py``, ``text.py`` and ``saved.py`` functions of the state that ``State`` finds by
+name. None of them imports this module.
+
 Version history: v0 - first release.
 """
 
@@ -74,7 +80,7 @@ from .actions import (
     PHASE_TRUMP,
     PLAY_BASE,
     TRUMP_BASE,
-    action_name,
+    action_name,  # noqa: F401  (re-exported)
     decode_action,  # noqa: F401  (re-exported)
     encode_bid,  # noqa: F401  (re-exported)
     encode_play,  # noqa: F401  (re-exported)
@@ -103,11 +109,8 @@ from .cards import (
     trump_after_flip,
     winners_of,
 )
-from .encoding import SCALE, Encoder, encode_state, make_state_layout, view
-from .hidden import determinize, sample_hidden  # noqa: F401  (sample_hidden: re-exported)
-from .invariants import check_invariants
-from .saved import check_state, from_dict, to_dict
-from .text import render, render_view
+from .encoding import SCALE, Encoder
+from .global_state import make_state_layout
 
 PLAYER_COUNTS = (3, 4, 5, 6, 10, 12)
 _SUIT_STARTS = np.arange(0, NUM_SUITED, RANKS)
@@ -503,22 +506,7 @@ class WizardState(LazyRng, State):
     def winners(self) -> list[int]:
         return winners_of(self.points)
 
-    # ---- information ------------------------------------------------------------------
-    def view(self, player: int) -> dict:
-        """What ``player`` may know: own hand (None while hidden in the Foresight round), the other
-        seats' cards in the Foresight round, and everything public (encoding.py)."""
-        return view(self, player)
-
-    def observe(self, player: int) -> np.ndarray:
-        return self.game.encoder.observe(self, player)
-
-    def global_state(self) -> np.ndarray:
-        return encode_state(self)
-
-    def _determinize(self, player: int, rng: np.random.Generator) -> WizardState:
-        """Resample the cards ``player`` cannot see, voids kept (hidden.py)."""
-        return determinize(self, player, rng)
-
+    # ---- copies -----------------------------------------------------------------------
     def clone(self) -> WizardState:
         s = WizardState.__new__(WizardState)
         s.game = self.game
@@ -547,30 +535,3 @@ class WizardState(LazyRng, State):
         if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
             s.chance = self.chance.copy()
         return s
-
-    def check_invariants(self) -> None:
-        """Card conservation and the round's bookkeeping (invariants.py)."""
-        check_invariants(self)
-
-    # ---- text and serialisation -------------------------------------------------------
-    def action_name(self, action: int) -> str:
-        return action_name(action, self.game.num_actions)
-
-    def render(self, observer: int | None = None) -> str:
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""
-        return render(self, observer)
-
-    def render_view(self, player: int) -> str:
-        return render_view(self, player)
-
-    def _to_dict(self) -> dict:
-        return to_dict(self)
-
-    @classmethod
-    def _check_dict(cls, game, d: dict) -> None:
-        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        check_state(game, d)
-
-    @classmethod
-    def _from_dict(cls, game: WizardGame, d: dict) -> WizardState:
-        return from_dict(cls, game, d)

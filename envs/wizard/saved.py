@@ -1,11 +1,10 @@
 """A saved Wizard state: its fields (``to_dict``, ``from_dict``) and their check before a state is
 built (``check_state``): every field's type, size and range, card conservation, tricks against
 the played cards, shown voids against the hands (hidden information), the trump against the
-flipped card, and the round's bookkeeping (see envs/core/saved.py)."""
+flipped card, and the round's bookkeeping (see envs/core/saved.py). ``WizardState`` finds the three
+by name (``_to_dict``, ``_from_dict``, ``_check_dict``)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,9 +28,6 @@ from .cards import (
     trick_winner,
     trump_after_flip,
 )
-
-if TYPE_CHECKING:
-    from .rules import WizardGame, WizardState
 
 FIELDS = (
     "current_player",
@@ -57,7 +53,7 @@ FIELDS = (
 RECORD = ("dealer", "flipped", "trump", "bids", "tricks_won", "deltas")
 
 
-def to_dict(st: WizardState) -> dict:
+def to_dict(st) -> dict:
     """The state's fields as JSON values (``WizardState.to_dict``'s ``state``)."""
     return {
         "current_player": st.current_player,
@@ -82,7 +78,7 @@ def to_dict(st: WizardState) -> dict:
     }
 
 
-def from_dict(cls: type[WizardState], game: WizardGame, d: dict) -> WizardState:
+def from_dict(cls, game, d: dict):
     """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
     s = cls.__new__(cls)
     s.game = game

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..core.testing import add_row, count_names, set_field
+from .actions import TRUMP_BASE
 from .cards import card_name
-from .rules import TRUMP_BASE
 
 
 def hand_names(state, p: int) -> Counter:

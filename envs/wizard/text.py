@@ -1,18 +1,20 @@
-"""Wizard as text: the whole table (a spectator's view) and one seat's view, for logs, the
-terminal play mode and the tests (``WizardState.render`` / ``render_view``)."""
+"""Wizard as text: the actions' names, the whole table (a spectator's view) and one seat's view,
+for logs, the terminal play mode and the tests (``WizardState.action_name``, ``render`` and
+``render_view``, found by name)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from . import actions
 from .actions import PHASE_NAMES, PHASE_OVER
 from .cards import LED_FREE, LED_NONE, SUITS, card_list, card_name, trump_name
 
-if TYPE_CHECKING:
-    from .rules import WizardState
+
+def action_name(st, action: int) -> str:
+    """``play Dwarves 7``, ``trump Elves``, ``bid 2``; ``<invalid action a>`` out of range."""
+    return actions.action_name(action, st.game.num_actions)
 
 
-def render(st: WizardState, observer: int | None = None) -> str:
+def render(st, observer: int | None = None) -> str:
     """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
     if observer is not None:
         return render_view(st, observer)
@@ -51,7 +53,7 @@ def render(st: WizardState, observer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_view(st: WizardState, player: int) -> str:
+def render_view(st, player: int) -> str:
     """The table as ``player`` sees it (built from ``view(player)`` only; ``deckzoo play``)."""
     v = st.view(player)
     n = v["num_players"]

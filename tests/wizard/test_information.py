@@ -9,12 +9,12 @@ import pytest
 from deckzoo.envs import wizard_v0
 from deckzoo.envs.core.conformance import check_bad_inputs
 from deckzoo.envs.wizard.cards import COUNT_SCALE, NUM_KINDS, WIZARD, playable, score_bounds
+from deckzoo.envs.wizard.determinize import place_one_by_one, sample_hidden
 from deckzoo.envs.wizard.rules import (
     PHASE_NAMES,
     PHASE_PLAY,
     WizardGame,
     WizardState,
-    sample_hidden,
 )
 
 from .helpers import bid_all, card, cards, encode_bid, encode_trump, play, stacked
@@ -160,8 +160,6 @@ def test_sample_hidden_with_a_void_is_uniform_over_consistent_deals():
 
 
 def test_constrained_fallback_always_completes_a_consistent_deal():
-    from deckzoo.envs.wizard.hidden import place_one_by_one
-
     rng = np.random.default_rng(5)
     hidden = np.array(cards("D1 D2 D3 H1 H2 E1 E2 E3 G1 G2 W N"))
     voids = [0b0011, 0b0100, 0b1000, 0]  # holder 0: no Dwarves/Humans; 1: no Elves; 2: no Giants

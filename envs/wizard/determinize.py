@@ -1,6 +1,5 @@
-"""Redealing hidden Wizard cards for ``determinize``: random deals that respect shown voids.
-
-``determinize`` (``WizardState._determinize``) picks what a seat cannot see and redeals it.
+"""Wizard's determinization (``WizardState._determinize``, found by name): ``determinize`` picks
+what a seat cannot see and redeals it at random, respecting the voids the seats have shown.
 
 A seat that failed to follow suit has shown it holds none of that suit, so a determinization
 must never deal it that suit. ``sample_hidden`` is exact rejection sampling (uniform over the
@@ -10,15 +9,10 @@ consistent (Gale's condition for a supply-demand assignment) and close to unifor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from .actions import PHASE_OVER
 from .cards import NUM_KINDS, NUM_SUITED, NUM_SUITS, RANKS
-
-if TYPE_CHECKING:
-    from .rules import WizardState
 
 _KINDS = np.arange(NUM_KINDS)
 # _VOID_BAD[mask][kind]: a kind of a suit in the 4-bit void ``mask``
@@ -121,7 +115,7 @@ def place_one_by_one(
     return np.asarray(owners, dtype=np.int64), np.asarray(hard + easy, dtype=np.int64)
 
 
-def determinize(st: WizardState, player: int, rng: np.random.Generator) -> WizardState:
+def determinize(st, player: int, rng: np.random.Generator):
     """Resample the cards ``player`` cannot see: the other hands and the stock (hand sizes and
     every seat's shown voids kept); in the Foresight round before play, only its own card
     (drawn from its card and the stock; it sees everyone else's)."""
