@@ -1,7 +1,9 @@
 """Go Big's action ids and phases, with the play encoding and the actions' names.
 
-The id ranges are listed in rules.py's docstring; ``rules.py`` re-exports everything here, so
-``from deckzoo.envs.gobig.rules import encode_play`` keeps working.
+The id ranges are listed in rules.py's docstring; ``rules.py`` re-exports the ids, phases and play
+encoding, so ``from deckzoo.envs.gobig.rules import encode_play`` keeps working. The state's
+``action_name`` is text.py's (envs/core/game.py, ``FUNCTION_MODULES``), which names an id with
+``action_name`` here.
 """
 
 from __future__ import annotations
