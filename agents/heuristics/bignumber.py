@@ -21,8 +21,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from deckzoo.agents.base import Agent
+from deckzoo.envs.bignumber.actions import ADD_BASE, FINISH, PASS, PICK_BASE, PLAY_BASE
 from deckzoo.envs.bignumber.cards import NUM_TYPES, is_uniform, legal_plays
-from deckzoo.envs.bignumber.rules import ADD_BASE, FINISH, PASS, PICK_BASE, PLAY_BASE
 
 GROUP_WEIGHT = 0.7  # a card in the longest suit or rank group beyond the first
 UNIFORM_BONUS = 1.5  # the whole hand can go out at the next lead

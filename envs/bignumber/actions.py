@@ -1,6 +1,6 @@
 """Big Number's action ids and phases, with the actions' names.
 
-The id ranges are listed in rules.py's docstring; ``rules.py`` re-exports everything here, so
+The id ranges are listed in rules.py's docstring; ``rules.py`` re-exports the ids and phases, so
 ``from deckzoo.envs.bignumber.rules import PASS`` keeps working.
 """
 

@@ -1,21 +1,17 @@
 """Big Number's determinization: one full state consistent with what a seat has seen (for
-ISMCTS). ``BigNumberState._determinize`` (so ``state.determinize(player, rng)``) calls it.
+ISMCTS). ``State`` finds ``determinize`` by name as ``_determinize`` (envs/core/game.py,
+``FUNCTION_MODULES``), so ``state.determinize(player, rng)`` runs it.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .actions import ANSWER, LEAD
 from .cards import NUM_TYPES, counts_of, expand
 
-if TYPE_CHECKING:
-    from .rules import BigNumberState
 
-
-def determinize(st: BigNumberState, player: int, rng: np.random.Generator) -> BigNumberState:
+def determinize(st, player: int, rng: np.random.Generator):
     """Resample the cards ``player`` cannot see: the others' unknown cards and the aside ones.
 
     Known cards (picked up, not played since) stay with their holders. Another seat's

@@ -1,25 +1,18 @@
-"""Big Number's observation and global state: the layouts, what a seat may know (``view``) and
-their encoders (``observe``, ``global_state``).
+"""Big Number's observation: its layout, what a seat may know (``view``) and its encoder
+(``observe``). Functions of the state, found by ``State`` by name (envs/core/game.py,
+``FUNCTION_MODULES``); the global state is global_state.py's.
 
 Seats are relative (index 0 is the observer, then clockwise); counts are divided by the copies of
-each card type (1 or 2). The encoders write every piece by its name. ``rules.py``'s
-``BigNumberState`` methods of the same names call these.
+each card type (1 or 2). The encoder writes every piece by its name.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..core.encoding import Layout
-from ..core.global_state import StateLayout
 from .actions import ANSWER, LEAD, PHASE_NAMES, PICK
 from .cards import HAND_SIZE, NUM_TYPES, counts_of, expand, play_value
-
-if TYPE_CHECKING:
-    from .rules import BigNumberState
-
 
 #: the pieces that hold card counts, divided by the copies of each type (2: two decks)
 COUNT_PIECES = ("hand", "selection", "played", "middle", "out_of_play", "known")
@@ -48,17 +41,7 @@ def make_layout(n: int, two_decks: bool) -> Layout:
     return Layout(pieces)
 
 
-def make_state_layout(layout: Layout, n: int, two_decks: bool) -> StateLayout:
-    """The global state: seat 0's observation without its own pieces, then what no seat sees."""
-    hidden = [("hands", (n, NUM_TYPES))]  # every seat's cards, count / copies
-    if two_decks:
-        hidden.append(("selection", NUM_TYPES))  # the play the seat to act is building
-    hidden.append(("aside", NUM_TYPES))  # the cards dealt to nobody this deal (N3)
-    own = ("hand", "selection") if two_decks else ("hand",)  # the observer's pieces
-    return StateLayout(layout, own, hidden)
-
-
-def view(st: BigNumberState, player: int) -> dict:
+def view(st, player: int) -> dict:
     """What ``player`` may know (N14): own hand and selection, everything face up, sizes."""
     building = st.phase in (LEAD, ANSWER) and player == st.current_player
     return {
@@ -84,7 +67,7 @@ def view(st: BigNumberState, player: int) -> dict:
     }
 
 
-def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
+def observe(st, player: int) -> np.ndarray:
     """Encode ``view(player)`` into the layout: the dense pieces through their names' slices (a
     ``layout.new()`` record would cost a tenth of the encoder), the one-hot cells from their
     pieces' offsets."""
@@ -116,17 +99,4 @@ def encode_observation(st: BigNumberState, player: int) -> np.ndarray:
         buf[at("phase") + st.phase] = 1.0
     buf[at("deal_start") + (st.deal_start - player) % n] = 1.0
     buf[piece("deal")] = min(st.deal / max(g.max_deals - 1, 1), 1.0)
-    return buf
-
-
-def encode_state(st: BigNumberState) -> np.ndarray:
-    """Seat 0's observation without its own pieces, then every hand, the selection being built
-    and the aside cards. No order is encoded: every deal is shuffled afresh."""
-    g = st.game
-    buf, v = g.state_layout.start(st.observe(0))
-    scale = 1.0 / g.copies
-    v["hands"] = np.asarray(st.hands) * scale
-    v["aside"] = np.asarray(st.aside) * scale
-    if st.pending and st.phase in (LEAD, ANSWER):
-        v["selection"] = np.asarray(counts_of(st.pending)) * scale
     return buf

@@ -1,4 +1,4 @@
-"""Big Number's internal invariants (``BigNumberState.check_invariants``): card conservation,
+"""Big Number's internal invariants (``state.check_invariants()``): card conservation,
 the hands, and a well-formed round (middle, owner, passes, the selection being built).
 
 The conformance checks and the tests call them during playouts; ``from_hands`` and loading a
@@ -8,22 +8,17 @@ saved state run them on the position they build. A broken one is a bug in the en
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .actions import ANSWER, LEAD, PICK
 from .cards import NUM_TYPES, is_set
 
-if TYPE_CHECKING:
-    from .rules import BigNumberState
 
-
-def check_invariants(st: BigNumberState) -> None:
+def check_invariants(st) -> None:
     """Card conservation, hand limits, known cards held, a well-formed middle (for tests)."""
     _check_cards(st)
     _check_round(st)
 
 
-def _check_cards(st: BigNumberState) -> None:
+def _check_cards(st) -> None:
     """Every copy is in a hand, the middle, the play being picked up, out of play or aside;
     hands hold 1-9 cards (``hand_size``) in a running deal and every card known to be in a hand."""
     g = st.game
@@ -45,7 +40,7 @@ def _check_cards(st: BigNumberState) -> None:
             raise AssertionError(f"player {p} has an empty hand in a running deal")
 
 
-def _check_round(st: BigNumberState) -> None:
+def _check_round(st) -> None:
     """The middle is a set with an owner, the passes have not ended the round, the phase fits the
     middle, and a selection in progress is in the hand of the seat building it."""
     if st.middle and not is_set(st.middle):

@@ -81,7 +81,6 @@ from .actions import (
     PICK,
     PICK_BASE,
     PLAY_BASE,
-    action_name,
 )
 from .cards import (
     HAND_SIZE,
@@ -97,11 +96,8 @@ from .cards import (
     penalties,
     set_index,
 )
-from .determinize import determinize
-from .encoding import encode_observation, encode_state, make_layout, make_state_layout, view
-from .invariants import check_invariants
-from .saved import check_state, from_dict, to_dict
-from .text import render, render_view
+from .encoding import make_layout
+from .global_state import make_state_layout
 
 
 def max_deals(num_players: int, target: int) -> int:
@@ -462,22 +458,11 @@ class BigNumberState(State):
         n = self.game.num_players
         return [(self.owner + i) % n for i in range(1, self.passes + 1)]
 
-    # ---- information ------------------------------------------------------------------------
-    def view(self, player: int) -> dict:
-        """What ``player`` may know (N14): own hand and selection, everything face up, sizes."""
-        return view(self, player)
-
-    def observe(self, player: int) -> np.ndarray:
-        return encode_observation(self, player)
-
-    def global_state(self) -> np.ndarray:
-        """Seat 0's observation without its own pieces, then every hand, the selection being built
-        and the aside cards (encoding.py)."""
-        return encode_state(self)
-
-    def _determinize(self, player: int, rng: np.random.Generator) -> BigNumberState:
-        """Resample the others' unknown cards and the aside ones (determinize.py)."""
-        return determinize(self, player, rng)
+    # ---- information, text and the saved form --------------------------------------------
+    # ``view``/``observe`` (encoding.py), ``global_state`` (global_state.py), ``_determinize``
+    # (determinize.py), ``check_invariants`` (invariants.py), ``action_name``/``render``/
+    # ``render_view`` (text.py) and ``_to_dict``/``_from_dict``/``_check_dict`` (saved.py) are
+    # those modules' functions, which ``State`` finds by name (envs/core/game.py).
 
     def clone(self) -> BigNumberState:
         s = BigNumberState.__new__(BigNumberState)
@@ -496,30 +481,3 @@ class BigNumberState(State):
         if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
             s.chance = self.chance.copy()
         return s
-
-    def check_invariants(self) -> None:
-        """Card conservation, hand limits, known cards held, a well-formed round (invariants.py)."""
-        check_invariants(self)
-
-    # ---- text and serialisation -------------------------------------------------------------
-    def action_name(self, action: int) -> str:
-        return action_name(action, self.game.two_decks, self.game.sets)
-
-    def render(self, observer: int | None = None) -> str:
-        """Every hand (a spectator's view), or with ``observer`` what that seat sees (text.py)."""
-        return render(self, observer)
-
-    def render_view(self, player: int) -> str:
-        return render_view(self, player)
-
-    def _to_dict(self) -> dict:
-        return to_dict(self)
-
-    @classmethod
-    def _check_dict(cls, game, d: dict) -> None:
-        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        check_state(game, d)
-
-    @classmethod
-    def _from_dict(cls, game: BigNumberGame, d: dict) -> BigNumberState:
-        return from_dict(cls, game, d)

@@ -1,20 +1,16 @@
 """A saved Big Number state: its fields (``to_dict``, ``from_dict``) and their check before a
 state is built (``check_state``): every field's type, size and range, card conservation, known
 cards within the hands (hidden information), the round and deal bookkeeping (see
-envs/core/saved.py)."""
+envs/core/saved.py). ``State`` finds them by name as ``_to_dict``, ``_from_dict`` and
+``_check_dict`` (envs/core/game.py, ``FUNCTION_MODULES``)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.saved import Fields, check_conservation
 from .actions import ANSWER, LEAD, OVER, PHASE_NAMES, PICK
 from .cards import NUM_TYPES, beats, card_name, is_set, legal_plays
-
-if TYPE_CHECKING:
-    from .rules import BigNumberGame, BigNumberState
 
 FIELDS = (
     "current_player",
@@ -35,8 +31,8 @@ FIELDS = (
 )
 
 
-def to_dict(st: BigNumberState) -> dict:
-    """The state's fields as JSON values (``BigNumberState.to_dict``'s ``state``)."""
+def to_dict(st) -> dict:
+    """The state's fields as JSON values (``state.to_dict()``'s ``state``)."""
     return {
         "current_player": st.current_player,
         "phase": st.phase,
@@ -56,7 +52,7 @@ def to_dict(st: BigNumberState) -> dict:
     }
 
 
-def from_dict(cls: type[BigNumberState], game: BigNumberGame, d: dict) -> BigNumberState:
+def from_dict(cls, game, d: dict):
     """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
     s = cls.__new__(cls)
     s.game = game

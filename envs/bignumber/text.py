@@ -1,18 +1,21 @@
-"""Big Number as text: the whole table (a spectator's view) and one seat's view, for logs, the
-terminal play mode and the tests (``BigNumberState.render`` / ``render_view``)."""
+"""Big Number as text: an action's name, the whole table (a spectator's view) and one seat's view,
+for logs, the terminal play mode and the tests. Functions of the state, found by ``State`` by name
+(``state.action_name``, ``render``, ``render_view``; envs/core/game.py, ``FUNCTION_MODULES``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from . import actions
 from .actions import PHASE_NAMES, PICK
 from .cards import cards_name, expand, play_value
 
-if TYPE_CHECKING:
-    from .rules import BigNumberState
+
+def action_name(st, action: int) -> str:
+    """The action's text in this game (the play ids differ with one deck and two; a variant's
+    play table is shorter): ``actions.action_name`` with the game's."""
+    return actions.action_name(action, st.game.two_decks, st.game.sets)
 
 
-def render(st: BigNumberState, observer: int | None = None) -> str:
+def render(st, observer: int | None = None) -> str:
     """Every hand (a spectator's view), or with ``observer`` what that seat sees."""
     if observer is not None:
         return render_view(st, observer)
@@ -43,7 +46,7 @@ def render(st: BigNumberState, observer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_view(st: BigNumberState, player: int) -> str:
+def render_view(st, player: int) -> str:
     """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
     action list (``7♥``; type ``7h`` for it)."""
     v = st.view(player)

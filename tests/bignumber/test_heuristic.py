@@ -10,8 +10,9 @@ from deckzoo.agents.base import RandomAgent
 from deckzoo.agents.evaluation.match import play_match
 from deckzoo.agents.heuristics.bignumber import HeuristicAgent
 from deckzoo.agents.registry import make_agent
+from deckzoo.envs.bignumber.actions import PICK_BASE
 from deckzoo.envs.bignumber.cards import parse_card
-from deckzoo.envs.bignumber.rules import PICK_BASE, BigNumberGame
+from deckzoo.envs.bignumber.rules import BigNumberGame
 
 from .util import ANNA, game, play, position
 

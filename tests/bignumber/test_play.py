@@ -125,8 +125,8 @@ def test_observation_layout_and_bounds():
 
 @pytest.mark.parametrize("n,two_decks", [(4, False), (4, True)])
 def test_every_action_has_a_name_and_plays_round_trip(n, two_decks):
+    from deckzoo.envs.bignumber.actions import PLAY_BASE
     from deckzoo.envs.bignumber.cards import SET_INDEX, SETS, cards_name
-    from deckzoo.envs.bignumber.rules import PLAY_BASE
 
     game = BigNumberGame(n, two_decks=two_decks)
     s = game.new_state(0)

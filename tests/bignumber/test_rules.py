@@ -9,8 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from deckzoo.envs.bignumber.cards import HAND_SIZE, NUM_TYPES, SET_INDEX, parse_card
-from deckzoo.envs.bignumber.rules import (
+from deckzoo.envs.bignumber.actions import (
     ADD_BASE,
     ANSWER,
     FINISH,
@@ -22,8 +21,9 @@ from deckzoo.envs.bignumber.rules import (
     PICK,
     PICK_BASE,
     PLAY_BASE,
-    BigNumberGame,
 )
+from deckzoo.envs.bignumber.cards import HAND_SIZE, NUM_TYPES, SET_INDEX, parse_card
+from deckzoo.envs.bignumber.rules import BigNumberGame
 from deckzoo.envs.core.errors import ConfigError, IllegalActionError
 
 from .util import ANNA, BEN, CARLA, DAN, can_play, cards, game, hand, pass_, play, position, take

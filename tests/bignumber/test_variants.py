@@ -7,16 +7,15 @@ import pytest
 
 from deckzoo.agents.heuristics.bignumber import HeuristicAgent
 from deckzoo.envs import vector
-from deckzoo.envs.bignumber.cards import SETS, all_sets, is_set, parse_cards, set_index
-from deckzoo.envs.bignumber.rules import (
+from deckzoo.envs.bignumber.actions import (
     ADD_BASE,
     FINISH,
     NUM_ACTIONS_TWO_DECKS,
     PICK_BASE,
     PLAY_BASE,
-    BigNumberGame,
-    BigNumberState,
 )
+from deckzoo.envs.bignumber.cards import SETS, all_sets, is_set, parse_cards, set_index
+from deckzoo.envs.bignumber.rules import BigNumberGame, BigNumberState
 from deckzoo.envs.core.errors import ConfigError
 from deckzoo.envs.variants import variant_game
 

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
+from deckzoo.envs.bignumber.actions import ADD_BASE, FINISH, PASS, PICK_BASE, PLAY_BASE
 from deckzoo.envs.bignumber.cards import SET_INDEX, parse_card, parse_cards
-from deckzoo.envs.bignumber.rules import (
-    ADD_BASE,
-    FINISH,
-    PASS,
-    PICK_BASE,
-    PLAY_BASE,
-    BigNumberGame,
-    BigNumberState,
-)
+from deckzoo.envs.bignumber.rules import BigNumberGame, BigNumberState
 
 ANNA, BEN, CARLA, DAN = 0, 1, 2, 3
 
