@@ -1,22 +1,19 @@
 """BigWig's determinization: one full state consistent with what a seat has seen (for ISMCTS).
 
-``BigWigState._determinize`` (so ``state.determinize(player, rng)``) calls ``determinize``.
+``BigWigState._determinize`` (so ``state.determinize(player, rng)``) is ``determinize``, found here
+by name (``FUNCTION_MODULES``, envs/core/game.py).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from . import holmgang
 from .actions import NONE, PHASE_TICKET
 from .cards import NUM_KINDS, TIL_VALHALLAR, WELL
 
-if TYPE_CHECKING:
-    from .rules import BigWigState
 
-
-def determinize(st: BigWigState, player: int, rng: np.random.Generator) -> BigWigState:
+def determinize(st, player: int, rng: np.random.Generator):
     """Resample what ``player`` cannot see: other hands, their face-down commits (the well
     included), the draw pile's contents and order, and the order of the altar pile.
 
@@ -47,7 +44,7 @@ def determinize(st: BigWigState, player: int, rng: np.random.Generator) -> BigWi
                 s.commits[q] = int(cards[pick])
     if st.phase == PHASE_TICKET:  # the other onlookers' decisions are secret
         s.tickets = []
-        for q in st.decided():
+        for q in holmgang.decided(st):
             if q == player:
                 joins = q in st.tickets
             else:

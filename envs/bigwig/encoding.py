@@ -2,13 +2,13 @@
 
 Seats are relative: index 0 is the observer, then clockwise. Every entry lies in [0, 1]; the
 pieces and their scales are the comments below (the index table: ``game.layout`` /
-docs/rules/bigwig.md). ``rules.py``'s ``BigWigState.view`` and ``observe`` call these.
+docs/rules/bigwig.md). ``BigWigState`` finds ``view`` and ``observe`` here by name
+(``FUNCTION_MODULES``, envs/core/game.py); ``rules.py`` takes ``make_layout``.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,9 +25,6 @@ from .cards import (
     SMALL_TOTAL,
     TOTAL_VP,
 )
-
-if TYPE_CHECKING:
-    from .rules import BigWigState
 
 # Lookup tables for the observation (a float32 take is cheaper than int * float then a cast).
 _HALF = (np.arange(3) / 2).astype(np.float32)  # card counts (at most 2 of a kind) / 2
@@ -91,7 +88,7 @@ def make_layout(n: int) -> Layout:
     )
 
 
-def view(st: BigWigState, player: int) -> dict:
+def view(st, player: int) -> dict:
     """What ``player`` may know (B36): own hand and commit; everything public; never another
     seat's commit or whether it has committed yet."""
     commit = st.commits[player]
@@ -131,7 +128,7 @@ def view(st: BigWigState, player: int) -> dict:
     }
 
 
-def encode_observation(st: BigWigState, player: int) -> np.ndarray:
+def observe(st, player: int) -> np.ndarray:
     """Encode ``view(player)`` into the layout (every piece written through its name)."""
     game = st.game
     buf, v = _blank(game.layout)
@@ -180,7 +177,7 @@ _KEPT = threading.local()
 def _blank(layout: Layout) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """A zeroed buffer of ``layout`` and its named pieces (``layout.views``), kept per thread:
     a fresh ``layout.new()`` (a structured record) costs more than the rest of the encoding, so
-    ``encode_observation`` fills this one and returns a copy."""
+    ``observe`` fills this one and returns a copy."""
     kept = _KEPT.__dict__.setdefault("layouts", {})
     if layout not in kept:
         buf = np.zeros(layout.size, dtype=np.float32)
@@ -190,7 +187,7 @@ def _blank(layout: Layout) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     return buf, v
 
 
-def _put_round(v: dict, st: BigWigState, rel: list[int]) -> None:
+def _put_round(v: dict, st, rel: list[int]) -> None:
     """The current round's pieces: its altar card, trump colours, the trick's players and the
     holmgang's challenger, target, stake and joiners."""
     if st.round_card != NONE:

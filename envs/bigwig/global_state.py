@@ -1,4 +1,5 @@
-"""BigWig's global state (``env.state()``): the full-information encoding for centralised critics.
+"""BigWig's global state (``env.state()``, the state's ``global_state``, found here by name): the
+full-information encoding for centralised critics.
 
 Seat 0's observation without its own pieces (its hand, well, face-down card, whether it has to
 act), in absolute seat order, then what no seat sees: every hand and well, every face-down
@@ -44,7 +45,7 @@ def make_state_layout(game) -> StateLayout:
     )
 
 
-def encode_state(s) -> np.ndarray:
+def global_state(s) -> np.ndarray:
     n = s.game.num_players
     buf, v = s.game.state_layout.start(s.observe(0))
     v["hands"] = s.hands * 0.5

@@ -1,5 +1,6 @@
-"""BigWig's internal invariants (``BigWigState.check_invariants``): card conservation, the hand
-limit, the ticket window's secret joins and the public record of the draw piles.
+"""BigWig's internal invariants (the state's ``check_invariants``, found here by name): card
+conservation, the hand limit, the ticket window's secret joins and the public record of the draw
+piles.
 
 The conformance checks and the tests call them during playouts, and loading a saved state runs
 them after its field checks (envs/core/saved.py). A broken one is a bug in the engine, not an
@@ -8,10 +9,9 @@ illegal move, hence ``AssertionError``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from . import holmgang
 from .actions import NONE, PHASE_TICKET
 from .cards import (
     HAND_LIMIT,
@@ -24,11 +24,8 @@ from .cards import (
     WELL,
 )
 
-if TYPE_CHECKING:
-    from .rules import BigWigState
 
-
-def check_invariants(st: BigWigState) -> None:
+def check_invariants(st) -> None:
     """Card conservation (52 large cards, one well each, 20 point cards, 4 holmgangs) and the
     hand limit."""
     n = st.game.num_players
@@ -63,7 +60,7 @@ def check_invariants(st: BigWigState) -> None:
     _check_origins(st)
 
 
-def _check_tickets(st: BigWigState) -> None:
+def _check_tickets(st) -> None:
     """The ticket window asks the onlookers in age order; a secret join holds a ticket."""
     if st.phase != PHASE_TICKET:
         if st.tickets:
@@ -71,13 +68,13 @@ def _check_tickets(st: BigWigState) -> None:
         return
     if not st.queue or st.current_player != st.queue[0]:
         raise AssertionError(f"seat {st.current_player} asked, queue {st.queue}")
-    if [s for s in st.decided() if s in st.tickets] != st.tickets:
+    if [s for s in holmgang.decided(st) if s in st.tickets] != st.tickets:
         raise AssertionError(f"secret joins {st.tickets} by seats that have not decided")
     if any(not st.hands[s, TIL_VALHALLAR] for s in st.tickets):
         raise AssertionError(f"a secret join {st.tickets} without a Til Valhallar")
 
 
-def _check_origins(st: BigWigState) -> None:
+def _check_origins(st) -> None:
     """The public record of the draw piles agrees with the cards' places (counts only)."""
     o = st.origins
     for q in range(st.game.num_players):

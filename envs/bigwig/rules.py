@@ -69,6 +69,7 @@ import numpy as np
 from ..core.errors import ConfigError
 from ..core.game import Game, State, copy_rng
 from ..core.options import Option
+from . import holmgang, wells
 
 # The action ids and phases (actions.py) and the hand sizes (cards.py) were defined here before
 # the engine was split by what it does; importing them from rules.py keeps working.
@@ -87,7 +88,7 @@ from .actions import (
     PLAY_WELL,
     SACRIFICE_BASE,
     TARGET_BASE,
-    action_name,
+    action_name,  # noqa: F401  (re-exported)
     num_actions,
     stake_base,
 )
@@ -108,16 +109,12 @@ from .cards import (
     TOTAL_VP,
     WELL,
 )
-from .determinize import determinize
-from .encoding import encode_observation, make_layout, view
-from .global_state import encode_state, make_state_layout
-from .holmgang import HolmgangMixin, challenger_of  # noqa: F401  (challenger_of: re-exported)
-from .invariants import check_invariants
+from .encoding import make_layout
+from .global_state import make_state_layout
+from .holmgang import challenger_of  # noqa: F401  (re-exported)
 from .origins import Origins
-from .saved import check_state, from_dict, to_dict
-from .text import render, render_view
 from .trick import resolve_trick
-from .wells import WellDrawMixin, draws_allowed  # noqa: F401  (draws_allowed: re-exported)
+from .wells import draws_allowed  # noqa: F401  (re-exported)
 
 
 def winners_of(vp, hand_sizes) -> list[int]:
@@ -186,7 +183,7 @@ class BigWigGame(Game):
         return BigWigState.deal(self, rng)
 
 
-class BigWigState(HolmgangMixin, WellDrawMixin, State):
+class BigWigState(State):
     __slots__ = (
         "altar",
         "challenger",
@@ -246,6 +243,10 @@ class BigWigState(HolmgangMixin, WellDrawMixin, State):
         return s
 
     # ---- round flow (the holmgang's steps: holmgang.py; the well draws: wells.py) ---------
+    # ``state._draw(p, k)``: seat p's well draw of k cards (wells.draw), where the duplicate-board
+    # and saved-state tests force a reshuffle
+    _draw = wells.draw
+
     def _clear_round(self) -> None:
         n = self.game.num_players
         self.round_card = NONE
@@ -268,7 +269,7 @@ class BigWigState(HolmgangMixin, WellDrawMixin, State):
             self.trump = POINT_TRUMP[card].tolist()
             self._start_commits(list(self.game.turn_order))
             return
-        self._start_holmgang()
+        holmgang.start(self)
 
     def _start_commits(self, seats: list[int]) -> None:
         self.participants = [s for s in self.game.turn_order if s in seats]
@@ -323,7 +324,7 @@ class BigWigState(HolmgangMixin, WellDrawMixin, State):
         self.last_winner = NONE if w is None else w
         self.queue = [s for s, k in plays if k == WELL]  # already youngest first, then clockwise
         self.commits = [NONE] * self.game.num_players
-        self._next_sacrifice()
+        wells.next_sacrifice(self)
 
     # ---- the protocol -------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -383,13 +384,13 @@ class BigWigState(HolmgangMixin, WellDrawMixin, State):
         if ph == PHASE_COMMIT:
             self._commit(p, action)
         elif ph == PHASE_SACRIFICE:
-            self._sacrifice(p, action)
+            wells.sacrifice(self, p, action)
         elif ph == PHASE_TICKET:
-            self._decide_ticket(p, action)
+            holmgang.decide_ticket(self, p, action)
         elif ph == PHASE_TARGET:
-            self._choose_target(p, action)
+            holmgang.choose_target(self, p, action)
         elif ph == PHASE_STAKE:
-            self._choose_stake(action)
+            holmgang.choose_stake(self, action)
 
     def _commit(self, p: int, action: int) -> None:
         """A card face down into the trick; after the last commit, the reveal."""
@@ -450,20 +451,6 @@ class BigWigState(HolmgangMixin, WellDrawMixin, State):
             return None
         return self.current_player
 
-    def view(self, player: int) -> dict:
-        """What ``player`` may know (B36; encoding.py)."""
-        return view(self, player)
-
-    def observe(self, player: int) -> np.ndarray:
-        return encode_observation(self, player)
-
-    def global_state(self) -> np.ndarray:
-        return encode_state(self)
-
-    def _determinize(self, player: int, rng: np.random.Generator) -> BigWigState:
-        """Resample what ``player`` cannot see (determinize.py)."""
-        return determinize(self, player, rng)
-
     def clone(self) -> BigWigState:
         s = BigWigState.__new__(BigWigState)
         s.game = self.game
@@ -483,32 +470,3 @@ class BigWigState(HolmgangMixin, WellDrawMixin, State):
         if self.chance is not None:  # a duplicate board's keyed chance (Game.new_state)
             s.chance = self.chance.copy()
         return s
-
-    def check_invariants(self) -> None:
-        """Card conservation, the hand limit, secret joins, the draw piles' record
-        (invariants.py)."""
-        check_invariants(self)
-
-    # ---- text and serialisation -------------------------------------------------------
-    def action_name(self, action: int) -> str:
-        return action_name(action, self.game.stake_base)
-
-    def render(self, observer: int | None = None) -> str:
-        """Every hand and face-down card (a spectator's view), or with ``observer`` what that
-        seat sees (text.py)."""
-        return render(self, observer)
-
-    def render_view(self, player: int) -> str:
-        return render_view(self, player)
-
-    def _to_dict(self) -> dict:
-        return to_dict(self)
-
-    @classmethod
-    def _check_dict(cls, game, d: dict) -> None:
-        """``from_dict``'s check of the saved fields (saved.py): ``ValueError`` naming the field."""
-        check_state(game, d)
-
-    @classmethod
-    def _from_dict(cls, game: BigWigGame, d: dict) -> BigWigState:
-        return from_dict(cls, game, d)

@@ -6,7 +6,6 @@ information), the hand limit and the round's bookkeeping (see envs/core/saved.py
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -42,9 +41,6 @@ from .cards import (
 from .holmgang import challenger_of
 from .origins import Origins
 
-if TYPE_CHECKING:
-    from .rules import BigWigGame, BigWigState
-
 FIELDS = (
     "current_player",
     "phase",
@@ -74,7 +70,7 @@ FIELDS = (
 )
 
 
-def to_dict(st: BigWigState) -> dict:
+def to_dict(st) -> dict:
     """The state's fields as JSON values (``BigWigState.to_dict``'s ``state``)."""
     return {
         "current_player": st.current_player,
@@ -105,7 +101,7 @@ def to_dict(st: BigWigState) -> dict:
     }
 
 
-def from_dict(cls: type[BigWigState], game: BigWigGame, d: dict) -> BigWigState:
+def from_dict(cls, game, d: dict):
     """Build a ``cls`` state from ``to_dict``'s fields as given (after ``check_state``)."""
     s = cls.__new__(cls)
     s.game = game

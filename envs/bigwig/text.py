@@ -1,20 +1,22 @@
 """BigWig as text: the whole table (a spectator's view) and one seat's view, for logs, the
-terminal play mode and the tests (``BigWigState.render`` / ``render_view``)."""
+terminal play mode and the tests: the state's ``action_name``, ``render`` and ``render_view``
+(found here by name, ``FUNCTION_MODULES`` in envs/core/game.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from . import actions
 from .actions import NONE, PHASE_NAMES, PHASE_OVER, PHASE_TICKET
 from .cards import COLOURS, HOLMGANG, NUM_KINDS, NUM_POINT_KINDS, card_name, small_name
 
-if TYPE_CHECKING:
-    from .rules import BigWigState
+
+def action_name(st, action: int) -> str:
+    """``play red 7``, ``stake 3 VP (...)`` (``actions.action_name`` with the game's stake ids)."""
+    return actions.action_name(action, st.game.stake_base)
 
 
-def render(st: BigWigState, observer: int | None = None) -> str:
+def render(st, observer: int | None = None) -> str:
     """Every hand and face-down card (a spectator's view), or with ``observer`` what that
     seat sees."""
     if observer is not None:
@@ -64,7 +66,7 @@ def render(st: BigWigState, observer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_view(st: BigWigState, player: int) -> str:
+def render_view(st, player: int) -> str:
     """The table as ``player`` sees it, from ``view(player)`` only, with the card names of the
     action list (``red 7``, ``Loki (white 4)``)."""
     v = st.view(player)

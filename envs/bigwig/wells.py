@@ -1,7 +1,7 @@
 """BigWig's well draws (ruling B11 step 10): after a trick, every player who played the well
 card takes it back, sacrifices another card and draws 1-3 cards for it, never beyond 9 in hand;
-the empty draw pile is refilled from the discard pile (B23). ``WellDrawMixin`` holds these steps
-of ``BigWigState``.
+the empty draw pile is refilled from the discard pile (B23). Functions over the state: rules.py
+calls ``next_sacrifice`` after a trick's reveal and ``sacrifice`` from ``_apply``.
 """
 
 from __future__ import annotations
@@ -17,42 +17,40 @@ def draws_allowed(entitlement: int, hand_size: int) -> int:
     return max(0, min(entitlement, HAND_LIMIT - hand_size))
 
 
-class WellDrawMixin:
-    """``BigWigState``'s well draws (they use its fields and ``hand_size``, ``event_rng``,
-    ``_finish_round``)."""
+def sacrifice(st, p: int, action: int) -> None:
+    k = action - SACRIFICE_BASE
+    st.hands[p, k] -= 1
+    st.discard[k] += 1
+    st.origins.reveal(p, k)
+    draw(st, p, draw_entitlement(k))
+    st.queue.pop(0)
+    next_sacrifice(st)
 
-    __slots__ = ()
 
-    def _sacrifice(self, p: int, action: int) -> None:
-        k = action - SACRIFICE_BASE
-        self.hands[p, k] -= 1
-        self.discard[k] += 1
-        self.origins.reveal(p, k)
-        self._draw(p, draw_entitlement(k))
-        self.queue.pop(0)
-        self._next_sacrifice()
+def next_sacrifice(st) -> None:
+    """Step 10: well draws in order; a player holding only the well draws 2 at once (B22)."""
+    while st.queue:
+        p = st.queue[0]
+        if st.hands[p].any():
+            st.phase = PHASE_SACRIFICE
+            st.current_player = p
+            return
+        draw(st, p, 2)
+        st.queue.pop(0)
+    st._finish_round()
 
-    def _next_sacrifice(self) -> None:
-        """Step 10: well draws in order; a player holding only the well draws 2 at once (B22)."""
-        while self.queue:
-            p = self.queue[0]
-            if self.hands[p].any():
-                self.phase = PHASE_SACRIFICE
-                self.current_player = p
+
+def draw(st, p: int, entitlement: int) -> None:
+    """Seat ``p`` draws ``entitlement`` cards, as the hand limit allows; an empty draw pile is
+    refilled by shuffling the discard pile when a draw needs it (B23, X7)."""
+    for _ in range(draws_allowed(entitlement, st.hand_size(p))):
+        if not st.draw:  # B23: reshuffle when a draw is needed
+            if not st.discard.any():
                 return
-            self._draw(p, 2)
-            self.queue.pop(0)
-        self._finish_round()
-
-    def _draw(self, p: int, entitlement: int) -> None:
-        for _ in range(draws_allowed(entitlement, self.hand_size(p))):
-            if not self.draw:  # B23: reshuffle when a draw is needed
-                if not self.discard.any():
-                    return
-                pile = np.repeat(np.arange(NUM_KINDS), self.discard)
-                self.event_rng("reshuffle").shuffle(pile)
-                self.draw = pile.tolist()
-                self.origins.reshuffle(self.discard.tolist())  # X7: its composition stays public
-                self.discard[:] = 0
-            self.hands[p, self.draw.pop()] += 1
-            self.origins.draw(p)
+            pile = np.repeat(np.arange(NUM_KINDS), st.discard)
+            st.event_rng("reshuffle").shuffle(pile)
+            st.draw = pile.tolist()
+            st.origins.reshuffle(st.discard.tolist())  # X7: its composition stays public
+            st.discard[:] = 0
+        st.hands[p, st.draw.pop()] += 1
+        st.origins.draw(p)
