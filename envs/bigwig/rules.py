@@ -243,10 +243,6 @@ class BigWigState(State):
         return s
 
     # ---- round flow (the holmgang's steps: holmgang.py; the well draws: wells.py) ---------
-    # ``state._draw(p, k)``: seat p's well draw of k cards (wells.draw), where the duplicate-board
-    # and saved-state tests force a reshuffle
-    _draw = wells.draw
-
     def _clear_round(self) -> None:
         n = self.game.num_players
         self.round_card = NONE

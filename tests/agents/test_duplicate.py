@@ -26,6 +26,7 @@ from deckzoo.agents.evaluation.stats import summarize, wilson_interval
 from deckzoo.agents.evaluation.tasks import board_size, comparable, game_tasks
 from deckzoo.agents.tools.replay import arena_replay, final_state
 from deckzoo.envs import GAMES, ConfigError, registry
+from deckzoo.envs.bigwig import wells
 from deckzoo.envs.core.game import KeyedChance
 
 # small settings of the games, so that whole boards take milliseconds (another game: its
@@ -76,7 +77,7 @@ def _bigwig_reshuffle(state, pile):
     state.draw = []
     state.discard[:] = pile
     state.hands[0] = 0
-    state._draw(0, 1)
+    wells.draw(state, 0, 1)
     return list(state.draw)
 
 
