@@ -180,7 +180,7 @@ class BigWigGame(Game):
         self.state_layout = make_state_layout(self)
 
     def _new_state(self, rng):
-        return BigWigState.deal(self, rng)
+        return BigWigState.new(self, rng)
 
 
 class BigWigState(State):
@@ -215,7 +215,7 @@ class BigWigState(State):
     )
 
     @classmethod
-    def deal(cls, game: BigWigGame, rng: np.random.Generator) -> BigWigState:
+    def new(cls, game: BigWigGame, rng: np.random.Generator) -> BigWigState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng

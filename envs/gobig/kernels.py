@@ -72,7 +72,7 @@ def winners(banks: np.ndarray) -> np.ndarray:
 
 
 def deal(deck: np.ndarray, n: int, hand_size: int):
-    """The scalar deal (``GoBigState.deal``) of shuffled decks ``(k, total)``, bottom first: seat
+    """The scalar deal (``GoBigState.new``) of shuffled decks ``(k, total)``, bottom first: seat
     ``p`` takes the ``p``-th ``hand_size`` cards from the top, then the market the next two.
     Returns the hands ``(k, n, 7)``, the market ``(k, 2)`` and the cards left in each deck."""
     k, total = deck.shape

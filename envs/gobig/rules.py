@@ -181,7 +181,7 @@ class GoBigGame(Game):
         self.score_bounds = (0, int(self.deck_counts @ CARD_VALUES))  # 0 .. every card banked
 
     def _new_state(self, rng):
-        return GoBigState.deal(self, rng)
+        return GoBigState.new(self, rng)
 
 
 class GoBigState(State):
@@ -203,7 +203,7 @@ class GoBigState(State):
     )
 
     @classmethod
-    def deal(cls, game: GoBigGame, rng: np.random.Generator) -> GoBigState:
+    def new(cls, game: GoBigGame, rng: np.random.Generator) -> GoBigState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng

@@ -197,7 +197,7 @@ class MidgardGame(Game):
         self.ask_holders_only = self.options["reaction_windows"] == "holders_leaky"
 
     def _new_state(self, rng):
-        return MidgardState.setup(self, rng)
+        return MidgardState.new(self, rng)
 
 
 class MidgardState(LazyRng, State):
@@ -206,7 +206,7 @@ class MidgardState(LazyRng, State):
 
     # ---- set-up (M8) --------------------------------------------------------------------
     @classmethod
-    def setup(cls, game: MidgardGame, rng: np.random.Generator) -> MidgardState:
+    def new(cls, game: MidgardGame, rng: np.random.Generator) -> MidgardState:
         s = cls.blank(game, rng)
         n = game.num_players
         deck = np.repeat(np.arange(DATA.num_kinds), DATA.kind_counts)

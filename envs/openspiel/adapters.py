@@ -70,7 +70,7 @@ def _counts(group: dict[int, int], size: int, offset: int = 0) -> list[int]:
 
 
 class GoBigAdapter(ChanceAdapter):
-    """The set-up deal as hands and market; the deck a lazy pile (rules.py: ``GoBigState.deal``
+    """The set-up deal as hands and market; the deck a lazy pile (rules.py: ``GoBigState.new``
     pops seat 0's hand, then seat 1's, ..., then the market, from the end of the shuffled list).
     """
 

@@ -227,7 +227,7 @@ class WizardGame(Game):
         return slots
 
     def _new_state(self, rng):
-        return WizardState.start(self, rng)
+        return WizardState.new(self, rng)
 
 
 class WizardState(LazyRng, State):
@@ -263,7 +263,7 @@ class WizardState(LazyRng, State):
 
     # ---- set-up -----------------------------------------------------------------------
     @classmethod
-    def start(cls, game: WizardGame, rng: np.random.Generator) -> WizardState:
+    def new(cls, game: WizardGame, rng: np.random.Generator) -> WizardState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game, s.rng = game, rng

@@ -120,7 +120,7 @@ def test_deal_is_the_scalar_deal(n, options):
         deck = np.repeat(np.arange(1, game.values + 1), game.copies)
         np.random.default_rng(seed).shuffle(deck)  # the scalar deal's first draw
         decks.append(deck)
-        states.append(GoBigState.deal(game, np.random.default_rng(seed)))
+        states.append(GoBigState.new(game, np.random.default_rng(seed)))
     hands, market, top = K.deal(np.array(decks, dtype=np.int8), n, game.hand_size)
     for s, d, h, m, t in zip(states, decks, hands, market, top):
         assert (h == s.hands).all() and m.tolist() == s.market and d[:t].tolist() == s.deck
