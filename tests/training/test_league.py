@@ -22,12 +22,7 @@ from deckzoo.training.vector_ppo import CHECKPOINT, VectorTrainer, read_checkpoi
 EXPLOITERS = {"every": 200, "cpu_budget": 1000.0, "steps": 60, "keep": 1, "games": 12}
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def tiny(run_dir, steps=500, exploiters=EXPLOITERS, mix=None, **over) -> TrainConfig:

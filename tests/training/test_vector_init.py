@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from deckzoo.agents.policy import load_policy
 from deckzoo.training.config import ConfigKeyError, config_from_dict
@@ -29,12 +28,7 @@ BASE = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def config(tmp_path: Path, name: str, **extra):
