@@ -214,6 +214,9 @@ PAGES: dict[str, Callable[[Path], str]] = {
     "robust_training": lambda r: _module("robust_training").report(_json(r, "robust_training")),
     "distributed": lambda r: _module("distributed").markdown(_json(r, "distributed")),
     "throughput": lambda r: _module("throughput").markdown(_json(r, "throughput")),
+    "throughput_kernels_refactor": lambda r: _module("compare_throughput").report(
+        _json(r, "throughput_kernels_refactor")
+    ),
     "peers": lambda r: _module("peers").markdown(_json(r, "peers")),
     "evaluation": lambda r: _module("evaluation").markdown(_json(r, "evaluation")),
 }
