@@ -3,8 +3,9 @@
 * no import circle among the folder's modules (``from .x import``, ``from . import x`` and
   ``import`` statements anywhere in a module, type-only ones included);
 * no forwarding methods: a method whose whole body (its docstring aside) hands ``self`` (or all
-  its parameters) to a function of a sibling module (``return text.render(self, observer)``) is
-  what ``State``'s ``FUNCTION_MODULES`` makes unnecessary;
+  its parameters) to a function of a sibling module (``return text.render(self, observer)``), or
+  a class attribute that is one (``_draw = wells.draw``), is what ``State``'s
+  ``FUNCTION_MODULES`` and modules of functions make unnecessary;
 * no mixins: a State is one class of the rules module; the rest of a game is modules of
   functions over the state.
 """
@@ -65,11 +66,30 @@ def forwarding_methods(folder: Path) -> list[str]:
             local = isinstance(node, ast.ImportFrom) and node.level == 1
             if local and (not node.module or node.module.split(".")[0] in siblings):
                 imported.update(a.asname or a.name for a in node.names)
+        modules = {  # sibling modules bound by ``from . import x``
+            a.asname or a.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
+            for a in node.names
+        }
         for cls in [n for n in tree.body if isinstance(n, ast.ClassDef)]:
-            for fn in [n for n in cls.body if isinstance(n, ast.FunctionDef)]:
-                if _forwards(fn, imported):
-                    found.append(f"{path.stem}.{cls.name}.{fn.name}")
+            for item in cls.body:
+                if isinstance(item, ast.FunctionDef) and _forwards(item, imported):
+                    found.append(f"{path.stem}.{cls.name}.{item.name}")
+                elif isinstance(item, ast.Assign) and _aliases(item.value, modules):
+                    names = [t.id for t in item.targets if isinstance(t, ast.Name)]
+                    found += [f"{path.stem}.{cls.name}.{name}" for name in names]
     return found
+
+
+def _aliases(value: ast.expr, modules: set[str]) -> bool:
+    """A class attribute that is a sibling module's function (``_draw = wells.draw``): a
+    forward without the method around it."""
+    return (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id in modules
+    )
 
 
 def _forwards(fn: ast.FunctionDef, imported: set[str]) -> bool:

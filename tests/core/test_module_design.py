@@ -12,17 +12,14 @@ import deckzoo.envs as E
 from .module_design import forwarding_methods, import_cycles, mixin_bases
 
 TINY = Path(__file__).with_name("tiny")
-#: games still being moved to the design (issue #58); strict: a converted game must leave the list
-NOT_YET: set[str] = set()
 
 
 def folders():
     out = [pytest.param(TINY, id="tiny-template")]
     for name in sorted(E.registry.games()):
-        marks = [pytest.mark.xfail(strict=True, reason="#58")] if name in NOT_YET else []
         package = E.registry.games()[name].__module__.rpartition(".")[0]
         folder = Path(__import__(package, fromlist=["_"]).__file__).parent
-        out.append(pytest.param(folder, id=name, marks=marks))
+        out.append(pytest.param(folder, id=name))
     return out
 
 
@@ -41,10 +38,11 @@ def test_the_checks_find_what_they_look_for(tmp_path):
         "        return text.render(self, observer)\n"
         "    @classmethod\n    def _check_dict(cls, game, d):\n        check_state(game, d)\n"
         "    def legal(self):\n        return text.names(self) + 1\n"
+        "    _say = text.say\n    layout = text\n"
     )
     (tmp_path / "text.py").write_text("from .rules import S\n")
     (tmp_path / "saved.py").write_text("")
     (tmp_path / "turn.py").write_text("class TurnMixin:\n    pass\n")
     assert import_cycles(tmp_path) == [["rules", "text", "rules"]]
-    assert forwarding_methods(tmp_path) == ["rules.S.render", "rules.S._check_dict"]
+    assert forwarding_methods(tmp_path) == ["rules.S.render", "rules.S._check_dict", "rules.S._say"]
     assert mixin_bases(tmp_path) == ["rules.S(TurnMixin)"]
