@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from deckzoo.envs.core.batched_state import seat_take
 from deckzoo.envs.gobig import kernels as K
 from deckzoo.envs.gobig.actions import DRAW_DECK, NUM_PLAYS, PHASE_DRAW, PHASE_PLAY, TAKE_MARKET
 from deckzoo.envs.gobig.batched import GoBigBatched
@@ -97,7 +98,7 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     n, k = engine.n, len(lanes)
     rows = np.arange(k)
     me = engine.cur[lanes]
-    hand = K.seat_take(engine.hands, lanes, me).astype(np.int64)  # (k, 7)
+    hand = seat_take(engine.hands, lanes, me).astype(np.int64)  # (k, 7)
     dval, dsize = engine.dval[lanes], engine.dsize[lanes]  # (k, n), 0: no display
     scores = K.scores(engine.banks[lanes])  # (k, n)
     unseen = _unseen(engine, lanes, hand)
@@ -137,7 +138,7 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
     second = np.where(np.arange(n) == at[..., None], 1, shields).max(axis=3)  # (without that seat)
     opp = (me[:, None] + np.arange(1, n)) % n  # (k, n - 1)
     shield = np.where(at[:, None] == opp[:, :, None, None], second[:, None], first[:, None])
-    h = K.seat_take(engine.hsize, lanes[:, None], opp)[:, :, None, None]  # (k, n - 1, 1, 1)
+    h = seat_take(engine.hsize, lanes[:, None], opp)[:, :, None, None]  # (k, n - 1, 1, 1)
     live = total > 0
     t = np.where(live, total, 1)[:, None, None, None]
     # (k, n - 1, 3 sizes, 7 values the opponent could play): the scalar's 1.0 - holds(...)
@@ -157,7 +158,7 @@ def best_plays(engine: GoBigBatched, lanes: np.ndarray, mask: np.ndarray) -> np.
 
 def _draw(engine: GoBigBatched, lanes: np.ndarray) -> np.ndarray:
     """The market if its cards are worth more than two unseen cards' expected worth."""
-    hand = K.seat_take(engine.hands, lanes, engine.cur[lanes]).astype(np.int64)
+    hand = seat_take(engine.hands, lanes, engine.cur[lanes]).astype(np.int64)
     worth = np.zeros((len(lanes), VALUES + 1))  # by card value; 0: no card, worth 0
     worth[:, 1:] = _WORTH[K.VALUE_OF - 1, np.minimum(hand, 3)]
     market = np.take_along_axis(worth, engine.market[lanes].astype(np.int64), axis=1)

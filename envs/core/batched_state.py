@@ -132,3 +132,9 @@ def seat_rows(lanes: np.ndarray, seats: np.ndarray, n: int) -> np.ndarray:
 def per_seat(arr: np.ndarray) -> np.ndarray:
     """A ``(B, n, *rest)`` array as ``(B * n, *rest)`` rows (a view), indexed by ``seat_rows``."""
     return arr.reshape((-1,) + arr.shape[2:])
+
+
+def seat_take(arr: np.ndarray, lanes: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """``arr[lanes, seats]`` of a ``(B, n, ...)`` array (a ``take`` on its ``per_seat`` rows:
+    several times cheaper than two-array fancy indexing); ``lanes`` and ``seats`` broadcast."""
+    return per_seat(arr).take(seat_rows(lanes, seats, arr.shape[1]), axis=0)

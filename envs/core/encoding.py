@@ -57,17 +57,6 @@ class Layout:
             return np.zeros((k, 0), dtype=np.float32), record
         return record.view(np.float32).reshape(k, self.size), record
 
-    def batch_views(self, buf: np.ndarray) -> np.ndarray:
-        """The named pieces (as ``batch``) of an existing C-contiguous ``(k, size)`` float32
-        buffer (a copy could not be written through, so anything else is refused)."""
-        ok = buf.dtype == np.float32 and buf.ndim == 2 and buf.shape[1] == self.size
-        if not ok or not buf.flags.c_contiguous or not self.size:
-            raise ValueError(
-                f"expected a C-contiguous ({len(buf)}, {self.size}) float32 buffer, got "
-                f"{buf.dtype} {buf.shape}"
-            )
-        return buf.view(self._record).reshape(len(buf))
-
     def offset(self, name: str) -> int:
         """Where piece ``name`` starts in the flat buffer (for flat one-hot scatters, whose
         targets are cells of the whole row)."""

@@ -20,7 +20,16 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..core.batched import BatchedEngine, flat_order, relative_seats, rotate, seat_positions
-from ..core.batched_state import Field, StateFields, length, none_as, padded, per_seat, seat_rows
+from ..core.batched_state import (
+    Field,
+    StateFields,
+    length,
+    none_as,
+    padded,
+    per_seat,
+    seat_rows,
+    seat_take,
+)
 from . import kernels as K
 from .actions import DRAW_DECK, NUM_PLAYS, PHASE_DRAW, PHASE_OVER, PHASE_PLAY
 from .cards import MARKET_SIZE, VALUES
@@ -95,7 +104,7 @@ class GoBigBatched(BatchedEngine):
     # ---- the mask --------------------------------------------------------------------------------
     def legal_mask(self):
         mask = np.zeros((self.B, self.num_actions), dtype=bool)
-        plays = K.play_mask(K.seat_take(self.hands, self.all, self.cur))
+        plays = K.play_mask(seat_take(self.hands, self.all, self.cur))
         plays &= (self.phase == PHASE_PLAY)[:, None, None]
         mask[:, :NUM_PLAYS] = plays.reshape(self.B, NUM_PLAYS)
         mask[self.phase == PHASE_DRAW, NUM_PLAYS:] = True
@@ -214,7 +223,7 @@ class GoBigBatched(BatchedEngine):
         cells = buf.reshape(-1)
         cells[hot[:, : 2 * n + 3].ravel()] = 1.0
         cells[hot[:, -1]] += 1.0  # a second market card of the same value counts 2
-        v["hand"] = K.seat_take(self.hands, lanes, seats)
+        v["hand"] = seat_take(self.hands, lanes, seats)
         v["hand_sizes"] = rotate(self.hsize[pick], flat)
         v["banks"] = rotate(self.banks[pick], flat)
         v["known"] = rotate(self.known[pick], flat)

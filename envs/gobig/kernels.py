@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.batched_state import per_seat, seat_rows
+from ..core.batched_state import seat_rows
 from .actions import NUM_PLAYS, decode_play
 from .cards import MARKET_SIZE, VALUES
 
@@ -18,12 +18,6 @@ VALUE_OF = np.arange(1, VALUES + 1)
 #: the value and size of each play id (``decode_play``), flat ``(21,)`` and as ``(3 sizes, 7)``
 PLAY_VALUE, PLAY_SIZE = np.array([decode_play(a) for a in range(NUM_PLAYS)]).T
 PLAYS_VALUE, PLAYS_SIZE = PLAY_VALUE.reshape(3, VALUES), PLAY_SIZE.reshape(3, VALUES)
-
-
-def seat_take(arr: np.ndarray, lanes: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """``arr[lanes, seats]`` of a ``(B, n, ...)`` array (a ``take`` on its ``per_seat`` rows:
-    several times cheaper than two-array fancy indexing); ``lanes`` and ``seats`` broadcast."""
-    return per_seat(arr).take(seat_rows(lanes, seats, arr.shape[1]), axis=0)
 
 
 def value_cells(rows: np.ndarray, values: np.ndarray) -> np.ndarray:

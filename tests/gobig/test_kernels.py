@@ -126,7 +126,7 @@ def test_deal_is_the_scalar_deal(n, options):
         assert (h == s.hands).all() and m.tolist() == s.market and d[:t].tolist() == s.deck
 
 
-def test_seat_take_and_value_cells_address_lane_seat_cells():
+def test_value_cells_address_lane_seat_cells():
     rng = np.random.default_rng(0)
     arr = rng.integers(0, 9, (50, 4, VALUES))
     lanes, seats, values = (
@@ -134,6 +134,5 @@ def test_seat_take_and_value_cells_address_lane_seat_cells():
         rng.integers(4, size=30),
         rng.integers(1, 8, 30),
     )
-    assert (K.seat_take(arr, lanes, seats) == arr[lanes, seats]).all()
     rows = lanes * 4 + seats
     assert (arr.reshape(-1)[K.value_cells(rows, values)] == arr[lanes, seats, values - 1]).all()
