@@ -803,5 +803,5 @@ def train(cfg: TrainConfig, resume: bool = False) -> dict:
         return VectorTrainer(cfg, resume=resume).run()
     from .exploit_init import WarmStartTrainer, resolve_start
 
-    start = resolve_start(cfg.vector.init, cfg.game)
+    start = resolve_start(cfg.vector.init, cfg.game).for_reward(cfg.reward)
     return WarmStartTrainer(cfg, start, cfg.vector.value_warmup, resume=resume).run()
