@@ -33,6 +33,8 @@ import platform
 import time
 from pathlib import Path
 
+from deckzoo.training.exploit_report import ROUNDING  # a gap of 0 but for rounding is 0
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 JSON = RESULTS / "openspiel.json"
@@ -299,7 +301,12 @@ def measure(variants, prefixes, budgets) -> None:
 
 # ---- the page -------------------------------------------------------------------------------
 def _f(x, digits=3) -> str:
-    return "–" if x is None else f"{x:.{digits}f}"
+    return "–" if x is None else f"{_zero(x):.{digits}f}"
+
+
+def _zero(x: float) -> float:
+    """0 for a value that is 0 but for rounding (no "-0.000" on the page)."""
+    return 0.0 if abs(x) < ROUNDING else x
 
 
 def fraction(cells: dict, cell: dict) -> float | None:
@@ -313,10 +320,10 @@ def _pct(fr: float | None, cell: dict, ex: dict) -> str:
     """The fraction found, with the learned gap's interval over the exact mean gain."""
     if fr is None:
         return "–"
-    if cell["gap"] < 0:  # below the target's self-play level: it measures the BR (exploit_report)
+    if cell["gap"] < -ROUNDING:  # below the target's self-play level: it measures the BR
         return "not reached"
-    lo, hi = (100 * g / ex["mean_gain"] for g in cell["gap_ci"])
-    return f"{100 * fr:.0f}% [{lo:.0f}, {hi:.0f}]"
+    lo, hi = (100 * _zero(g) / ex["mean_gain"] for g in cell["gap_ci"])
+    return f"{100 * _zero(cell['gap']) / ex['mean_gain']:.0f}% [{lo:.0f}, {hi:.0f}]"
 
 
 def report(data: dict) -> str:
@@ -481,7 +488,7 @@ def plot(data: dict, path: Path = RESULTS / "openspiel.png") -> None:
                 (c["train_cpu_seconds"], fraction(cells, c))
                 for k, c in cells.items()
                 if k.startswith(f"learned:{t}:")
-                and c.get("gap", -1) >= 0
+                and c.get("gap", -1) >= -ROUNDING
                 and fraction(cells, c) is not None
             )
             if pts:
