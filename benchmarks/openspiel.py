@@ -198,6 +198,7 @@ def learned(variant: str, spec: str, target: str, budget: float) -> dict:
         "points_gap_ci": v["points_gap_ci"],
         "cpu_budget": budget,
         "train_cpu_seconds": r["train_cpu_seconds"],
+        "steps": sum(run["steps"] for run in r["runs"]),
         "gap": v["gap"],
         "gap_ci": v["gap_ci"],
         "win_share": v["win_share"],
@@ -304,6 +305,11 @@ def _f(x, digits=3) -> str:
     return "–" if x is None else f"{_zero(x):.{digits}f}"
 
 
+def _steps(cell: dict) -> str:
+    """The BR's training steps (a budget its setup spent whole trains none: 0)."""
+    return f"{cell['steps']:,}" if "steps" in cell else "–"
+
+
 def _zero(x: float) -> float:
     """0 for a value that is 0 but for rounding (no "-0.000" on the page)."""
     return 0.0 if abs(x) < ROUNDING else x
@@ -336,8 +342,8 @@ def report(data: dict) -> str:
         "|---|---|---:|---|---:|---:|",
     ]
     learned_rows = [
-        "| variant | target | BR CPU s | learned gap [95% CI] | exact gain | found [95% CI] |",
-        "|---|---|---:|---|---:|---:|",
+        "| variant | target | BR CPU s | BR steps | learned gap [95% CI] | exact gain | found |",
+        "|---|---|---:|---:|---|---:|---:|",
     ]
     ref_rows = [
         "| variant | policy | budget | NashConv | gain per seat (0, 1, 2) |",
@@ -366,13 +372,13 @@ def report(data: dict) -> str:
                     missing.append(f"{v}: learned BR against {t} at {b} CPU s")
                     continue
                 if "error" in c:
-                    learned_rows.append(f"| {v} | {t} | {b} | not run: {c['error']} | | |")
+                    learned_rows.append(f"| {v} | {t} | {b} | | not run: {c['error']} | | |")
                     continue
                 fr = fraction(cells, c)
                 ex = cells.get(f"exact:{t}", {})
                 lo, hi = c["gap_ci"]
                 learned_rows.append(
-                    f"| {v} | {t} | {c['train_cpu_seconds']:.0f} | {_f(c['gap'])} "
+                    f"| {v} | {t} | {c['train_cpu_seconds']:.0f} | {_steps(c)} | {_f(c['gap'])} "
                     f"[{_f(lo)}, {_f(hi)}] | {_f(ex.get('mean_gain'))} "
                     f"| {_pct(fr, c, ex)} |"
                 )

@@ -28,6 +28,7 @@ def _learned(target, reward, gap, budget):
         "reward": reward,
         "cpu_budget": float(budget),
         "train_cpu_seconds": budget + 0.4,
+        "steps": 1000 * budget,
         "gap": gap,
         "gap_ci": [gap - 0.03, gap + 0.03],
         "points_gap": 1.5,
@@ -54,6 +55,7 @@ def test_a_cell_on_another_reward_is_set_aside_and_shown(calibration):
 
     page = calibration.report({"variants": {"wizard_small": cells}, "settings": {"budgets": [80]}})
     table = page.split("## How it was made")[0]
-    assert "| wizard_small | random | 80 | 0.080 [0.050, 0.110] | 0.100 | 80% [50, 110] |" in table
+    row = "| wizard_small | random | 80 | 80,000 | 0.080 [0.050, 0.110] | 0.100 | 80% [50, 110] |"
+    assert row in table
     aside = "| wizard_small | random | 20 | `dense` | -0.050 [-0.080, -0.020] | 1.50 [0.50, 2.50] |"
     assert aside in table
