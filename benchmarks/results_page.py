@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import fcntl
 import importlib
+import importlib.util
 import json
 import os
 import re
@@ -171,9 +172,23 @@ def _and(items: list[str]) -> str:
 
 # ---- rewriting the pages from their JSON --------------------------------------------------------
 def _module(name: str):
+    """The benchmark script ``benchmarks/<name>.py``, loaded from its file under a private module
+    name: a bare ``import training`` would find the repository's ``training`` package when it is
+    imported already (and shadow it for everyone else when it is not)."""
+    private = f"_deckzoo_benchmark_{name}"
+    if private in sys.modules:
+        return sys.modules[private]
     if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
-    return importlib.import_module(name)
+        sys.path.insert(0, str(HERE))  # the scripts import their sibling modules by bare name
+    spec = importlib.util.spec_from_file_location(private, HERE / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[private] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[private]
+        raise
+    return module
 
 
 def _json(results: Path, name: str):

@@ -151,6 +151,18 @@ def test_a_results_page_is_what_its_writer_makes_of_the_saved_results(name):
     )
 
 
+def test_a_page_writer_is_found_whatever_else_is_named_like_its_script(monkeypatch):
+    """benchmarks/training.py shares its name with the repository's training/ folder: which one a
+    bare ``import training`` finds depends on what ran before (a CI run once failed on it)."""
+    import types
+
+    rp = _results_page_module()
+    monkeypatch.setitem(sys.modules, "training", types.ModuleType("training"))
+    monkeypatch.delitem(sys.modules, "_deckzoo_benchmark_training", raising=False)
+    assert rp.PAGES["training"](RESULTS) == (RESULTS / "training.md").read_text()
+    assert not hasattr(sys.modules["training"], "report_markdown")  # nothing was shadowed
+
+
 @pytest.mark.parametrize("name", ["throughput", "peers"])
 def test_a_docs_section_printed_by_a_benchmark_is_its_page(name):
     rp = _results_page_module()
