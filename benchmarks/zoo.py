@@ -151,8 +151,8 @@ def report(plan: dict, results: Path = RESULTS) -> str:
     from deckzoo.agents import zoo
 
     table = [
-        "| game | P | mode | opponent | games | win share [95% CI] | CPU s |",
-        "|---|---:|---|---|---:|---|---:|",
+        "| game | P | mode | opponent | games | win share [95% CI] | cut off | CPU s |",
+        "|---|---:|---|---|---:|---|---:|---:|",
     ]
     older, commands, notes = [], [], []
     for game in plan["games"]:
@@ -172,7 +172,8 @@ def report(plan: dict, results: Path = RESULTS) -> str:
             table.append(
                 f"| {label} | {meta['game_config']['num_players']} | {r['mode']} | "
                 f"{r['opponent']} | {r['games']} | {r['win_share']:.3f} "
-                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]{above} | {r['cpu_seconds']:.0f} |"
+                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]{above} | {r.get('abandoned', 0)} | "
+                f"{r['cpu_seconds']:.0f} |"
             )
         extra = meta["extra"]
         commands.append(f"- {game}: `{'`; `'.join(extra['commands'])}`")
@@ -192,7 +193,8 @@ def report(plan: dict, results: Path = RESULTS) -> str:
             "`deckzoo/agents/zoo/<game>.npz` in its play mode: the policy in seat g mod P of game "
             "g against P-1 copies of the opponent, all games seeded from the plan's seed; win "
             "share with its 95% Wilson interval; **>1/P** marks an interval wholly above 1/P. "
-            "CPU s: the evaluation's."
+            "Cut off: games the engine ended at a cap (Midgard's `max_turns` or `max_decisions`), "
+            "each counted as a loss whoever led. CPU s: the evaluation's."
         ),
         "",
         "The policies were trained by:",
