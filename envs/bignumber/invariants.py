@@ -9,7 +9,7 @@ saved state run them on the position they build. A broken one is a bug in the en
 from __future__ import annotations
 
 from .actions import ANSWER, LEAD, PICK
-from .cards import NUM_TYPES, is_set
+from .cards import is_set
 
 
 def check_invariants(st) -> None:
@@ -22,7 +22,7 @@ def _check_cards(st) -> None:
     """Every copy is in a hand, the middle, the play being picked up, out of play or aside;
     hands hold 1-9 cards (``hand_size``) in a running deal and every card known to be in a hand."""
     g = st.game
-    total = [st.aside[c] + st.out[c] + sum(h[c] for h in st.hands) for c in range(NUM_TYPES)]
+    total = [a + o + sum(held) for a, o, held in zip(st.aside, st.out, zip(*st.hands))]
     for c in st.middle:
         total[c] += 1
     if st.phase == PICK:

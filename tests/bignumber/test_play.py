@@ -32,9 +32,9 @@ def ids(cases):
 def test_random_single_deals(n, options):
     game = BigNumberGame(n, **options)
     stats = check_random_play(
-        game, num_games=200, seed=n, deep_every=0 if not game.two_decks else 997
+        game, num_games=120, seed=n, deep_every=0 if not game.two_decks else 997
     )
-    assert stats.games == 200
+    assert stats.games == 120
     # A few deep checks (exact masks over every action, round trips, view/observe, determinize).
     check_random_play(game, num_games=2, seed=100 + n, deep_every=23 if not game.two_decks else 5)
 
@@ -54,7 +54,7 @@ def test_random_play_long(n, options):
     game = BigNumberGame(n, **options)
     check_random_play(
         game,
-        num_games=250 if options.get("single_deal") else 12,
+        num_games=150 if options.get("single_deal") else 8,
         seed=1000 + n,
         deep_every=0 if not game.two_decks else 2003,
     )

@@ -16,13 +16,13 @@ from .util import RULES_PAGE, legal
 
 
 def test_random_play_short_games_reach_every_action_range():
-    """30 short games per player count, cheap checks (invariants, non-empty masks) every step;
+    """20 short games per player count, cheap checks (invariants, non-empty masks) every step;
     together they use every action range (every kind of decision is reachable)."""
     counts = np.zeros(A.NUM_ACTIONS, dtype=np.int64)
     for n in (3, 4, 5, 6):
         game = MidgardGame(n, start_position=4, max_turns=40)
-        stats = check_random_play(game, num_games=30, seed=100 + n)
-        assert stats.games == 30 and min(stats.lengths) > 0
+        stats = check_random_play(game, num_games=20, seed=100 + n)
+        assert stats.games == 20 and min(stats.lengths) > 0
         counts += stats.action_counts
     for name, shape in A.RANGES:
         size = int(np.prod(shape)) if shape else 1
@@ -55,12 +55,12 @@ def test_random_games_end_by_the_calendar_or_the_safeguards(n):
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_random_play_full_games_slow(n):
     """Whole games at the real calendar, every decision checked (invariants, a non-empty mask,
-    global-state bounds). 10 a player count (40 games, ~80,000 decisions): at ~2,000 decisions a
+    global-state bounds). 6 a player count (24 games, ~50,000 decisions): at ~2,000 decisions a
     game these are the suite's slowest tests per game, and the short games above already reach
     every kind of decision."""
     game = MidgardGame(n)
-    stats = check_random_play(game, num_games=10, seed=1000 + n, deep_every=20000)
-    assert stats.games == 10
+    stats = check_random_play(game, num_games=6, seed=1000 + n, deep_every=20000)
+    assert stats.games == 6
 
 
 def test_determinism():

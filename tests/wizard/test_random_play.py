@@ -9,18 +9,18 @@ from deckzoo.envs.wizard.rules import BID_BASE, WizardGame
 
 # (players, num_rounds, games): full games for the small tables, short ones in bulk.
 CASES = [
-    (3, None, 12),
-    (4, None, 20),
-    (5, None, 30),
-    (6, None, 40),
-    (10, None, 60),
-    (12, None, 75),
-    (3, 3, 250),
-    (4, 3, 250),
-    (5, 2, 200),
-    (6, 2, 200),
-    (10, 2, 120),
-    (12, 2, 120),
+    (3, None, 8),
+    (4, None, 12),
+    (5, None, 18),
+    (6, None, 24),
+    (10, None, 36),
+    (12, None, 45),
+    (3, 3, 150),
+    (4, 3, 150),
+    (5, 2, 120),
+    (6, 2, 120),
+    (10, 2, 72),
+    (12, 2, 72),
 ]
 
 
