@@ -18,11 +18,15 @@ games from ``HEAD_TO_HEAD["seed"]``, seats rotating, line-up new, old, new, old 
 each side in the shipped policy's mode; the candidate's two seats' win share (a game's win split
 among its winners) with its 95% Wilson interval goes into ``zoo_head_to_head.json`` and the
 report. The candidate replaces the shipped policy only if that interval is wholly above 0.5.
+``--head-to-head RUN_DIR GAME --stopped REASON`` records instead a candidate whose run was stopped
+before its end (and so never played), with its steps and last evaluations read from the run's
+``eval.csv``: a plan's candidate leaves a row whatever becomes of it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -124,6 +128,30 @@ def head_to_head(policy: Path, game: str) -> dict:
     }
 
 
+def stopped_run(run: Path, game: str, reason: str) -> dict:
+    """The record of a candidate stopped before its end: the run's last periodic evaluations."""
+    import csv
+
+    from deckzoo.agents import zoo
+
+    with open(run / "eval.csv") as f:
+        rows = list(csv.DictReader(f))
+    last = max(int(r["step"]) for r in rows)
+    return {
+        "game": game,
+        "candidate": str(run),
+        "shipped_sha256": hashlib.sha256(zoo.path(game).read_bytes()).hexdigest(),
+        "mode": zoo.metadata(game)["extra"].get("mode", "greedy"),
+        "stopped": reason,
+        "steps": last,
+        "evaluations": [
+            {k: r[k] for k in ("step", "opponent", "games", "win_share", "ci_low", "ci_high")}
+            for r in rows
+        ],
+        "replaces": False,
+    }
+
+
 def head_to_head_lines(results: Path = RESULTS) -> list[str]:
     """The candidates' table (none played: no lines)."""
     path = results / "zoo_head_to_head.json"
@@ -136,12 +164,30 @@ def head_to_head_lines(results: Path = RESULTS) -> list[str]:
         ("| game | candidate | shipped (sha256) | mode | games | win share [95% CI] | replaces |"),
         "|---|---|---|---|---:|---|---|",
     ]
+    stopped = []
     for r in json.loads(path.read_text()):
+        if r.get("stopped"):
+            lines.append(
+                f"| {r['game']} | {r['candidate']} | {r['shipped_sha256'][:12]} | {r['mode']} "
+                "| 0 | not played | no: stopped |"
+            )
+            curve = ", ".join(
+                f"{float(e['win_share']):.3f} at {int(e['step']) / 1e6:.1f}M"
+                for e in r["evaluations"]
+                if e["opponent"] == "heuristic"
+            )
+            stopped.append(
+                f"- {r['game']}, `{r['candidate']}`: stopped at {r['steps'] / 1e6:.1f}M steps "
+                f"(win share against three heuristics: {curve}). Why: {r['stopped']}."
+            )
+            continue
         lines.append(
             f"| {r['game']} | {r['candidate']} | {r['shipped_sha256'][:12]} | {r['mode']} "
             f"| {r['games']} | {r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] "
             f"| {'yes' if r['replaces'] else 'no'} |"
         )
+    if stopped:
+        lines += ["", "Candidates stopped before their end:", "", *stopped]
     return lines
 
 
@@ -234,11 +280,19 @@ def main(argv=None) -> int:
         metavar="POLICY",
         help="play this candidate against the shipped policy of the one game given",
     )
+    p.add_argument(
+        "--stopped",
+        metavar="REASON",
+        help="with --head-to-head RUN_DIR: record the candidate as stopped, unplayed, and why",
+    )
     args = p.parse_args(argv)
     if args.head_to_head:
         if len(args.games) != 1:
             raise SystemExit("--head-to-head POLICY takes one game")
-        row = head_to_head(args.head_to_head, args.games[0])
+        if args.stopped:
+            row = stopped_run(args.head_to_head, args.games[0], args.stopped)
+        else:
+            row = head_to_head(args.head_to_head, args.games[0])
         path = RESULTS / "zoo_head_to_head.json"
         rows = json.loads(path.read_text()) if path.exists() else []
         path.write_text(json.dumps([*rows, row], indent=2))
