@@ -44,7 +44,8 @@ TARGETS = ("random", "heuristic", "ppo")
 BUDGETS = (20, 80, 240)  # the learned BR's training CPU seconds
 PPO_CPU = 120  # the PPO target's training CPU seconds
 MCCFR_CPU = 120
-CFR_ITERATIONS = 1
+CFR_ITERATIONS = 1  # the first CFR cells' count: one iteration's average is the uniform policy
+CFR_CPU = 1800  # the budgeted CFR cell (cfr:1800): iterations while CPU seconds remain
 # the learned BR's training reward: the unit it is judged in. On Wizard and Big Number the
 # shipped reward is points, and a BR that maximises points can score more than its target and
 # still win less often (it did on wizard_small; those first cells are kept under
@@ -57,7 +58,7 @@ def plan(budgets=BUDGETS) -> list[str]:
     cells = ["exact:random", "exact:heuristic", "ppo", "exact:ppo"]
     for b in budgets:
         cells += [f"learned:{t}:{b}" for t in TARGETS]
-    return [*cells, "mccfr", "cfr"]
+    return [*cells, "mccfr", "cfr", f"cfr:{CFR_CPU}"]
 
 
 # ---- the JSON -------------------------------------------------------------------------------
@@ -220,16 +221,26 @@ def mccfr(variant: str) -> dict:
     return _solved(game, "outcome-sampling MCCFR", iterations, solve, solver.average_policy())
 
 
-def cfr(variant: str) -> dict:
+def cfr(variant: str, cpu: float | None = None) -> dict:
+    """``CFR_ITERATIONS`` iterations, or (``cpu``) iterations while the budget lasts: at least
+    one, and the last one started within it may end after it (an iteration is a whole-tree walk,
+    170-900 CPU seconds on the small variants)."""
     from open_spiel.python.algorithms import cfr as os_cfr
 
     game = _game(variant)
     t = time.process_time()
     solver = os_cfr.CFRSolver(game)
-    for _ in range(CFR_ITERATIONS):
+    iterations = 0
+    while (
+        (iterations < CFR_ITERATIONS)
+        if cpu is None
+        else (iterations == 0 or time.process_time() - t < cpu)
+    ):
         solver.evaluate_and_update_policy()
+        iterations += 1
     solve = time.process_time() - t
-    return _solved(game, "CFR", CFR_ITERATIONS, solve, solver.average_policy())
+    row = _solved(game, "CFR", iterations, solve, solver.average_policy())
+    return row if cpu is None else {**row, "cpu_budget": cpu}
 
 
 def run_cell(variant: str, cell: str, cells: dict) -> dict:
@@ -247,7 +258,7 @@ def run_cell(variant: str, cell: str, cells: dict) -> dict:
     if kind == "mccfr":
         return mccfr(variant)
     if kind == "cfr":
-        return cfr(variant)
+        return cfr(variant, float(rest) if rest else None)
     raise ValueError(cell)
 
 
@@ -272,6 +283,7 @@ def measure(variants, prefixes, budgets) -> None:
         "ppo_cpu": PPO_CPU,
         "mccfr_cpu": MCCFR_CPU,
         "cfr_iterations": CFR_ITERATIONS,
+        "cfr_cpu": CFR_CPU,
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()}",
     }
     for variant in variants:
@@ -387,10 +399,11 @@ def report(data: dict) -> str:
                     f"| {v} | {label} | {budget} | {_f(c['nash_conv'])} "
                     f"| {', '.join(_f(g) for g in c['gains'])} |"
                 )
-        for key in ("mccfr", "cfr"):
+        for key in ("mccfr", "cfr", f"cfr:{CFR_CPU}"):
             c = cells.get(key)
             if c is None:
-                missing.append(f"{v}: {key.upper()}")
+                label = {"mccfr": "MCCFR", "cfr": "CFR"}.get(key, f"CFR for {CFR_CPU} CPU s")
+                missing.append(f"{v}: {label}")
             elif "error" in c:
                 ref_rows.append(f"| {v} | {key} | | not run: {c['error']} | |")
             else:
@@ -470,7 +483,8 @@ def report(data: dict) -> str:
         f"budget and the base config (the 3-player variant config, `reward: {BR_REWARD}`); MCCFR:",
         "OpenSpiel's",
         f"Python outcome sampling for {s.get('mccfr_cpu', MCCFR_CPU)} CPU seconds; CFR:",
-        f"OpenSpiel's Python CFR, {s.get('cfr_iterations', CFR_ITERATIONS)} iteration(s); each",
+        f"OpenSpiel's Python CFR, {s.get('cfr_iterations', CFR_ITERATIONS)} iteration(s), and",
+        f"iterations while {s.get('cfr_cpu', CFR_CPU)} CPU seconds last (at least one); each",
         "then walked for its average policy's NashConv. One seed everywhere: the learned numbers",
         "are single runs.",
     ]
