@@ -3,23 +3,12 @@ the calibration judges in is set aside (and measured anew), and the page still s
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.fixture(scope="module")
-def calibration():
-    sys.path.insert(0, str(BENCH))  # the script imports its sibling results_page
-    spec = importlib.util.spec_from_file_location("deckzoo_bench_openspiel", BENCH / "openspiel.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    yield mod
-    sys.path.remove(str(BENCH))
+def calibration(bench_script):
+    return bench_script("openspiel")
 
 
 def _learned(target, reward, gap, budget):

@@ -3,24 +3,14 @@ row, read from its run's evaluations, so a plan's candidate never disappears fro
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 @pytest.fixture(scope="module")
-def zoo_script():
-    sys.path.insert(0, str(BENCH))  # the script imports its sibling results_page
-    spec = importlib.util.spec_from_file_location("deckzoo_bench_zoo", BENCH / "zoo.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    yield mod
-    sys.path.remove(str(BENCH))
+def zoo_script(bench_script):
+    return bench_script("zoo")
 
 
 def test_a_stopped_candidate_keeps_a_row_with_its_evaluations(zoo_script, tmp_path):
