@@ -84,12 +84,12 @@ HEAD_TO_HEAD = {"games": 400, "seed": 21, "players": 4}
 
 def head_to_head(policy: Path, game: str) -> dict:
     """The candidate ``policy`` against the shipped ``zoo:<game>`` (see the module docstring)."""
-    from deckzoo.agents import zoo
     from deckzoo.agents.evaluation.arena import run_arena
     from deckzoo.agents.evaluation.config import ArenaConfig
     from deckzoo.agents.evaluation.stats import wilson_interval
 
-    mode = zoo.metadata(game)["extra"].get("mode", "greedy")
+    shipped = shipped_policy(game)
+    mode = shipped["mode"]
     new, old = f"ppo:{policy}:{mode}", f"zoo:{game}"
     cfg = ArenaConfig(
         game=game,
@@ -107,14 +107,11 @@ def head_to_head(policy: Path, game: str) -> dict:
         credit += len(won) / len(rec["winners"])
     games = len(result.records)
     lo, hi = wilson_interval(credit, games)
-    import hashlib
-
     return {
         "game": game,
         "candidate": str(policy),
         "candidate_sha256": hashlib.sha256(Path(policy).read_bytes()).hexdigest(),
-        "shipped_sha256": hashlib.sha256(zoo.path(game).read_bytes()).hexdigest(),
-        "mode": mode,
+        **shipped,
         "line_up": "new, old, new, old (seats rotating)",
         "games": games,
         "seed": HEAD_TO_HEAD["seed"],
@@ -128,11 +125,19 @@ def head_to_head(policy: Path, game: str) -> dict:
     }
 
 
+def shipped_policy(game: str) -> dict:
+    """What a candidate is measured against: the shipped file's sha256 and its play mode."""
+    from deckzoo.agents import zoo
+
+    return {
+        "shipped_sha256": hashlib.sha256(zoo.path(game).read_bytes()).hexdigest(),
+        "mode": zoo.metadata(game)["extra"].get("mode", "greedy"),
+    }
+
+
 def stopped_run(run: Path, game: str, reason: str) -> dict:
     """The record of a candidate stopped before its end: the run's last periodic evaluations."""
     import csv
-
-    from deckzoo.agents import zoo
 
     with open(run / "eval.csv") as f:
         rows = list(csv.DictReader(f))
@@ -140,8 +145,7 @@ def stopped_run(run: Path, game: str, reason: str) -> dict:
     return {
         "game": game,
         "candidate": str(run),
-        "shipped_sha256": hashlib.sha256(zoo.path(game).read_bytes()).hexdigest(),
-        "mode": zoo.metadata(game)["extra"].get("mode", "greedy"),
+        **shipped_policy(game),
         "stopped": reason,
         "steps": last,
         "evaluations": [
