@@ -61,17 +61,27 @@ def page(title: str, results: Iterable[str], how: Iterable[str], notes: Iterable
 
 
 def merge_entry(
-    results: Path, name: str, plan: dict, section: str, key: str, row: dict, write: Callable
+    results: Path,
+    name: str,
+    plan: dict,
+    section: str,
+    key: str,
+    row: dict,
+    write: Callable,
+    before: Callable[[dict], None] | None = None,
 ) -> None:
     """Merge one finished entry (a cell, a run) into ``results/<name>.json`` and rewrite its page
     with ``write(data)``, under a lock: two processes may share one plan's entries, and a
-    resumable benchmark must never lose a finished one to the other's write."""
+    resumable benchmark must never lose a finished one to the other's write. ``before(data)``
+    runs under the lock before the entry is replaced (to keep what it replaces)."""
     results.mkdir(parents=True, exist_ok=True)
     path = results / f"{name}.json"
     with open(results / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = json.loads(path.read_text()) if path.exists() else {"plan": plan, section: {}}
         data["plan"] = plan
+        if before is not None:
+            before(data)
         data[section][key] = row
         path.write_text(json.dumps(data, indent=2) + "\n")
         write(data)
