@@ -34,6 +34,9 @@ boards), keeps that when continued, and its summary adds the paired statistics o
 
 Games are played in batches of ``--batch`` and saved after each batch; running again with a larger
 ``--games`` continues the recorded games (same agents and seed), so a long run can be spread out.
+A run records the sha256 of every policy file its agents read (``files``: the zoo policy, also
+as a search's prior or rollout, and any ``ppo:PATH``) and is continued only while they are
+unchanged: ``zoo:GAME`` names a policy by game, and the zoo replaces policies.
 A run's count can be fixed in advance and played over sittings (``--minutes``), closed short of
 it (``--stop``) or checked for futility (``--futility``): that bookkeeping is
 ``benchmarks/sequential.py``, which says how each works.
@@ -47,16 +50,19 @@ it (``--stop``) or checked for futility (``--futility``): that bookkeeping is
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import os
 import platform
+import re
 import shlex
 import sys
 import time
 from pathlib import Path
 
 import deckzoo.envs as E
+from deckzoo.agents import zoo
 from deckzoo.agents.cli_args import add_backend_arguments
 from deckzoo.agents.evaluation.arena import run_arena
 from deckzoo.agents.evaluation.boards import paired_summary
@@ -292,7 +298,10 @@ def markdown(data: dict) -> str:
                 )
             results.append(f"| {a} | " + " | ".join(cells) + " |")
         agents = ", ".join(f"{label} = `{spec}`" for label, spec in res["specs"])
-        results += ["", f"Agents: {agents}; arena seed {res['seed']}."]
+        files = "".join(
+            f"; `{name}` file sha256 {sha[:12]}" for name, sha in res.get("files", {}).items()
+        )
+        results += ["", f"Agents: {agents}{files}; arena seed {res['seed']}."]
         results += sequential.futility_lines(res)
     commands = meta["commands"]
     how = [
@@ -482,26 +491,60 @@ def save(data: dict, out: Path) -> None:
         plot(shown, out / "leaderboard.png")
 
 
+def policy_files(specs: list[tuple[str, str]], game: str) -> dict[str, str]:
+    """``{path: sha256}`` of the policy files the agents read: a spec names ``zoo:GAME`` by name
+    only, so a run continued after the zoo replaced that policy would mix two agents under one
+    label; the recorded hashes let a continuation refuse that. ``zoo`` anywhere in a spec (the
+    agent, or a search's prior or rollout) reads the game's zoo file, ``ppo:PATH`` reads PATH."""
+    paths: dict[str, Path] = {}  # the name recorded (no machine's folders in it) -> the file
+    for _, spec in specs:
+        if re.search(r"(^|[:=/])zoo($|[:/])", spec):
+            paths[f"zoo:{game}"] = zoo.path(game)
+        paths.update((m, Path(m)) for m in re.findall(r"(?:^|[:=])ppo:([^:]+)", spec))
+    return {
+        name: hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else "missing"
+        for name, p in sorted(paths.items())
+    }
+
+
+def changed_files(res: dict, files: dict[str, str]) -> list[str]:
+    """The recorded policy files whose content differs now (runs recorded before the hashes
+    were kept have none to compare)."""
+    old = res.get("files")
+    if old is None:
+        return []
+    return [p for p in sorted(set(old) | set(files)) if old.get(p) != files.get(p)]
+
+
 def open_run(data: dict, env: str, specs: list[tuple[str, str]], args) -> dict:
-    """The env's recorded run if it used these agents, seed and seating; else a new one (which
-    discards recorded games only with ``--fresh``)."""
+    """The env's recorded run if it used these agents (and policy files), seed and seating; else a
+    new one (which discards recorded games only with ``--fresh``)."""
     res = data["envs"].get(env)
+    files = policy_files(specs, E.ENVS[env].Game.name)
+    changed = [] if res is None else changed_files(res, files)
     if not (
         args.fresh
         or res is None
         or res["specs"] != [list(s) for s in specs]
+        or changed
         or res["seed"] != args.seed
         or (args.seating is not None and seating_of(res) != args.seating)
         or (args.duplicate and not duplicate_of(res))
     ):
         return res
     if res is not None and res["records"] and not args.fresh:
+        if changed:
+            raise SystemExit(
+                f"{env}: the recorded games' agents read {', '.join(changed)}, which has "
+                "changed since (another policy under the same name); pass --fresh to start again"
+            )
         raise SystemExit(
             f"{env}: the recorded games used other agents, another seed, another "
             "seating or no duplicate boards; pass --fresh to start again"
         )
     res = data["envs"][env] = {
         "specs": [list(s) for s in specs],
+        "files": files,
         "seed": args.seed,
         "seating": args.seating or "orders",
         "duplicate": bool(args.duplicate),

@@ -284,3 +284,36 @@ def test_the_futility_option_plays_nothing_and_keeps_each_check(tmp_path):
         lb.main(base + ["--futility", "0"])
     with pytest.raises(SystemExit):
         lb.main(base + ["--futility", "12", "--stop", "for futility"])
+
+
+def test_a_run_whose_policy_file_changed_is_not_continued(tmp_path):
+    """``zoo:gobig`` names a policy by game only: after the zoo replaced it, continuing the
+    recorded games would mix two policies under one label, so the run records each policy file's
+    hash and refuses (``--fresh`` starts again); runs recorded before the hashes continue."""
+    import argparse
+
+    from deckzoo.agents.ladder import ladder
+
+    lb = load_script()
+    specs = ladder("gobig")
+    files = lb.policy_files(specs, "gobig")
+    assert list(files) == ["zoo:gobig"] and len(files["zoo:gobig"]) == 64
+    args = argparse.Namespace(fresh=False, seed=0, seating=None, duplicate=False)
+    recorded = {"specs": [list(s) for s in specs], "seed": 0, "seating": "orders", "records": [{}]}
+    data = {"envs": {"gobig_v0": dict(recorded, files=files)}}
+    assert lb.open_run(data, "gobig_v0", specs, args) is data["envs"]["gobig_v0"]
+    data = {"envs": {"gobig_v0": dict(recorded)}}  # no hashes kept: continued as before
+    assert lb.open_run(data, "gobig_v0", specs, args) is data["envs"]["gobig_v0"]
+    data = {"envs": {"gobig_v0": dict(recorded, files={"zoo:gobig": "0" * 64})}}
+    with pytest.raises(SystemExit, match="zoo:gobig.*changed.*--fresh"):
+        lb.open_run(data, "gobig_v0", specs, args)
+    fresh = lb.open_run(
+        data, "gobig_v0", specs, argparse.Namespace(**{**vars(args), "fresh": True})
+    )
+    assert fresh["records"] == [] and fresh["files"] == files
+    # a search with the zoo policy as its prior reads the file too; ppo:PATH reads PATH
+    policy = tmp_path / "p.npz"
+    policy.write_bytes(b"x")
+    assert set(
+        lb.policy_files([("s", "ismcts:9:prior=zoo:bias=1"), ("p", f"ppo:{policy}")], "gobig")
+    ) == {"zoo:gobig", str(policy)}
