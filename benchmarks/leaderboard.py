@@ -479,7 +479,9 @@ def save(data: dict, out: Path) -> None:
         f"load average {os.getloadavg()[0]:.1f}"
     )
     for env, res in data["envs"].items():
-        if res["records"]:
+        # a run of an earlier version of a game keeps the summary made when it was played: the
+        # registry knows only the current version, and nothing can be added to such a run
+        if res["records"] and env in E.ENVS:
             summarise_env(res, env)
     path = out / "leaderboard.json"
     tmp = path.with_name(path.name + ".tmp")

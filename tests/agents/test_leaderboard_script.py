@@ -317,3 +317,24 @@ def test_a_run_whose_policy_file_changed_is_not_continued(tmp_path):
     assert set(
         lb.policy_files([("s", "ismcts:9:prior=zoo:bias=1"), ("p", f"ppo:{policy}")], "gobig")
     ) == {"zoo:gobig", str(policy)}
+
+
+def test_a_run_of_an_earlier_game_version_is_kept_as_recorded(tmp_path):
+    """The page keeps runs of versions the registry no longer knows (bigwig_v0 beside today's
+    bigwig_v1): saving after another game's games must not try to summarise them again."""
+    import deckzoo.envs as E
+
+    lb = load_script()
+    base = ["--envs", "gobig", "--batch", "4", "--workers", "1", "--out", str(tmp_path), *CHEAP]
+    assert lb.main(base + ["--games", "4"]) == 0
+    path = tmp_path / "leaderboard.json"
+    data = json.loads(path.read_text())
+    assert "bigwig_v0" not in E.ENVS
+    data["envs"] = {"bigwig_v0": data["envs"].pop("gobig_v0")}  # stands for a retired run
+    path.write_text(json.dumps(data))
+    assert lb.main(base + ["--games", "4"]) == 0
+    after = json.loads(path.read_text())["envs"]
+    assert len(after["gobig_v0"]["records"]) == 4
+    assert after["bigwig_v0"] == data["envs"]["bigwig_v0"]
+    md = (tmp_path / "leaderboard.md").read_text()
+    assert "| gobig_v0 | 4 |" in md and "†" in md
