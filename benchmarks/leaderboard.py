@@ -238,9 +238,9 @@ def markdown(data: dict) -> str:
     results = [
         (
             "| game | games | seating | random | heuristic | ismcts | zoo "
-            "| separated (random < heuristic < best) |"
+            "| separated (random < heuristic < best) | zoo ahead of heuristic [95%] |"
         ),
-        "|---|---:|---|---|---|---|---|---|",
+        "|---|---:|---|---|---|---|---|---|---|",
     ]
     for env, res in data["envs"].items():
         rows = {r["agent"]: r for r in res["rows"]}
@@ -248,15 +248,23 @@ def markdown(data: dict) -> str:
         sep = res["separation"]
         verdict = f"yes (best: {sep['best']})" if sep["separated"] else f"no (best: {sep['best']})"
         games, verdict = sequential.summary_cells(res, verdict)
+        ahead = res["pairwise"].get("zoo", {}).get("heuristic")
+        ahead = (
+            "-"
+            if ahead is None
+            else f"{ahead['share']:.3f} [{ahead['ci_low']:.3f}, {ahead['ci_high']:.3f}]"
+        )
         results.append(
             f"| {envs.label(env)} | {games} | {seating_of(res)} | "
             + " | ".join(cells)
-            + f" | {verdict} |"
+            + f" | {verdict} | {ahead} |"
         )
     results += [
         *envs.note(),
         "",
-        "Ratings: openskill mu with its interval mu +- 1.96 sigma.",
+        "Ratings: openskill mu with its interval mu +- 1.96 sigma. Zoo ahead of heuristic: the "
+        "share of games in which the zoo policy finished ahead of the heuristic (ties a half), "
+        "with its Wilson interval.",
         "",
         *results_page.charts(["leaderboard.png"], lambda _: "ratings of every game"),
     ]
