@@ -262,9 +262,11 @@ def markdown(data: dict) -> str:
     results += [
         *envs.note(),
         "",
-        "Ratings: openskill mu with its interval mu +- 1.96 sigma. Zoo ahead of heuristic: the "
-        "share of games in which the zoo policy finished ahead of the heuristic (ties a half), "
-        "with its Wilson interval.",
+        (
+            "Ratings: openskill mu with its interval mu +- 1.96 sigma. Zoo ahead of heuristic: the "
+            "share of games in which the zoo policy finished ahead of the heuristic (ties a half), "
+            "with its Wilson interval."
+        ),
         "",
         *results_page.charts(["leaderboard.png"], lambda _: "ratings of every game"),
     ]
