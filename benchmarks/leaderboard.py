@@ -504,19 +504,18 @@ def save(data: dict, out: Path) -> None:
 
 
 def policy_files(specs: list[tuple[str, str]], game: str) -> dict[str, str]:
-    """``{path: sha256}`` of the policy files the agents read: a spec names ``zoo:GAME`` by name
+    """``{name: sha256}`` of the policy files the agents read: a spec names ``zoo:GAME`` by name
     only, so a run continued after the zoo replaced that policy would mix two agents under one
     label; the recorded hashes let a continuation refuse that. ``zoo`` anywhere in a spec (the
     agent, or a search's prior or rollout) reads the game's zoo file, ``ppo:PATH`` reads PATH."""
-    paths: dict[str, Path] = {}  # the name recorded (no machine's folders in it) -> the file
+    files = {}
     for _, spec in specs:
         if re.search(r"(^|[:=/])zoo($|[:/])", spec):
-            paths[f"zoo:{game}"] = zoo.path(game)
-        paths.update((m, Path(m)) for m in re.findall(r"(?:^|[:=])ppo:([^:]+)", spec))
-    return {
-        name: hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else "missing"
-        for name, p in sorted(paths.items())
-    }
+            files[f"zoo:{game}"] = zoo.sha256(game)
+        for m in re.findall(r"(?:^|[:=])ppo:([^:]+)", spec):
+            p = Path(m)
+            files[m] = hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else "missing"
+    return dict(sorted(files.items()))
 
 
 def changed_files(res: dict, files: dict[str, str]) -> list[str]:

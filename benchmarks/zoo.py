@@ -130,7 +130,7 @@ def shipped_policy(game: str) -> dict:
     from deckzoo.agents import zoo
 
     return {
-        "shipped_sha256": hashlib.sha256(zoo.path(game).read_bytes()).hexdigest(),
+        "shipped_sha256": zoo.sha256(game),
         "mode": zoo.metadata(game)["extra"].get("mode", "greedy"),
     }
 

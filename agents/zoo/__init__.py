@@ -30,6 +30,7 @@ was made, how strong it is): the last step of producing a zoo policy.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import cache
 from pathlib import Path
@@ -45,6 +46,12 @@ MODES = ("greedy", "sample")
 
 def path(game: str) -> Path:
     return FOLDER / f"{game}.npz"
+
+
+def sha256(game: str) -> str:
+    """The shipped file's sha256: ``zoo:GAME`` names a policy by game only, and the zoo replaces
+    policies, so results that measured one record which file it was."""
+    return hashlib.sha256(path(game).read_bytes()).hexdigest()
 
 
 def available() -> list[str]:
